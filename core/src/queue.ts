@@ -1,0 +1,35 @@
+import type { CallOptions, DchubClient } from './client.js';
+import {
+  QueueFilters,
+  QueueResult,
+  queueSearchParams,
+  type QueueFiltersInput,
+  type QueueResultT,
+} from './schemas/queue.js';
+import { tableFromRecords, type Table } from './table.js';
+import { parseParams } from './validate.js';
+
+export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+
+/** Server-side reduction of the interconnection queue (spec §4.2). */
+export async function refineQueue(client: DchubClient, filters: QueueFiltersInput = {}, opts: CallOptions = {}): Promise<QueueResultT> {
+  const f = parseParams(QueueFilters, filters);
+  return client.getJson(QUEUE_PATH, QueueResult, queueSearchParams(f), opts);
+}
+
+/** Stable column order of a queue table. */
+export const QUEUE_COLUMNS = [
+  'queue_id', 'project_name', 'iso', 'state', 'county', 'fuel_type', 'fuel_class', 'capacity_mw',
+  'queue_status', 'queue_date', 'poi_name', 'lat', 'lng', 'fiber_km', 'estimated_ttp_months',
+  'coordinate_precision', 'candidate_id',
+] as const;
+
+/** The survivors as a table; the time-to-power hint rides along as the note when the cut emptied the set. */
+export function queueTable(result: QueueResultT): Table {
+  const records = result.results.map((r) => ({ ...r, lng: r.lng ?? (r as { lon?: number | null }).lon }));
+  return tableFromRecords(records, QUEUE_COLUMNS, {
+    citation: result._cite ?? result.citation?.cite_as,
+    asOf: result.snapshot_id?.replace(/^snap_/, ''),
+    note: result._error_mitigation?.deterministic_hint,
+  });
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { optionalNumber, optionalString, requiredNumber } from './params.js';
+
+/** Query of GET /api/site-score (spec §4.1). `lng` and `capacity` are accepted as aliases. */
+export const SiteScoreQuery = z
+  .object({
+    lat: requiredNumber({ min: -90, max: 90, description: 'Latitude, decimal degrees' }),
+    lon: requiredNumber({ min: -180, max: 180, description: 'Longitude, decimal degrees' }),
+    state: optionalString({ maxLength: 2, description: 'US state abbreviation' }),
+    capacity_mw: optionalNumber({ gt: 0, max: 100000, description: 'Target load in MW' }),
+  });
+export type SiteScoreQueryInput = {
+  lat: number | string;
+  lon: number | string;
+  state?: string | null;
+  capacity_mw?: number | string | null;
+};
+export type SiteScoreQueryT = z.output<typeof SiteScoreQuery>;
+
+/** Folds the real service's parameter spellings (`lng`, `capacity`) into the spec's names. */
+export function siteScoreAliases(q: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...q,
+    lon: q.lon ?? q.lng ?? q.longitude,
+    capacity_mw: q.capacity_mw ?? q.capacity,
+  };
+}
+
+export const TopCarrier = z.looseObject({ carrier: z.string(), distance_km: z.number() });
+
+/** GET /api/site-score answer (spec §2.3): not enveloped; `success` instead of `_entity`. */
+export const SiteScore = z.looseObject({
+  success: z.boolean(),
+  overall_score: z.number(),
+  interpretation: z.string(),
+  capacity_requested_mw: z.number().nullable().optional(),
+  location: z.looseObject({ lat: z.number(), lon: z.number(), state: z.string().nullable().optional() }),
+  scores: z.record(z.string(), z.number()).optional(),
+  fiber: z
+    .looseObject({
+      basis: z.string(),
+      connectivity_score: z.number(),
+      carrier_count: z.number().optional(),
+      near_net_bucket: z.string().optional(),
+      nearest_carrier_km: z.number().optional(),
+      single_carrier_risk: z.boolean().optional(),
+      top_carriers: z.array(TopCarrier).optional(),
+    })
+    .optional(),
+  nearby: z
+    .looseObject({
+      facilities_100km: z.number(),
+      fiber_carriers_in_state: z.number(),
+      gas_pipelines_50km: z.number(),
+      generation_capacity_mw: z.number(),
+      power_plants_80km: z.number(),
+      substations_50km: z.number(),
+      total_capacity_mw: z.number(),
+    })
+    .partial()
+    .optional(),
+  capacity_context: z
+    .looseObject({ affects_overall_score: z.boolean(), basis: z.string(), instead: z.string() })
+    .partial()
+    .optional(),
+  source: z.string().optional(),
+  upgrade_url: z.string().optional(),
+});
+export type SiteScoreT = z.infer<typeof SiteScore>;

@@ -1,0 +1,64 @@
+/** Plain cell values: what a spreadsheet cell or a DataFrame column can hold. */
+export type Cell = string | number | boolean;
+
+/** A shaped result: a stable column order, rows of plain values, and the citation alongside. */
+export interface Table {
+  columns: string[];
+  rows: Cell[][];
+  citation?: string;
+  asOf?: string;
+  /** A short note to show with the table (a hint, a preview caveat). */
+  note?: string;
+}
+
+/** Numbers stay numbers, missing values become empty strings, objects become JSON text. */
+export function cell(v: unknown): Cell {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? v : '';
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString();
+  return JSON.stringify(v);
+}
+
+/** Picks `columns` from each record, in order. */
+export function tableFromRecords(
+  records: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  extra: Omit<Table, 'columns' | 'rows'> = {},
+): Table {
+  const rows = new Array<Cell[]>(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const row = new Array<Cell>(columns.length);
+    for (let j = 0; j < columns.length; j++) row[j] = cell(r[columns[j]]);
+    rows[i] = row;
+  }
+  return { columns: [...columns], rows, ...extra };
+}
+
+/** The table as a 2-D array, with the header row first unless `header` is false. */
+export function tableToMatrix(t: Table, header = true): Cell[][] {
+  return header ? [t.columns, ...t.rows] : t.rows;
+}
+
+/** Reads a dotted path (`fiber.connectivity_score`) from a nested object. */
+export function readPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = Array.isArray(cur) && /^\d+$/.test(part) ? cur[Number(part)] : (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Every scalar leaf of a nested object as `[path, value]`, in document order. */
+export function flattenPaths(obj: unknown, prefix = ''): Array<[string, Cell]> {
+  const out: Array<[string, Cell]> = [];
+  if (obj === null || typeof obj !== 'object') return prefix ? [[prefix, cell(obj)]] : out;
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    const p = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(...flattenPaths(v, p));
+    else out.push([p, cell(v)]);
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+// Shared-runtime build: functions.js + functions.json (from JSDoc) + taskpane.html loading both.
+import CopyWebpackPlugin from 'copy-webpack-plugin';
+import CustomFunctionsMetadataPlugin from 'custom-functions-metadata-plugin';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import webpack from 'webpack';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const port = Number(process.env.npm_package_config_dev_server_port || 3000);
+
+async function httpsOptions() {
+  // Office requires https; office-addin-dev-certs makes a local CA. Fall back to plain http
+  // (still fine for the browser tests and Excel on the web with localhost exceptions).
+  if (process.env.DCHUB_DEV_HTTP === '1') return undefined;
+  try {
+    const certs = await import('office-addin-dev-certs');
+    return await certs.default.getHttpsServerOptions();
+  } catch (err) {
+    console.warn(`[excel-addin] no dev certificates (${err.message}); serving over http`);
+    return undefined;
+  }
+}
+
+export default async (env, argv) => {
+  const dev = argv.mode !== 'production';
+  const serve = Boolean(process.env.WEBPACK_SERVE);
+  const https = serve ? await httpsOptions() : undefined;
+  return {
+    context: here,
+    devtool: 'source-map',
+    entry: {
+      functions: './src/functions/functions.ts',
+      taskpane: './src/taskpane/taskpane.ts',
+    },
+    output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
+    resolve: { extensions: ['.ts', '.js'] },
+    module: {
+      rules: [
+        { test: /\.ts$/, exclude: /node_modules/, use: { loader: 'ts-loader', options: { transpileOnly: true } } },
+      ],
+    },
+    plugins: [
+      new webpack.DefinePlugin({
+        DCHUB_DEFAULT_BASE_URL: JSON.stringify(process.env.DCHUB_BASE_URL || 'https://dchub.cloud'),
+      }),
+      new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: './src/functions/functions.ts' }),
+      new HtmlWebpackPlugin({
+        filename: 'taskpane.html',
+        template: './src/taskpane/taskpane.html',
+        chunks: ['functions', 'taskpane'],
+      }),
+      new CopyWebpackPlugin({ patterns: [{ from: 'assets', to: 'assets' }, { from: 'src/taskpane/taskpane.css', to: 'taskpane.css' }] }),
+    ],
+    devServer: {
+      port,
+      host: 'localhost',
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      server: https ? { type: 'https', options: https } : 'http',
+      static: { directory: path.join(here, 'dist') },
+      hot: false,
+      client: false,
+    },
+    performance: { hints: dev ? false : 'warning', maxAssetSize: 2_000_000, maxEntrypointSize: 2_000_000 },
+  };
+};

@@ -2,6 +2,8 @@
 import CopyWebpackPlugin from 'copy-webpack-plugin';
 import CustomFunctionsMetadataPlugin from 'custom-functions-metadata-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
@@ -10,15 +12,23 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.npm_package_config_dev_server_port || 3000);
 
 async function httpsOptions() {
-  // Office requires https; office-addin-dev-certs makes a local CA. Fall back to plain http
-  // (still fine for the browser tests and Excel on the web with localhost exceptions).
+  // Office requires https; office-addin-dev-certs makes a local CA and a localhost certificate.
+  // Where it cannot add the CA to the system store (no sudo), use the files it generated and say
+  // how to trust the CA; with no certificates at all, serve http (fine for the browser tests).
   if (process.env.DCHUB_DEV_HTTP === '1') return undefined;
   try {
     const certs = await import('office-addin-dev-certs');
     return await certs.default.getHttpsServerOptions();
   } catch (err) {
-    console.warn(`[excel-addin] no dev certificates (${err.message}); serving over http`);
-    return undefined;
+    const dir = path.join(os.homedir(), '.office-addin-dev-certs');
+    try {
+      const [cert, key, ca] = ['localhost.crt', 'localhost.key', 'ca.crt'].map((f) => fs.readFileSync(path.join(dir, f)));
+      console.warn(`[excel-addin] ${err.message}\n[excel-addin] serving https with ${dir}; trust ${path.join(dir, 'ca.crt')} in your OS or browser to sideload.`);
+      return { cert, key, ca };
+    } catch {
+      console.warn(`[excel-addin] no dev certificates (${err.message}); serving over http`);
+      return undefined;
+    }
   }
 }
 

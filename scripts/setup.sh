@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs everything the demo and the tests need, idempotently: Debian's chromium, npm packages,
+# a project-local Python venv (.venv) with JupyterLab from PyPI, the builds, and the JupyterLab
+# extension installed into the venv. Safe to run again; finished steps are skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+say() { printf '\033[1;36m==> %s\033[0m\n' "$*" >&2; }
+
+# 1. Chromium for the browser tests (Debian package; Playwright never downloads a browser here).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    say "installing Debian's chromium"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
+  else
+    echo "chromium is missing: run 'sudo apt-get install -y chromium' (or set CHROMIUM_PATH)" >&2
+  fi
+fi
+
+# 2. npm workspaces.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# 3. Python venv with JupyterLab 4.6 and the packaging tools (PyPI).
+req=jupyter-extension/requirements-dev.txt
+if [ ! -x .venv/bin/python ] || [ "$req" -nt .venv/.installed ]; then
+  say "python venv (.venv) from $req"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r "$req"
+  touch .venv/.installed
+fi
+
+# 4. Builds: core, sandbox, Excel add-in bundle, JupyterLab prebuilt extension.
+say "building"
+npm run --silent build >/dev/null
+
+# 5. The extension into the venv (prebuilt above, so the build hook skips npm).
+say "installing the JupyterLab extension into .venv"
+HATCH_JUPYTER_BUILDER_SKIP_NPM=1 .venv/bin/pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./jupyter-extension
+.venv/bin/jupyter labextension list 2>&1 | grep -q '@dchub/jupyterlab.*enabled.*OK' || { echo "the JupyterLab extension did not install" >&2; exit 1; }
+say "setup complete ($root)"

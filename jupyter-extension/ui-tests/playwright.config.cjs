@@ -1,0 +1,59 @@
+// Galata + Playwright on the system Chromium (no browser download). Playwright starts the
+// DC Hub sandbox and a JupyterLab server with the Galata test configuration; `jupyter` comes
+// from PATH, so put the project venv's bin first.
+//
+// Paths are absolute because `npx` run from ui-tests/ executes in the npm workspace folder
+// (jupyter-extension/), where ../playwright.config.cjs re-exports this file.
+const path = require('node:path');
+const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+
+const here = (...parts) => path.join(__dirname, ...parts);
+
+const CI = !!process.env.CI;
+
+module.exports = {
+  ...baseConfig,
+  testDir: here('tests'),
+  outputDir: here('test-results', 'output'),
+  reporter: [['list'], ['html', { open: 'never', outputFolder: here('test-results', 'report') }]],
+  workers: 1,
+  retries: 0,
+  use: {
+    ...baseConfig.use,
+    headless: true,
+    // Video needs Playwright's own ffmpeg download; traces and screenshots do not.
+    video: 'off',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run'
+      ]
+    }
+  },
+  webServer: [
+    {
+      command: 'node ../../sandbox/dist/main.js',
+      cwd: __dirname,
+      env: { PORT: '8791', DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z' },
+      url: 'http://127.0.0.1:8791/api/health',
+      timeout: 30 * 1000,
+      reuseExistingServer: !CI,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 }
+    },
+    {
+      command: 'jupyter lab --config jupyter_server_test_config.py',
+      cwd: __dirname,
+      url: 'http://localhost:8888/lab',
+      timeout: 180 * 1000,
+      reuseExistingServer: !CI,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10000 }
+    }
+  ]
+};

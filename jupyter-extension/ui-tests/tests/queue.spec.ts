@@ -1,0 +1,141 @@
+import { expect, galata, test } from '@jupyterlab/galata';
+
+/** The sandbox Playwright starts (see playwright.config.cjs). */
+const SANDBOX = 'http://127.0.0.1:8791';
+const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+
+test.use({
+  mockSettings: {
+    ...galata.DEFAULT_SETTINGS,
+    '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX }
+  }
+});
+
+test.describe('DC Hub queue panel', () => {
+  test('searches the queue and shows the sandbox counts and citation', async ({ page, request }, testInfo) => {
+    await page.sidebar.openTab('dchub-panel');
+    const panel = page.locator('#dchub-panel');
+    await expect(panel).toBeVisible();
+
+    await panel.locator('select[name="iso"]').selectOption('PJM');
+    await panel.locator('input[name="min_mw"]').fill('100');
+    await panel.locator('input[name="max_ttp_months"]').fill('60');
+    await panel.getByRole('button', { name: 'Search' }).click();
+
+    const count = panel.locator('.jp-DCHub-count');
+    await expect(count).toBeVisible();
+
+    // The same query straight from the sandbox (200 is the panel's default row limit).
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+      params: { iso: 'PJM', min_mw: 100, max_ttp_months: 60, limit: 200 }
+    });
+    expect(res.ok()).toBe(true);
+    const body = (await res.json()) as { count_returned: number; count_total_matching: number; _cite: string };
+    expect(body.count_returned).toBeGreaterThan(0);
+
+    await expect(count).toHaveAttribute('data-count-returned', String(body.count_returned));
+    await expect(count).toHaveAttribute('data-count-total', String(body.count_total_matching));
+    await expect(count).toHaveText(`Showing ${body.count_returned} of ${body.count_total_matching} projects`);
+
+    const citation = panel.locator('.jp-DCHub-citation');
+    await expect(citation).toBeVisible();
+    await expect(citation).toHaveText(body._cite);
+
+    await expect(panel.locator('.jp-DCHub-error')).toBeHidden();
+    await expect(panel.locator('.jp-DCHub-busy')).toBeHidden();
+    await expect(panel.getByRole('button', { name: 'Search' })).toBeEnabled();
+
+    // Widen the sidebar so the screenshot shows several columns (the grid repaints on resize).
+    const handle = page.locator('#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)').first();
+    const hb = await handle.boundingBox();
+    if (hb) {
+      await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(hb.x + 360, hb.y + hb.height / 2, { steps: 8 });
+      await page.mouse.up();
+    }
+
+    // The grid paints on canvas: check it has room, then keep a screenshot for review.
+    const grid = panel.locator('.jp-DCHub-grid');
+    await expect(grid).toBeVisible();
+    const box = await grid.boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThan(150);
+    await panel.screenshot({ path: testInfo.outputPath('queue-panel.png') });
+  });
+
+  test('a negative minimum MW shows the min_mw error without crashing', async ({ page }, testInfo) => {
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+
+    await page.sidebar.openTab('dchub-panel');
+    const panel = page.locator('#dchub-panel');
+    await panel.locator('input[name="min_mw"]').fill('-5');
+    await panel.getByRole('button', { name: 'Search' }).click();
+
+    const error = panel.locator('.jp-DCHub-error');
+    await expect(error).toBeVisible();
+    await expect(error).toContainText('min_mw');
+    await expect(error).toHaveAttribute('data-param', 'min_mw');
+    await expect(panel.locator('.jp-DCHub-count')).toBeHidden();
+    await panel.screenshot({ path: testInfo.outputPath('queue-error.png') });
+
+    // Still alive: a corrected value searches normally and clears the error.
+    await panel.locator('input[name="min_mw"]').fill('100');
+    await panel.getByRole('button', { name: 'Search' }).click();
+    await expect(panel.locator('.jp-DCHub-count')).toBeVisible();
+    await expect(error).toBeHidden();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+test.describe('DC Hub time-to-power hint', () => {
+  test('an empty time-to-power cut shows the service hint', async ({ page, request }) => {
+    await page.sidebar.openTab('dchub-panel');
+    const panel = page.locator('#dchub-panel');
+    await panel.locator('input[name="max_ttp_months"]').fill('10');
+    await panel.getByRole('button', { name: 'Search' }).click();
+
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { params: { max_ttp_months: 10 } });
+    const body = (await res.json()) as {
+      count_returned: number;
+      count_total_matching: number;
+      _error_mitigation?: { deterministic_hint: string };
+    };
+    expect(body._error_mitigation?.deterministic_hint).toBeTruthy();
+
+    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    const hint = panel.locator('.jp-DCHub-hint');
+    await expect(hint).toBeVisible();
+    await expect(hint).toContainText(body._error_mitigation!.deterministic_hint);
+  });
+});
+
+test.describe('DC Hub commands', () => {
+  test('open-panel is in the palette and search-queue takes arguments', async ({ page, request }) => {
+    // Palette entry.
+    await page.keyboard.press('Control+Shift+C');
+    const paletteInput = page.locator('.lm-CommandPalette-input');
+    await expect(paletteInput).toBeVisible();
+    await paletteInput.fill('Open DC Hub panel');
+    const item = page.locator('.lm-CommandPalette-item', { hasText: 'Open DC Hub panel' });
+    await expect(item).toBeVisible();
+    await item.click();
+    const panel = page.locator('#dchub-panel');
+    await expect(panel).toBeVisible();
+
+    // The search command fills the form from its arguments and resolves with the answer.
+    const returned = await page.evaluate(async () => {
+      const app = (window as unknown as { jupyterapp: { commands: { execute(id: string, args?: object): Promise<unknown> } } }).jupyterapp;
+      const result = (await app.commands.execute('dchub:search-queue', { iso: 'ERCOT', min_mw: 50 })) as {
+        count_returned: number;
+      } | null;
+      return result?.count_returned ?? null;
+    });
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { params: { iso: 'ERCOT', min_mw: 50 } });
+    const body = (await res.json()) as { count_returned: number; count_total_matching: number };
+    expect(returned).toBe(body.count_returned);
+    await expect(panel.locator('select[name="iso"]')).toHaveValue('ERCOT');
+    await expect(panel.locator('input[name="min_mw"]')).toHaveValue('50');
+    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-total', String(body.count_total_matching));
+  });
+});

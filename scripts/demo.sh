@@ -26,7 +26,7 @@ for _ in $(seq 1 50); do curl -fsS "$SANDBOX_URL/api/health" >/dev/null 2>&1 && 
 
 JUPYTERLAB_SETTINGS_DIR="$PWD/$demo/lab-user-settings" .venv/bin/jupyter lab \
   --no-browser --ip=127.0.0.1 --port="$JUPYTER_PORT" --ServerApp.root_dir="$PWD/$demo/notebooks" \
-  --IdentityProvider.token="" --ServerApp.password="" &
+  --IdentityProvider.token="" --ServerApp.password="" $([ "$(id -u)" = 0 ] && echo --allow-root) &
 pids+=($!)
 
 DCHUB_BASE_URL="$SANDBOX_URL" npm run --silent dev-server -w excel-addin &

@@ -29,7 +29,7 @@ afterAll(() => sb?.close());
 
 describe('core against the sandbox over HTTP', () => {
   it('refines the queue into typed survivors and a table', async () => {
-    const client = new DchubClient({ baseUrl: sb.url });
+    const client = new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-123' });
     const r = await refineQueue(client, { iso: 'PJM,MISO', min_mw: 200, max_ttp_months: 36, limit: 25 });
     expect(r._entity).toBe('queue_results');
     expect(r.results.length).toBe(r.count_returned);
@@ -46,10 +46,19 @@ describe('core against the sandbox over HTTP', () => {
   });
 
   it('carries the time-to-power hint when the cut empties the set', async () => {
-    const r = await refineQueue(new DchubClient({ baseUrl: sb.url }), { iso: 'PJM', max_ttp_months: 30 });
+    const r = await refineQueue(new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-123' }), { iso: 'PJM', max_ttp_months: 30 });
     expect(r.count_returned).toBe(0);
     const t = queueTable(r);
     expect(t.note).toMatch(/max_ttp_months to at least 50\.5/);
+  });
+
+  it('keyless callers get the 3-row queue preview with the gating markers', async () => {
+    const r = await refineQueue(new DchubClient({ baseUrl: sb.url }), { iso: 'PJM', min_mw: 100 });
+    expect(r._gated).toBe(true);
+    expect(r._preview_only).toBe(true);
+    expect(r.results).toHaveLength(3);
+    expect(r._hidden_count).toBe(r.count_total_matching - 3);
+    expect(r.results.every((x) => x.capacity_mw === null && x.site_evaluation_handoff === null)).toBe(true);
   });
 
   it('scores a site and shapes it as field/value rows', async () => {

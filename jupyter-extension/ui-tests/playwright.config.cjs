@@ -41,7 +41,7 @@ module.exports = {
     {
       command: 'node ../../sandbox/dist/main.js',
       cwd: __dirname,
-      env: { PORT: '8791', DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z' },
+      env: { PORT: '8791', DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z', DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001' },
       url: 'http://127.0.0.1:8791/api/health',
       timeout: 30 * 1000,
       reuseExistingServer: !CI,

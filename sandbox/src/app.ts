@@ -3,11 +3,26 @@ import { cors } from 'hono/cors';
 import { SandboxClock } from './clock.js';
 import { TIERS, type SandboxContext, type Tier } from './context.js';
 import { Dataset } from './dataset.js';
-import { AUTH_INSTRUCTIONS_PATH, DATA_HEADER, DATA_HEADER_VALUE } from './labels.js';
-import { registerBriefs } from './routes/briefs.js';
-import { registerHealth } from './routes/health.js';
-import { registerQueue } from './routes/queue.js';
-import { registerSites } from './routes/sites.js';
+import { DATA_HEADER, DATA_HEADER_VALUE } from './labels.js';
+import { registerMcp } from './mcp/server.js';
+import { FaultInjector } from './policy/faults.js';
+import { authInstructions, routeGuard } from './policy/guard.js';
+import { DailyCounters } from './policy/limits.js';
+import { RouteRegistry } from './registry.js';
+import * as account from './routes/account.js';
+import * as agent from './routes/agent.js';
+import * as briefs from './routes/briefs.js';
+import { registerControls } from './routes/controls.js';
+import { registerDocs } from './routes/docs.js';
+import * as energy from './routes/energy.js';
+import * as facilities from './routes/facilities.js';
+import * as feeds from './routes/feeds.js';
+import * as health from './routes/health.js';
+import * as markets from './routes/markets.js';
+import * as parcel from './routes/parcel.js';
+import * as queue from './routes/queue.js';
+import * as ranking from './routes/ranking.js';
+import * as sites from './routes/sites.js';
 
 export interface SandboxOptions {
   seed?: string;
@@ -15,9 +30,16 @@ export interface SandboxOptions {
   now?: string;
   /** `tier=key` pairs, comma-separated (DCHUB_SANDBOX_KEYS). */
   keys?: string;
+  /** Mount /_sandbox/clock and /_sandbox/faults (DCHUB_SANDBOX_CONTROLS=1). */
+  controls?: boolean;
+  /** Enforce daily request limits (default true; DCHUB_SANDBOX_LIMITS=off turns them off for harnesses). */
+  limits?: boolean;
 }
 
 export type SandboxEnv = { Variables: { tier: Tier } };
+
+/** One resource module: its routes, declared once (see registry.ts). */
+const MODULES = [health, queue, sites, briefs, markets, facilities, feeds, energy, agent, account, parcel, ranking];
 
 /** Parses DCHUB_SANDBOX_KEYS (`pro=abc,free=def`). */
 export function parseKeys(spec: string | undefined): Map<string, Tier> {
@@ -34,7 +56,23 @@ export function parseKeys(spec: string | undefined): Map<string, Tier> {
 
 export function createContext(opts: SandboxOptions = {}): SandboxContext {
   const seed = opts.seed ?? 'dchub';
-  return { seed, data: new Dataset(seed), clock: new SandboxClock(opts.now), keys: parseKeys(opts.keys) };
+  return {
+    seed,
+    data: new Dataset(seed),
+    clock: new SandboxClock(opts.now),
+    keys: parseKeys(opts.keys),
+    counters: new DailyCounters(),
+    faults: new FaultInjector(seed),
+    controls: opts.controls ?? false,
+    enforceLimits: opts.limits ?? true,
+  };
+}
+
+/** The declared routes of a context (the OpenAPI document is generated from these). */
+export function buildRegistry(ctx: SandboxContext): RouteRegistry {
+  const registry = new RouteRegistry();
+  for (const m of MODULES) m.register(registry, ctx);
+  return registry;
 }
 
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
@@ -44,22 +82,33 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-API-Key', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'],
-      exposeHeaders: ['Content-Disposition', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Total-Available', 'Mcp-Session-Id', DATA_HEADER],
+      allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-API-Key', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'If-None-Match'],
+      exposeHeaders: ['Content-Disposition', 'Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Tier', 'X-Total-Available', 'Mcp-Session-Id', DATA_HEADER],
       maxAge: 600,
     }),
   );
   app.use('*', async (c, next) => {
+    await next();
     c.header(DATA_HEADER, DATA_HEADER_VALUE);
-    const key = c.req.header('x-api-key')?.trim();
+  });
+  app.use('*', ctx.faults.middleware);
+  app.use('*', async (c, next) => {
+    // The key may also come as a bearer token, as the real service accepts.
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const key = (c.req.header('x-api-key') ?? bearer)?.trim();
     if (!key) {
       c.set('tier', 'anonymous');
     } else {
       const tier = ctx.keys.get(key);
       if (!tier) {
-        const base = new URL(c.req.url).origin;
         return c.json(
-          { error: 'invalid_api_key', message: 'Invalid or inactive API key', auth_instructions: `${base}${AUTH_INSTRUCTIONS_PATH}` },
+          {
+            success: false,
+            error: 'invalid_api_key',
+            message: 'Invalid or inactive API key',
+            auth_instructions: authInstructions(c),
+            get_key_url: 'https://dchub.cloud/dashboard.html#api-keys',
+          },
           401,
         );
       }
@@ -68,10 +117,11 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
     await next();
   });
 
-  registerHealth(app, ctx);
-  registerQueue(app as unknown as Hono, ctx);
-  registerSites(app as unknown as Hono, ctx);
-  registerBriefs(app, ctx);
+  const registry = buildRegistry(ctx);
+  registry.mount(app, routeGuard(ctx));
+  registerDocs(app, registry);
+  registerMcp(app, ctx);
+  if (ctx.controls) registerControls(app, ctx);
 
   app.notFound((c) => c.json({ error: `not_found: no endpoint ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => {

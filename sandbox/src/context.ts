@@ -1,14 +1,22 @@
 import type { SandboxClock } from './clock.js';
 import type { Dataset } from './dataset.js';
+import type { FaultInjector } from './policy/faults.js';
+import type { DailyCounters } from './policy/limits.js';
 
 export type Tier = 'anonymous' | 'free' | 'starter' | 'developer' | 'pro' | 'enterprise';
 export const TIERS: readonly Tier[] = ['anonymous', 'free', 'starter', 'developer', 'pro', 'enterprise'];
 
-/** What every route reads: the data, the clock and the keys. */
+/** What every route reads: the data, the clock, the keys and the per-day counters. */
 export interface SandboxContext {
   seed: string;
   data: Dataset;
   clock: SandboxClock;
-  /** API key → tier; claimed keys are added at run time. */
+  /** API key → tier; keys claimed at run time are added here. */
   keys: Map<string, Tier>;
+  counters: DailyCounters;
+  faults: FaultInjector;
+  /** Test controls (/_sandbox/*) are mounted only when true (DCHUB_SANDBOX_CONTROLS=1). */
+  controls: boolean;
+  /** Daily limits enforced (always, unless a test turns them off explicitly). */
+  enforceLimits: boolean;
 }

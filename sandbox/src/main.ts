@@ -14,11 +14,15 @@ try {
     seed: process.env.DCHUB_SEED,
     now: process.env.DCHUB_SANDBOX_NOW,
     keys: process.env.DCHUB_SANDBOX_KEYS,
+    controls: process.env.DCHUB_SANDBOX_CONTROLS === '1',
+    limits: process.env.DCHUB_SANDBOX_LIMITS !== 'off',
   });
   const tiers = [...sb.ctx.keys.values()];
   console.log(
     `DC Hub sandbox (synthetic data, seed "${sb.ctx.seed}") listening on ${sb.url} ` +
-      `[${sb.ctx.data.queue.length} queue projects, ${tiers.length} configured keys${tiers.length ? `: ${tiers.join(', ')}` : ''}; ready in ${Math.round(performance.now() - t0)} ms]`,
+      `[${sb.ctx.data.queue.length} queue projects, ${tiers.length} configured keys${tiers.length ? `: ${tiers.join(', ')}` : ''}; ready in ${Math.round(performance.now() - t0)} ms]` +
+      (sb.ctx.controls ? ' [test controls on: /_sandbox/clock, /_sandbox/faults]' : '') +
+      (sb.ctx.enforceLimits ? '' : ' [daily limits OFF]'),
   );
   const stop = () => void sb.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

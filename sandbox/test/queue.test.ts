@@ -4,15 +4,16 @@ import { startSandbox, type RunningSandbox } from '../src/server.js';
 import type { QueueProject } from '../src/data/queue.js';
 
 let sb: RunningSandbox;
+const KEY = 'rules-enterprise-key';
 let all: QueueProject[];
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'rules', now: '2026-11-21T12:00:00Z' });
+  sb = await startSandbox({ port: 0, seed: 'rules', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}` });
   all = sb.ctx.data.queue;
 });
 afterAll(() => sb?.close());
 
 const get = async (query: string) => {
-  const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?${query}`);
+  const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?${query}`, { headers: { 'X-API-Key': KEY } });
   const body = await res.json();
   return { status: res.status, body };
 };
@@ -38,7 +39,7 @@ describe('data set', () => {
     expect(new Set(all.map((p) => p.queue_id)).size).toBe(all.length);
   });
   it('labels itself synthetic', async () => {
-    const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?limit=1`);
+    const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?limit=1`, { headers: { 'X-API-Key': KEY } });
     expect(res.headers.get('x-dchub-data')).toBe('synthetic');
     expect((await res.json()).note).toMatch(/synthetic/i);
   });

@@ -10,11 +10,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../excel-addin/dist');
 
 let sb: RunningSandbox;
+const PRO_KEY = 'excel-pro-key-0001';
 let web: Awaited<ReturnType<typeof serveStatic>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'excel-e2e', now: '2026-11-21T12:00:00Z' });
+  sb = await startSandbox({ port: 0, seed: 'excel-e2e', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO_KEY}` });
   web = await serveStatic([here, dist]);
   browser = await launchChromium();
 });
@@ -37,12 +38,12 @@ type CallResult = { value?: any; error?: { code: string; message: string; isCFEr
 const call = (page: Page, id: string, args: unknown[]) =>
   page.evaluate(([i, a]) => (window as any).__call(i, a) as Promise<CallResult>, [id, args] as const);
 
-const json = async (p: string) => (await fetch(sb.url + p)).json();
+const json = async (p: string) => (await fetch(sb.url + p, { headers: { 'X-API-Key': PRO_KEY } })).json();
 
 describe('DCHUB custom functions in Chromium against the sandbox', () => {
   let page: Page;
   beforeAll(async () => {
-    page = await harness({ 'dchub.baseUrl': sb.url });
+    page = await harness({ 'dchub.baseUrl': sb.url, 'dchub.apiKey': PRO_KEY });
   });
 
   it('associates SITESCORE and QUEUE', async () => {

@@ -3,6 +3,14 @@ import { expect, galata, test } from '@jupyterlab/galata';
 /** The sandbox Playwright starts (see playwright.config.cjs). */
 const SANDBOX = 'http://127.0.0.1:8791';
 const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+/** A Pro key of that sandbox (DCHUB_SANDBOX_KEYS in playwright.config.cjs). The panel has no key
+ * handling yet, so the tests add the header on the way out, as a keyed relay would. */
+const API_KEY = 'galata-pro-key-0001';
+const KEYED = { 'X-API-Key': API_KEY };
+
+test.beforeEach(async ({ page }) => {
+  await page.route(`${SANDBOX}/**`, (route) => route.continue({ headers: { ...route.request().headers(), 'x-api-key': API_KEY } }));
+});
 
 test.use({
   mockSettings: {
@@ -27,6 +35,7 @@ test.describe('DC Hub queue panel', () => {
 
     // The same query straight from the sandbox (200 is the panel's default row limit).
     const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+      headers: KEYED,
       params: { iso: 'PJM', min_mw: 100, max_ttp_months: 60, limit: 200 }
     });
     expect(res.ok()).toBe(true);
@@ -95,7 +104,7 @@ test.describe('DC Hub time-to-power hint', () => {
     await panel.locator('input[name="max_ttp_months"]').fill('10');
     await panel.getByRole('button', { name: 'Search' }).click();
 
-    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { params: { max_ttp_months: 10 } });
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: 10 } });
     const body = (await res.json()) as {
       count_returned: number;
       count_total_matching: number;
@@ -131,7 +140,7 @@ test.describe('DC Hub commands', () => {
       } | null;
       return result?.count_returned ?? null;
     });
-    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { params: { iso: 'ERCOT', min_mw: 50 } });
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 50 } });
     const body = (await res.json()) as { count_returned: number; count_total_matching: number };
     expect(returned).toBe(body.count_returned);
     await expect(panel.locator('select[name="iso"]')).toHaveValue('ERCOT');

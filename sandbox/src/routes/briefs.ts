@@ -1,10 +1,10 @@
-import type { Context, Hono } from 'hono';
-import { BRIEF_CSV_COLUMNS, optionalNumber } from '@dchub/core';
+import { BRIEF_CSV_COLUMNS, ErrorBody, optionalNumber } from '@dchub/core';
 import { z } from 'zod';
 import { DAY_MS, dayIso } from '../clock.js';
 import { METROS } from '../data/metros.js';
 import { RECOMPUTE_HOUR_UTC, scoringDay, type DcpiScore } from '../data/markets.js';
-import { parseQuery } from '../http.js';
+import { badRequest } from '../http.js';
+import type { RouteRegistry } from '../registry.js';
 import { unit } from '../rng.js';
 import type { SandboxContext, Tier } from '../context.js';
 
@@ -14,7 +14,7 @@ export const SEED_MARKETS = [
   'hillsboro', 'reno', 'columbus', 'salt-lake-city', 'charlotte', 'denver', 'madison',
 ] as const;
 
-const isPro = (tier: Tier) => tier === 'pro' || tier === 'enterprise';
+export const isPro = (tier: Tier) => tier === 'pro' || tier === 'enterprise';
 
 /** Markets a tier may see, in serving order. */
 export function entitledSlugs(tier: Tier): string[] {
@@ -22,11 +22,11 @@ export function entitledSlugs(tier: Tier): string[] {
   return SEED_MARKETS.slice(0, isPro(tier) ? 15 : 5);
 }
 
-const BriefPage = (tier: Tier) =>
-  z.object({
-    limit: optionalNumber({ int: true, min: 1, max: isPro(tier) ? 500 : 50 }).transform((n) => n ?? 50),
-    offset: optionalNumber({ int: true, min: 0 }).transform((n) => n ?? 0),
-  });
+/** Paging of the bulk brief endpoints; the tier's maximum (50, or 500 from Pro) is checked per call. */
+export const BriefPageQuery = z.object({
+  limit: optionalNumber({ int: true, min: 1, max: 500, description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)' }).transform((n) => n ?? 50),
+  offset: optionalNumber({ int: true, min: 0, description: 'Briefs to skip' }).transform((n) => n ?? 0),
+});
 
 export interface BriefRow {
   score: DcpiScore;
@@ -77,18 +77,28 @@ export function briefCsvLine(ctx: SandboxContext, r: BriefRow): string {
   return BRIEF_CSV_COLUMNS.map((c) => csvField(values[c])).join(',');
 }
 
-function allCsv(c: Context, ctx: SandboxContext, tier: Tier) {
-  const page = parseQuery(c, BriefPage(tier));
-  if (!page.ok) return page.response;
-  const now = ctx.clock.nowMs();
-  const slugs = entitledSlugs(tier).slice(page.value.offset, page.value.offset + page.value.limit);
-  const lines = [BRIEF_CSV_COLUMNS.join(','), ...briefRows(ctx, slugs, now).map((r) => briefCsvLine(ctx, r))];
-  c.header('Content-Type', 'text/csv; charset=utf-8');
-  c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
-  c.header('X-Total-Available', String(entitledSlugs(tier).length));
-  return c.body(lines.join('\r\n') + '\r\n');
-}
-
-export function registerBriefs(app: Hono<{ Variables: { tier: Tier } }>, ctx: SandboxContext): void {
-  app.get('/api/v1/market-brief/all.csv', (c) => allCsv(c, ctx, c.get('tier')));
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  r.add({
+    method: 'get',
+    path: '/api/v1/market-brief/all.csv',
+    summary: 'Market briefs of the caller\'s tier as CSV (spec §2.6 columns, in order)',
+    tags: ['Briefs'],
+    query: BriefPageQuery,
+    responses: {
+      200: { description: 'CSV attachment `dchub-market-briefs-YYYY-MM-DD.csv`', contentType: 'text/csv' },
+      400: { description: 'Bad limit or offset', schema: ErrorBody },
+    },
+    handler: (c, { query }) => {
+      const tier = c.get('tier');
+      const max = isPro(tier) ? 500 : 50;
+      if (query.limit > max) return badRequest(c, 'limit', `must be at most ${max} for the ${tier} tier`);
+      const now = ctx.clock.nowMs();
+      const slugs = entitledSlugs(tier).slice(query.offset, query.offset + query.limit);
+      const lines = [BRIEF_CSV_COLUMNS.join(','), ...briefRows(ctx, slugs, now).map((row) => briefCsvLine(ctx, row))];
+      c.header('Content-Type', 'text/csv; charset=utf-8');
+      c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
+      c.header('X-Total-Available', String(entitledSlugs(tier).length));
+      return c.body(lines.join('\r\n') + '\r\n');
+    },
+  });
 }

@@ -1,8 +1,8 @@
-import type { Hono } from 'hono';
-import { QUEUE_ISOS, QueueFilters, type QueueFiltersT, type QueueResultT } from '@dchub/core';
+import { ErrorBody, QUEUE_ISOS, QUEUE_PATH, QueueFilters, QueueResult, type QueueFiltersT, type QueueResultT } from '@dchub/core';
 import { dayIso, dayNumber } from '../clock.js';
 import { ISO_TTP_MONTHS, INTERMITTENT_LABEL, candidateId, type QueueProject } from '../data/queue.js';
-import { parseQuery } from '../http.js';
+import { gatedMarkers, isKeyless } from '../policy/gating.js';
+import type { RouteRegistry } from '../registry.js';
 import { CITE, CITATION, SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
 import type { SandboxContext } from '../context.js';
 
@@ -158,10 +158,54 @@ export function refineQueue(queue: readonly QueueProject[], f: QueueFiltersT, se
   return body;
 }
 
-export function registerQueue(app: Hono, ctx: SandboxContext): void {
-  app.get('/api/v1/interconnection-queue/refined', (c) => {
-    const q = parseQuery(c, QueueFilters, true);
-    if (!q.ok) return q.response;
-    return c.json(refineQueue(ctx.data.queue, q.value, ctx.seed, ctx.clock.nowMs()));
+/** The keyless preview (spec §5.3): 3 rows, paid numerics withheld, coordinates rounded, some predicates not applied. */
+export function queuePreview(queue: readonly QueueProject[], f: QueueFiltersT, seed: string, nowMs: number): QueueResultT {
+  const notApplied = (['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'] as const).filter((k) => k === 'limit' || f[k] !== undefined);
+  const full = refineQueue(queue, { ...f, min_mw: undefined, max_fiber_km: undefined, max_ttp_months: undefined, limit: PREVIEW_ROWS }, seed, nowMs);
+  const r2 = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
+  const results = full.results.map((x) => {
+    const lat = r2(x.lat);
+    const lng = r2(x.lng);
+    return {
+      ...x,
+      capacity_mw: null,
+      estimated_ttp_months: null,
+      fiber_km: null,
+      lat,
+      lng,
+      representative_point: lat !== null && lng !== null ? { lat, lng } : null,
+      site_evaluation_handoff: null,
+    };
+  });
+  const { isos_excluded_by_ttp: _x, min_satisfiable_max_ttp_months: _m, _error_mitigation: _e, ...rest } = full;
+  return {
+    ...rest,
+    results,
+    total_queued_mw: null,
+    _locked_fields: ['capacity_mw', 'estimated_ttp_months', 'fiber_km', 'site_evaluation_handoff'],
+    _preview_params_not_applied: notApplied,
+    ...gatedMarkers(full.count_total_matching, results.length),
+  };
+}
+
+export const PREVIEW_ROWS = 3;
+
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  r.add({
+    method: 'get',
+    path: QUEUE_PATH,
+    summary: 'Refined interconnection queue: server-side set reduction with predicates (keyless callers get a 3-row preview)',
+    tags: ['Chain'],
+    query: QueueFilters,
+    envelopeErrors: true,
+    responses: {
+      200: { description: 'Queue survivors (`_entity: queue_results`)', schema: QueueResult },
+      400: { description: 'A predicate is invalid', schema: ErrorBody },
+    },
+    handler: (c, { query }) => {
+      const now = ctx.clock.nowMs();
+      const body = isKeyless(c.get('tier')) ? queuePreview(ctx.data.queue, query, ctx.seed, now) : refineQueue(ctx.data.queue, query, ctx.seed, now);
+      return c.json(body);
+    },
   });
 }

@@ -1,8 +1,8 @@
-import type { Hono } from 'hono';
-import { SiteScoreQuery, siteScoreAliases, type SiteScoreT } from '@dchub/core';
+import { z } from 'zod';
+import { ErrorBody, SITE_SCORE_PATH, SiteScore, SiteScoreQuery, siteScoreAliases, type SiteScoreT } from '@dchub/core';
 import type { Dataset } from '../dataset.js';
 import { US_STATES } from '../data/geography.js';
-import { parseQuery } from '../http.js';
+import type { RouteRegistry } from '../registry.js';
 import { haversineKm, round } from '../rng.js';
 import type { SandboxContext } from '../context.js';
 
@@ -127,10 +127,17 @@ export function scoreSite(data: Dataset, q: { lat: number; lon: number; state?: 
   };
 }
 
-export function registerSites(app: Hono, ctx: SandboxContext): void {
-  app.get('/api/site-score', (c) => {
-    const q = parseQuery(c, SiteScoreQuery, false, siteScoreAliases);
-    if (!q.ok) return q.response;
-    return c.json(scoreSite(ctx.data, q.value));
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  r.add({
+    method: 'get',
+    path: SITE_SCORE_PATH,
+    summary: 'Site score of a location (not enveloped; `success` instead of `_entity`). `lng` and `capacity` are accepted as aliases.',
+    tags: ['Chain', 'Public'],
+    query: z.preprocess((q) => siteScoreAliases(q as Record<string, unknown>), SiteScoreQuery),
+    responses: {
+      200: { description: 'Site score', schema: SiteScore },
+      400: { description: 'lat or lon missing or out of range', schema: ErrorBody },
+    },
+    handler: (c, { query }) => c.json(scoreSite(ctx.data, query)),
   });
 }

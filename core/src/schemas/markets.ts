@@ -1,0 +1,4 @@
+import { z } from 'zod';
+
+// Response and request schemas of this resource (to be filled in).
+export const _marketsPlaceholder = z.never().optional();

@@ -1,0 +1,139 @@
+import type { Context, Next } from 'hono';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { z } from 'zod';
+import { Rng } from '../rng.js';
+
+/**
+ * Fault injection for tests (POST /_sandbox/faults): added latency, 5xx, 429 with Retry-After,
+ * a reset connection, a truncated body, malformed JSON, schema drift. Decisions come from a
+ * seeded sequence, so a given request order meets the same faults every run.
+ */
+export const FaultRule = z.object({
+  path_prefix: z.string().startsWith('/'),
+  kind: z.enum(['latency', 'status', 'rate_limit', 'reset', 'truncate', 'malformed_json', 'schema_drift']),
+  /** Probability per matching request, 0..1 (default 1). */
+  rate: z.number().min(0).max(1).default(1),
+  /** Apply to at most this many requests, then retire the rule. */
+  count: z.number().int().positive().optional(),
+  /** latency: milliseconds to add. */
+  latency_ms: z.number().int().min(0).max(60_000).optional(),
+  /** status: 500, 502 or 503. */
+  status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
+  /** rate_limit: seconds in Retry-After. */
+  retry_after: z.number().int().min(0).max(86_400).optional(),
+});
+export type FaultRuleT = z.infer<typeof FaultRule>;
+export const FaultRules = z.union([z.array(FaultRule), z.object({ rules: z.array(FaultRule) }).transform((o) => o.rules)]);
+
+interface ActiveRule extends FaultRuleT {
+  applied: number;
+}
+
+type Env = { incoming?: { socket?: { destroy(): void } }; outgoing?: { writeHead(s: number, h: Record<string, string>): void; write(b: string): void; socket?: { destroy(): void } | null } };
+
+export class FaultInjector {
+  #rules: ActiveRule[] = [];
+  #rng: Rng;
+  readonly #seed: string;
+
+  constructor(seed: string) {
+    this.#seed = seed;
+    this.#rng = new Rng(`${seed}|faults`);
+  }
+
+  set(rules: FaultRuleT[]): void {
+    this.#rules = rules.map((r) => ({ ...r, applied: 0 }));
+    this.#rng = new Rng(`${this.#seed}|faults`);
+  }
+
+  clear(): void {
+    this.#rules = [];
+  }
+
+  list(): FaultRuleT[] {
+    return this.#rules.map(({ applied: _applied, ...r }) => r);
+  }
+
+  #pick(path: string): ActiveRule[] {
+    const hits: ActiveRule[] = [];
+    for (const r of this.#rules) {
+      if (!path.startsWith(r.path_prefix)) continue;
+      if (r.count !== undefined && r.applied >= r.count) continue;
+      if (r.rate < 1 && this.#rng.next() >= r.rate) continue;
+      r.applied++;
+      hits.push(r);
+    }
+    return hits;
+  }
+
+  /** Hono middleware; a no-op while no rule is set. */
+  middleware = async (c: Context, next: Next): Promise<Response | void> => {
+    if (!this.#rules.length) return next();
+    const path = new URL(c.req.url).pathname;
+    if (path.startsWith('/_sandbox/')) return next();
+    const hits = this.#pick(path);
+    if (!hits.length) return next();
+    const env = c.env as Env;
+    for (const r of hits) {
+      if (r.kind === 'latency') await new Promise((res) => setTimeout(res, r.latency_ms ?? 1000));
+    }
+    for (const r of hits) {
+      switch (r.kind) {
+        case 'status':
+          return c.json({ error: 'injected_fault', message: `Injected ${r.status ?? 500} from the sandbox fault rules` }, r.status ?? 500);
+        case 'rate_limit': {
+          const s = r.retry_after ?? 30;
+          c.header('Retry-After', String(s));
+          return c.json({ error: 'rate_limit_exceeded', message: `Too many requests. Retry after ${s}s.`, retry_after: s }, 429);
+        }
+        case 'reset':
+          env.incoming?.socket?.destroy();
+          return RESPONSE_ALREADY_SENT;
+      }
+    }
+    await next();
+    const body = hits.find((r) => r.kind === 'truncate' || r.kind === 'malformed_json' || r.kind === 'schema_drift');
+    if (!body) return;
+    const text = await c.res.clone().text();
+    if (body.kind === 'truncate' && env.outgoing) {
+      // Promise the whole body, send half, drop the connection.
+      const headers: Record<string, string> = {};
+      c.res.headers.forEach((v, k) => (headers[k] = v));
+      headers['content-length'] = String(Buffer.byteLength(text));
+      env.outgoing.writeHead(c.res.status, headers);
+      env.outgoing.write(text.slice(0, Math.floor(text.length / 2)));
+      env.outgoing.socket?.destroy();
+      c.res = RESPONSE_ALREADY_SENT;
+      return;
+    }
+    if (body.kind === 'malformed_json') {
+      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', { status: c.res.status, headers: c.res.headers });
+      return;
+    }
+    if (body.kind === 'schema_drift') {
+      let drifted = text;
+      try {
+        drifted = JSON.stringify(driftShape(JSON.parse(text)));
+      } catch {
+        /* not JSON: leave as is */
+      }
+      const headers = new Headers(c.res.headers);
+      headers.delete('content-length');
+      c.res = new Response(drifted, { status: c.res.status, headers });
+    }
+  };
+}
+
+/** Adds an unknown field and removes a required-looking one at the top level and in the first row. */
+function driftShape(v: unknown): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = { ...(v as Record<string, unknown>) };
+  o._drift_extra_field = 'added by the sandbox schema_drift fault';
+  for (const k of ['count_returned', 'overall_score', 'briefs', 'results', 'data', 'success']) {
+    if (k in o) {
+      delete o[k];
+      break;
+    }
+  }
+  return o;
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ErrorBody } from '@dchub/core';
+import type { SandboxContext } from '../context.js';
+import { hexId } from '../rng.js';
+import type { RouteRegistry } from '../registry.js';
+
+export const KeyClaimBody = z.looseObject({
+  client_name: z.string().max(200).optional(),
+  intended_use: z.string().max(2000).optional(),
+  email: z.string().max(200).optional(),
+});
+
+export const KeyClaim = z.looseObject({
+  ok: z.literal(true),
+  api_key: z.string(),
+  tier: z.string(),
+  developer_id: z.string(),
+  claim_id: z.string(),
+  reused: z.boolean(),
+  usage_instructions: z.string(),
+  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable(),
+});
+
+/** Claimed keys are idempotent per (client_name, caller address), like the real service. */
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  const claimed = new Map<string, string>();
+  let minted = 0;
+  r.add({
+    method: 'post',
+    path: '/api/v1/keys/claim',
+    summary: 'Issue a free API key at once (no card)',
+    tags: ['Account'],
+    counted: false,
+    body: KeyClaimBody,
+    responses: {
+      200: { description: 'A free key', schema: KeyClaim },
+      400: { description: 'Body is not JSON', schema: ErrorBody },
+      413: { description: 'Body over 1 MB', schema: ErrorBody },
+    },
+    handler: (c, { body }) => {
+      const who = `${(body.client_name ?? '').slice(0, 80)}|${c.req.header('x-forwarded-for') ?? 'local'}`;
+      const existing = claimed.get(who);
+      const key = existing ?? `dch_live_${hexId(32, ctx.seed, 'claim', who, ++minted)}`;
+      claimed.set(who, key);
+      ctx.keys.set(key, 'free');
+      return c.json({
+        ok: true,
+        api_key: key,
+        tier: 'free',
+        developer_id: `dev_${hexId(16, key, 'dev')}`,
+        claim_id: `clm_${hexId(16, key, 'claim')}`,
+        reused: existing !== undefined,
+        unverified: true,
+        email_captured: false,
+        usage_instructions: 'Pass this key as the X-API-Key header on requests to the REST API, or in your MCP client configuration for /mcp.',
+        free_tier_summary: { daily_calls: 10, paid_only_tools: ['analyze_site', 'compare_sites', 'get_fiber_intel', 'get_grid_intelligence'] },
+        note: 'Sandbox key: valid until the sandbox restarts.',
+      });
+    },
+  });
+}

@@ -10,12 +10,22 @@ export class Dataset {
   readonly queue: QueueProject[];
   readonly stats: Map<string, MarketStats>;
   readonly #dcpiByDay = new Map<number, DcpiScore[]>();
+  readonly #lazy = new Map<string, unknown>();
 
   constructor(seed: string) {
     this.seed = seed;
     this.infra = generateInfrastructure(seed);
     this.queue = generateQueue(seed, this.infra.fiberNodes);
     this.stats = marketStats(seed, this.infra.facilities);
+  }
+
+  /**
+   * A derived data set generated on first use and kept (deals, news, pipeline, ...). `make`
+   * must be a pure function of the seed and this data set, so the same seed gives the same data.
+   */
+  lazy<T>(name: string, make: () => T): T {
+    if (!this.#lazy.has(name)) this.#lazy.set(name, make());
+    return this.#lazy.get(name) as T;
   }
 
   /** DCPI of every market as recomputed on `day` (kept for the last few days asked). */

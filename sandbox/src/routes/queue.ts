@@ -1,7 +1,8 @@
-import { ErrorBody, QUEUE_ISOS, QUEUE_PATH, QueueFilters, QueueResult, type QueueFiltersT, type QueueResultT } from '@dchub/core';
+import { ErrorBody, QUEUE_ISOS, QUEUE_PATH, QueueFilters, QueueResult, queueSearchParams, type QueueFiltersT, type QueueResultT } from '@dchub/core';
 import { dayIso, dayNumber } from '../clock.js';
 import { ISO_TTP_MONTHS, INTERMITTENT_LABEL, candidateId, type QueueProject } from '../data/queue.js';
 import { gatedMarkers, isKeyless } from '../policy/gating.js';
+import { AnswerMemo } from '../policy/memo.js';
 import type { RouteRegistry } from '../registry.js';
 import { CITE, CITATION, SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
 import type { SandboxContext } from '../context.js';
@@ -191,6 +192,7 @@ export function queuePreview(queue: readonly QueueProject[], f: QueueFiltersT, s
 export const PREVIEW_ROWS = 3;
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  const memo = new AnswerMemo();
   r.add({
     method: 'get',
     path: QUEUE_PATH,
@@ -204,8 +206,12 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     },
     handler: (c, { query }) => {
       const now = ctx.clock.nowMs();
-      const body = isKeyless(c.get('tier')) ? queuePreview(ctx.data.queue, query, ctx.seed, now) : refineQueue(ctx.data.queue, query, ctx.seed, now);
-      return c.json(body);
+      const preview = isKeyless(c.get('tier'));
+      // Answers depend only on the filters, the preview/full split and the weekly snapshot.
+      const key = `${preview ? 'p' : 'f'}|${snapshotDate(now)}|${queueSearchParams(query)}`;
+      return memo.respond(c, key, () =>
+        preview ? queuePreview(ctx.data.queue, query, ctx.seed, now) : refineQueue(ctx.data.queue, query, ctx.seed, now),
+      );
     },
   });
 }

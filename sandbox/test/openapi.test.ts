@@ -1,0 +1,85 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../src/server.js';
+
+/**
+ * /openapi.json is generated from the route declarations: check it is valid OpenAPI 3.1, that
+ * every operation is exercised here, and that each answer matches the schema it documents.
+ */
+const KEY = 'openapi-enterprise';
+let sb: RunningSandbox;
+let doc: any;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, seed: 'openapi', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}`, limits: false });
+  doc = await (await fetch(`${sb.url}/openapi.json`)).json();
+});
+afterAll(() => sb?.close());
+
+interface Sample {
+  /** `METHOD /openapi/{path}` */
+  op: string;
+  url: string;
+  body?: unknown;
+  status?: number;
+  keyless?: boolean;
+}
+
+/** One or more calls per documented operation (add a line when you add a route). */
+const SAMPLES: Sample[] = [
+  { op: 'GET /api/health', url: '/api/health' },
+  { op: 'GET /api/site-score', url: '/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100' },
+  { op: 'GET /api/site-score', url: '/api/site-score?lat=abc&lon=1', status: 400 },
+  { op: 'GET /api/v1/interconnection-queue/refined', url: '/api/v1/interconnection-queue/refined?iso=PJM&limit=5' },
+  { op: 'GET /api/v1/interconnection-queue/refined', url: '/api/v1/interconnection-queue/refined?iso=PJM', keyless: true },
+  { op: 'GET /api/v1/interconnection-queue/refined', url: '/api/v1/interconnection-queue/refined?min_mw=x', status: 400 },
+  { op: 'GET /api/v1/market-brief/all.csv', url: '/api/v1/market-brief/all.csv' },
+  { op: 'POST /api/v1/keys/claim', url: '/api/v1/keys/claim', body: { client_name: 'openapi-test' } },
+];
+
+const ajv = new Ajv2020({ strict: false, allErrors: false });
+addFormats(ajv);
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1.0 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents the API key scheme', () => {
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  });
+
+  it('every documented operation is exercised by a sample', () => {
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    const covered = new Set(SAMPLES.map((s) => s.op));
+    expect(ops.filter((o) => !covered.has(o))).toEqual([]);
+  });
+
+  it.each(SAMPLES.map((s) => [`${s.op} ← ${s.url}`, s] as const))('%s answers as documented', async (_name, s) => {
+    const [method, path] = s.op.split(' ');
+    const op = doc.paths[path]?.[method.toLowerCase()];
+    expect(op, `${s.op} is not documented`).toBeDefined();
+    const headers: Record<string, string> = s.keyless ? {} : { 'X-API-Key': KEY };
+    if (s.body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(sb.url + s.url, { method, headers, body: s.body === undefined ? undefined : JSON.stringify(s.body) });
+    const status = s.status ?? 200;
+    expect(res.status).toBe(status);
+    const documented = op.responses[String(status)];
+    expect(documented, `status ${status} of ${s.op} is not documented`).toBeDefined();
+    const [type, media] = Object.entries(documented.content ?? {})[0] ?? [];
+    expect(res.headers.get('content-type') ?? '').toContain(type ?? 'application/json');
+    if (type === 'application/json' && (media as any)?.schema) {
+      const body = await res.json();
+      const validate = ajv.compile((media as any).schema);
+      const ok = validate(body);
+      expect(ok, JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    }
+  });
+});

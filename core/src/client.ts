@@ -1,9 +1,16 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import type { z } from 'zod';
+import { lifetimeFor } from './cache/lifetimes.js';
+import { QuotaLedger } from './cache/ledger.js';
+import { ResponseCache, type StoredAnswer } from './cache/responses.js';
+import { MemoryStore } from './cache/store.js';
 import {
   DchubError,
   NetworkError,
+  QuotaSpentError,
+  RateLimitError,
   SchemaDriftError,
+  ServerError,
   errorFromResponse,
 } from './errors.js';
 
@@ -19,16 +26,52 @@ export interface ClientOptions {
   /** Retries for idempotent calls (GET), default 2. */
   retries?: number;
   fetch?: typeof fetch;
+  /** Cached answers (default: in memory). `false` sends every call. */
+  cache?: ResponseCache | false;
+  /** The daily allowance (default: in memory, keyed by caller). `false` never holds calls back. */
+  ledger?: QuotaLedger | false;
+  /** Tier of the key when known (sets the ledger's first allowance; server headers correct it). */
+  tier?: string;
+  /** Clock for freshness and the ledger's day (tests pass the sandbox's). */
+  now?: () => number;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Skip a fresh cached answer and ask the service (a failure still falls back to the cache). */
+  refresh?: boolean;
+  /** `false`: neither read nor write the cache for this call. */
+  cache?: boolean;
 }
 
 export interface RawResponse {
   status: number;
   headers: Headers;
   text: string;
+}
+
+/** How an answer was obtained. */
+export interface FetchMeta {
+  fromCache: boolean;
+  /** Served from the cache after a failure or a spent allowance. */
+  stale: boolean;
+  /** A gated preview, not the full data. */
+  preview: boolean;
+  fetchedAt: number;
+  ageMs: number;
+  /** Why a stale answer was served. */
+  reason?: string;
+}
+
+export interface Fetched<T> extends FetchMeta {
+  data: T;
+}
+
+const META = new WeakMap<object, FetchMeta>();
+
+/** How the most recent delivery of `data` was obtained (from cache, stale, preview, age). */
+export function fetchMeta(data: unknown): FetchMeta | undefined {
+  return data && typeof data === 'object' ? META.get(data) : undefined;
 }
 
 function normalizeBaseUrl(url: string): string {
@@ -52,18 +95,80 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** Non-cryptographic fingerprint (cyrb53): names a caller in cache keys without storing its key. */
+function fingerprint(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+interface InFlight {
+  promise: Promise<Fetched<unknown>>;
+  controller: AbortController;
+  waiters: number;
+}
+
+/** Rejects with an AbortError when `signal` fires, without cancelling `p` for others. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    onAbort();
+    return Promise.reject(new DOMException('The operation was aborted.', 'AbortError'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort();
+      reject(new DOMException('The operation was aborted.', 'AbortError'));
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', abort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', abort);
+        reject(e);
+      },
+    );
+  });
+}
+
 /**
- * The HTTP transport every resource module calls: ky with timeouts and retries for GETs,
- * status → typed error mapping, and zod validation of each answer.
+ * The transport every resource module calls: ky with timeouts and retries for GETs, status →
+ * typed error mapping, zod validation of each answer, and for GETs the cache of answers, shared
+ * in-flight requests and the quota ledger reserved before each network call.
  */
 export class DchubClient {
   readonly baseUrl: string;
+  /** Names this caller in cache keys and the ledger (`anon` or a fingerprint of the key). */
+  readonly callerId: string;
+  readonly cache: ResponseCache | undefined;
+  readonly ledger: QuotaLedger | undefined;
+  /** Requests actually sent to the service by this client. */
+  requestsSent = 0;
   readonly #apiKey: string | undefined;
   readonly #http: KyInstance;
+  readonly #now: () => number;
+  readonly #inflight = new Map<string, InFlight>();
 
   constructor(opts: ClientOptions = {}) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
     this.#apiKey = opts.apiKey?.trim() || undefined;
+    this.callerId = this.#apiKey ? `k${fingerprint(this.#apiKey)}` : 'anon';
+    this.#now = opts.now ?? Date.now;
+    this.cache = opts.cache === false ? undefined : (opts.cache ?? new ResponseCache());
+    this.ledger =
+      opts.ledger === false
+        ? undefined
+        : (opts.ledger ?? new QuotaLedger(new MemoryStore(), this.callerId, { tier: opts.tier ?? (this.#apiKey ? 'free' : 'anonymous'), now: this.#now }));
     const base = this.baseUrl;
     const key = this.#apiKey;
     this.#http = ky.create({
@@ -83,6 +188,7 @@ export class DchubClient {
           (request) => {
             // The key goes to the configured service only, never to a redirect target elsewhere.
             if (key && request.url.startsWith(base)) request.headers.set('X-API-Key', key);
+            this.requestsSent++;
           },
         ],
       },
@@ -94,7 +200,11 @@ export class DchubClient {
     return this.#apiKey !== undefined;
   }
 
-  async #send(method: 'get' | 'post', path: string, init: { searchParams?: URLSearchParams; json?: unknown; signal?: AbortSignal }): Promise<RawResponse> {
+  async #send(
+    method: 'get' | 'post',
+    path: string,
+    init: { searchParams?: URLSearchParams; json?: unknown; signal?: AbortSignal; headers?: Record<string, string> },
+  ): Promise<RawResponse> {
     let response: Response;
     try {
       response = await this.#http(path.replace(/^\/+/, ''), {
@@ -102,10 +212,12 @@ export class DchubClient {
         searchParams: init.searchParams,
         json: init.json,
         signal: init.signal,
+        headers: init.headers,
       });
     } catch (err) {
       if (err instanceof HTTPError) {
         const text = await err.response.text().catch(() => '');
+        if (err.response.status === 304) return { status: 304, headers: err.response.headers, text };
         const body = parseJson(text) ?? text;
         throw errorFromResponse(err.response.status, body, err.response.headers);
       }
@@ -121,21 +233,174 @@ export class DchubClient {
     return { status: response.status, headers: response.headers, text };
   }
 
-  /** GET as text (CSV and other non-JSON answers). */
+  /** GET as text (CSV and other non-JSON answers); counted by the ledger, not cached. */
   async getText(path: string, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<RawResponse> {
-    return this.#send('get', path, { searchParams, signal: opts.signal });
+    await this.#reserve();
+    try {
+      const raw = await this.#send('get', path, { searchParams, signal: opts.signal });
+      await this.ledger?.correct(raw.headers);
+      return raw;
+    } catch (err) {
+      await this.#settleFailure(err);
+      throw err;
+    }
   }
 
-  /** GET and validate a JSON answer against `schema`. */
+  /** GET and validate a JSON answer against `schema` (through the cache and the ledger). */
   async getJson<S extends z.ZodType>(path: string, schema: S, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<z.output<S>> {
-    const raw = await this.#send('get', path, { searchParams, signal: opts.signal });
-    return this.#decode(path, raw, schema);
+    return (await this.fetchJson(path, schema, searchParams, opts)).data;
   }
 
-  /** POST a JSON body and validate the answer. Not retried: only idempotent calls are. */
+  /** Like getJson, with how the answer was obtained (cache, stale, preview, age). */
+  async fetchJson<S extends z.ZodType>(path: string, schema: S, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<Fetched<z.output<S>>> {
+    const query = searchParams ? new URLSearchParams([...searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
+    const key = `dchub:c:${this.callerId}:GET ${path}${query ? `?${query}` : ''}`;
+    const useCache = this.cache !== undefined && opts.cache !== false;
+    if (useCache && !opts.refresh) {
+      const hit = this.cache!.peek(key);
+      const now = this.#now();
+      if (hit && hit.answer.expiresAt > now) {
+        this.cache!.stats.hits++;
+        return this.#deliver(hit.value as z.output<S>, hit.answer, { fromCache: true, stale: false, now });
+      }
+    }
+    const shared = this.#inflight.get(key);
+    if (shared) {
+      shared.waiters++;
+      return raceAbort(shared.promise, opts.signal, () => this.#leave(key, shared)) as Promise<Fetched<z.output<S>>>;
+    }
+    const controller = new AbortController();
+    const entry: InFlight = {
+      controller,
+      waiters: 1,
+      promise: this.#fetchThrough(key, path, schema, searchParams, { ...opts, signal: controller.signal }, useCache).finally(() => {
+        if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
+      }),
+    };
+    this.#inflight.set(key, entry);
+    return raceAbort(entry.promise, opts.signal, () => this.#leave(key, entry)) as Promise<Fetched<z.output<S>>>;
+  }
+
+  /** A waiter gave up; when none is left the shared request is aborted. */
+  #leave(key: string, entry: InFlight): void {
+    entry.waiters--;
+    if (entry.waiters <= 0) {
+      entry.controller.abort();
+      if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
+    }
+  }
+
+  #deliver<T>(value: T, answer: StoredAnswer, m: { fromCache: boolean; stale: boolean; now: number; reason?: string }): Fetched<T> {
+    const meta: FetchMeta = {
+      fromCache: m.fromCache,
+      stale: m.stale,
+      preview: answer.preview === true,
+      fetchedAt: answer.storedAt,
+      ageMs: Math.max(0, m.now - answer.storedAt),
+      ...(m.reason ? { reason: m.reason } : {}),
+    };
+    if (value && typeof value === 'object') META.set(value, meta);
+    return { data: value, ...meta };
+  }
+
+  async #reserve(): Promise<void> {
+    if (this.ledger && !(await this.ledger.reserve())) {
+      const snap = await this.ledger.snapshot();
+      throw new QuotaSpentError(snap.limit, snap.resetsAt);
+    }
+  }
+
+  /** After a failed call: give back a reservation that never reached the service; note a spent day. */
+  async #settleFailure(err: unknown): Promise<void> {
+    if (!this.ledger) return;
+    if (err instanceof NetworkError || (err instanceof DOMException && err.name === 'AbortError')) await this.ledger.release();
+    else if (err instanceof RateLimitError && (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached') await this.ledger.exhaust();
+  }
+
+  async #fetchThrough<S extends z.ZodType>(
+    key: string,
+    path: string,
+    schema: S,
+    searchParams: URLSearchParams | undefined,
+    opts: CallOptions,
+    useCache: boolean,
+  ): Promise<Fetched<z.output<S>>> {
+    let stored = useCache ? (this.cache!.peek(key)?.answer ?? (await this.cache!.load(key))) : undefined;
+    let storedValue: unknown;
+    if (stored) {
+      const mem = this.cache!.peek(key);
+      if (mem && mem.answer === stored) storedValue = mem.value;
+      else {
+        try {
+          storedValue = this.#decode(path, { status: 200, headers: new Headers(), text: stored.text }, schema);
+          this.cache!.remember(key, stored, storedValue);
+        } catch {
+          stored = undefined; // what was stored no longer fits the schema: ignore it
+        }
+      }
+    }
+    const now = this.#now();
+    if (stored && stored.expiresAt > now && !opts.refresh) {
+      this.cache!.stats.hits++;
+      return this.#deliver(storedValue as z.output<S>, stored, { fromCache: true, stale: false, now });
+    }
+    if (useCache) this.cache!.stats.misses++;
+    const stale = (reason: string) => {
+      this.cache!.stats.staleServed++;
+      return this.#deliver(storedValue as z.output<S>, stored!, { fromCache: true, stale: true, now: this.#now(), reason });
+    };
+    try {
+      await this.#reserve();
+    } catch (err) {
+      if (stored) return stale('daily limit reached');
+      throw err;
+    }
+    let raw: RawResponse;
+    try {
+      raw = await this.#send('get', path, {
+        searchParams,
+        signal: opts.signal,
+        headers: stored?.etag ? { 'If-None-Match': stored.etag } : undefined,
+      });
+    } catch (err) {
+      await this.#settleFailure(err);
+      if (stored && (err instanceof NetworkError || err instanceof ServerError || err instanceof RateLimitError)) {
+        return stale(err instanceof RateLimitError ? 'rate limited' : err instanceof NetworkError ? 'offline' : 'service error');
+      }
+      throw err;
+    }
+    await this.ledger?.correct(raw.headers);
+    const at = this.#now();
+    if (raw.status === 304 && stored) {
+      const refreshed: StoredAnswer = { ...stored, storedAt: at, expiresAt: at + lifetimeFor(path, at, storedValue) };
+      this.cache!.stats.revalidated++;
+      await this.cache!.save(key, refreshed, storedValue);
+      return this.#deliver(storedValue as z.output<S>, refreshed, { fromCache: true, stale: false, now: at });
+    }
+    const value = this.#decode(path, raw, schema);
+    const answer: StoredAnswer = {
+      text: raw.text,
+      storedAt: at,
+      expiresAt: at + lifetimeFor(path, at, value),
+      etag: raw.headers.get('etag') ?? undefined,
+      preview: (value as { _gated?: unknown } | null)?._gated === true,
+    };
+    // A preview is stored as a preview (so it is never served as full data), under this caller only.
+    if (useCache) await this.cache!.save(key, answer, value);
+    return this.#deliver(value, answer, { fromCache: false, stale: false, now: at });
+  }
+
+  /** POST a JSON body and validate the answer. Not retried, not cached: only idempotent calls are. */
   async postJson<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: CallOptions = {}): Promise<z.output<S>> {
-    const raw = await this.#send('post', path, { json: body, signal: opts.signal });
-    return this.#decode(path, raw, schema);
+    await this.#reserve();
+    try {
+      const raw = await this.#send('post', path, { json: body, signal: opts.signal });
+      await this.ledger?.correct(raw.headers);
+      return this.#decode(path, raw, schema);
+    } catch (err) {
+      await this.#settleFailure(err);
+      throw err;
+    }
   }
 
   #decode<S extends z.ZodType>(path: string, raw: RawResponse, schema: S): z.output<S> {

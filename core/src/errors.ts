@@ -64,6 +64,15 @@ export class RateLimitError extends DchubError {
   }
 }
 
+/** The local quota ledger says today's allowance is spent: no request was sent. */
+export class QuotaSpentError extends RateLimitError {
+  readonly limit: number;
+  constructor(limit: number, resetAt: string) {
+    super(`daily allowance of ${limit} calls is spent; it resets at ${resetAt}`, { resetAt });
+    this.limit = limit;
+  }
+}
+
 export class ServerError extends DchubError {
   constructor(message: string, opts: { status: number; body?: unknown }) {
     super('server', message, opts);

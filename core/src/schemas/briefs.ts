@@ -53,3 +53,137 @@ export const BriefCsvRow = z.looseObject({
   computed_at: csvText,
 });
 export type BriefCsvRowT = z.output<typeof BriefCsvRow>;
+
+// ---------------------------------------------------------------- market brief JSON (spec §2.6, §4.5)
+
+const nnum = z.number().nullable();
+
+export const MarketBriefHero = z.looseObject({
+  slug: z.string(),
+  name: z.string(),
+  state: z.string().nullable().optional(),
+  iso: z.string().nullable(),
+  verdict: z.string(),
+  composite_score: nnum,
+  excess_power: nnum,
+  constraint_score: nnum,
+  queue_wait_months: nnum.optional(),
+  time_to_power_mo: nnum.optional(),
+  computed_at: z.string().nullable(),
+});
+
+export const MarketBriefKpis = z.looseObject({
+  operational_mw: nnum,
+  pipeline_mw: nnum,
+  facility_count: nnum,
+  vacancy_pct: nnum,
+  lease_rate: nnum,
+  queue_months: nnum,
+  top_operator: z.looseObject({ name: z.string(), facility_count: z.number() }).nullable(),
+});
+
+export const MarketBriefOutlook = z.looseObject({
+  narrative_md: z.string(),
+  word_count: z.number(),
+  generated_at: z.string().nullable(),
+  verdict: z.string(),
+  rationale: z.string(),
+});
+
+const Deal = z.looseObject({
+  date: z.string(),
+  buyer: z.string(),
+  seller: z.string(),
+  value: z.number().nullable(),
+  mw: z.number().nullable(),
+  type: z.string(),
+});
+
+/** Brief paywall for callers below Pro (developer is not Pro here). */
+export const MarketBriefPaywall = z.looseObject({
+  required_tier: z.string(),
+  checkout_url: z.string(),
+  blurb: z.string(),
+});
+
+/**
+ * One market brief. The Pro sections (power_grid, pipeline, operators, ma, comps, risk) are
+ * complete from Pro and teasers (null / []) below, together with `paywall`.
+ */
+export const MarketBrief = z.looseObject({
+  slug: z.string(),
+  hero: MarketBriefHero,
+  live_as_of: z.looseObject({ iso: z.string().nullable(), age_hours: nnum }),
+  kpis: MarketBriefKpis,
+  outlook: MarketBriefOutlook,
+  power_grid: z
+    .looseObject({
+      iso: z.string().nullable(),
+      queue_capacity_mw: nnum,
+      queue_wait_months: nnum,
+      reserve_margin_pct: nnum,
+      gen_additions_mw: nnum,
+      interconnection_pending_mw: nnum,
+    })
+    .nullable(),
+  pipeline: z.array(
+    z.looseObject({ operator: z.string(), facility: z.string(), power_mw: nnum, status: z.string(), eta: z.string().nullable() }),
+  ),
+  operators: z.array(z.looseObject({ operator: z.string(), facility_count: z.number(), total_mw: z.number() })),
+  ma: z.array(Deal),
+  comps: z.looseObject({ powered_shell: z.array(Deal), land: z.array(Deal) }),
+  risk: z
+    .looseObject({ water_stress: z.string(), drought_months_d2_plus: z.number(), wildfire_seismic_note: z.string() })
+    .nullable(),
+  paywall: MarketBriefPaywall.optional(),
+});
+export type MarketBriefT = z.infer<typeof MarketBrief>;
+
+/** GET /api/v1/market-brief/{slug}. */
+export const MarketBriefResponse = MarketBrief.extend({
+  ok: z.boolean(),
+  requested: z.string(),
+  redirect_to: z.string().nullable(),
+  tier: z.string(),
+  is_pro: z.boolean(),
+});
+export type MarketBriefResponseT = z.infer<typeof MarketBriefResponse>;
+
+/** 404 of the single brief: `market_not_found` with up to 12 valid slugs. */
+export const MarketBriefNotFound = z.looseObject({
+  ok: z.literal(false),
+  error: z.literal('market_not_found'),
+  slug: z.string(),
+  sample_markets: z.array(z.string()).max(12),
+});
+
+/** GET /api/v1/market-brief/all (key order: as_of, tier, count, total_available, limit, offset, streamed, briefs). */
+export const MarketBriefAll = z.looseObject({
+  as_of: z.string(),
+  tier: z.string(),
+  count: z.number(),
+  total_available: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+  streamed: z.boolean(),
+  briefs: z.array(MarketBrief),
+});
+export type MarketBriefAllT = z.infer<typeof MarketBriefAll>;
+
+/** GET /api/v1/market-brief/diff: briefs whose `computed_at` is later than `since`. */
+export const MarketBriefDiff = MarketBriefAll.extend({
+  since: z.string().nullable(),
+  changed_total: z.number(),
+});
+export type MarketBriefDiffT = z.infer<typeof MarketBriefDiff>;
+
+/** 429 of the bulk brief endpoints (daily cap per caller). */
+export const MarketBriefCapExceeded = z.looseObject({
+  error: z.literal('daily_cap_exceeded'),
+  tool: z.string(),
+  tier: z.string(),
+  limit: z.string(),
+  current_count: z.number(),
+  upgrade_url: z.string(),
+  message: z.string(),
+});

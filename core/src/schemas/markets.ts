@@ -1,4 +1,289 @@
 import { z } from 'zod';
+import { GatedFields } from './envelope.js';
+import { optionalNumber, optionalString } from './params.js';
 
-// Response and request schemas of this resource (to be filled in).
-export const _marketsPlaceholder = z.never().optional();
+/**
+ * Markets, platform totals and the DC Hub Power Index (DCPI): the legacy `success`/`data`
+ * answers of spec §4.1 and the DCPI shapes of spec §2.7 (field names as the real service uses
+ * them). Loose objects: clients keep members they do not know.
+ */
+
+const num = z.number();
+const nnum = z.number().nullable();
+
+// ---------------------------------------------------------------- GET /api/v1/stats
+
+export const PlatformStatsData = z.looseObject({
+  total_facilities: num,
+  total_power_mw: num,
+  total_mw: num.optional(),
+  total_providers: num,
+  total_countries: num,
+  countries: num.optional(),
+  total_markets: num,
+  total_articles: num,
+  total_transactions: num,
+  total_substations: num.optional(),
+  top_countries: z.record(z.string(), num).optional(),
+  top_providers: z.record(z.string(), num).optional(),
+  by_status: z.record(z.string(), num).optional(),
+  pipeline_count: num.optional(),
+  pipeline_mw: num.optional(),
+  pipeline_gw: num.optional(),
+});
+
+/** Platform totals (spec §4.1): `data{...}` plus the top-level counts. */
+export const PlatformStats = z.looseObject({
+  success: z.boolean(),
+  data: PlatformStatsData,
+  generated_at: z.string(),
+  facilities: num,
+  markets: num,
+  deals: num,
+  articles: num,
+  countries: num,
+  providers: num,
+  capacity_mw: num,
+});
+export type PlatformStatsT = z.infer<typeof PlatformStats>;
+
+// ---------------------------------------------------------------- GET /api/v1/markets/list
+
+export const MarketListRow = z.looseObject({
+  id: z.string(),
+  slug: z.string().optional(),
+  name: z.string(),
+  cities: z.array(z.string()).optional(),
+  facility_count: num,
+  total_power_mw: num,
+  /** Removed for anonymous and free callers. */
+  pipeline_mw_total: num.optional(),
+  /** Removed for anonymous and free callers; may be null outside the US. */
+  avg_kwh_price_usd: nnum.optional(),
+  state: z.string().optional(),
+  country: z.string().optional(),
+  international: z.boolean().optional(),
+  auto_discovered: z.boolean().optional(),
+});
+export type MarketListRowT = z.infer<typeof MarketListRow>;
+
+export const MarketList = z.looseObject({
+  success: z.boolean(),
+  count: num,
+  total: num,
+  tier: z.string(),
+  locked: num,
+  upsell: z.string().nullable(),
+  upgrade_url: z.string().nullable(),
+  signup_url: z.string().nullable().optional(),
+  data: z.array(MarketListRow),
+});
+export type MarketListT = z.infer<typeof MarketList>;
+
+// ---------------------------------------------------------------- GET /api/v1/markets/{name}
+
+export const MarketDetail = z.looseObject({
+  success: z.boolean(),
+  market: z.looseObject({ id: z.string(), name: z.string(), cities: z.array(z.string()).optional() }),
+  stats: z.looseObject({ facility_count: num, total_power_mw: num, avg_power_mw: num, provider_count: num }),
+  top_providers: z.array(z.looseObject({ name: z.string(), facilities: num, power_mw: num })).max(10),
+  by_status: z.record(z.string(), num),
+  recent_facilities: z
+    .array(
+      z.looseObject({
+        id: num,
+        name: z.string(),
+        provider: z.string(),
+        city: z.string(),
+        power_mw: nnum,
+        status: z.string().nullable(),
+        discovered_at: z.string().nullable().optional(),
+      }),
+    )
+    .max(5),
+});
+export type MarketDetailT = z.infer<typeof MarketDetail>;
+
+// ---------------------------------------------------------------- GET /api/v1/markets/compare
+
+export const MarketCompareQuery = z.object({
+  markets: optionalString({ maxLength: 400, description: 'Two to four market slugs or names, comma-separated' }),
+});
+
+export const MarketCompare = z.looseObject({
+  success: z.boolean(),
+  comparison: z.array(
+    z.looseObject({
+      market: z.string(),
+      display_name: z.string(),
+      metrics: z.looseObject({
+        facilities: num,
+        total_power_mw: num,
+        avg_power_mw: num,
+        max_power_mw: num,
+        providers: num,
+        operational: num,
+        pipeline: num,
+      }),
+      top_providers: z.array(z.string()),
+    }),
+  ),
+  generated_at: z.string(),
+});
+export type MarketCompareT = z.infer<typeof MarketCompare>;
+
+// ---------------------------------------------------------------- DCPI
+
+export const DCPI_VERDICTS = ['BUILD', 'CAUTION', 'AVOID', 'LOW_SIGNAL', 'NODATA'] as const;
+
+/** Per-market DCPI row (spec §2.7 and the inputs the real service returns with it). */
+export const DcpiScoreRow = z.looseObject({
+  market_slug: z.string(),
+  market_name: z.string(),
+  state: z.string().nullable().optional(),
+  iso: z.string().nullable().optional(),
+  latitude: nnum.optional(),
+  longitude: nnum.optional(),
+  verdict: z.string(),
+  composite_score: nnum,
+  excess_power_score: nnum,
+  constraint_score: nnum,
+  time_to_power_months: nnum,
+  computed_at: z.string(),
+  locked: z.boolean().optional(),
+});
+export type DcpiScoreRowT = z.infer<typeof DcpiScoreRow>;
+
+const Forecast = z.looseObject({ available: z.boolean() });
+
+export const DcpiScoreResponse = DcpiScoreRow.extend({
+  id: num,
+  queue_capacity_mw: num,
+  queue_wait_months: num,
+  reserve_margin_pct: num,
+  gen_additions_12mo_mw: num,
+  curtailment_pct: num,
+  stranded_capacity_mw: num,
+  emergency_count_30d: num,
+  top_risks_json: z.array(z.string()),
+  top_opportunities_json: z.array(z.string()),
+  tier_required: z.string().optional(),
+  published: z.boolean().optional(),
+  quality_score: num.optional(),
+  avg_kwh_cents: nnum.optional(),
+  trend_30d: z.unknown().optional(),
+  forecast: Forecast.optional(),
+  narrative: z.looseObject({ text: z.string() }).optional(),
+  _requested_slug: z.string().optional(),
+  _canonical_slug: z.string().optional(),
+});
+export type DcpiScoreResponseT = z.infer<typeof DcpiScoreResponse>;
+
+export const DcpiScoreListQuery = z.object({
+  sort: optionalString({ maxLength: 20, description: 'excess (default), constraint, time_to_power|ttp, composite|rank' }),
+  sort_by: optionalString({ maxLength: 20, description: 'Same as sort' }),
+  verdict: optionalString({ maxLength: 20, description: 'BUILD, CAUTION or AVOID' }),
+  iso: optionalString({ maxLength: 20, description: 'Grid operator, e.g. PJM' }),
+  state: optionalString({ maxLength: 10, description: 'State or region code' }),
+  limit: optionalNumber({ int: true, min: 0, max: 1000, description: 'Rows (0 = all; default all)' }),
+});
+
+export const DcpiScoreList = z.looseObject({
+  scores: z.array(DcpiScoreRow),
+  count: num,
+  sort: z.string(),
+  filters: z.looseObject({ verdict: z.string().nullable(), iso: z.string().nullable(), state: z.string().nullable() }),
+  ...GatedFields,
+  _locked_fields: z.array(z.string()).optional(),
+});
+export type DcpiScoreListT = z.infer<typeof DcpiScoreList>;
+
+export const DcpiLeaderboardQuery = z.object({
+  verdict: optionalString({ maxLength: 20, description: 'BUILD, CAUTION or AVOID' }),
+  limit: optionalNumber({ int: true, min: 1, max: 100, description: 'Rows (default 25, max 100)' }),
+  format: optionalString({ maxLength: 10, description: 'json (default) or csv' }),
+});
+
+export const DcpiLeaderboardRow = z.looseObject({
+  rank: num,
+  market_slug: z.string(),
+  market_name: z.string(),
+  iso: z.string().nullable(),
+  state: z.string().nullable(),
+  excess_power_score: num,
+  constraint_score: num,
+  quality_score: num.optional(),
+  time_to_power_months: num,
+  verdict: z.string(),
+  computed_at: z.string(),
+  url: z.string(),
+  composite_score: num,
+  reasoning: z.string().optional(),
+});
+
+export const DcpiLeaderboard = z.looseObject({
+  as_of: z.string(),
+  count: num,
+  filter: z.looseObject({ verdict: z.string().nullable(), excludes_low_signal: z.boolean() }),
+  leaderboard: z.array(DcpiLeaderboardRow),
+  methodology_url: z.string(),
+  citation: z.string(),
+});
+export type DcpiLeaderboardT = z.infer<typeof DcpiLeaderboard>;
+
+/** Columns of the leaderboard CSV, in order. */
+export const DCPI_LEADERBOARD_CSV_COLUMNS = [
+  'rank', 'market_slug', 'market_name', 'iso', 'state', 'verdict', 'excess_power_score',
+  'constraint_score', 'quality_score', 'computed_at', 'url', 'reasoning',
+] as const;
+
+// ---------------------------------------------------------------- GET /api/v1/ai-capacity-index
+
+export const AI_CAPACITY_HORIZONS = [30, 60, 90] as const;
+
+export const AiCapacityIndexQuery = z.object({
+  horizon: optionalNumber({ int: true, min: 30, max: 90, description: 'Days ahead: 30, 60 or 90 (default 90)' })
+    .refine((n) => n === undefined || (AI_CAPACITY_HORIZONS as readonly number[]).includes(n), {
+      message: 'must be one of 30, 60, 90',
+    })
+    .transform((n) => n ?? 90),
+  limit: optionalNumber({ int: true, min: 1, max: 50, description: 'Markets (default 20, max 50)' }).transform((n) => n ?? 20),
+});
+
+const MwValue = z.looseObject({ value: nnum, band: z.string().optional(), note: z.string().optional() });
+
+export const AiCapacityMarket = z.looseObject({
+  rank: num,
+  market: z.string(),
+  market_slug: z.string().optional(),
+  city: z.string(),
+  state: z.string().nullable(),
+  country: z.string(),
+  deployable_mw: MwValue,
+  ai_ready_mw: MwValue.extend({ basis: z.string() }),
+  facility_count: num,
+  total_installed_mw: nnum,
+  total_installed_mw_band: z.string().optional(),
+  operator_count: num,
+  hyperscale_ready: z.boolean(),
+  score: nnum,
+  score_band: z.string().optional(),
+  pipeline_mw: nnum.optional(),
+  pipeline_mw_band: z.string().optional(),
+  horizon_days: num,
+});
+export type AiCapacityMarketT = z.infer<typeof AiCapacityMarket>;
+
+export const AiCapacityIndex = z.looseObject({
+  index_name: z.string(),
+  horizon_days: num,
+  computed_at: z.string(),
+  methodology: z.string(),
+  result_count: num,
+  markets: z.array(AiCapacityMarket),
+  data_sources: z.array(z.string()).optional(),
+  next_refresh: z.string().optional(),
+  ...GatedFields,
+  _locked_fields: z.array(z.string()).optional(),
+});
+export type AiCapacityIndexT = z.infer<typeof AiCapacityIndex>;

@@ -1,4 +1,129 @@
 import { z } from 'zod';
+import { Envelope } from './envelope.js';
+import { optionalNumber, type ParamMeta } from './params.js';
 
-// Response and request schemas of this resource (to be filled in).
-export const _parcelPlaceholder = z.never().optional();
+export const PARCEL_PATH = '/api/v1/analyze-parcel';
+
+/** Refusal thresholds of the parcel analysis (absurd geometries are refused before any work). */
+export const PARCEL_MAX_VERTICES = 10_000;
+export const PARCEL_MAX_MEMBERS = 100;
+
+/** One member polygon's outer ring as `[lng, lat]` pairs (closing point dropped). */
+export type ParcelRing = Array<[number, number]>;
+
+const show = (v: unknown): string => {
+  const s = typeof v === 'string' ? JSON.stringify(v) : String(v);
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+};
+
+/**
+ * Reads a GeoJSON Polygon or MultiPolygon (type case-insensitive) into outer rings, or says which
+ * field is wrong. Only each member's outer ring is used; a ring needs at least 3 distinct points.
+ * Sizes are checked before coordinates are read, so a huge geometry is refused quickly.
+ */
+export function readParcelGeometry(g: unknown): { rings: ParcelRing[] } | { path: (string | number)[]; message: string } {
+  const fail = (path: (string | number)[], message: string) => ({ path, message });
+  if (g === undefined || g === null) return fail([], 'is required: a GeoJSON Polygon or MultiPolygon with >=3-point outer rings');
+  if (typeof g !== 'object' || Array.isArray(g)) return fail([], `must be a GeoJSON object, got ${show(g)}`);
+  const obj = g as Record<string, unknown>;
+  const type = typeof obj.type === 'string' ? obj.type.toLowerCase() : '';
+  if (type !== 'polygon' && type !== 'multipolygon') {
+    return fail(['type'], `must be Polygon or MultiPolygon, got ${show(obj.type)}`);
+  }
+  const coords = obj.coordinates;
+  if (!Array.isArray(coords) || coords.length === 0) return fail(['coordinates'], 'must be a non-empty array');
+  const polygons: unknown[] = type === 'polygon' ? [coords] : coords;
+  if (polygons.length > PARCEL_MAX_MEMBERS) {
+    return fail(['coordinates'], `has ${polygons.length} member polygons; at most ${PARCEL_MAX_MEMBERS} are accepted`);
+  }
+  // Count every vertex first (all rings, holes included) so an absurd geometry is refused at once.
+  let vertices = 0;
+  for (let i = 0; i < polygons.length; i++) {
+    const poly = polygons[i];
+    const base: (string | number)[] = type === 'polygon' ? ['coordinates'] : ['coordinates', i];
+    if (!Array.isArray(poly) || poly.length === 0) return fail(base, 'must be a non-empty array of rings');
+    for (const ring of poly) {
+      if (!Array.isArray(ring)) return fail(base, 'must be an array of rings (arrays of [lng, lat])');
+      vertices += ring.length;
+    }
+    if (vertices > PARCEL_MAX_VERTICES) {
+      return fail(['coordinates'], `has more than ${PARCEL_MAX_VERTICES} vertices; simplify the geometry`);
+    }
+  }
+  const rings: ParcelRing[] = [];
+  for (let i = 0; i < polygons.length; i++) {
+    const outer = (polygons[i] as unknown[])[0] as unknown[];
+    const base: (string | number)[] = type === 'polygon' ? ['coordinates', 0] : ['coordinates', i, 0];
+    const ring: ParcelRing = [];
+    for (let j = 0; j < outer.length; j++) {
+      const p = outer[j];
+      if (!Array.isArray(p) || p.length < 2) return fail([...base, j], `must be a [lng, lat] pair, got ${show(JSON.stringify(p))}`);
+      const [lng, lat] = p as unknown[];
+      if (typeof lng !== 'number' || !Number.isFinite(lng)) return fail([...base, j, 0], `longitude must be a number, got ${show(lng)}`);
+      if (typeof lat !== 'number' || !Number.isFinite(lat)) return fail([...base, j, 1], `latitude must be a number, got ${show(lat)}`);
+      if (lng < -180 || lng > 180) return fail([...base, j, 0], `longitude must be between -180 and 180, got ${lng}`);
+      if (lat < -90 || lat > 90) return fail([...base, j, 1], `latitude must be between -90 and 90, got ${lat}`);
+      ring.push([lng, lat]);
+    }
+    // Drop the closing point (GeoJSON repeats the first) and count distinct points.
+    if (ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1]) ring.pop();
+    const distinct = new Set(ring.map(([x, y]) => `${x},${y}`)).size;
+    if (distinct < 3) return fail(base, `an outer ring needs at least 3 distinct points, got ${distinct}`);
+    rings.push(ring);
+  }
+  return { rings };
+}
+
+const geometryParam = z
+  .unknown()
+  .transform((v, ctx): ParcelRing[] => {
+    const r = readParcelGeometry(v);
+    if ('rings' in r) return r.rings;
+    ctx.addIssue({ code: 'custom', message: r.message, path: r.path, input: v });
+    return z.NEVER;
+  })
+  .meta({
+    param: {
+      type: 'string',
+      description: 'GeoJSON Polygon or MultiPolygon, coordinates [lng, lat]; outer rings only; each ring >= 3 distinct points',
+    } satisfies ParamMeta,
+  });
+
+/** Request body of `POST /api/v1/analyze-parcel` (spec §4.3). */
+export const ParcelRequest = z.object({
+  geometry: geometryParam,
+  capacity_mw: optionalNumber({ gt: 0, description: 'Target load in MW, passed into the handoff' }),
+});
+
+export const LatLng = z.looseObject({ lat: z.number(), lng: z.number() });
+
+/** `parcel_analysis` envelope (spec §2.5; reference notes §2.22). */
+export const ParcelAnalysis = Envelope.extend({
+  _entity: z.literal('parcel_analysis'),
+  ok: z.literal(true),
+  representative_point: LatLng,
+  total_acres: z.number(),
+  member_count: z.number().int(),
+  contiguous: z.boolean(),
+  members: z.array(z.looseObject({ acres: z.number(), centroid: LatLng })),
+  site_evaluation_handoff: z.looseObject({
+    analyze_site: z.looseObject({
+      lat: z.number(),
+      lon: z.number(),
+      capacity_mw: z.number().optional(),
+      include_risk: z.boolean(),
+      include_fiber: z.boolean(),
+    }),
+    get_water_risk: z.looseObject({ lat: z.number(), lng: z.number() }),
+  }),
+  data_basis: z.looseObject({
+    geometry_source: z.string(),
+    area_method: z.string(),
+    centroid_method: z.string(),
+    positional_error_added_by_dchub_m: z.number(),
+  }),
+  note: z.string().optional(),
+});
+
+export type ParcelRequestT = z.output<typeof ParcelRequest>;
+export type ParcelAnalysisT = z.infer<typeof ParcelAnalysis>;

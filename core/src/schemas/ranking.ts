@@ -1,4 +1,147 @@
 import { z } from 'zod';
+import { Envelope } from './envelope.js';
+import { booleanParam, type ParamMeta } from './params.js';
 
-// Response and request schemas of this resource (to be filled in).
-export const _rankingPlaceholder = z.never().optional();
+export const RANK_SITES_PATH = '/api/v1/rank-sites';
+export const RANK_MAX_CANDIDATES = 1000;
+export const RANK_DEFAULT_TOP_K = 3;
+
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+
+/** A candidate: `{id?, lat?, lng?|lon?, <metric>: number...}`; nested `{id, fields:{...}}` is flattened (top-level keys win). */
+const candidate = z
+  .unknown()
+  .transform((v, ctx): Record<string, unknown> => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      ctx.addIssue({ code: 'custom', message: `must be an object, got ${show(Array.isArray(v) ? 'array' : v)}` });
+      return z.NEVER;
+    }
+    const { fields, ...top } = v as Record<string, unknown>;
+    if (fields && typeof fields === 'object' && !Array.isArray(fields)) return { ...(fields as Record<string, unknown>), ...top };
+    return fields === undefined ? top : { ...top, fields };
+  });
+
+const objectives = z
+  .unknown()
+  .transform((v, ctx): Record<string, number> => {
+    const fail = (message: string, path: (string | number)[] = []) => {
+      ctx.addIssue({ code: 'custom', message, path });
+      return z.NEVER;
+    };
+    if (v === undefined || v === null) return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
+    if (typeof v !== 'object' || Array.isArray(v)) return fail('must be an object {field: weight}');
+    const out: Record<string, number> = {};
+    for (const [k, w] of Object.entries(v as Record<string, unknown>)) {
+      const n = typeof w === 'number' ? w : typeof w === 'string' && w.trim() ? Number(w) : Number.NaN;
+      if (!Number.isFinite(n)) return fail(`weight must be a number, got ${show(w)}`, [k]);
+      if (n === 0) return fail('weight must be non-zero (+ maximizes, - minimizes)', [k]);
+      out[k] = n;
+    }
+    if (!Object.keys(out).length) return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
+    return out;
+  })
+  .meta({ param: { type: 'string', description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' } satisfies ParamMeta });
+
+const bound = (v: unknown): number | undefined | null => {
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : Number.NaN;
+  return Number.isFinite(n) ? n : null;
+};
+
+const constraints = z
+  .unknown()
+  .optional()
+  .transform((v, ctx): Record<string, { min?: number; max?: number }> => {
+    if (v === undefined || v === null) return {};
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an object {field: {min?, max?}}' });
+      return z.NEVER;
+    }
+    const out: Record<string, { min?: number; max?: number }> = {};
+    for (const [k, c] of Object.entries(v as Record<string, unknown>)) {
+      if (!c || typeof c !== 'object' || Array.isArray(c)) {
+        ctx.addIssue({ code: 'custom', message: 'must be an object {min?, max?}', path: [k] });
+        return z.NEVER;
+      }
+      const { min, max } = c as Record<string, unknown>;
+      const lo = bound(min);
+      const hi = bound(max);
+      if (lo === null || hi === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be a number', path: [k, lo === null ? 'min' : 'max'] });
+        return z.NEVER;
+      }
+      if (lo === undefined && hi === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'needs min or max', path: [k] });
+        return z.NEVER;
+      }
+      if (lo !== undefined && hi !== undefined && lo > hi) {
+        ctx.addIssue({ code: 'custom', message: `min ${lo} is above max ${hi}`, path: [k] });
+        return z.NEVER;
+      }
+      out[k] = { ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}) };
+    }
+    return out;
+  })
+  .meta({ param: { type: 'string', description: 'Object {field: {min?, max?}}: hard filters, fail-closed' } satisfies ParamMeta });
+
+const topK = z
+  .unknown()
+  .optional()
+  .transform((v, ctx): number => {
+    if (v === undefined || v === null || v === '') return RANK_DEFAULT_TOP_K;
+    const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim()) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1) {
+      ctx.addIssue({ code: 'custom', message: `must be a whole number of at least 1, got ${show(v)}` });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .meta({ param: { type: 'integer', minimum: 1, default: RANK_DEFAULT_TOP_K, description: 'Results returned (default 3)' } satisfies ParamMeta });
+
+/** Request body of `POST /api/v1/rank-sites` (spec §4.4). */
+export const RankSitesRequest = z.object({
+  candidates: z
+    .array(candidate, { error: 'must be a non-empty list of candidate objects' })
+    .min(1, 'must be a non-empty list')
+    .max(RANK_MAX_CANDIDATES, `at most ${RANK_MAX_CANDIDATES} candidates are accepted`),
+  objectives,
+  constraints,
+  absolute: booleanParam(false, 'Fixed 0-100 scale (value clamped; 100 - v when minimizing)'),
+  percentile: booleanParam(false, 'Percentile against the viable-site population; precedence over absolute'),
+  top_k: topK,
+});
+
+export const RANK_SCORING_MODES = ['relative', 'absolute', 'percentile'] as const;
+
+export const RankedSite = z.looseObject({
+  rank: z.number().int(),
+  objective_score: z.number().nullable(),
+  normalized: z.record(z.string(), z.number()),
+  missing_objectives: z.array(z.string()).optional(),
+});
+
+/** `ranked_sites` envelope (spec §2.4; reference notes §2.23). */
+export const RankedSites = Envelope.extend({
+  _entity: z.literal('ranked_sites'),
+  ok: z.literal(true),
+  scoring_mode: z.enum(RANK_SCORING_MODES),
+  objective_status: z.array(
+    z.looseObject({ objective: z.string(), status: z.string(), basis: z.string().optional(), reason: z.string().optional() }),
+  ),
+  constraint_coverage: z.record(z.string(), z.string()),
+  count_ranked: z.number().int(),
+  count_returned: z.number().int(),
+  dropped_by_constraints: z.number().int(),
+  results: z.array(RankedSite),
+  normalization_basis: z.record(z.string(), z.looseObject({ direction: z.enum(['maximize', 'minimize']) })),
+  baseline: z
+    .looseObject({ age_hours: z.number(), computed_at: z.string(), metrics: z.number().int(), min_sample_size: z.number().int() })
+    .optional(),
+  percentile_baseline_available: z.array(z.string()).optional(),
+  unbaselined_fields_fell_back_to_relative: z.array(z.string()).optional(),
+  caveats: z.array(z.string()).optional(),
+  note: z.string().optional(),
+});
+
+export type RankSitesRequestT = z.output<typeof RankSitesRequest>;
+export type RankedSitesT = z.infer<typeof RankedSites>;

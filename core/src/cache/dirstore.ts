@@ -1,0 +1,48 @@
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { KeyValueStore } from './store.js';
+
+/** A directory of files, one per key (Node: the CLI and tests). Writes are atomic (temp + rename). */
+export class DirectoryStore implements KeyValueStore {
+  constructor(readonly dir: string) {}
+
+  #file(key: string): string {
+    return path.join(this.dir, `${encodeURIComponent(key).replace(/%/g, '_').slice(0, 180)}.json`);
+  }
+  async get(key: string): Promise<string | undefined> {
+    try {
+      const raw = JSON.parse(await readFile(this.#file(key), 'utf8')) as { key: string; value: string };
+      return raw.key === key ? raw.value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  async set(key: string, value: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const file = this.#file(key);
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify({ key, value }));
+    await rename(tmp, file);
+  }
+  async delete(key: string): Promise<void> {
+    await rm(this.#file(key), { force: true });
+  }
+  async keys(prefix: string): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const keys: string[] = [];
+    for (const n of names.filter((f) => f.endsWith('.json'))) {
+      try {
+        const raw = JSON.parse(await readFile(path.join(this.dir, n), 'utf8')) as { key: string };
+        if (raw.key.startsWith(prefix)) keys.push(raw.key);
+      } catch {
+        /* a file being written, or not ours */
+      }
+    }
+    return keys;
+  }
+}

@@ -1,0 +1,126 @@
+import type { KeyValueStore } from './store.js';
+
+/** REST requests per day by tier (spec §8.1); keyless callers get 10. */
+export const DAILY_ALLOWANCE: Record<string, number> = {
+  anonymous: 10, free: 10, identified: 50, starter: 200, developer: 500, pro: 2000, founding: 2000, enterprise: 100_000,
+};
+
+interface LedgerState {
+  day: string;
+  used: number;
+  limit: number;
+  tier: string;
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The caller's daily allowance, reserved before each network call and persisted, so that when it
+ * is spent no request is sent at all. Server headers (X-RateLimit-Limit/-Remaining/-Tier), when
+ * present, correct it. One ledger per caller (key fingerprint).
+ */
+export class QuotaLedger {
+  #state: LedgerState | undefined;
+  #chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: KeyValueStore,
+    readonly callerId: string,
+    private readonly opts: { tier?: string; now?: () => number } = {},
+  ) {}
+
+  get #storeKey(): string {
+    return `dchub:quota:${this.callerId}`;
+  }
+  #now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  async #load(): Promise<LedgerState> {
+    const day = utcDay(this.#now());
+    if (!this.#state) {
+      try {
+        this.#state = JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') ?? undefined;
+      } catch {
+        this.#state = undefined;
+      }
+    }
+    const tier = this.#state?.tier ?? this.opts.tier ?? 'anonymous';
+    if (!this.#state || this.#state.day !== day) {
+      this.#state = { day, used: 0, limit: this.#state?.limit ?? DAILY_ALLOWANCE[tier] ?? 10, tier };
+    }
+    return this.#state;
+  }
+
+  /** Serializes updates: concurrent calls must not both take the last call. */
+  #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#chain.then(fn, fn);
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+
+  async #save(): Promise<void> {
+    await this.store.set(this.#storeKey, JSON.stringify(this.#state));
+  }
+
+  /** Calls left today. */
+  async remaining(): Promise<number> {
+    return this.#locked(async () => {
+      const s = await this.#load();
+      return Math.max(0, s.limit - s.used);
+    });
+  }
+
+  async snapshot(): Promise<Readonly<LedgerState> & { remaining: number; resetsAt: string }> {
+    return this.#locked(async () => {
+      const s = await this.#load();
+      const d = new Date(this.#now());
+      const resetsAt = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString();
+      return { ...s, remaining: Math.max(0, s.limit - s.used), resetsAt };
+    });
+  }
+
+  /** Reserves `n` calls; false (and nothing reserved) when the allowance cannot cover them. */
+  async reserve(n = 1): Promise<boolean> {
+    return this.#locked(async () => {
+      const s = await this.#load();
+      if (s.used + n > s.limit) return false;
+      s.used += n;
+      await this.#save();
+      return true;
+    });
+  }
+
+  /** Gives back a reservation whose request never reached the service. */
+  async release(n = 1): Promise<void> {
+    await this.#locked(async () => {
+      const s = await this.#load();
+      s.used = Math.max(0, s.used - n);
+      await this.#save();
+    });
+  }
+
+  /** Lets the server's rate-limit headers correct the ledger. */
+  async correct(headers: Headers): Promise<void> {
+    const limit = Number(headers.get('x-ratelimit-limit'));
+    const remaining = Number(headers.get('x-ratelimit-remaining'));
+    const tier = headers.get('x-ratelimit-tier');
+    if (!headers.has('x-ratelimit-limit') && !headers.has('x-ratelimit-remaining') && !tier) return;
+    await this.#locked(async () => {
+      const s = await this.#load();
+      if (tier) s.tier = tier;
+      if (Number.isFinite(limit) && limit > 0) s.limit = limit;
+      if (Number.isFinite(remaining) && headers.has('x-ratelimit-remaining')) s.used = Math.max(0, s.limit - remaining);
+      await this.#save();
+    });
+  }
+
+  /** The server said the allowance is spent (429): mark the day used up. */
+  async exhaust(): Promise<void> {
+    await this.#locked(async () => {
+      const s = await this.#load();
+      s.used = s.limit;
+      await this.#save();
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { MemoryStore, type KeyValueStore } from './store.js';
+
+/** One stored answer: the raw JSON text (re-validated when read back) and its freshness. */
+export interface StoredAnswer {
+  text: string;
+  storedAt: number;
+  expiresAt: number;
+  etag?: string;
+  /** A gated preview: served as a preview, never as the full data. */
+  preview?: boolean;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  staleServed: number;
+  revalidated: number;
+  stored: number;
+  entries: number;
+}
+
+/**
+ * Cached answers, keyed by method, path, normalized parameters and caller. A small parsed
+ * layer in memory keeps warm lookups synchronous and cheap; the store underneath (memory, IndexedDB,
+ * OfficeRuntime.storage or a directory) keeps answers across restarts.
+ */
+export class ResponseCache {
+  readonly #parsed = new Map<string, { answer: StoredAnswer; value: unknown }>();
+  readonly stats: CacheStats = { hits: 0, misses: 0, staleServed: 0, revalidated: 0, stored: 0, entries: 0 };
+
+  constructor(
+    readonly store: KeyValueStore = new MemoryStore(),
+    readonly maxParsed = 1000,
+  ) {}
+
+  /** The parsed value kept in memory for `key`, if any (no I/O). */
+  peek(key: string): { answer: StoredAnswer; value: unknown } | undefined {
+    return this.#parsed.get(key);
+  }
+
+  remember(key: string, answer: StoredAnswer, value: unknown): void {
+    this.#parsed.delete(key);
+    this.#parsed.set(key, { answer, value });
+    if (this.#parsed.size > this.maxParsed) this.#parsed.delete(this.#parsed.keys().next().value!);
+  }
+
+  async load(key: string): Promise<StoredAnswer | undefined> {
+    const raw = await this.store.get(key).catch(() => undefined);
+    if (!raw) return undefined;
+    try {
+      const a = JSON.parse(raw) as StoredAnswer;
+      return typeof a.text === 'string' && typeof a.expiresAt === 'number' ? a : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async save(key: string, answer: StoredAnswer, value: unknown): Promise<void> {
+    this.remember(key, answer, value);
+    this.stats.stored++;
+    await this.store.set(key, JSON.stringify(answer)).catch(() => undefined);
+  }
+
+  /** Drops every cached answer (the quota ledger is kept). */
+  async clear(prefix = 'dchub:c:'): Promise<number> {
+    this.#parsed.clear();
+    const keys = await this.store.keys(prefix);
+    await Promise.all(keys.map((k) => this.store.delete(k)));
+    return keys.length;
+  }
+
+  async count(prefix = 'dchub:c:'): Promise<number> {
+    return (await this.store.keys(prefix)).length;
+  }
+}

@@ -61,6 +61,7 @@ describe('cached answers', () => {
     await refineQueue(client, { iso: 'NYISO', limit: 5 });
     expect(client.requestsSent).toBe(1);
     // Past its lifetime (expired here by hand, so the weekly snapshot stays the same) → 304.
+    await control('/_sandbox/clock', { set: '2026-11-21T13:00:00Z' });
     const stored = client.cache!.peek(`dchub:c:${client.callerId}:GET /api/v1/interconnection-queue/refined?iso=NYISO&limit=5`)!;
     stored.answer.expiresAt = now() - 1;
     const c2 = proClient({ cache: client.cache });

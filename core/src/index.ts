@@ -7,3 +7,4 @@ export * from './validate.js';
 export * from './queue.js';
 export * from './sites.js';
 export * from './briefs.js';
+export * from './csv.js';

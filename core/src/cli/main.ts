@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fetchBriefsCsv, briefsTable } from '../briefs.js';
+import { ResponseCache } from '../cache/responses.js';
+import { QuotaLedger } from '../cache/ledger.js';
+import { MemoryStore, type KeyValueStore } from '../cache/store.js';
+import { DEFAULT_BASE_URL, DchubClient, fetchMeta } from '../client.js';
+import { AuthError, DchubError, NetworkError, RateLimitError, ServerError, ValidationError } from '../errors.js';
+import { DirectoryStore } from '../node.js';
+import { queueTable, refineQueue } from '../queue.js';
+import { siteScore, siteScoreTable } from '../sites.js';
+import type { Table } from '../table.js';
+import { render, type OutputFormat } from './format.js';
+
+/** Exit codes (documented in the README). */
+export const EXIT = { ok: 0, usage: 2, auth: 3, rateLimit: 4, failure: 5 } as const;
+
+export class UsageError extends Error {}
+
+export interface CliIO {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+const HELP = `dchub — DC Hub from the command line
+
+Usage: dchub <command> [arguments] [flags]
+
+Commands:
+  queue [--iso PJM,MISO] [--min-mw N] [--max-ttp-months N] [--fuel-type T] [--status S]
+        [--baseload-only] [--max-fiber-km N] [--geocoded-only] [--limit N]
+  score <lat> <lon> [--capacity-mw N]
+  briefs [--csv]                         market briefs of your tier (CSV as served with --csv)
+  quota                                  calls left today (no call spent)
+  cache stats | cache clear
+
+Flags:
+  --base-url URL     service root (env DCHUB_BASE_URL; default ${DEFAULT_BASE_URL})
+  --api-key KEY      API key (env DCHUB_API_KEY); never printed
+  --format F         table (default), csv or json
+  --cache-dir DIR    where answers and the quota ledger are kept (default ~/.cache/dchub)
+  --no-cache         do not read or write cached answers
+  -h, --help
+
+Exit codes: 0 success (a gated preview too, noted on stderr), 2 bad usage or a 400,
+3 authentication or plan (401/402/403), 4 rate limit or spent quota, 5 network or server failure.
+`;
+
+const num = (name: string, v: string | undefined): number | undefined => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`${name} must be a number, got ${JSON.stringify(v)}`);
+  return n;
+};
+
+/** Negative numbers (`-77.49`) are arguments, not flags: shield them from the option parser. */
+const SHIELD = '\u0000';
+const shield = (argv: string[]) => argv.map((a) => (/^-\d/.test(a) ? SHIELD + a : a));
+const unshield = <T>(v: T): T => (typeof v === 'string' ? (v.replace(SHIELD, '') as T) : v);
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: shield(argv),
+      allowPositionals: true,
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        format: { type: 'string', default: 'table' },
+        'cache-dir': { type: 'string' },
+        'no-cache': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        iso: { type: 'string' },
+        'min-mw': { type: 'string' },
+        'max-ttp-months': { type: 'string' },
+        'fuel-type': { type: 'string' },
+        status: { type: 'string' },
+        'baseload-only': { type: 'boolean' },
+        'max-fiber-km': { type: 'string' },
+        'geocoded-only': { type: 'boolean' },
+        limit: { type: 'string' },
+        'capacity-mw': { type: 'string' },
+        csv: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    io.err(`dchub: ${(err as Error).message}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const f = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, unshield(v)])) as typeof parsed.values;
+  const positionals = parsed.positionals.map(unshield);
+  const [command, ...rest] = positionals;
+  if (f.help || !command) {
+    (f.help ? io.out : io.err)(HELP);
+    return f.help ? EXIT.ok : EXIT.usage;
+  }
+  const format = f.format as OutputFormat;
+  if (!['table', 'csv', 'json'].includes(format)) {
+    io.err(`dchub: --format must be table, csv or json\n`);
+    return EXIT.usage;
+  }
+  const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'dchub');
+  const store: KeyValueStore = new DirectoryStore(cacheDir);
+  const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
+  const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
+
+  try {
+    const probe = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
+    const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
+    const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
+    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, ...(f['no-cache'] ? { cache: false } : {}) });
+    const emit = (table: Table, raw: unknown) => {
+      io.out(render(format, table, raw));
+      const meta = fetchMeta(raw);
+      if (meta?.stale) io.err(`dchub: served from cache (${Math.round(meta.ageMs / 60000)} min old): ${meta.reason}\n`);
+      const gated = raw as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
+      if (gated?._gated) io.err(`dchub: gated preview — ${gated._hidden_count ?? 'some'} rows hidden. ${gated._upgrade_cta ?? 'Send an API key to see everything.'}\n`);
+    };
+
+    switch (command) {
+      case 'queue': {
+        const r = await refineQueue(client, {
+          iso: f.iso,
+          min_mw: f['min-mw'],
+          max_ttp_months: f['max-ttp-months'],
+          fuel_type: f['fuel-type'],
+          status: f.status,
+          baseload_only: f['baseload-only'],
+          max_fiber_km: f['max-fiber-km'],
+          geocoded_only: f['geocoded-only'],
+          limit: f.limit,
+        });
+        emit(queueTable(r), r);
+        return EXIT.ok;
+      }
+      case 'score': {
+        if (rest.length < 2) throw new UsageError('score needs <lat> <lon>');
+        const s = await siteScore(client, { lat: rest[0], lon: rest[1], capacity_mw: num('--capacity-mw', f['capacity-mw']) });
+        emit(siteScoreTable(s), s);
+        return EXIT.ok;
+      }
+      case 'briefs': {
+        const b = await fetchBriefsCsv(client);
+        if (f.csv) io.out(b.text);
+        else emit(briefsTable(b.rows), b.rows);
+        return EXIT.ok;
+      }
+      case 'quota': {
+        const s = await ledger.snapshot();
+        const table: Table = { columns: ['tier', 'limit', 'used', 'remaining', 'resets_at'], rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt]] };
+        io.out(render(format, table, s));
+        return EXIT.ok;
+      }
+      case 'cache': {
+        if (rest[0] === 'clear') {
+          const n = await cache.clear();
+          io.out(`cleared ${n} cached answers from ${cacheDir}\n`);
+          return EXIT.ok;
+        }
+        if (rest[0] === 'stats' || rest[0] === undefined) {
+          const n = await cache.count();
+          io.out(render(format, { columns: ['directory', 'answers'], rows: [[cacheDir, n]] }, { directory: cacheDir, answers: n }));
+          return EXIT.ok;
+        }
+        throw new UsageError('cache takes stats or clear');
+      }
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
+
+function reportError(err: unknown, io: CliIO): number {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (err instanceof UsageError) {
+    io.err(`dchub: ${msg}\n(dchub --help for usage)\n`);
+    return EXIT.usage;
+  }
+  io.err(`dchub: ${msg}\n`);
+  if (err instanceof AuthError && err.authInstructions) io.err(`dchub: see ${err.authInstructions}\n`);
+  if (err instanceof ValidationError) return EXIT.usage;
+  if (err instanceof AuthError) return EXIT.auth;
+  if (err instanceof RateLimitError) return EXIT.rateLimit;
+  if (err instanceof NetworkError || err instanceof ServerError) return EXIT.failure;
+  if (err instanceof DchubError) return err.kind === 'validation' ? EXIT.usage : EXIT.failure;
+  return EXIT.failure;
+}

@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
+import { EXIT, runCli } from '../src/cli/main.js';
+
+let sb: RunningSandbox;
+let dir: string;
+const PRO = 'cli-pro-key-secret';
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, seed: 'cli', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-cli-'));
+});
+afterAll(async () => {
+  await sb?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function dchub(...args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir } });
+  return { code, out, err };
+}
+
+describe('dchub CLI', () => {
+  it('queue as JSON equals the service answer; the key is never printed', async () => {
+    const r = await dchub('queue', '--iso', 'ERCOT', '--min-mw', '100', '--limit', '5', '--format', 'json', '--api-key', PRO);
+    expect(r.code).toBe(EXIT.ok);
+    const body = JSON.parse(r.out);
+    const direct = await (await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=ERCOT&min_mw=100&limit=5`, { headers: { 'X-API-Key': PRO } })).json();
+    expect(body.results.map((x: { queue_id: string }) => x.queue_id)).toEqual(direct.results.map((x: { queue_id: string }) => x.queue_id));
+    expect(r.out + r.err).not.toContain(PRO);
+  });
+  it('score with negative longitude, as CSV', async () => {
+    const r = await dchub('score', '39.04', '-77.49', '--capacity-mw', '100', '--format', 'csv', '--api-key', PRO);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out.split('\r\n')[0]).toBe('field,value');
+    expect(r.out).toMatch(/overall_score,\d/);
+  });
+  it('a gated preview exits 0 and says so on stderr', async () => {
+    const r = await dchub('queue', '--iso', 'SPP');
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.err).toMatch(/gated preview/);
+  });
+  it('exit codes: 2 bad usage or 400, 3 auth, 4 spent quota, 5 network', async () => {
+    expect((await dchub('queue', '--min-mw', 'lots')).code).toBe(EXIT.usage);
+    expect((await dchub('nonsense')).code).toBe(EXIT.usage);
+    expect((await dchub('score', '1', '1', '--api-key', 'wrong-key')).code).toBe(EXIT.auth);
+    const down = await runCli(['score', '1', '1', '--no-cache'], { out: () => {}, err: () => {}, env: { DCHUB_BASE_URL: 'http://127.0.0.1:9', DCHUB_CACHE_DIR: dir } });
+    expect(down).toBe(EXIT.failure);
+    // Spend the keyless allowance (the ledger is kept in the cache directory), then one more.
+    let code = 0;
+    for (let i = 0; i < 12 && code === 0; i++) code = (await dchub('score', String(10 + i), '10')).code;
+    expect(code).toBe(EXIT.rateLimit);
+  });
+  it('quota and cache stats/clear', async () => {
+    const q = await dchub('quota', '--format', 'json');
+    expect(JSON.parse(q.out)).toMatchObject({ tier: 'anonymous', limit: 10 });
+    const s = await dchub('cache', 'stats', '--format', 'json');
+    expect(JSON.parse(s.out).answers).toBeGreaterThan(0);
+    const c = await dchub('cache', 'clear');
+    expect(c.out).toMatch(/cleared \d+ cached answers/);
+    expect(JSON.parse((await dchub('cache', 'stats', '--format', 'json')).out).answers).toBe(0);
+  });
+});

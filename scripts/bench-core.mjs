@@ -54,6 +54,24 @@ export async function benchCore() {
     const shapeMs = median(() => queueTable(all));
     const parseMs = median(() => JSON.parse(text));
     out.shape_queue_rows = { rows: all.results.length, ms: round(shapeMs, 2), naive_json_parse_ms: round(parseMs, 2), ratio_to_parse: round(shapeMs / parseMs, 2), goal_ms: 10, met: shapeMs < 10 };
+
+    // (d) Bytes of a brief refresh through /diff after 5 of 232 markets changed, beside a full download.
+    const get = async (p) => Buffer.byteLength(await (await fetch(sb.url + p, { headers: { 'X-API-Key': KEY } })).text());
+    const ctrl = (body) => sb.ctx.clock.set(body);
+    let found;
+    for (let d = 0; d < 120 && !found; d++) {
+      const base = new Date(Date.parse('2026-11-21T12:00:00Z') + d * 86400_000);
+      ctrl(base.toISOString());
+      const since = new Date(base.getTime() - 86400_000).toISOString();
+      const diff = await (await fetch(`${sb.url}/api/v1/market-brief/diff?since=${since}&limit=500`, { headers: { 'X-API-Key': KEY } })).json();
+      if (diff.changed_total === 5) found = { since, day: base.toISOString() };
+    }
+    if (found) {
+      const diffBytes = await get(`/api/v1/market-brief/diff?since=${found.since}&limit=500`);
+      const fullBytes = await get('/api/v1/market-brief/all?limit=500');
+      const csvBytes = await get('/api/v1/market-brief/all.csv?limit=500');
+      out.brief_refresh_bytes = { changed: 5, markets: 232, diff_bytes: diffBytes, full_json_bytes: fullBytes, full_csv_bytes: csvBytes, ratio: round(diffBytes / fullBytes, 4), goal: '<5%', met: diffBytes / fullBytes < 0.05 };
+    } else out.brief_refresh_bytes = { error: 'no day with exactly 5 changed markets in 120 days' };
   } finally {
     await sb.close();
   }

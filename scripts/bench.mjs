@@ -26,6 +26,8 @@ rows.push({ benchmark: 'core: requests for 3×1,000 calls / 200 distinct', value
 rows.push({ benchmark: 'core: warm-cache cost per call (µs, 100,000 calls)', value: core.warm_cache_per_call.us_per_call, baseline: `${core.warm_cache_per_call.naive_fetch_us_per_call} (plain fetch)`, ratio: round(core.warm_cache_per_call.us_per_call / core.warm_cache_per_call.naive_fetch_us_per_call), goal: '<5 µs', met: core.warm_cache_per_call.met });
 rows.push({ benchmark: `core: shape ${core.shape_queue_rows.rows} queue rows (ms)`, value: core.shape_queue_rows.ms, baseline: `${core.shape_queue_rows.naive_json_parse_ms} (JSON.parse of the answer)`, ratio: core.shape_queue_rows.ratio_to_parse, goal: '<10 ms', met: core.shape_queue_rows.met });
 
+if (core.brief_refresh_bytes.diff_bytes) rows.push({ benchmark: 'core: brief refresh bytes via /diff (5 of 232 changed)', value: core.brief_refresh_bytes.diff_bytes, baseline: `${core.brief_refresh_bytes.full_json_bytes} (full /all)`, ratio: core.brief_refresh_bytes.ratio, goal: '<5%', met: core.brief_refresh_bytes.met });
+
 console.table(rows);
 mkdirSync('artifacts', { recursive: true });
 writeFileSync('artifacts/bench.json', JSON.stringify({ when: new Date().toISOString(), results }, null, 2));

@@ -233,6 +233,17 @@ export class DchubClient {
     return { status: response.status, headers: response.headers, text };
   }
 
+  /** Whether a GET would be answered from a fresh cached answer (no call spent). */
+  isFresh(path: string, searchParams?: URLSearchParams): boolean {
+    const hit = this.cache?.peek(this.#key(path, searchParams));
+    return hit !== undefined && hit.answer.expiresAt > this.#now();
+  }
+
+  #key(path: string, searchParams?: URLSearchParams): string {
+    const query = searchParams ? new URLSearchParams([...searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
+    return `dchub:c:${this.callerId}:GET ${path}${query ? `?${query}` : ''}`;
+  }
+
   /** GET as text (CSV and other non-JSON answers); counted by the ledger, not cached. */
   async getText(path: string, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<RawResponse> {
     await this.#reserve();
@@ -253,8 +264,7 @@ export class DchubClient {
 
   /** Like getJson, with how the answer was obtained (cache, stale, preview, age). */
   async fetchJson<S extends z.ZodType>(path: string, schema: S, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<Fetched<z.output<S>>> {
-    const query = searchParams ? new URLSearchParams([...searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
-    const key = `dchub:c:${this.callerId}:GET ${path}${query ? `?${query}` : ''}`;
+    const key = this.#key(path, searchParams);
     const useCache = this.cache !== undefined && opts.cache !== false;
     if (useCache && !opts.refresh) {
       const hit = this.cache!.peek(key);

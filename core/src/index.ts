@@ -8,3 +8,6 @@ export * from './queue.js';
 export * from './sites.js';
 export * from './briefs.js';
 export * from './csv.js';
+export * from './ranking.js';
+export * from './parcel.js';
+export * from './chain.js';

@@ -83,7 +83,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
       origin: '*',
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-API-Key', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'If-None-Match'],
-      exposeHeaders: ['Content-Disposition', 'Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Tier', 'X-Total-Available', 'Mcp-Session-Id', DATA_HEADER],
+      exposeHeaders: ['Content-Disposition', 'Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Tier', 'X-Total-Available', 'X-Market-Brief-Mode', 'X-Market-Brief-Tier', 'X-Canonical-Path', 'Mcp-Session-Id', DATA_HEADER],
       maxAge: 600,
     }),
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { feedChoiceParam } from './feeds.js';
-import { optionalNumber, optionalString, type ParamMeta } from './params.js';
+import { optionalNumber, optionalString } from './params.js';
 
 /** Agent and account endpoints (spec §4.5, notes §2.24, §2.26, §2.27) and receipts (spec §2.9). */
 
@@ -89,34 +89,20 @@ export const Onboard = z.looseObject({
 
 export const SEMANTIC_MAX_TOPK = 50;
 
-const topKParam = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): number => {
-    if (v === undefined || v === null) return 5;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > SEMANTIC_MAX_TOPK) {
-      ctx.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${SEMANTIC_MAX_TOPK}, got ${JSON.stringify(v)}`, input: v });
-      return z.NEVER;
-    }
-    return v;
-  })
-  .meta({ param: { type: 'integer', minimum: 1, maximum: SEMANTIC_MAX_TOPK, default: 5, description: 'Matches to return' } satisfies ParamMeta });
-
 export const SemanticSearchBody = z.object({
   query: z
-    .unknown()
-    .transform((v, ctx): string => {
-      if (typeof v !== 'string' || v.trim() === '') {
-        ctx.addIssue({ code: 'custom', message: 'is required and must be non-empty text', input: v });
-        return z.NEVER;
-      }
-      if (v.length > 1000) {
-        ctx.addIssue({ code: 'custom', message: 'must be at most 1000 characters', input: v });
-        return z.NEVER;
-      }
-      return v.trim();
-    }),
-  topK: topKParam,
+    .string({ error: 'is required and must be text' })
+    .trim()
+    .min(1, 'is required and must be non-empty text')
+    .max(1000, 'must be at most 1000 characters')
+    .meta({ description: 'Natural-language description of the facilities wanted' }),
+  topK: z
+    .number({ error: `must be a whole number from 1 to ${SEMANTIC_MAX_TOPK}` })
+    .int(`must be a whole number from 1 to ${SEMANTIC_MAX_TOPK}`)
+    .min(1, `must be a whole number from 1 to ${SEMANTIC_MAX_TOPK}`)
+    .max(SEMANTIC_MAX_TOPK, `must be a whole number from 1 to ${SEMANTIC_MAX_TOPK}`)
+    .default(5)
+    .meta({ description: 'Matches to return (default 5)' }),
 });
 
 export const SemanticMatch = z.looseObject({

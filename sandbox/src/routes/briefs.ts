@@ -1,11 +1,38 @@
-import { BRIEF_CSV_COLUMNS, ErrorBody, optionalNumber } from '@dchub/core';
+import {
+  BRIEF_CSV_COLUMNS,
+  ErrorBody,
+  MarketBriefAll,
+  MarketBriefCapExceeded,
+  MarketBriefDiff,
+  MarketBriefNotFound,
+  MarketBriefResponse,
+  optionalNumber,
+  optionalString,
+  type MarketBriefT,
+} from '@dchub/core';
+import type { Context } from 'hono';
 import { z } from 'zod';
+import type { SandboxEnv } from '../app.js';
 import { DAY_MS, dayIso } from '../clock.js';
 import { METROS } from '../data/metros.js';
 import { RECOMPUTE_HOUR_UTC, scoringDay, type DcpiScore } from '../data/markets.js';
+import {
+  canonSlug,
+  dcpiExtras,
+  etaDate,
+  facilitiesByMarket,
+  marketDeals,
+  marketRisk,
+  METRO_BY_SLUG,
+  outlookNarrative,
+  resolveMarket,
+} from '../data/market-extras.js';
 import { badRequest } from '../http.js';
+import { CITATION, CITE, SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
+import { callerId } from '../policy/limits.js';
+import { BRIEF_BULK_CAP } from '../policy/tiers.js';
 import type { RouteRegistry } from '../registry.js';
-import { unit } from '../rng.js';
+import { round, unit } from '../rng.js';
 import type { SandboxContext, Tier } from '../context.js';
 
 /** The 15 seed markets; free and anonymous callers see the first 5 (spec §5.2). */
@@ -77,28 +104,330 @@ export function briefCsvLine(ctx: SandboxContext, r: BriefRow): string {
   return BRIEF_CSV_COLUMNS.map((c) => csvField(values[c])).join(',');
 }
 
+/** Briefs above this many in one page are streamed (chunked). */
+export const BRIEF_STREAM_THRESHOLD = 50;
+const BRIEF_CACHE = 'public, max-age=21600, s-maxage=21600';
+const PAYWALL = {
+  required_tier: 'PRO',
+  checkout_url: '/pricing?utm_source=market_brief',
+  blurb: 'Power & Grid, Pipeline, Operators, M&A, Comps and Risk for every market — Pro plan ($499/mo), all markets.',
+};
+
+/** One market brief (spec §2.6; notes §2.29). Same numbers as the CSV line of the same market and day. */
+export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pro: boolean): MarketBriefT {
+  const s = row.score;
+  const st = ctx.data.stats.get(s.market_slug)!;
+  const metro = METRO_BY_SLUG.get(s.market_slug)!;
+  const day = scoringDay(nowMs);
+  const narrative = outlookNarrative(s, st, st.outlook_word_count);
+  const brief: MarketBriefT = {
+    slug: s.market_slug,
+    hero: {
+      slug: s.market_slug,
+      name: s.market_name,
+      state: s.state,
+      iso: s.iso,
+      verdict: s.verdict,
+      composite_score: s.composite_score,
+      excess_power: s.excess_power_score,
+      constraint_score: s.constraint_score,
+      queue_wait_months: s.queue_wait_months,
+      time_to_power_mo: s.time_to_power_months,
+      computed_at: s.computed_at,
+    },
+    live_as_of: { iso: row.live_as_of, age_hours: round((nowMs - Date.parse(row.live_as_of)) / 3_600_000, 2) },
+    kpis: {
+      operational_mw: st.operational_mw,
+      pipeline_mw: st.pipeline_mw,
+      facility_count: st.facility_count,
+      vacancy_pct: st.vacancy_pct,
+      lease_rate: st.lease_rate,
+      queue_months: s.queue_wait_months,
+      top_operator: st.top_operator,
+    },
+    outlook: {
+      narrative_md: narrative,
+      word_count: st.outlook_word_count,
+      generated_at: s.computed_at,
+      verdict: s.verdict,
+      rationale: 'Auto-template (deep-dive not yet generated).',
+    },
+    power_grid: null,
+    pipeline: [],
+    operators: [],
+    ma: [],
+    comps: { powered_shell: [], land: [] },
+    risk: null,
+  };
+  if (!pro) return { ...brief, paywall: PAYWALL };
+  const x = dcpiExtras(ctx.seed, s);
+  const fs = facilitiesByMarket(ctx.data).get(s.market_slug) ?? [];
+  const ops = new Map<string, { operator: string; facility_count: number; total_mw: number }>();
+  for (const f of fs) {
+    const o = ops.get(f.operator) ?? { operator: f.operator, facility_count: 0, total_mw: 0 };
+    o.facility_count++;
+    o.total_mw = round(o.total_mw + f.power_mw, 2);
+    ops.set(f.operator, o);
+  }
+  const deals = marketDeals(ctx.seed, s.market_slug, day, st.facility_count);
+  return {
+    ...brief,
+    power_grid: {
+      iso: s.iso,
+      queue_capacity_mw: x.queue_capacity_mw,
+      queue_wait_months: s.queue_wait_months,
+      reserve_margin_pct: s.reserve_margin_pct,
+      gen_additions_mw: s.gen_additions_12mo_mw,
+      interconnection_pending_mw: x.interconnection_pending_mw,
+    },
+    pipeline: fs
+      .filter((f) => f.status !== 'operational')
+      .sort((a, b) => b.power_mw - a.power_mw || a.id - b.id)
+      .slice(0, 12)
+      .map((f) => ({ operator: f.operator, facility: f.name, power_mw: f.power_mw, status: f.status, eta: etaDate(ctx.seed, f, day) })),
+    operators: [...ops.values()]
+      .sort((a, b) => b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator))
+      .slice(0, 5),
+    ma: deals.ma,
+    comps: { powered_shell: deals.powered_shell, land: deals.land },
+    risk: marketRisk(ctx.seed, metro),
+  };
+}
+
+/** Daily cap of the bulk endpoints per caller and tool (spec §5.2): 429 `daily_cap_exceeded` when spent. */
+function takeBulkCap(ctx: SandboxContext, c: Context<SandboxEnv>, tool: string): Response | undefined {
+  const tier = c.get('tier');
+  const cap = BRIEF_BULK_CAP[tier];
+  if (cap === Infinity || !ctx.enforceLimits) return undefined;
+  const now = ctx.clock.nowMs();
+  const bucket = `brief:${tool}:${callerId(c, tier)}`;
+  if (ctx.counters.take(now, bucket, cap) >= 0) return undefined;
+  c.header('Retry-After', '3600');
+  c.header('X-RateLimit-Limit', String(cap));
+  c.header('X-RateLimit-Remaining', '0');
+  return c.json(
+    {
+      error: 'daily_cap_exceeded',
+      tool,
+      tier,
+      limit: `${cap}/day`,
+      current_count: ctx.counters.used(now, bucket),
+      upgrade_url: '/pricing?utm_source=market_brief_bulk',
+      message: `The ${tier} tier may call ${tool} ${cap} times a day. Pro and Enterprise have no daily cap.`,
+    },
+    429,
+  );
+}
+
+/** The tier's page-size maximum: 50 below Pro, 500 from Pro. */
+const checkLimit = (c: Context<SandboxEnv>, limit: number): Response | undefined => {
+  const tier = c.get('tier');
+  const max = isPro(tier) ? 500 : 50;
+  return limit > max ? badRequest(c, 'limit', `must be at most ${max} for the ${tier} tier`) : undefined;
+};
+
+const encoder = new TextEncoder();
+
+/** A body produced piece by piece (chunked transfer), `batch` pieces at a time. */
+function chunkedBody(prefix: string, parts: number, make: (i: number) => string, suffix: string, batch = 10): ReadableStream<Uint8Array> {
+  let i = 0;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(prefix));
+        return;
+      }
+      if (i >= parts) {
+        controller.enqueue(encoder.encode(suffix));
+        controller.close();
+        return;
+      }
+      let out = '';
+      for (const end = Math.min(parts, i + batch); i < end; i++) out += make(i);
+      controller.enqueue(encoder.encode(out));
+    },
+  });
+}
+
+/** The JSON answer of /all and /diff: `head` keys in order, then `briefs`, streamed above 50 briefs. */
+function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<string, unknown>, slugs: string[], nowMs: number, mode: string) {
+  const tier = c.get('tier');
+  const pro = isPro(tier);
+  const rows = briefRows(ctx, slugs, nowMs);
+  const streamed = rows.length > BRIEF_STREAM_THRESHOLD;
+  c.header('Cache-Control', BRIEF_CACHE);
+  c.header('X-Market-Brief-Tier', tier.toUpperCase());
+  c.header('X-Market-Brief-Mode', streamed ? `stream${mode}` : `batch${mode}`);
+  c.header('X-Total-Available', String(head.total_available));
+  const top = { ...head, streamed };
+  if (!streamed) return c.json({ ...top, briefs: rows.map((r) => buildBrief(ctx, r, nowMs, pro)) });
+  const prefix = JSON.stringify(top).slice(0, -1) + ',"briefs":[';
+  c.header('Content-Type', 'application/json; charset=utf-8');
+  return c.body(chunkedBody(prefix, rows.length, (i) => (i ? ',' : '') + JSON.stringify(buildBrief(ctx, rows[i], nowMs, pro)), ']}'));
+}
+
+/** `since` of /diff: ISO 8601 with or without a zone (UTC assumed), or a date. */
+export function parseSince(text: string): number | null {
+  const t = text.trim();
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(t);
+  if (!m) return null;
+  const zone = m[3] ? (m[3].toUpperCase() === 'Z' ? 'Z' : m[3].includes(':') ? m[3] : `${m[3].slice(0, 3)}:${m[3].slice(3)}`) : 'Z';
+  const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${zone}`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export const BriefDiffQuery = BriefPageQuery.extend({
+  since: optionalString({ maxLength: 40, description: 'ISO 8601 timestamp (or date); briefs whose computed_at is later' }),
+});
+
+const isoNow = (ms: number) => new Date(ms).toISOString();
+
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  const capResponse = { description: 'Daily cap of the bulk brief endpoints spent (Retry-After: 3600)', schema: MarketBriefCapExceeded };
+
   r.add({
     method: 'get',
     path: '/api/v1/market-brief/all.csv',
-    summary: 'Market briefs of the caller\'s tier as CSV (spec §2.6 columns, in order)',
+    summary: 'Market briefs of the caller\'s tier as CSV (spec §2.6 columns, in order; chunked above 50 rows)',
     tags: ['Briefs'],
     query: BriefPageQuery,
     responses: {
       200: { description: 'CSV attachment `dchub-market-briefs-YYYY-MM-DD.csv`', contentType: 'text/csv' },
       400: { description: 'Bad limit or offset', schema: ErrorBody },
+      429: capResponse,
     },
     handler: (c, { query }) => {
       const tier = c.get('tier');
-      const max = isPro(tier) ? 500 : 50;
-      if (query.limit > max) return badRequest(c, 'limit', `must be at most ${max} for the ${tier} tier`);
+      const bad = checkLimit(c, query.limit);
+      if (bad) return bad;
+      const capped = takeBulkCap(ctx, c, 'market_brief_all_csv');
+      if (capped) return capped;
       const now = ctx.clock.nowMs();
       const slugs = entitledSlugs(tier).slice(query.offset, query.offset + query.limit);
-      const lines = [BRIEF_CSV_COLUMNS.join(','), ...briefRows(ctx, slugs, now).map((row) => briefCsvLine(ctx, row))];
+      const rows = briefRows(ctx, slugs, now);
       c.header('Content-Type', 'text/csv; charset=utf-8');
       c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
       c.header('X-Total-Available', String(entitledSlugs(tier).length));
-      return c.body(lines.join('\r\n') + '\r\n');
+      const header = BRIEF_CSV_COLUMNS.join(',') + '\r\n';
+      if (rows.length > BRIEF_STREAM_THRESHOLD) {
+        c.header('X-Market-Brief-Mode', 'stream');
+        return c.body(chunkedBody(header, rows.length, (i) => briefCsvLine(ctx, rows[i]) + '\r\n', ''));
+      }
+      c.header('X-Market-Brief-Mode', 'batch');
+      return c.body(header + rows.map((row) => briefCsvLine(ctx, row) + '\r\n').join(''));
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/market-brief/all',
+    summary: 'Market briefs of the caller\'s tier (anonymous/free 5, Pro 15, Enterprise all); streamed above 50',
+    tags: ['Briefs'],
+    query: BriefPageQuery,
+    responses: {
+      200: { description: 'Briefs (chunked when the page holds more than 50)', schema: MarketBriefAll },
+      400: { description: 'limit above the tier maximum, or bad offset', schema: ErrorBody },
+      429: capResponse,
+    },
+    handler: (c, { query }) => {
+      const bad = checkLimit(c, query.limit);
+      if (bad) return bad;
+      const capped = takeBulkCap(ctx, c, 'market_brief_all');
+      if (capped) return capped;
+      const tier = c.get('tier');
+      const now = ctx.clock.nowMs();
+      const entitled = entitledSlugs(tier);
+      const page = entitled.slice(query.offset, query.offset + query.limit);
+      const head = {
+        as_of: isoNow(now),
+        tier: tier.toUpperCase(),
+        count: page.length,
+        total_available: entitled.length,
+        limit: query.limit,
+        offset: query.offset,
+      };
+      return briefsAnswer(c, ctx, head, page, now, '');
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/market-brief/diff',
+    summary: 'Briefs of the caller\'s tier whose DCPI computed_at is later than `since`',
+    tags: ['Briefs'],
+    query: BriefDiffQuery,
+    responses: {
+      200: { description: 'Changed briefs with `since` and `changed_total`', schema: MarketBriefDiff },
+      400: { description: '`since` not an ISO 8601 timestamp, or bad limit/offset', schema: ErrorBody },
+      429: capResponse,
+    },
+    handler: (c, { query }) => {
+      let sinceMs: number | null = null;
+      if (query.since !== undefined) {
+        sinceMs = parseSince(query.since);
+        if (sinceMs === null) return badRequest(c, 'since', `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got "${query.since}"`);
+      }
+      const bad = checkLimit(c, query.limit);
+      if (bad) return bad;
+      const capped = takeBulkCap(ctx, c, 'market_brief_diff');
+      if (capped) return capped;
+      const tier = c.get('tier');
+      const now = ctx.clock.nowMs();
+      const entitled = entitledSlugs(tier);
+      const bySlug = new Map(ctx.data.dcpi(scoringDay(now)).map((s) => [s.market_slug, s]));
+      const changed = entitled.filter((slug) => sinceMs === null || Date.parse(bySlug.get(slug)!.computed_at) > sinceMs);
+      const page = changed.slice(query.offset, query.offset + query.limit);
+      const head = {
+        as_of: isoNow(now),
+        since: sinceMs === null ? null : isoNow(sinceMs),
+        tier: tier.toUpperCase(),
+        count: page.length,
+        total_available: entitled.length,
+        changed_total: changed.length,
+        limit: query.limit,
+        offset: query.offset,
+      };
+      return briefsAnswer(c, ctx, head, page, now, '-diff');
+    },
+  });
+
+  // Declared after /all, /all.csv and /diff so those literal paths win.
+  r.add({
+    method: 'get',
+    path: '/api/v1/market-brief/:slug',
+    summary: 'One market brief (Pro sections complete from Pro; teasers and a paywall below)',
+    tags: ['Briefs'],
+    pathParams: { slug: { description: 'Market slug or alias (nova, dfw, sv, nyc, ...)' } },
+    responses: {
+      200: { description: 'Brief', schema: MarketBriefResponse },
+      404: { description: '`market_not_found` with `sample_markets`', schema: MarketBriefNotFound },
+    },
+    handler: (c) => {
+      const raw = c.req.param('slug') ?? '';
+      const res = resolveMarket(raw);
+      c.header('Cache-Control', BRIEF_CACHE);
+      if (!res) {
+        return c.json({ ok: false, error: 'market_not_found', slug: canonSlug(raw), sample_markets: SEED_MARKETS.slice(0, 12) }, 404);
+      }
+      const tier = c.get('tier');
+      const now = ctx.clock.nowMs();
+      const [row] = briefRows(ctx, [res.metro.slug], now);
+      const { slug, ...brief } = buildBrief(ctx, row, now, isPro(tier));
+      return c.json({
+        ok: true,
+        slug,
+        requested: res.requested,
+        redirect_to: res.requested !== res.metro.slug ? res.metro.slug : null,
+        tier: tier.toUpperCase(),
+        is_pro: isPro(tier),
+        ...brief,
+        _source: SOURCE,
+        _cite: CITE,
+        citation: CITATION,
+        note: SYNTHETIC_NOTICE,
+      });
     },
   });
 }

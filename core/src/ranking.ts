@@ -1,0 +1,62 @@
+import type { CallOptions, DchubClient } from './client.js';
+import { RANK_SITES_PATH, RankSitesRequest, RankedSites, type RankedSitesT } from './schemas/ranking.js';
+import { cell, type Cell, type Table } from './table.js';
+import { parseParams } from './validate.js';
+
+export type ScoringMode = 'relative' | 'absolute' | 'percentile';
+
+export interface RankSitesInput {
+  candidates: Array<Record<string, unknown>>;
+  /** field → signed weight: + maximizes, − minimizes. */
+  objectives: Record<string, number>;
+  constraints?: Record<string, { min?: number; max?: number }>;
+  mode?: ScoringMode;
+  top_k?: number;
+}
+
+/** POST /api/v1/rank-sites (spec §4.4). Arguments are checked first, so a bad one spends nothing. */
+export async function rankSites(client: DchubClient, input: RankSitesInput, opts: CallOptions = {}): Promise<RankedSitesT> {
+  const body = {
+    candidates: input.candidates,
+    objectives: input.objectives,
+    ...(input.constraints ? { constraints: input.constraints } : {}),
+    ...(input.mode === 'absolute' ? { absolute: true } : {}),
+    ...(input.mode === 'percentile' ? { percentile: true } : {}),
+    ...(input.top_k !== undefined ? { top_k: input.top_k } : {}),
+  };
+  parseParams(RankSitesRequest, body);
+  return client.postJson(RANK_SITES_PATH, body, RankedSites, opts);
+}
+
+/**
+ * Ranked sites as a table: rank, id, objective score, each objective's raw value and normalized
+ * score (`norm_<field>`), then the candidates' other scalar fields.
+ */
+export function rankedTable(r: RankedSitesT, objectives: readonly string[] = Object.keys(r.normalization_basis ?? {})): Table {
+  const lead = ['rank', 'id', 'objective_score'];
+  const norm = objectives.map((o) => `norm_${o}`);
+  const seen = new Set([...lead, ...objectives, 'normalized', 'missing_objectives', 'site_evaluation_handoff']);
+  const extra: string[] = [];
+  for (const row of r.results) {
+    for (const [k, v] of Object.entries(row)) {
+      if (!seen.has(k) && (v === null || typeof v !== 'object')) {
+        seen.add(k);
+        extra.push(k);
+      }
+    }
+  }
+  const columns = [...lead, ...objectives, ...norm, ...extra];
+  const rows: Cell[][] = r.results.map((row) => {
+    const rec = row as Record<string, unknown>;
+    return [
+      cell(rec.rank),
+      cell(rec.id),
+      cell(rec.objective_score),
+      ...objectives.map((o) => cell(rec[o])),
+      ...objectives.map((o) => cell(row.normalized?.[o])),
+      ...extra.map((k) => cell(rec[k])),
+    ];
+  });
+  const notes = [...(r.caveats ?? [])];
+  return { columns, rows, citation: r._cite ?? r.citation?.cite_as, note: notes.length ? notes.join(' ') : undefined };
+}

@@ -11,3 +11,4 @@ export * from './csv.js';
 export * from './ranking.js';
 export * from './parcel.js';
 export * from './chain.js';
+export * from './markets.js';

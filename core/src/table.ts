@@ -62,3 +62,26 @@ export function flattenPaths(obj: unknown, prefix = ''): Array<[string, Cell]> {
   }
   return out;
 }
+
+/**
+ * Records of a list answer as a table: `preferred` columns first (when present), then every other
+ * scalar member in first-seen order; nested objects are left to field/value views.
+ */
+export function recordsTable(records: readonly Record<string, unknown>[], preferred: readonly string[] = [], extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
+  const seen = new Set<string>();
+  const columns: string[] = [];
+  const add = (k: string) => {
+    if (!seen.has(k)) {
+      seen.add(k);
+      columns.push(k);
+    }
+  };
+  for (const k of preferred) if (records.some((r) => k in r)) add(k);
+  for (const r of records) for (const [k, v] of Object.entries(r)) if (v === null || typeof v !== 'object') add(k);
+  return tableFromRecords(records, columns, extra);
+}
+
+/** A field/value table of every scalar leaf (for single-record answers). */
+export function fieldTable(obj: unknown, extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
+  return { columns: ['field', 'value'], rows: flattenPaths(obj).map(([k, v]) => [k, v]), ...extra };
+}

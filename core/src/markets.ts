@@ -1,0 +1,113 @@
+import { briefToRow, briefsTable } from './briefs.js';
+import type { CallOptions, DchubClient } from './client.js';
+import { ValidationError } from './errors.js';
+import { MarketBriefResponse, type MarketBriefAllT, type MarketBriefResponseT } from './schemas/briefs.js';
+import {
+  AiCapacityIndex,
+  AiCapacityIndexQuery,
+  DcpiLeaderboard,
+  DcpiLeaderboardQuery,
+  DcpiScoreResponse,
+  MarketCompare,
+  MarketDetail,
+  MarketList,
+  PlatformStats,
+  type AiCapacityIndexT,
+  type DcpiLeaderboardT,
+  type DcpiScoreResponseT,
+  type MarketCompareT,
+  type MarketDetailT,
+  type MarketListT,
+  type PlatformStatsT,
+} from './schemas/markets.js';
+import { fieldTable, recordsTable, type Table } from './table.js';
+import { parseParams } from './validate.js';
+
+const slugArg = (name: string, v: unknown): string => {
+  const s = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
+  if (!s) throw new ValidationError(name, 'is required');
+  if (s.length > 120) throw new ValidationError(name, 'must be at most 120 characters');
+  return encodeURIComponent(s);
+};
+
+const query = (o: Record<string, unknown>) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+  return p;
+};
+
+/** GET /api/v1/stats: platform totals. */
+export const platformStats = (client: DchubClient, opts: CallOptions = {}): Promise<PlatformStatsT> =>
+  client.getJson('/api/v1/stats', PlatformStats, undefined, opts);
+
+/** GET /api/v1/markets/list: scored markets of the caller's tier. */
+export const listMarkets = (client: DchubClient, opts: CallOptions = {}): Promise<MarketListT> =>
+  client.getJson('/api/v1/markets/list', MarketList, undefined, opts);
+
+export const marketsTable = (m: MarketListT): Table =>
+  recordsTable(m.data, ['slug', 'id', 'name', 'state', 'country', 'facility_count', 'total_power_mw', 'pipeline_mw_total', 'avg_kwh_price_usd'], {
+    note: m.locked ? `${m.locked} more markets with a higher tier${m.upsell ? `: ${m.upsell}` : ''}` : undefined,
+  });
+
+/** GET /api/v1/markets/{name}: one market by slug or name. */
+export const getMarket = (client: DchubClient, name: string, opts: CallOptions = {}): Promise<MarketDetailT> =>
+  client.getJson(`/api/v1/markets/${slugArg('name', name)}`, MarketDetail, undefined, opts);
+
+/** GET /api/v1/markets/compare: 2-4 markets side by side. */
+export async function compareMarkets(client: DchubClient, markets: string | readonly string[], opts: CallOptions = {}): Promise<MarketCompareT> {
+  const list = (typeof markets === 'string' ? markets.split(',') : [...markets]).map((s) => s.trim()).filter(Boolean);
+  if (list.length < 2 || list.length > 4) throw new ValidationError('markets', `give 2 to 4 markets, got ${list.length}`);
+  return client.getJson('/api/v1/markets/compare', MarketCompare, query({ markets: list.join(',') }), opts);
+}
+
+export const compareTable = (c: MarketCompareT): Table =>
+  recordsTable(
+    c.comparison.map((m) => ({ market: m.market, display_name: m.display_name, ...m.metrics, top_providers: (m.top_providers as string[] | undefined)?.join(', ') })),
+    ['market', 'display_name'],
+  );
+
+/** GET /api/v1/dcpi/scores/{slug}: power-readiness scores and verdict of one market. */
+export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
+  client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, DcpiScoreResponse, undefined, opts);
+
+export const DCPI_CITATION_LINE = 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0';
+export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION_LINE, asOf: s.computed_at });
+
+/** GET /api/v1/dcpi/leaderboard. */
+export async function dcpiLeaderboard(client: DchubClient, q: { verdict?: string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<DcpiLeaderboardT> {
+  const f = parseParams(DcpiLeaderboardQuery, q);
+  return client.getJson('/api/v1/dcpi/leaderboard', DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
+}
+
+export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
+  recordsTable(l.leaderboard, ['rank', 'market_slug', 'market_name', 'iso', 'state', 'verdict', 'composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months', 'computed_at'], { citation: l.citation, asOf: l.as_of });
+
+/** GET /api/v1/ai-capacity-index (horizon 30, 60 or 90 days). */
+export async function aiCapacityIndex(client: DchubClient, q: { horizon?: number | string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<AiCapacityIndexT> {
+  const f = parseParams(AiCapacityIndexQuery, q);
+  return client.getJson('/api/v1/ai-capacity-index', AiCapacityIndex, query({ horizon: f.horizon, limit: f.limit }), opts);
+}
+
+export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
+  recordsTable(
+    a.markets.map((m) => ({
+      ...m,
+      deployable_mw: m.deployable_mw?.value ?? (m.deployable_mw as { band?: string } | undefined)?.band ?? null,
+      ai_ready_mw: m.ai_ready_mw?.value ?? (m.ai_ready_mw as { band?: string } | undefined)?.band ?? null,
+    })),
+    ['rank', 'market', 'city', 'state', 'country', 'ai_ready_mw', 'deployable_mw', 'hyperscale_ready', 'facility_count', 'operator_count', 'total_installed_mw', 'score'],
+    { asOf: (a as { computed_at?: string }).computed_at },
+  );
+
+/** GET /api/v1/market-brief/{slug}: one market brief (Pro sections are teasers below Pro). */
+export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
+  client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, MarketBriefResponse, undefined, opts);
+
+export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION_LINE, asOf: b.hero.computed_at ?? undefined });
+
+/** The briefs of an /all answer as the CSV-shaped table. */
+export const briefsAllTable = (all: MarketBriefAllT): Table => {
+  const t = briefsTable(all.briefs.map(briefToRow));
+  return { ...t, asOf: all.as_of, note: all.total_available > all.count ? `${all.count} of ${all.total_available} briefs (page ${all.offset / all.limit + 1})` : undefined };
+};
+

@@ -1,5 +1,317 @@
-import type { SandboxContext } from '../context.js';
+import {
+  AGENT_FACILITIES_DEFAULT_LIMIT,
+  AgentCapabilities,
+  AgentFacilities,
+  AgentFacilitiesQuery,
+  AgentStats,
+  AgentWhoami,
+  ErrorBody,
+  ONBOARD_TYPES,
+  Onboard,
+  OnboardQuery,
+  ReceiptDetail,
+  ReceiptList,
+} from '@dchub/core';
+import type { Context } from 'hono';
+import type { SandboxEnv } from '../app.js';
+import type { SandboxContext, Tier } from '../context.js';
+import { facilityFull } from '../data/facility-search.js';
+import { NEWS_SOURCES } from '../data/news.js';
+import { RECEIPT_PROTOCOL, generateReceipts, type ReceiptRecord } from '../data/receipts.js';
+import { badRequest } from '../http.js';
+import { SYNTHETIC_NOTICE } from '../labels.js';
+import { authInstructions } from '../policy/guard.js';
+import { callerId } from '../policy/limits.js';
+import { DAILY_REQUESTS } from '../policy/tiers.js';
 import type { RouteRegistry } from '../registry.js';
+import { hexId } from '../rng.js';
+import { searchFacilities } from './facilities.js';
 
-/** Routes of this resource (to be filled in). */
-export function register(_r: RouteRegistry, _ctx: SandboxContext): void {}
+const AGENT_SOURCE = 'DC Hub Nexus (dchub.cloud) — sandbox, synthetic data';
+const BASE = 'https://dchub.cloud';
+
+/** Requests left today for this caller (spec §8.1), after the current one was counted. */
+function callsRemaining(ctx: SandboxContext, c: Context<SandboxEnv>, tier: Tier): number {
+  const limit = DAILY_REQUESTS[tier];
+  return Math.max(0, limit - ctx.counters.used(ctx.clock.nowMs(), `req:${callerId(c, tier)}`));
+}
+
+const agentName = (ctx: SandboxContext, c: Context<SandboxEnv>, tier: Tier) =>
+  `sandbox-${tier}-agent-${hexId(6, ctx.seed, 'agent', c.req.header('x-api-key') ?? c.req.header('authorization') ?? '')}`;
+
+/** Onboarding category from the User-Agent (notes §2.26), else browse. */
+function detectCategory(ua: string): (typeof ONBOARD_TYPES)[number] | undefined {
+  const u = ua.toLowerCase();
+  const has = (words: string[]) => words.some((w) => u.includes(w));
+  if (has(['claude', 'cursor', 'cline', 'continue', 'windsurf', 'modelcontextprotocol', 'mcp'])) return 'mcp';
+  if (has(['airbyte', 'fivetran', 'stitch', 'meltano', 'singer', 'zapier', 'n8n', 'make.com', 'workato', 'tray.io', 'census', 'hightouch'])) return 'connector';
+  if (has(['python-requests', 'httpx', 'aiohttp', 'curl', 'wget', 'node-fetch', 'axios', 'okhttp', 'go-http-client', 'java/', 'ruby', 'postmanruntime', 'insomnia', 'node', 'undici'])) return 'rest';
+  if (has(['poe', 'you.com', 'youchat', 'perplexity', 'chatgpt', 'openai', 'gpt', 'gemini', 'bard', 'cohere', 'openrouter', 'huggingface', 'deepseek', 'mistral'])) return 'browse';
+  return undefined;
+}
+
+function onboarding(origin: string, category: (typeof ONBOARD_TYPES)[number], detected: string) {
+  const common = {
+    ok: true as const,
+    category,
+    detected_from: detected,
+    all_categories: [...ONBOARD_TYPES],
+    switch_category: `${origin}/api/v1/onboard?type=<browse|mcp|connector|rest>`,
+    tagline: 'Data center market intelligence: facilities, markets, power, deals and news over REST and MCP.',
+    free_key: {
+      anonymous: '10 calls/day with no key on read endpoints',
+      claim_instant: `POST ${origin}/api/v1/keys/claim  (instant key, no card)`,
+      signup: `${BASE}/pricing`,
+    },
+    key_endpoints: {
+      market_rankings: `${origin}/api/v1/dcpi/leaderboard`,
+      facility_search: `${origin}/api/v1/facilities?q=ashburn`,
+      market_intel: `${origin}/api/v1/markets`,
+      news: `${origin}/api/news?limit=10`,
+    },
+    docs: { agent_guide: `${origin}/llms.txt`, openapi: `${origin}/openapi.json`, mcp: `${origin}/mcp`, auth: `${origin}/auth.md` },
+    cite_as: 'Source: dchub.cloud',
+    note: SYNTHETIC_NOTICE,
+  };
+  switch (category) {
+    case 'mcp':
+      return {
+        ...common,
+        what: 'Connect an MCP client to the streamable-HTTP server and call its tools.',
+        method: 'Add the server URL to your MCP client configuration; send X-API-Key for keyed tools.',
+        mcp_config: { mcpServers: { dchub: { url: `${origin}/mcp` } } },
+        one_click_setup: Object.fromEntries(['claude-desktop', 'cursor', 'cline', 'continue'].map((k) => [k, `${BASE}/connect/${k}`])),
+        example_tools: ['search_facilities', 'get_market_intel', 'get_interconnection_queue', 'analyze_site', 'get_news'],
+      };
+    case 'connector':
+      return {
+        ...common,
+        what: 'Sync DC Hub data into a warehouse with an ELT connector.',
+        method: 'Point the connector at the OpenAPI document; each stream is a paged GET.',
+        openapi: `${origin}/openapi.json`,
+        streams: ['facilities', 'markets', 'dcpi_leaderboard', 'news', 'transactions', 'pipeline'],
+        auth: { type: 'api_key', header: 'X-API-Key' },
+        enterprise_note: 'Bulk exports and higher limits come with the Enterprise plan.',
+      };
+    case 'rest':
+      return {
+        ...common,
+        what: 'Call the REST API directly over HTTPS with JSON responses.',
+        method: 'GET endpoints with query parameters; send X-API-Key on every request.',
+        samples: {
+          curl: `curl -H "X-API-Key: <API_KEY>" "${origin}/api/v1/facilities?q=dallas&limit=5"`,
+          python: `import requests\nr = requests.get("${origin}/api/v1/facilities", params={"q": "dallas"}, headers={"X-API-Key": "<API_KEY>"})\nprint(r.json())`,
+          javascript: `const r = await fetch("${origin}/api/v1/facilities?q=dallas", { headers: { "X-API-Key": "<API_KEY>" } });\nconsole.log(await r.json());`,
+        },
+      };
+    default:
+      return {
+        ...common,
+        what: 'Ask an AI assistant with browsing to read DC Hub pages and APIs for you.',
+        method: 'Paste the prompt below into your assistant.',
+        paste_prompt: `Use the DC Hub API at ${origin} (guide: ${origin}/llms.txt).\nFind the top data center markets by power readiness and summarise recent deals.\nCite "Source: dchub.cloud".`,
+      };
+  }
+}
+
+const receiptsOf = (ctx: SandboxContext): ReceiptRecord[] => ctx.data.lazy('receipts', () => generateReceipts(ctx.seed));
+const publicReceipt = ({ publishedMs: _p, ...r }: ReceiptRecord) => r;
+
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  r.add({
+    method: 'get',
+    path: '/api/agent/capabilities',
+    summary: 'Agent description: capabilities, endpoints, auth and discovery files',
+    tags: ['Agent'],
+    responses: { 200: { description: 'Static agent description', schema: AgentCapabilities } },
+    handler: (c) => {
+      const origin = new URL(c.req.url).origin;
+      return c.json({
+        agent: { name: 'DCHubBot', platform: 'DC Hub Nexus', version: '2.1', portal: `${BASE}/agent-portal`, environment: 'sandbox' },
+        capabilities: [
+          { name: 'facility_search', description: 'Search data center facilities by text and country', endpoint: '/api/agent/facilities', params: ['q', 'country', 'limit'] },
+          { name: 'market_intelligence', description: 'Platform totals and market statistics', endpoint: '/api/v1/stats' },
+          { name: 'transaction_tracking', description: 'M&A and investment transactions', endpoint: '/api/v1/transactions' },
+          { name: 'pipeline_tracking', description: 'Construction pipeline', endpoint: '/api/v1/pipeline' },
+          { name: 'news_aggregation', description: 'Industry news from 40+ sources, refreshed every 5 minutes', endpoint: '/api/v1/news' },
+          { name: 'grid_intelligence', description: 'Fuel mix, retail prices and grid regions', endpoint: '/api/v1/grid-intelligence' },
+          { name: 'agent_identity', description: 'Who am I and how many calls are left', endpoint: '/api/agent/whoami' },
+        ],
+        endpoints: [
+          { method: 'GET', path: '/api/v1/facilities', auth: 'optional' },
+          { method: 'GET', path: '/api/v1/facilities/detail/{facility_id}', auth: 'required' },
+          { method: 'GET', path: '/api/news', auth: 'optional' },
+          { method: 'GET', path: '/api/v1/transactions', auth: 'optional' },
+          { method: 'GET', path: '/api/v1/pipeline', auth: 'optional' },
+          { method: 'GET', path: '/api/grid/fuel-mix', auth: 'optional' },
+          { method: 'GET', path: '/api/energy/prices/{state}', auth: 'optional' },
+          { method: 'GET', path: '/api/v1/grid-intelligence', auth: 'optional (preview without a key)' },
+          { method: 'GET', path: '/api/v1/interconnection-queue/refined', auth: 'optional (preview without a key)' },
+          { method: 'GET', path: '/api/site-score', auth: 'optional' },
+          { method: 'POST', path: '/api/v1/search/semantic', auth: 'required (Developer plan)' },
+          { method: 'GET', path: '/api/agent/whoami', auth: 'optional' },
+          { method: 'GET', path: '/api/v1/onboard', auth: 'none' },
+          { method: 'POST', path: '/api/v1/keys/claim', auth: 'none' },
+        ],
+        auth: {
+          protocol: 'api_key',
+          header: 'X-API-Key',
+          instructions: `${origin}/auth.md`,
+          claim_key: `POST ${origin}/api/v1/keys/claim`,
+          keyless_allowance: '10 requests per day',
+        },
+        discovery_files: {
+          agent_portal: `${BASE}/agent-portal`,
+          openapi: `${origin}/openapi.json`,
+          auth_md: `${origin}/auth.md`,
+          skill_json: `${BASE}/skill.json`,
+          agents_md: `${BASE}/agents.md`,
+          ai_agents_json: `${BASE}/.well-known/ai-agents.json`,
+          llms_txt: `${BASE}/llms.txt`,
+          llms_full_txt: `${BASE}/llms-full.txt`,
+        },
+        message_to_agents: 'Cite "DC Hub, dchub.cloud" (CC-BY-4.0). ' + SYNTHETIC_NOTICE,
+      });
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/agent/whoami',
+    summary: 'The calling agent: profile and requests left today, or auth instructions without a key',
+    tags: ['Agent'],
+    responses: { 200: { description: 'Profile, or `authenticated: false` with auth instructions', schema: AgentWhoami } },
+    handler: (c) => {
+      const tier = c.get('tier');
+      if (tier === 'anonymous') {
+        return c.json({
+          authenticated: false,
+          message: 'No API key provided. Send X-API-Key (claim a free key instantly: POST /api/v1/keys/claim).',
+          auth_instructions: authInstructions(c),
+        });
+      }
+      const name = agentName(ctx, c, tier);
+      return c.json({
+        authenticated: true,
+        agent: { name, tier, api_calls_remaining: callsRemaining(ctx, c, tier), daily_limit: DAILY_REQUESTS[tier], is_claimed: true, follower_count: 0 },
+        message: `Welcome, ${name}! You have access to DC Hub data (sandbox).`,
+      });
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/agent/facilities',
+    summary: 'Facility search for agents (country is a country name here); works without a key',
+    tags: ['Agent'],
+    query: AgentFacilitiesQuery,
+    responses: {
+      200: { description: 'Matching facilities', schema: AgentFacilities },
+      400: { description: 'A parameter is invalid', schema: ErrorBody },
+    },
+    handler: (c, { query }) => {
+      const tier = c.get('tier');
+      const rows = searchFacilities(ctx, { q: query.q, countryName: query.country }).slice(0, query.limit ?? AGENT_FACILITIES_DEFAULT_LIMIT);
+      return c.json({
+        success: true,
+        count: rows.length,
+        facilities: rows.map((f) => facilityFull(ctx.seed, f)),
+        source: AGENT_SOURCE,
+        ...(tier !== 'anonymous' ? { authenticated_as: agentName(ctx, c, tier), api_calls_remaining: callsRemaining(ctx, c, tier) } : {}),
+        note: SYNTHETIC_NOTICE,
+      });
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/agent/stats',
+    summary: 'Global counts',
+    tags: ['Agent'],
+    responses: { 200: { description: 'Counts of the inventory', schema: AgentStats } },
+    handler: (c) => {
+      const fac = ctx.data.infra.facilities;
+      return c.json({
+        success: true,
+        stats: {
+          total_facilities: fac.length,
+          countries_covered: new Set(fac.map((f) => f.country)).size,
+          providers_tracked: new Set(fac.map((f) => f.operator)).size,
+          markets_tracked: new Set(fac.map((f) => f.market).filter(Boolean)).size,
+          data_sources: 15,
+          news_feeds: NEWS_SOURCES.length,
+        },
+        source: AGENT_SOURCE,
+        auth_instructions: authInstructions(c),
+        note: SYNTHETIC_NOTICE,
+      });
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/onboard',
+    summary: 'Onboarding guidance for a kind of client (browse, mcp, connector, rest)',
+    tags: ['Agent'],
+    query: OnboardQuery,
+    responses: {
+      200: { description: 'Onboarding guidance', schema: Onboard },
+      400: { description: 'type is not one of browse, mcp, connector, rest', schema: ErrorBody },
+    },
+    handler: (c, { query }) => {
+      const origin = new URL(c.req.url).origin;
+      if (query.type) return c.json(onboarding(origin, query.type, 'type param'));
+      const detected = detectCategory(c.req.header('user-agent') ?? '');
+      return c.json(onboarding(origin, detected ?? 'browse', detected ? 'user-agent' : 'default'));
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/receipts',
+    summary: 'Published model-evaluation runs (receipts)',
+    tags: ['Public'],
+    responses: { 200: { description: 'The published runs with counts and protocol', schema: ReceiptList } },
+    handler: (c) => {
+      const now = ctx.clock.nowMs();
+      const published = receiptsOf(ctx).filter((x) => x.publishedMs <= now);
+      const byPlatform: Record<string, number> = {};
+      for (const x of published) byPlatform[x.platform] = (byPlatform[x.platform] ?? 0) + 1;
+      return c.json({
+        ok: true,
+        as_of: new Date(Math.floor(now / 1000) * 1000).toISOString(),
+        counts: { by_platform: byPlatform, distinct_models: new Set(published.map((x) => x.model_id)).size, published_runs: published.length },
+        limitations: [
+          'Only runs explicitly published by the operator appear.',
+          'Response excerpts are truncated by the harness at protocol.truncation_length characters; response_sha256 is the SHA-256 of the excerpt.',
+          'Verdicts are free-form model output and are not endorsements.',
+          'Sandbox: runs are synthetic.',
+        ],
+        note: `Each receipt records the API calls a model made and the verdict it reached. ${SYNTHETIC_NOTICE}`,
+        protocol: RECEIPT_PROTOCOL,
+        receipts: published.map(publicReceipt),
+      });
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/receipts/:run_id',
+    summary: 'One published evaluation run with its full call record',
+    tags: ['Public'],
+    pathParams: { run_id: { description: 'Run id (integer)', type: 'integer' } },
+    responses: {
+      200: { description: 'The run', schema: ReceiptDetail },
+      400: { description: 'run_id is not an integer', schema: ErrorBody },
+      404: { description: 'No published run with this id', schema: ErrorBody },
+    },
+    handler: (c) => {
+      const raw = c.req.param('run_id') ?? '';
+      if (!/^\d{1,12}$/.test(raw)) return badRequest(c, 'run_id', `must be a whole number, got ${JSON.stringify(raw)}`);
+      const id = Number(raw);
+      const run = receiptsOf(ctx).find((x) => x.run_id === id && x.publishedMs <= ctx.clock.nowMs());
+      if (!run) return c.json({ ok: false, error: 'Receipt not found', run_id: id }, 404);
+      return c.json({ ok: true, ...publicReceipt(run) });
+    },
+  });
+}

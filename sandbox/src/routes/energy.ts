@@ -1,5 +1,100 @@
+import { EnergyPrices, ErrorBody, FuelMix, FuelMixQuery, GRID_REGIONS_KEYLESS, GridIntelligence, GridRegionDetail } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
+import { findUsState, fuelMix, gridRegions, statePrices } from '../data/energy.js';
+import { CITATION, CITE, SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
+import { gatedMarkers, isKeyless } from '../policy/gating.js';
 import type { RouteRegistry } from '../registry.js';
 
-/** Routes of this resource (to be filled in). */
-export function register(_r: RouteRegistry, _ctx: SandboxContext): void {}
+const GRID_PROVENANCE = {
+  basis_class: 'queue_snapshot_plus_editorial_baseline',
+  cite_as: 'DC Hub, dchub.cloud',
+  default_v: 'published',
+  fallback_url: 'https://dchub.cloud/grid',
+  license: 'CC-BY-4.0',
+  method: 'total_queue_gw sums generation requests of the sandbox queue snapshot per ISO; corridors and narratives are dated editorial baselines (synthetic)',
+  provenance_revision: '1.1',
+  provenance_version: 1,
+  source: 'US ISO interconnection queues and DC Hub grid research (sandbox: synthetic)',
+};
+
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  r.add({
+    method: 'get',
+    path: '/api/grid/fuel-mix',
+    summary: 'Real-time generation fuel mix of a US grid operator (5-minute intervals)',
+    tags: ['Public'],
+    query: FuelMixQuery,
+    responses: {
+      200: { description: 'Fuel mix, sorted by percentage descending; percentages sum to 100', schema: FuelMix },
+      400: { description: 'iso is not one of the supported operators', schema: ErrorBody },
+    },
+    handler: (c, { query }) => c.json(fuelMix(ctx.seed, query.iso ?? 'ERCOT', ctx.clock.nowMs(), SYNTHETIC_NOTICE)),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/energy/prices/:state',
+    summary: 'Retail electricity prices of a US state (code or name), with a 12-month trend',
+    tags: ['Public'],
+    pathParams: { state: { description: 'US state code or name, any case (TX, texas, DC, New York)' } },
+    responses: {
+      200: { description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100', schema: EnergyPrices },
+      404: { description: 'Not a US state', schema: ErrorBody },
+    },
+    handler: (c) => {
+      const raw = c.req.param('state') ?? '';
+      const st = findUsState(raw);
+      if (!st) {
+        return c.json({ success: false, error: `Unknown US state: ${JSON.stringify(raw)}. Use a two-letter code or a state name (DC included).`, param: 'state' }, 404);
+      }
+      return c.json(statePrices(ctx.seed, st, ctx.clock.nowMs(), SYNTHETIC_NOTICE));
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/grid-intelligence',
+    summary: 'Grid intelligence by region (keyless callers see a preview of 3 of 5 regions)',
+    tags: ['Public'],
+    responses: { 200: { description: 'Grid regions with provenance', schema: GridIntelligence } },
+    handler: (c) => {
+      const regions = gridRegions(ctx.seed, ctx.data.queue, ctx.clock.nowMs());
+      const keyless = isKeyless(c.get('tier'));
+      const shown = keyless ? regions.slice(0, GRID_REGIONS_KEYLESS) : regions;
+      return c.json({
+        success: true,
+        source: SOURCE,
+        total: shown.length,
+        regions: shown,
+        provenance: GRID_PROVENANCE,
+        _cite: CITE,
+        citation: CITATION,
+        note: SYNTHETIC_NOTICE,
+        ...(keyless ? gatedMarkers(regions.length, shown.length) : {}),
+      });
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/v1/grid-intelligence/:region_id',
+    summary: 'One grid-intelligence region (requires a key)',
+    tags: ['Keyed'],
+    requires: 'free',
+    pathParams: { region_id: { description: 'ercot, pjm, miso-spp, caiso or nyiso-isone' } },
+    responses: {
+      200: { description: 'The region', schema: GridRegionDetail },
+      401: { description: 'No API key', schema: ErrorBody },
+      404: { description: 'Unknown region', schema: ErrorBody },
+    },
+    handler: (c) => {
+      const id = (c.req.param('region_id') ?? '').toLowerCase();
+      const regions = gridRegions(ctx.seed, ctx.data.queue, ctx.clock.nowMs());
+      const region = regions.find((x) => x.id === id);
+      if (!region) {
+        return c.json({ success: false, error: `Unknown region: ${JSON.stringify(id)}`, available: regions.map((x) => x.id) }, 404);
+      }
+      return c.json({ success: true, source: SOURCE, region, provenance: GRID_PROVENANCE, _cite: CITE, citation: CITATION, note: SYNTHETIC_NOTICE });
+    },
+  });
+}

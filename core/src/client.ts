@@ -7,6 +7,7 @@ import { MemoryStore } from './cache/store.js';
 import {
   DchubError,
   NetworkError,
+  NotCachedError,
   QuotaSpentError,
   RateLimitError,
   SchemaDriftError,
@@ -42,6 +43,8 @@ export interface CallOptions {
   refresh?: boolean;
   /** `false`: neither read nor write the cache for this call. */
   cache?: boolean;
+  /** Answer only from the cache (fresh or stale); never send (Excel's formula value preview). */
+  cacheOnly?: boolean;
 }
 
 export interface RawResponse {
@@ -239,7 +242,8 @@ export class DchubClient {
     return hit !== undefined && hit.answer.expiresAt > this.#now();
   }
 
-  #key(path: string, searchParams?: URLSearchParams): string {
+  #key(path: string, searchParams?: URLSearchParams, body?: unknown): string {
+    if (body !== undefined) return `dchub:c:${this.callerId}:POST ${path}#${fingerprint(JSON.stringify(body))}`;
     const query = searchParams ? new URLSearchParams([...searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
     return `dchub:c:${this.callerId}:GET ${path}${query ? `?${query}` : ''}`;
   }
@@ -263,8 +267,8 @@ export class DchubClient {
   }
 
   /** Like getJson, with how the answer was obtained (cache, stale, preview, age). */
-  async fetchJson<S extends z.ZodType>(path: string, schema: S, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<Fetched<z.output<S>>> {
-    const key = this.#key(path, searchParams);
+  async fetchJson<S extends z.ZodType>(path: string, schema: S, searchParams?: URLSearchParams, opts: CallOptions = {}, body?: unknown): Promise<Fetched<z.output<S>>> {
+    const key = this.#key(path, searchParams, body);
     const useCache = this.cache !== undefined && opts.cache !== false;
     if (useCache && !opts.refresh) {
       const hit = this.cache!.peek(key);
@@ -274,6 +278,7 @@ export class DchubClient {
         return this.#deliver(hit.value as z.output<S>, hit.answer, { fromCache: true, stale: false, now });
       }
     }
+    if (opts.cacheOnly) return this.#fromCacheOnly(key, path, schema);
     const shared = this.#inflight.get(key);
     if (shared) {
       shared.waiters++;
@@ -283,12 +288,21 @@ export class DchubClient {
     const entry: InFlight = {
       controller,
       waiters: 1,
-      promise: this.#fetchThrough(key, path, schema, searchParams, { ...opts, signal: controller.signal }, useCache).finally(() => {
+      promise: this.#fetchThrough(key, path, schema, searchParams, { ...opts, signal: controller.signal }, useCache, body).finally(() => {
         if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
       }),
     };
     this.#inflight.set(key, entry);
     return raceAbort(entry.promise, opts.signal, () => this.#leave(key, entry)) as Promise<Fetched<z.output<S>>>;
+  }
+
+  async #fromCacheOnly<S extends z.ZodType>(key: string, path: string, schema: S): Promise<Fetched<z.output<S>>> {
+    const mem = this.cache?.peek(key);
+    const stored = mem?.answer ?? (await this.cache?.load(key));
+    if (!stored) throw new NotCachedError(path);
+    const value = mem?.answer === stored ? mem.value : this.#decode(path, { status: 200, headers: new Headers(), text: stored.text }, schema);
+    const now = this.#now();
+    return this.#deliver(value as z.output<S>, stored, { fromCache: true, stale: stored.expiresAt <= now, now, ...(stored.expiresAt <= now ? { reason: 'not refreshed in preview' } : {}) });
   }
 
   /** A waiter gave up; when none is left the shared request is aborted. */
@@ -334,6 +348,7 @@ export class DchubClient {
     searchParams: URLSearchParams | undefined,
     opts: CallOptions,
     useCache: boolean,
+    body?: unknown,
   ): Promise<Fetched<z.output<S>>> {
     let stored = useCache ? (this.cache!.peek(key)?.answer ?? (await this.cache!.load(key))) : undefined;
     let storedValue: unknown;
@@ -367,8 +382,9 @@ export class DchubClient {
     }
     let raw: RawResponse;
     try {
-      raw = await this.#send('get', path, {
+      raw = await this.#send(body === undefined ? 'get' : 'post', path, {
         searchParams,
+        json: body,
         signal: opts.signal,
         headers: stored?.etag ? { 'If-None-Match': stored.etag } : undefined,
       });
@@ -400,8 +416,12 @@ export class DchubClient {
     return this.#deliver(value, answer, { fromCache: false, stale: false, now: at });
   }
 
-  /** POST a JSON body and validate the answer. Not retried, not cached: only idempotent calls are. */
-  async postJson<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: CallOptions = {}): Promise<z.output<S>> {
+  /**
+   * POST a JSON body and validate the answer. Never retried. Pure computations (ranking, parcel
+   * analysis) pass `cacheable` so that the same body is answered from the cache.
+   */
+  async postJson<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: CallOptions & { cacheable?: boolean } = {}): Promise<z.output<S>> {
+    if (opts.cacheable) return (await this.fetchJson(path, schema, undefined, opts, body)).data;
     await this.#reserve();
     try {
       const raw = await this.#send('post', path, { json: body, signal: opts.signal });

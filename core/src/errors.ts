@@ -64,6 +64,13 @@ export class RateLimitError extends DchubError {
   }
 }
 
+/** A cache-only call (formula value preview) found nothing cached: nothing was sent. */
+export class NotCachedError extends DchubError {
+  constructor(path: string) {
+    super('network', `${path}: not fetched yet (no network call during formula preview)`);
+  }
+}
+
 /** The local quota ledger says today's allowance is spent: no request was sent. */
 export class QuotaSpentError extends RateLimitError {
   readonly limit: number;

@@ -7,7 +7,7 @@ import { parseParams } from './validate.js';
 export async function analyzeParcel(client: DchubClient, geometry: unknown, capacity_mw?: number | null, opts: CallOptions = {}): Promise<ParcelAnalysisT> {
   const body = { geometry, ...(capacity_mw !== undefined && capacity_mw !== null ? { capacity_mw } : {}) };
   parseParams(ParcelRequest, body);
-  return client.postJson(PARCEL_PATH, body, ParcelAnalysis, opts);
+  return client.postJson(PARCEL_PATH, body, ParcelAnalysis, { ...opts, cacheable: true });
 }
 
 /** Field/value rows of a parcel analysis (members flattened as members.0.acres, ...). */

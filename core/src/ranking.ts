@@ -25,7 +25,7 @@ export async function rankSites(client: DchubClient, input: RankSitesInput, opts
     ...(input.top_k !== undefined ? { top_k: input.top_k } : {}),
   };
   parseParams(RankSitesRequest, body);
-  return client.postJson(RANK_SITES_PATH, body, RankedSites, opts);
+  return client.postJson(RANK_SITES_PATH, body, RankedSites, { ...opts, cacheable: true });
 }
 
 /**

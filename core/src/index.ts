@@ -12,3 +12,8 @@ export * from './ranking.js';
 export * from './parcel.js';
 export * from './chain.js';
 export * from './markets.js';
+export * from './facilities.js';
+export * from './feeds.js';
+export * from './energy.js';
+export * from './agent.js';
+export * from './mcp.js';

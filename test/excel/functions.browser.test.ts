@@ -46,16 +46,18 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
     page = await harness({ 'dchub.baseUrl': sb.url, 'dchub.apiKey': PRO_KEY });
   });
 
-  it('associates SITESCORE and QUEUE', async () => {
+  it('associates every DCHUB function named in functions.json', async () => {
     const ids = await page.evaluate(() => Object.keys((window as any).__registered).sort());
-    expect(ids).toEqual(['QUEUE', 'SITESCORE']);
+    const meta = await (await fetch(`${web.url}/functions.json`)).json();
+    expect(ids).toEqual(meta.functions.map((f: { id: string }) => f.id).sort());
+    expect(ids).toEqual(expect.arrayContaining(['SITESCORE', 'QUEUE', 'RANK', 'CHAIN', 'TOOL', 'NEWS', 'FUELMIX', 'QUOTA', 'CITATION']));
   });
 
   it('SITESCORE returns the sandbox overall score', async () => {
     const expected = await json('/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100');
-    const r = await call(page, 'SITESCORE', [39.04, -77.49, 100]);
+    const r = await call(page, 'SITESCORE', [39.04, -77.49, 100, null]);
     expect(r.value).toBe(expected.overall_score);
-    const noCapacity = await call(page, 'SITESCORE', [32.78, -96.8, null]);
+    const noCapacity = await call(page, 'SITESCORE', [32.78, -96.8, null, null]);
     expect(noCapacity.value).toBe((await json('/api/site-score?lat=32.78&lon=-96.8')).overall_score);
   });
 
@@ -89,7 +91,7 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
   });
 
   it('bad arguments give #VALUE! naming the argument', async () => {
-    const lat = await call(page, 'SITESCORE', [95, 10, null]);
+    const lat = await call(page, 'SITESCORE', [95, 10, null, null]);
     expect(lat.error).toMatchObject({ code: '#VALUE!', isCFError: true });
     expect(lat.error!.message).toMatch(/^lat: must be at most 90/);
     const minMw = await call(page, 'QUEUE', ['PJM', 'lots', null, null, null, null, null, null, null, null]);
@@ -103,7 +105,7 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
 
   it('service failures give #N/A with the reason', async () => {
     const badKey = await harness({ 'dchub.baseUrl': sb.url, 'dchub.apiKey': 'wrong-key-0123456789' });
-    const r = await call(badKey, 'SITESCORE', [39, -77, null]);
+    const r = await call(badKey, 'SITESCORE', [39, -77, null, null]);
     expect(r.error).toMatchObject({ code: '#N/A' });
     expect(r.error!.message).toMatch(/Invalid or inactive API key/);
     expect(r.error!.message).not.toContain('wrong-key-0123456789');

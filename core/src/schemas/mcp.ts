@@ -4,8 +4,6 @@ import { z } from 'zod';
 export const MCP_PATH = '/mcp';
 export const MCP_SERVER_NAME = 'DC Hub Intelligence';
 export const MCP_SERVER_VERSION = '2.1.11';
-/** Protocol revisions the sandbox server speaks, newest first. */
-export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** The 29 tools of spec §4.6, in catalog order. */
 export const MCP_TOOL_NAMES = [

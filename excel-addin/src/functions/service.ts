@@ -1,16 +1,53 @@
-import { DchubClient, DchubError, ValidationError } from '@dchub/core';
+import {
+  DchubClient,
+  DchubError,
+  MemoryStore,
+  NotCachedError,
+  OfficeRuntimeStore,
+  QuotaLedger,
+  ResponseCache,
+  ValidationError,
+  fetchMeta,
+  type CallOptions,
+  type KeyValueStore,
+} from '@dchub/core';
 import { loadSettings } from '../shared/settings';
 
-/** One client per settings value, rebuilt when the task pane changes the URL or key. */
+/**
+ * The one client of the add-in: answers cached in OfficeRuntime.storage (shared with the task
+ * pane, kept well under the 10 MB domain budget) and the daily quota ledger in the same store.
+ */
 let cached: { signature: string; client: DchubClient } | undefined;
+
+function storage(): KeyValueStore {
+  const office = (globalThis as { OfficeRuntime?: { storage?: ConstructorParameters<typeof OfficeRuntimeStore>[0] } }).OfficeRuntime;
+  return office?.storage ? new OfficeRuntimeStore(office.storage, 2_000_000) : new MemoryStore();
+}
 
 export async function serviceClient(): Promise<DchubClient> {
   const s = await loadSettings();
   const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}`;
   if (!cached || cached.signature !== signature) {
-    cached = { signature, client: new DchubClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: 45_000 }) };
+    const store = storage();
+    const probe = new DchubClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, cache: false, ledger: false });
+    const callerId = `${new URL(probe.baseUrl).host}:${probe.callerId}`;
+    cached = {
+      signature,
+      client: new DchubClient({
+        baseUrl: s.baseUrl,
+        apiKey: s.apiKey,
+        timeoutMs: 45_000,
+        cache: new ResponseCache(store),
+        ledger: new QuotaLedger(store, callerId, { tier: s.apiKey ? 'free' : 'anonymous' }),
+      }),
+    };
   }
   return cached.client;
+}
+
+/** Forgets the client (the task pane changed the URL or the key, or cleared the cache). */
+export function resetServiceClient(): void {
+  cached = undefined;
 }
 
 /** Excel caps error messages; keep them short and free of anything secret. */
@@ -24,6 +61,9 @@ export function toCellError(err: unknown): CustomFunctions.Error {
   if (err instanceof ValidationError && err.status === undefined) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.invalidValue, clip(err.message));
   }
+  if (err instanceof NotCachedError) {
+    return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: press Enter to fetch (no call is made while you edit)');
+  }
   if (err instanceof DchubError) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${err.message}`));
   }
@@ -34,12 +74,17 @@ export function toCellError(err: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${msg}`));
 }
 
-/** An AbortSignal that fires when Excel cancels the call. */
-export function cancelSignal(invocation?: CustomFunctions.CancelableInvocation): AbortSignal | undefined {
-  if (!invocation) return undefined;
+type AnyInvocation = CustomFunctions.Invocation & { isInValuePreview?: boolean; onCanceled?: () => void };
+
+/**
+ * Call options for an invocation: abort when Excel cancels; answer from the cache only during
+ * formula value preview (no metered call while the user is still typing).
+ */
+export function callOptions(invocation?: AnyInvocation): CallOptions {
+  if (!invocation) return {};
   const ctl = new AbortController();
-  invocation.onCanceled = () => ctl.abort();
-  return ctl.signal;
+  if ('onCanceled' in invocation || typeof invocation.setResult !== 'function') invocation.onCanceled = () => ctl.abort();
+  return { signal: ctl.signal, cacheOnly: invocation.isInValuePreview === true };
 }
 
 /** `headers` argument: 0 none, 1 a header row (default), 2 a source/as-of row plus the header row. */
@@ -48,4 +93,22 @@ export function headerMode(v: unknown): 0 | 1 | 2 {
   const n = Number(v);
   if (n === 0 || n === 1 || n === 2) return n;
   throw new ValidationError('headers', `must be 0 (none), 1 (header row) or 2 (source row and header row), got ${JSON.stringify(v)}`);
+}
+
+const hhmm = (ms: number) => {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+};
+
+/** Notes about how an answer was obtained: a stale cached value, a gated preview. */
+export function answerNotes(data: unknown): string[] {
+  const notes: string[] = [];
+  const meta = fetchMeta(data);
+  if (meta?.stale) notes.push(`cached ${hhmm(meta.fetchedAt)}, ${meta.reason ?? 'service unavailable'}`);
+  const g = data as { _gated?: boolean; _hidden_count?: number; _total_available?: number; _upgrade_cta?: string; _signup_url?: string } | null;
+  if (g?._gated) {
+    const hidden = g._hidden_count !== undefined ? `${g._hidden_count} of ${g._total_available ?? '?'} hidden` : 'some data hidden';
+    notes.push(`Preview: ${hidden}. ${g._upgrade_cta ?? 'Send an API key (DC Hub pane) to see everything.'}`);
+  }
+  return notes;
 }

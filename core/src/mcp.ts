@@ -1,0 +1,124 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { DchubClient } from './client.js';
+import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
+import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
+import { fieldTable, recordsTable, type Table } from './table.js';
+
+export interface ToolResult {
+  tool: string;
+  /** The tool's answer: structuredContent, or the JSON in its text, or the text itself. */
+  data: unknown;
+  isError: boolean;
+  text: string;
+  fromCache: boolean;
+}
+
+const parseText = (t: string): unknown => {
+  try {
+    return JSON.parse(t);
+  } catch {
+    return t;
+  }
+};
+
+/**
+ * MCP client of the DC Hub server (streamable HTTP, the official SDK), bound to a DchubClient:
+ * same base URL and key (sent only there), answers cached like REST answers, and each call
+ * reserved against the caller's daily allowance.
+ */
+export class McpToolClient {
+  #client: Client | undefined;
+  #connecting: Promise<Client> | undefined;
+  #tools: Map<string, { inputSchema?: unknown; description?: string }> | undefined;
+  callsSent = 0;
+
+  constructor(
+    readonly rest: DchubClient,
+    private readonly opts: { apiKey?: string; fetch?: typeof fetch; lifetimeMs?: number } = {},
+  ) {}
+
+  async #connect(): Promise<Client> {
+    if (this.#client) return this.#client;
+    this.#connecting ??= (async () => {
+      const url = new URL(MCP_PATH.replace(/^\//, ''), this.rest.baseUrl);
+      const transport = new StreamableHTTPClientTransport(url, {
+        requestInit: this.opts.apiKey ? { headers: { 'X-API-Key': this.opts.apiKey } } : undefined,
+        fetch: this.opts.fetch,
+      });
+      const client = new Client({ name: 'dchub-office', version: '0.1.0' });
+      try {
+        await client.connect(transport);
+      } catch (err) {
+        this.#connecting = undefined;
+        const msg = err instanceof Error ? err.message : String(err);
+        if (/401|invalid_api_key/i.test(msg)) throw new AuthError(`MCP: ${msg}`, { status: 401 });
+        throw new NetworkError(`MCP: cannot connect to ${url.href} (${msg})`, { cause: err });
+      }
+      this.#client = client;
+      return client;
+    })();
+    return this.#connecting;
+  }
+
+  /** The server's tools with their input schemas. */
+  async listTools(): Promise<Array<{ name: string; description?: string; inputSchema?: unknown }>> {
+    const c = await this.#connect();
+    const { tools } = await c.listTools();
+    this.#tools = new Map(tools.map((t) => [t.name, { inputSchema: t.inputSchema, description: t.description }]));
+    return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  }
+
+  /** Calls one of the 29 tools (cached per tool and arguments). */
+  async callTool(name: string, args: Record<string, unknown> = {}, opts: { refresh?: boolean; cacheOnly?: boolean } = {}): Promise<ToolResult> {
+    if (!(MCP_TOOL_NAMES as readonly string[]).includes(name)) {
+      throw new ValidationError('name', `unknown tool ${JSON.stringify(name)}; one of ${MCP_TOOL_NAMES.join(', ')}`);
+    }
+    const key = `dchub:c:${this.rest.callerId}:MCP ${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const cache = this.rest.cache;
+    const now = Date.now();
+    const hit = cache?.peek(key) ?? undefined;
+    if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now))) return { ...(hit.value as ToolResult), fromCache: true };
+    if (opts.cacheOnly) throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
+    if (this.rest.ledger && !(await this.rest.ledger.reserve())) {
+      if (hit) return { ...(hit.value as ToolResult), fromCache: true };
+      const s = await this.rest.ledger.snapshot();
+      throw new QuotaSpentError(s.limit, s.resetsAt);
+    }
+    const c = await this.#connect();
+    this.callsSent++;
+    let res: Awaited<ReturnType<Client['callTool']>>;
+    try {
+      res = await c.callTool({ name, arguments: args });
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      if (/invalid|required|expected/i.test(msg)) throw new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, ''));
+      throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
+    }
+    const content = (res.content as Array<{ type: string; text?: string }> | undefined) ?? [];
+    const text = content.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n');
+    const data = res.structuredContent ?? parseText(text);
+    const result: ToolResult = { tool: name, data, isError: res.isError === true, text, fromCache: false };
+    if (!result.isError && cache) {
+      await cache.save(key, { text: JSON.stringify(result), storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.#client?.close().catch(() => undefined);
+    this.#client = undefined;
+    this.#connecting = undefined;
+  }
+}
+
+/** A tool answer as a table: its first list of records, else its scalar members as field/value. */
+export function toolTable(r: ToolResult): Table | undefined {
+  const d = r.data;
+  if (Array.isArray(d) && d.every((x) => x && typeof x === 'object')) return recordsTable(d as Record<string, unknown>[]);
+  if (!d || typeof d !== 'object') return undefined;
+  for (const v of Object.values(d as Record<string, unknown>)) {
+    if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) return recordsTable(v as Record<string, unknown>[]);
+  }
+  return fieldTable(d);
+}

@@ -166,12 +166,18 @@ export class DchubClient {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
     this.#apiKey = opts.apiKey?.trim() || undefined;
     this.callerId = this.#apiKey ? `k${fingerprint(this.#apiKey)}` : 'anon';
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? (() => Date.now());
     this.cache = opts.cache === false ? undefined : (opts.cache ?? new ResponseCache());
     this.ledger =
       opts.ledger === false
         ? undefined
-        : (opts.ledger ?? new QuotaLedger(new MemoryStore(), this.callerId, { tier: opts.tier ?? (this.#apiKey ? 'free' : 'anonymous'), now: this.#now }));
+        : (opts.ledger ??
+          new QuotaLedger(new MemoryStore(), this.callerId, {
+            tier: opts.tier ?? (this.#apiKey ? 'free' : 'anonymous'),
+            // A tier the caller states is taken as known; an assumed one waits for the first answer.
+            confirmed: opts.tier !== undefined || !this.#apiKey,
+            now: this.#now,
+          }));
     const base = this.baseUrl;
     const key = this.#apiKey;
     this.#http = ky.create({
@@ -339,6 +345,7 @@ export class DchubClient {
     if (!this.ledger) return;
     if (err instanceof NetworkError || (err instanceof DOMException && err.name === 'AbortError')) await this.ledger.release();
     else if (err instanceof RateLimitError && (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached') await this.ledger.exhaust();
+    else if (err instanceof DchubError && err.status !== undefined) await this.ledger.correct(new Headers()); // the service answered
   }
 
   async #fetchThrough<S extends z.ZodType>(

@@ -106,6 +106,12 @@ const SAMPLES: Sample[] = [
   { op: 'GET /api/v1/receipts/{run_id}', url: '/api/v1/receipts/1001' },
   { op: 'GET /api/v1/receipts/{run_id}', url: '/api/v1/receipts/abc', status: 400 },
   { op: 'GET /api/v1/receipts/{run_id}', url: '/api/v1/receipts/1', status: 404 },
+  // parcel analysis and multi-site ranking (sandbox/src/routes/parcel.ts, ranking.ts)
+  { op: 'POST /api/v1/analyze-parcel', url: '/api/v1/analyze-parcel', keyless: true, body: { geometry: { type: 'Polygon', coordinates: [[[-77.49, 39.02], [-77.485, 39.02], [-77.485, 39.0245], [-77.49, 39.0245], [-77.49, 39.02]]] }, capacity_mw: 100 } },
+  { op: 'POST /api/v1/analyze-parcel', url: '/api/v1/analyze-parcel', body: { geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 95], [1, 0]]] } }, status: 400 },
+  { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [{ id: 'a', fiber_km: 3, capacity_mw: 200 }, { id: 'b', fiber_km: 9, capacity_mw: 400 }], objectives: { fiber_km: -1, capacity_mw: 1 } } },
+  { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [{ id: 'a', fiber_km: 3 }], objectives: { fiber_km: -1 }, percentile: true } },
+  { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [], objectives: { fiber_km: -1 } }, status: 400 },
 ];
 
 const ajv = new Ajv2020({ strict: false, allErrors: false });

@@ -10,6 +10,8 @@ interface LedgerState {
   used: number;
   limit: number;
   tier: string;
+  /** The service has answered this caller at least once, so the tier and limit are known. */
+  confirmed?: boolean;
 }
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -22,11 +24,13 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class QuotaLedger {
   #state: LedgerState | undefined;
   #chain: Promise<unknown> = Promise.resolve();
+  /** While a key's tier is only assumed, its first call goes alone: the answer tells the allowance. */
+  #gate: { promise: Promise<void>; resolve: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
     private readonly store: KeyValueStore,
     readonly callerId: string,
-    private readonly opts: { tier?: string; now?: () => number } = {},
+    private readonly opts: { tier?: string; now?: () => number; confirmed?: boolean } = {},
   ) {}
 
   get #storeKey(): string {
@@ -47,7 +51,8 @@ export class QuotaLedger {
     }
     const tier = this.#state?.tier ?? this.opts.tier ?? 'anonymous';
     if (!this.#state || this.#state.day !== day) {
-      this.#state = { day, used: 0, limit: this.#state?.limit ?? DAILY_ALLOWANCE[tier] ?? 10, tier };
+      const confirmed = this.#state?.confirmed ?? (this.opts.confirmed ?? tier === 'anonymous');
+      this.#state = { day, used: 0, limit: this.#state?.limit ?? DAILY_ALLOWANCE[tier] ?? 10, tier, confirmed };
     }
     return this.#state;
   }
@@ -82,17 +87,40 @@ export class QuotaLedger {
 
   /** Reserves `n` calls; false (and nothing reserved) when the allowance cannot cover them. */
   async reserve(n = 1): Promise<boolean> {
-    return this.#locked(async () => {
-      const s = await this.#load();
-      if (s.used + n > s.limit) return false;
-      s.used += n;
-      await this.#save();
-      return true;
-    });
+    for (;;) {
+      if (this.#gate) await this.#gate.promise;
+      const r = await this.#locked(async () => {
+        const s = await this.#load();
+        if (!s.confirmed && this.#gate) return 'wait' as const;
+        if (s.used + n > s.limit) return false;
+        s.used += n;
+        await this.#save();
+        if (!s.confirmed) this.#openGate();
+        return true;
+      });
+      if (r !== 'wait') return r;
+    }
+  }
+
+  #openGate(): void {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    // Never hold calls back for long if the first answer gets lost.
+    const timer = setTimeout(() => this.#closeGate(), 15_000);
+    this.#gate = { promise, resolve, timer };
+  }
+
+  #closeGate(): void {
+    const g = this.#gate;
+    if (!g) return;
+    this.#gate = undefined;
+    clearTimeout(g.timer);
+    g.resolve();
   }
 
   /** Gives back a reservation whose request never reached the service. */
   async release(n = 1): Promise<void> {
+    this.#closeGate();
     await this.#locked(async () => {
       const s = await this.#load();
       s.used = Math.max(0, s.used - n);
@@ -100,19 +128,26 @@ export class QuotaLedger {
     });
   }
 
-  /** Lets the server's rate-limit headers correct the ledger. */
+  /** Lets the server's rate-limit headers correct the ledger (called after every answer). */
   async correct(headers: Headers): Promise<void> {
     const limit = Number(headers.get('x-ratelimit-limit'));
     const remaining = Number(headers.get('x-ratelimit-remaining'));
     const tier = headers.get('x-ratelimit-tier');
-    if (!headers.has('x-ratelimit-limit') && !headers.has('x-ratelimit-remaining') && !tier) return;
+    const informative = headers.has('x-ratelimit-limit') || headers.has('x-ratelimit-remaining') || !!tier;
     await this.#locked(async () => {
       const s = await this.#load();
+      const first = !s.confirmed;
+      s.confirmed = true;
+      if (!informative) {
+        if (first) await this.#save();
+        return;
+      }
       if (tier) s.tier = tier;
       if (Number.isFinite(limit) && limit > 0) s.limit = limit;
       if (Number.isFinite(remaining) && headers.has('x-ratelimit-remaining')) s.used = Math.max(0, s.limit - remaining);
       await this.#save();
     });
+    this.#closeGate();
   }
 
   /** The server said the allowance is spent (429): mark the day used up. */
@@ -120,7 +155,9 @@ export class QuotaLedger {
     await this.#locked(async () => {
       const s = await this.#load();
       s.used = s.limit;
+      s.confirmed = true;
       await this.#save();
     });
+    this.#closeGate();
   }
 }

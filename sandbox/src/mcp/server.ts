@@ -1,6 +1,250 @@
-import type { Hono } from 'hono';
-import type { SandboxEnv } from '../app.js';
-import type { SandboxContext } from '../context.js';
+import type { Context, Hono } from 'hono';
+import { Hono as HonoApp } from 'hono';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, describeIssue, type McpToolName,
+} from '@dchub/core';
+import { buildRegistry, type SandboxEnv } from '../app.js';
+import type { SandboxContext, Tier } from '../context.js';
+import { gatedMarkers, isKeyless, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
+import { dailyReset } from '../policy/limits.js';
+import { MCP_ANON_RESULTS, MCP_DAILY_CALLS, atLeast } from '../policy/tiers.js';
+import { hexId } from '../rng.js';
+import { ToolError, mainList, replaceList, type ToolEnv, type ToolResult } from './tools/common.js';
+import { TOOL_BY_NAME, TOOL_LIST } from './tools/index.js';
 
-/** MCP server at /mcp (to be filled in). */
-export function registerMcp(_app: Hono<SandboxEnv>, _ctx: SandboxContext): void {}
+/** Sessions idle longer than this are evicted (sandbox clock). */
+const SESSION_IDLE_MS = 30 * 60_000;
+
+const toolText = (payload: unknown, isError = false) => ({
+  content: [{ type: 'text', text: JSON.stringify(payload) }],
+  ...(payload && typeof payload === 'object' && !Array.isArray(payload) ? { structuredContent: payload } : {}),
+  ...(isError ? { isError: true } : {}),
+});
+
+/** The key the caller sent (X-API-Key or a bearer token). */
+const callerKey = (c: Context) => (c.req.header('x-api-key') ?? /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1])?.trim();
+
+function mcpCaller(c: Context<SandboxEnv>, tier: Tier): string {
+  if (tier !== 'anonymous') return `key:${callerKey(c)}`;
+  const fwd = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return `ip:${fwd || env?.incoming?.socket?.remoteAddress || 'local'}`;
+}
+
+/** Keyless answers: the main list cut to MCP_ANON_RESULTS rows, with how many were withheld. */
+function capForAnonymous(result: ToolResult, listKey: string | undefined): ToolResult {
+  const key = listKey ? mainList(result, listKey) : undefined;
+  if (!key) return result;
+  const rows = result[key] as unknown[];
+  if (rows.length <= MCP_ANON_RESULTS) return result;
+  const total = rows.length;
+  return {
+    ...replaceList(result, key, rows.slice(0, MCP_ANON_RESULTS)),
+    ...(typeof result.count === 'number' ? { count: MCP_ANON_RESULTS } : {}),
+    ...gatedMarkers(total, MCP_ANON_RESULTS, 'IDENTIFIED'),
+    preview_is_partial: true,
+    _results_field: key,
+    _results_withheld: total - MCP_ANON_RESULTS,
+    [`_${key}_total_with_key`]: total,
+  };
+}
+
+/**
+ * MCP server at /mcp (spec §4.6): streamable HTTP (JSON responses; no server-initiated stream),
+ * stateful sessions via Mcp-Session-Id, server "DC Hub Intelligence" 2.1.11, the 29 tools.
+ * Tier comes from the HTTP request's X-API-Key/Bearer (unknown keys are refused with 401 by the
+ * app-wide auth middleware). Tools read the same data as REST: either computed from ctx.data with
+ * the REST modules' own functions, or by an in-process request to a REST route mounted on a private
+ * app that never counts against the caller's REST allowance (the MCP allowance applies instead).
+ */
+export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
+  let sessionCounter = 0;
+  let internal: HonoApp<SandboxEnv> | undefined;
+
+  const rest: ToolEnv['rest'] = async (path, init) => {
+    if (!internal) {
+      internal = new HonoApp<SandboxEnv>();
+      // Full data, like the real MCP server reading the backend with its internal key; the MCP tiers apply on top.
+      internal.use('*', async (c, next) => {
+        c.set('tier', 'enterprise');
+        await next();
+      });
+      buildRegistry(ctx).mount(internal, () => undefined);
+      internal.notFound((c) => c.json({ error: `not_found: no endpoint ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+    }
+    const res = await internal.request(path, init);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body };
+  };
+
+  const newSessionId = () => {
+    const h = hexId(32, ctx.seed, 'mcp-session', ++sessionCounter, ctx.clock.nowMs());
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  };
+
+  async function callTool(tier: Tier, caller: string, params: Record<string, unknown>) {
+    const name = params.name;
+    const tool = typeof name === 'string' ? TOOL_BY_NAME.get(name as McpToolName) : undefined;
+    if (!tool) return { rpcError: { code: -32602, message: `Unknown tool: ${String(name)}` } };
+    const now = ctx.clock.nowMs();
+
+    // The MCP daily allowance (spec §8.1): a tool error, not an HTTP error, so agents can read it.
+    if (ctx.enforceLimits) {
+      const limit = MCP_DAILY_CALLS[tier];
+      const left = ctx.counters.take(now, `mcp:${caller}`, limit);
+      if (left < 0) {
+        const reset = dailyReset(now);
+        return toolText(
+          {
+            error: 'daily_limit_reached',
+            tool: tool.name,
+            tier,
+            limit: `${limit}/day`,
+            message: `MCP daily allowance reached for the ${tier} tier (${limit} calls/day).${tier === 'anonymous' ? ` Send X-API-Key (claim a free key instantly: POST ${SIGNUP_URL}) for 1,000 calls/day.` : ''}`,
+            retry_after: reset.seconds,
+            resets_at: reset.iso,
+            upgrade_url: PRICING_URL,
+          },
+          true,
+        );
+      }
+    }
+
+    if (tool.requires?.mode === 'wall' && !atLeast(tier, tool.requires.tier)) {
+      return toolText(
+        {
+          error: 'pro_required',
+          tool: tool.name,
+          _gated: true,
+          _wall: true,
+          required_plan: tool.requires.tier,
+          current_plan: tier,
+          user_message: `${tool.name} is a Pro tool. The Pro plan opens it.`,
+          show_to_user: true,
+          upgrade_url: PRICING_URL,
+          ...(tier === 'anonymous' ? { agent_claim: { url: SIGNUP_URL, method: 'POST', body: { client_name: '<your agent name>' }, returns: 'api_key' } } : {}),
+        },
+        true,
+      );
+    }
+
+    const parsed = McpToolInputs[tool.name].safeParse(params.arguments ?? {});
+    if (!parsed.success) {
+      const { param, message } = describeIssue(parsed.error);
+      return toolText({ error: `${param}: ${message}`, param, tool: tool.name }, true);
+    }
+    const env: ToolEnv = { ctx, tier, nowMs: now, rest };
+    let result: ToolResult;
+    try {
+      result = await tool.run(parsed.data as Record<string, unknown>, env);
+    } catch (e) {
+      if (e instanceof ToolError) return toolText({ tool: tool.name, ...e.payload }, true);
+      throw e;
+    }
+    if (tool.requires?.mode === 'preview' && !atLeast(tier, tool.requires.tier) && tool.preview) {
+      const p = tool.preview(result, env);
+      const total = typeof p._total_available === 'number' ? p._total_available : 1;
+      result = { ...p, ...gatedMarkers(total, 0, 'IDENTIFIED') };
+    }
+    if (isKeyless(tier)) result = capForAnonymous(result, tool.list);
+    return toolText(result);
+  }
+
+  /** One SDK server per session; tools/list comes from the SDK, tools/call from callTool above. */
+  function makeServer(): McpServer {
+    const server = new McpServer(
+      { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions:
+          'DC Hub data center intelligence (sandbox, synthetic data). Send X-API-Key for full answers; keyless callers get 10 calls/day and 2 results per list. Data CC-BY-4.0: cite "DC Hub, dchub.cloud".',
+      },
+    );
+    for (const t of TOOL_LIST) {
+      server.registerTool(
+        t.name,
+        { description: t.description, inputSchema: McpToolInputs[t.name], annotations: { readOnlyHint: true, openWorldHint: false } },
+        () => toolText({ error: 'unreachable' }, true) as never,
+      );
+    }
+    // Our own call handler: allowance, Pro wall, argument errors as JSON tool errors, previews, keyless cap.
+    server.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      const who = (extra.authInfo?.extra ?? {}) as { tier?: Tier; caller?: string };
+      const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params as Record<string, unknown>);
+      if ('rpcError' in r && r.rpcError) throw new McpError(r.rpcError.code, r.rpcError.message);
+      return r as never;
+    });
+    return server;
+  }
+
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; lastMs: number }>();
+  const evict = (now: number) => {
+    for (const [id, s] of sessions) {
+      if (now - s.lastMs > SESSION_IDLE_MS) {
+        sessions.delete(id);
+        void s.transport.close();
+      }
+    }
+  };
+  const rpcReply = (c: Context<SandboxEnv>, status: 400 | 404, id: unknown, code: number, message: string) =>
+    c.json({ jsonrpc: '2.0', error: { code, message }, id: id ?? null }, status);
+
+  app.post(MCP_PATH, async (c) => {
+    const tier = c.get('tier');
+    const now = ctx.clock.nowMs();
+    evict(now);
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return rpcReply(c, 400, null, -32700, 'Parse error: the body must be JSON-RPC 2.0');
+    }
+    const authInfo = { token: callerKey(c) ?? '', clientId: mcpCaller(c, tier), scopes: [], extra: { tier, caller: mcpCaller(c, tier) } };
+    const sessionId = c.req.header('mcp-session-id');
+    const first = (Array.isArray(body) ? body[0] : body) as { id?: unknown } | undefined;
+    if (sessionId) {
+      const s = sessions.get(sessionId);
+      if (!s) return rpcReply(c, 404, first?.id, -32001, 'Session not found');
+      s.lastMs = now;
+      return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo });
+    }
+    if (!isInitializeRequest(body)) return rpcReply(c, 400, first?.id, -32000, 'No session. Send initialize first.');
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: newSessionId,
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastMs: now });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    await makeServer().connect(transport);
+    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo });
+  });
+
+  app.get(MCP_PATH, (c) => {
+    const sessionId = c.req.header('mcp-session-id');
+    if (!sessionId || !sessions.has(sessionId)) return c.json({ error: 'No session. POST /mcp with initialize.' }, 400);
+    c.header('Allow', 'POST, DELETE, OPTIONS');
+    return c.json({ error: 'Streamable HTTP subscription is not supported. Use POST /mcp.' }, 405);
+  });
+
+  app.delete(MCP_PATH, async (c) => {
+    const sessionId = c.req.header('mcp-session-id');
+    const s = sessionId ? sessions.get(sessionId) : undefined;
+    if (!sessionId || !s) return c.json({ error: 'Session not found' }, 404);
+    sessions.delete(sessionId);
+    await s.transport.close();
+    return c.json({ ok: true, session_closed: sessionId });
+  });
+}

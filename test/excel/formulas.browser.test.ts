@@ -1,0 +1,252 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
+import { launchChromium, serveStatic } from '../support/browser.js';
+
+/**
+ * Every DCHUB formula in Chromium, from the built bundle, against a running sandbox: keys of
+ * several tiers, the sandbox's faults, value preview, a recalculation storm, stale answers.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '../../excel-addin/dist');
+const KEYS = { free: 'xl-free-key-000001', developer: 'xl-dev-key-0000001', pro: 'xl-pro-key-0000001', enterprise: 'xl-ent-key-0000001' };
+
+let sb: RunningSandbox;
+let web: Awaited<ReturnType<typeof serveStatic>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  sb = await startSandbox({
+    port: 0,
+    seed: 'excel-formulas',
+    now: '2026-11-21T12:00:00Z',
+    keys: Object.entries(KEYS).map(([t, k]) => `${t}=${k}`).join(','),
+    controls: true,
+  });
+  web = await serveStatic([here, dist]);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  await sb?.close();
+});
+const control = (p: string, body?: unknown, method = 'POST') =>
+  fetch(sb.url + p, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+beforeEach(async () => {
+  await control('/_sandbox/faults', undefined, 'DELETE');
+  await control('/_sandbox/limits', undefined, 'DELETE');
+});
+
+interface Harness {
+  page: Page;
+  requests: () => number;
+}
+async function harness(key?: string): Promise<Harness> {
+  const page = await browser.newPage();
+  let n = 0;
+  page.on('request', (r) => {
+    if (r.url().startsWith(sb.url)) n++;
+  });
+  const settings: Array<[string, string]> = [['dchub.baseUrl', sb.url]];
+  if (key) settings.push(['dchub.apiKey', key]);
+  await page.goto(`${web.url}/harness.html?storage=${encodeURIComponent(JSON.stringify(settings))}`);
+  await page.waitForFunction(() => Object.keys((window as any).__registered).length >= 20);
+  return { page, requests: () => n };
+}
+type Result = { value?: any; error?: { code: string; message: string } };
+const call = (h: Harness, id: string, args: unknown[], invocation: Record<string, unknown> = {}) =>
+  h.page.evaluate(([i, a, inv]) => (window as any).__call(i, a, inv) as Promise<Result>, [id, args, invocation] as const);
+/** Data rows of a spilled table (header and note rows left out). */
+const dataRows = (m: any[][]) => m.slice(1).filter((r) => r.slice(1).some((v) => v !== ''));
+const api = async (p: string, key = KEYS.enterprise) => (await fetch(sb.url + p, { headers: { 'X-API-Key': key } })).json();
+
+describe('every formula against the sandbox (pro key)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness(KEYS.pro);
+  });
+
+  it('SITESCORE by field', async () => {
+    const s = await api('/api/site-score?lat=41.88&lon=-87.63');
+    expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'fiber.connectivity_score'])).value).toBe(s.fiber.connectivity_score);
+    expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nearby.substations_50km'])).value).toBe(s.nearby.substations_50km);
+    expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nope.none'])).error).toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^field:/) });
+  });
+
+  it('BRIEFS, BRIEF, DCPI, AICAPACITY', async () => {
+    const briefs = (await call(h, 'BRIEFS', [null, null, null])).value as any[][];
+    expect(briefs[0][0]).toBe('market_slug');
+    expect(briefs.length).toBe(1 + 15); // Pro sees the 15 seed markets
+    const dcpi = await api('/api/v1/dcpi/scores/dallas');
+    expect((await call(h, 'DCPI', ['dallas', null])).value).toBe(dcpi.verdict);
+    expect((await call(h, 'DCPI', ['dfw', 'composite_score'])).value).toBe(dcpi.composite_score);
+    const brief = await api('/api/v1/market-brief/nova', KEYS.pro);
+    expect((await call(h, 'BRIEF', ['nova', 'hero.verdict'])).value).toBe(brief.hero.verdict);
+    const whole = (await call(h, 'BRIEF', ['nova', null])).value as any[][];
+    expect(whole[0]).toEqual(['field', 'value']);
+    const ai = (await call(h, 'AICAPACITY', [30])).value as any[][];
+    expect(ai.length).toBe(1 + (await api('/api/v1/ai-capacity-index?horizon=30')).markets.length);
+    expect((await call(h, 'AICAPACITY', [45])).error?.message).toMatch(/^horizon:/);
+  });
+
+  it('MARKETS, MARKET, COMPARE, STATS', async () => {
+    const m = (await call(h, 'MARKETS', [])).value as any[][];
+    expect(m.length - 1).toBe((await api('/api/v1/markets/list', KEYS.pro)).data.length);
+    const detail = await api('/api/v1/markets/dallas');
+    expect((await call(h, 'MARKET', ['dallas', 'stats.facility_count'])).value).toBe(detail.stats.facility_count);
+    const cmp = (await call(h, 'COMPARE', ['dallas,phoenix'])).value as any[][];
+    expect(cmp.slice(1).map((r) => r[0])).toHaveLength(2);
+    expect((await call(h, 'COMPARE', ['dallas'])).error?.message).toMatch(/^markets:/);
+    const stats = (await call(h, 'STATS', [])).value as any[][];
+    expect(stats.find((r) => r[0] === 'markets')?.[1]).toBe((await api('/api/v1/stats')).markets);
+  });
+
+  it('FACILITIES, DEALS, PIPELINE, PRICE', async () => {
+    const f = (await call(h, 'FACILITIES', ['dallas', 'US', 5])).value as any[][];
+    expect(dataRows(f)).toHaveLength(5);
+    expect((await call(h, 'FACILITIES', ['dallas', 'USA', 5])).error?.message).toMatch(/^country:/);
+    const d = (await call(h, 'DEALS', [5, 'acquisition'])).value as any[][];
+    expect(dataRows(d)).toHaveLength(5);
+    expect((await call(h, 'DEALS', [5, 'gift'])).error?.message).toMatch(/^deal_type:/);
+    const p = (await call(h, 'PIPELINE', [])).value as any[][];
+    expect(p.length).toBeGreaterThan(10);
+    expect((await call(h, 'PRICE', ['TX'])).value).toBe((await api('/api/energy/prices/TX')).industrial_price_cents_kwh);
+  });
+
+  it('PARCEL, RANK, CHAIN', async () => {
+    const square = JSON.stringify({ type: 'Polygon', coordinates: [[[-77.5, 39.0], [-77.49, 39.0], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39.0]]] });
+    const acres = (await call(h, 'PARCEL', [square, 100, 'total_acres'])).value;
+    expect(acres).toBeGreaterThan(200);
+    expect((await call(h, 'PARCEL', ['{not json', null, null])).error?.message).toMatch(/^geojson:/);
+    const candidates = [['id', 'lat', 'lon', 'score', 'km'], ['a', 39, -77, 80, 3], ['b', 40, -78, 60, 1], ['c', 41, -79, 70, '']];
+    const ranked = (await call(h, 'RANK', [candidates, 'score:1,km:-1', 'km::10', null, null, null])).value as any[][];
+    expect(ranked[0].slice(0, 3)).toEqual(['rank', 'id', 'objective_score']);
+    expect(ranked.slice(1).filter((r) => typeof r[0] === 'number')).toHaveLength(2); // c has no km: fails closed
+    expect((await call(h, 'RANK', [candidates, 'score:zero', null, null, null, null])).error?.message).toMatch(/^objectives:/);
+    expect((await call(h, 'RANK', [candidates, 'score:1', null, 'best', null, null])).error?.message).toMatch(/^mode:/);
+    const chain = (await call(h, 'CHAIN', ['ERCOT', 100, 40, 'overall_score:1,fiber_km:-1', 3])).value as any[][];
+    expect(chain[0]).toEqual(expect.arrayContaining(['rank', 'overall_score', 'norm_fiber_km']));
+    expect(chain.filter((r) => typeof r[0] === 'number')).toHaveLength(3);
+  });
+
+  it('QUOTA, CITATION', async () => {
+    const left = (await call(h, 'QUOTA', [])).value;
+    expect(left).toBeGreaterThan(1900);
+    expect(left).toBeLessThan(2000);
+    expect((await call(h, 'CITATION', [])).value).toMatch(/CC-BY-4\.0/);
+  });
+
+  it('streaming NEWS and FUELMIX set results; errors go through setResult', async () => {
+    const streamed = await h.page.evaluate(async () => {
+      const results: Record<string, any> = {};
+      const run = (id: string, args: unknown[]) =>
+        new Promise<void>((resolve) => {
+          (window as any).__registered[id](...args, {
+            setResult: (v: any) => {
+              results[id] = v;
+              resolve();
+            },
+            onCanceled: undefined,
+          });
+        });
+      await run('NEWS', [5]);
+      await run('FUELMIX', ['PJM']);
+      return { news: results.NEWS, fuel: results.FUELMIX };
+    });
+    expect(dataRows(streamed.news)).toHaveLength(5);
+    expect(streamed.fuel[0]).toEqual(expect.arrayContaining(['source', 'percentage']));
+    const bad = await h.page.evaluate(
+      () =>
+        new Promise<any>((resolve) =>
+          (window as any).__registered.FUELMIX('XYZ', { setResult: (v: any) => resolve({ code: v.code, message: v.message }) }),
+        ),
+    );
+    expect(bad.code).toBe('#VALUE!');
+    expect(bad.message).toMatch(/^iso:/);
+  });
+});
+
+describe('Excel behaviour', () => {
+  it('value preview never calls the network', async () => {
+    const h = await harness(KEYS.pro);
+    const r = await call(h, 'SITESCORE', [35.1, -101.8, null, null], { isInValuePreview: true });
+    expect(r.error).toMatchObject({ code: '#N/A', message: expect.stringMatching(/press Enter/) });
+    expect(h.requests()).toBe(0);
+    await call(h, 'SITESCORE', [35.1, -101.8, null, null]);
+    expect(h.requests()).toBe(1);
+    const preview = await call(h, 'SITESCORE', [35.1, -101.8, null, null], { isInValuePreview: true });
+    expect(typeof preview.value).toBe('number');
+    expect(h.requests()).toBe(1);
+  });
+
+  it('a recalculation storm of 1,000 cells over 200 argument sets sends at most 200 requests; a second one none', async () => {
+    const h = await harness(KEYS.enterprise);
+    const storm = () =>
+      h.page.evaluate(async () => {
+        const calls = [];
+        for (let i = 0; i < 1000; i++) calls.push((window as any).__call('SITESCORE', [30 + (i % 200) * 0.05, -100, null, null]));
+        const res = await Promise.all(calls);
+        return res.filter((r: any) => typeof r.value === 'number').length;
+      });
+    expect(await storm()).toBe(1000);
+    expect(h.requests()).toBeLessThanOrEqual(200);
+    const first = h.requests();
+    expect(await storm()).toBe(1000);
+    expect(h.requests()).toBe(first);
+  });
+
+  it('a keyless QUEUE shows the preview rows and a closing note saying what is hidden and how to unlock', async () => {
+    const h = await harness();
+    const m = (await call(h, 'QUEUE', ['PJM', null, null, null, null, null, null, null, null, null])).value as any[][];
+    expect(m).toHaveLength(1 + 3 + 1);
+    expect(m[4][0]).toMatch(/^Preview: \d+ of \d+ hidden\. .*X-API-Key/);
+  });
+
+  it('when the daily allowance is spent: #N/A for new arguments, cached data with its age otherwise', async () => {
+    const start = Date.UTC(2026, 10, 21, 1, 0); // early in a UTC day, so an hour later is the same day
+    const h = await harness(KEYS.free); // 10 calls a day
+    await h.page.clock.install({ time: start });
+    const table = (await call(h, 'MARKETS', [])).value as any[][];
+    for (let i = 0; i < 9; i++) await call(h, 'SITESCORE', [36 + i * 0.1, -97, null, null]);
+    const over = await call(h, 'SITESCORE', [47, -97, null, null]);
+    expect(over.error).toMatchObject({ code: '#N/A', message: expect.stringMatching(/daily allowance of 10 calls is spent/) });
+    const sent = h.requests();
+    // An hour later the market list has expired (30 minutes): it is shown from the cache, with its age.
+    await h.page.clock.setSystemTime(start + 3600_000);
+    const stale = (await call(h, 'MARKETS', [])).value as any[][];
+    expect(stale.slice(0, table.length)).toEqual(table);
+    expect(stale.at(-1)![0]).toMatch(/^cached \d\d:\d\d, daily limit reached$/);
+    expect(h.requests()).toBe(sent);
+  });
+
+  it('service faults: cached data with its age, or #N/A with the reason', async () => {
+    const h = await harness(KEYS.pro);
+    const fresh = (await call(h, 'MARKETS', [])).value as any[][];
+    await control('/_sandbox/faults', [{ path_prefix: '/api/v1/markets', kind: 'status', status: 503 }]);
+    await h.page.clock.install({ time: Date.now() + 2 * 3600_000 }); // past the 30-minute lifetime
+    const stale = (await call(h, 'MARKETS', [])).value as any[][];
+    expect(stale.slice(0, fresh.length)).toEqual(fresh);
+    expect(stale.at(-1)![0]).toMatch(/^cached \d\d:\d\d, service error$/);
+    await control('/_sandbox/faults', [{ path_prefix: '/api/v1/stats', kind: 'reset' }]);
+    const none = await call(h, 'STATS', []);
+    expect(none.error).toMatchObject({ code: '#N/A' });
+  });
+
+  it('cancel aborts the request', async () => {
+    const h = await harness(KEYS.pro);
+    await control('/_sandbox/faults', [{ path_prefix: '/api/site-score', kind: 'latency', latency_ms: 3000 }]);
+    const r = await h.page.evaluate(async () => {
+      const inv: any = { isInValuePreview: false };
+      const p = (window as any).__registered.SITESCORE(12, 12, null, null, inv).then(
+        () => 'resolved',
+        (e: any) => `${e.code}: ${e.message}`,
+      );
+      setTimeout(() => inv.onCanceled?.(), 100);
+      return p;
+    });
+    expect(r).toBe('#N/A: DC Hub: request canceled');
+  });
+});

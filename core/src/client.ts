@@ -191,6 +191,8 @@ export class DchubClient {
         afterStatusCodes: [413, 429, 503],
         maxRetryAfter: 60_000,
         backoffLimit: 8_000,
+        // 80-120% of the exponential delay, so many clients do not retry in step.
+        jitter: (delay: number) => delay * (0.8 + Math.random() * 0.4),
       },
       hooks: {
         beforeRequest: [

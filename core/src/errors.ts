@@ -46,6 +46,23 @@ export class AuthError extends DchubError {
   }
 }
 
+/**
+ * A gated answer instead of the data: the real service's 402 paid preview. Carries what was
+ * shown, how much is hidden and how to unlock it. (200 previews with `_gated` are answers, not
+ * errors: callers read them with `fetchMeta(data).preview`.)
+ */
+export class GatedPreviewError extends AuthError {
+  readonly preview: unknown;
+  readonly hiddenCount?: number;
+  readonly unlockUrl?: string;
+  constructor(message: string, opts: { status: number; body?: unknown; preview?: unknown; hiddenCount?: number; unlockUrl?: string }) {
+    super(message, { status: opts.status, body: opts.body, requiredPlan: undefined, authInstructions: opts.unlockUrl });
+    this.preview = opts.preview;
+    this.hiddenCount = opts.hiddenCount;
+    this.unlockUrl = opts.unlockUrl;
+  }
+}
+
 export class NotFoundError extends DchubError {
   constructor(message: string, opts: { body?: unknown } = {}) {
     super('not_found', message, { status: 404, ...opts });
@@ -114,6 +131,16 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
     const param = text(b.param) ?? /^([a-z_][a-z0-9_.]*):/i.exec(text(b.error) ?? '')?.[1] ?? 'request';
     const msg = (text(b.error) ?? reason).replace(new RegExp(`^${param}:\\s*`), '');
     return new ValidationError(param, msg, { status, body });
+  }
+  if (status === 402 && (b.status === 'paid_preview' || b.preview !== undefined || b._gated === true)) {
+    const unlock = text(b.upgrade_url) ?? text(b._signup_url) ?? text((b.agent_action as Record<string, unknown> | undefined)?.url);
+    return new GatedPreviewError(`${reason}${unlock ? ` (unlock: ${unlock})` : ''}`, {
+      status,
+      body,
+      preview: b.preview_data ?? b.data ?? b.preview,
+      hiddenCount: typeof b._hidden_count === 'number' ? b._hidden_count : undefined,
+      unlockUrl: unlock,
+    });
   }
   if (status === 401 || status === 402 || status === 403) {
     return new AuthError(reason, {

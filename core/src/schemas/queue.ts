@@ -153,8 +153,17 @@ export const SiteEvaluationHandoff = z.looseObject({
   get_water_risk: z.looseObject({ lat: z.number().optional(), lng: z.number().optional() }).optional(),
 });
 
+/** The real service's spellings (`lon`, `capacity`) folded into the spec's (`lng`, `capacity_mw`). */
+const foldRecordAliases = (v: unknown) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const r = v as Record<string, unknown>;
+  if (r.lng === undefined && r.lon !== undefined) return foldRecordAliases({ ...r, lng: r.lon });
+  if (r.capacity_mw === undefined && r.capacity !== undefined) return { ...r, capacity_mw: r.capacity };
+  return r;
+};
+
 /** One survivor of the refined queue (reference notes §2.21). */
-export const QueueRecord = z.looseObject({
+export const QueueRecordShape = z.looseObject({
   candidate_id: z.string().optional(),
   queue_id: z.string(),
   project_name: z.string().nullable().optional(),
@@ -176,6 +185,7 @@ export const QueueRecord = z.looseObject({
   representative_point: LatLng.nullable().optional(),
   site_evaluation_handoff: SiteEvaluationHandoff.nullable().optional(),
 });
+export const QueueRecord = z.preprocess(foldRecordAliases, QueueRecordShape);
 
 export const ErrorMitigation = z.looseObject({
   error_code: z.string(),
@@ -213,5 +223,5 @@ export const QueueResult = Envelope.extend({
   note: z.string().optional(),
   _error_mitigation: ErrorMitigation.optional(),
 });
-export type QueueRecordT = z.infer<typeof QueueRecord>;
+export type QueueRecordT = z.infer<typeof QueueRecordShape>;
 export type QueueResultT = z.infer<typeof QueueResult>;

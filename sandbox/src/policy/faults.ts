@@ -1,5 +1,6 @@
 import type { Context, Next } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { Rng } from '../rng.js';
 
@@ -94,20 +95,33 @@ export class FaultInjector {
     await next();
     const body = hits.find((r) => r.kind === 'truncate' || r.kind === 'malformed_json' || r.kind === 'schema_drift');
     if (!body) return;
-    const text = await c.res.clone().text();
+    // Work on the plain text: the answer may be gzip-encoded (memoized answers are).
+    const bytes = Buffer.from(await c.res.clone().arrayBuffer());
+    const text = (c.res.headers.get('content-encoding') === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
+    const plainHeaders = new Headers(c.res.headers);
+    plainHeaders.delete('content-encoding');
+    plainHeaders.delete('content-length');
+    const status = c.res.status;
+    // Hono copies the old answer's headers onto a new one: drop the old answer first.
+    c.res = undefined as unknown as Response;
     if (body.kind === 'truncate' && env.outgoing) {
       // Promise the whole body, send half, drop the connection.
       const headers: Record<string, string> = {};
-      c.res.headers.forEach((v, k) => (headers[k] = v));
+      plainHeaders.forEach((v, k) => (headers[k] = v));
       headers['content-length'] = String(Buffer.byteLength(text));
-      env.outgoing.writeHead(c.res.status, headers);
+      env.outgoing.writeHead(status, headers);
       env.outgoing.write(text.slice(0, Math.floor(text.length / 2)));
       env.outgoing.socket?.destroy();
       c.res = RESPONSE_ALREADY_SENT;
       return;
     }
+    if (body.kind === 'truncate') {
+      // No socket to drop (an in-process request): the body simply ends half way.
+      c.res = new Response(text.slice(0, Math.floor(text.length / 2)), { status, headers: plainHeaders });
+      return;
+    }
     if (body.kind === 'malformed_json') {
-      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', { status: c.res.status, headers: c.res.headers });
+      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', { status, headers: plainHeaders });
       return;
     }
     if (body.kind === 'schema_drift') {
@@ -117,9 +131,7 @@ export class FaultInjector {
       } catch {
         /* not JSON: leave as is */
       }
-      const headers = new Headers(c.res.headers);
-      headers.delete('content-length');
-      c.res = new Response(drifted, { status: c.res.status, headers });
+      c.res = new Response(drifted, { status, headers: plainHeaders });
     }
   };
 }

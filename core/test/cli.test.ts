@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,5 +64,50 @@ describe('dchub CLI', () => {
     const c = await dchub('cache', 'clear');
     expect(c.out).toMatch(/cleared \d+ cached answers/);
     expect(JSON.parse((await dchub('cache', 'stats', '--format', 'json')).out).answers).toBe(0);
+  });
+});
+
+describe('dchub CLI: every subcommand', () => {
+  const pro = (...a: string[]) => dchub(...a, '--api-key', PRO);
+  it('dcpi, markets, facilities, news, deals', async () => {
+    const d = await pro('dcpi', 'dallas', '--format', 'json');
+    expect(d.code).toBe(EXIT.ok);
+    expect(JSON.parse(d.out).verdict).toMatch(/BUILD|CAUTION|AVOID/);
+    expect((await pro('markets')).out).toMatch(/slug/);
+    expect(JSON.parse((await pro('markets', 'dallas', '--format', 'json')).out).market.name).toBe('Dallas');
+    expect((await pro('facilities', 'dallas', '--limit', '3', '--format', 'csv')).out.trim().split('\r\n')).toHaveLength(4);
+    expect(JSON.parse((await pro('news', '--limit', '2', '--format', 'json')).out).articles).toHaveLength(2);
+    expect((await pro('deals', '--deal-type', 'bogus')).code).toBe(EXIT.usage);
+  });
+  it('briefs --since lists only the recomputed markets', async () => {
+    const r = await pro('briefs', '--since', '2026-11-01T00:00:00Z', '--format', 'csv');
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.err).toMatch(/briefs recomputed since/);
+    expect(r.out.split('\r\n')[0]).toMatch(/^market_slug,/);
+  });
+  it('parcel and rank from files', async () => {
+    const geo = path.join(dir, 'p.geojson');
+    await writeFile(geo, JSON.stringify({ type: 'Polygon', coordinates: [[[-77.5, 39], [-77.49, 39], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39]]] }));
+    const p = await pro('parcel', geo, '--capacity-mw', '50', '--format', 'json');
+    expect(JSON.parse(p.out).total_acres).toBeGreaterThan(200);
+    const csv = path.join(dir, 'c.csv');
+    await writeFile(csv, 'id,lat,lon,score,km\na,39,-77,80,3\nb,40,-78,60,1\n');
+    const r = await pro('rank', csv, '--objectives', 'score:1,km:-1', '--format', 'csv');
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out.split('\r\n')[0]).toMatch(/^rank,id,objective_score,score,km,norm_score,norm_km/);
+    expect((await pro('rank', csv, '--objectives', 'score')).code).toBe(EXIT.usage);
+  });
+  it('chain shows its cost and progress on stderr', async () => {
+    const r = await pro('chain', '--iso', 'ERCOT', '--min-mw', '100', '--objectives', 'overall_score:1', '--max-sites', '3', '--format', 'json');
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.err).toMatch(/costs at most 5 calls/);
+    expect(r.err).toMatch(/\[score\] scoring/);
+    expect(JSON.parse(r.out)._entity).toBe('ranked_sites');
+  });
+  it('tool calls an MCP tool', async () => {
+    const r = await pro('tool', 'get_market_dcpi_rank', 'market_slug=dallas', '--format', 'json');
+    expect(r.code).toBe(EXIT.ok);
+    expect(JSON.stringify(JSON.parse(r.out))).toMatch(/BUILD|CAUTION|AVOID/);
+    expect((await pro('tool', 'no_such_tool')).code).toBe(EXIT.usage);
   });
 });

@@ -2,7 +2,17 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fetchBriefsCsv, briefsTable } from '../briefs.js';
+import { readFile } from 'node:fs/promises';
+import { briefToRow, briefsTable, fetchBriefsAll, fetchBriefsCsv, fetchBriefsDiff } from '../briefs.js';
+import { chainCost, runChain } from '../chain.js';
+import { parseCsv, toCsv } from '../csv.js';
+import { facilitiesTable, searchFacilities } from '../facilities.js';
+import { dealsTable, news, newsTable, transactions } from '../feeds.js';
+import { briefsAllTable, dcpiScore, dcpiTable, getMarket, listMarkets, marketsTable } from '../markets.js';
+import { McpToolClient, toolTable } from '../mcp.js';
+import { analyzeParcel, parcelTable } from '../parcel.js';
+import { rankSites, rankedTable, type ScoringMode } from '../ranking.js';
+import { fieldTable } from '../table.js';
 import { ResponseCache } from '../cache/responses.js';
 import { QuotaLedger } from '../cache/ledger.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
@@ -33,7 +43,19 @@ Commands:
   queue [--iso PJM,MISO] [--min-mw N] [--max-ttp-months N] [--fuel-type T] [--status S]
         [--baseload-only] [--max-fiber-km N] [--geocoded-only] [--limit N]
   score <lat> <lon> [--capacity-mw N]
-  briefs [--csv]                         market briefs of your tier (CSV as served with --csv)
+  briefs [--csv] [--since ISO] [--limit N] [--offset N]
+                                         market briefs of your tier (as served with --csv;
+                                         only those recomputed after --since)
+  dcpi <market>                          power-readiness scores and verdict of a market
+  markets [<market>]                     scored markets, or one market's details
+  facilities <query> [--country CC] [--limit N]
+  news [--limit N]
+  deals [--limit N] [--deal-type T]
+  parcel <file.geojson|-> [--capacity-mw N]
+  rank <candidates.csv> --objectives f:w,... [--constraints f:min:max,...] [--mode M] [--top-k N]
+  chain --objectives f:w,... [--iso I] [--min-mw N] [--max-ttp-months N] [--top-k N]
+        [--max-sites N] [--budget N]     queue → site score → ranking, progress on stderr
+  tool <name> [key=value ...]            any of the 29 MCP tools
   quota                                  calls left today (no call spent)
   cache stats | cache clear
 
@@ -48,6 +70,46 @@ Flags:
 Exit codes: 0 success (a gated preview too, noted on stderr), 2 bad usage or a 400,
 3 authentication or plan (401/402/403), 4 rate limit or spent quota, 5 network or server failure.
 `;
+
+const readStdin = async (): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+/** "field:weight,..." → objectives. */
+function weights(spec: string | undefined): Record<string, number> {
+  if (!spec) throw new UsageError('--objectives is required, e.g. --objectives overall_score:1,fiber_km:-1');
+  const out: Record<string, number> = {};
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [k, w] = item.split(':');
+    const n = Number(w);
+    if (!k || !Number.isFinite(n) || n === 0) throw new UsageError(`--objectives: ${JSON.stringify(item)} is not field:weight with a non-zero weight`);
+    out[k] = n;
+  }
+  return out;
+}
+
+/** "field:min:max,..." → constraints. */
+function bounds(spec: string | undefined): Record<string, { min?: number; max?: number }> | undefined {
+  if (!spec) return undefined;
+  const out: Record<string, { min?: number; max?: number }> = {};
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [k, lo = '', hi = ''] = item.split(':');
+    const c: { min?: number; max?: number } = {};
+    if (lo !== '') c.min = num(`--constraints ${k} min`, lo);
+    if (hi !== '') c.max = num(`--constraints ${k} max`, hi);
+    if (!k || (c.min === undefined && c.max === undefined)) throw new UsageError(`--constraints: ${JSON.stringify(item)} is not field:min:max`);
+    out[k] = c;
+  }
+  return out;
+}
+
+function mode(v: string | undefined): ScoringMode | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'relative' && v !== 'absolute' && v !== 'percentile') throw new UsageError('--mode must be relative, absolute or percentile');
+  return v;
+}
 
 const num = (name: string, v: string | undefined): number | undefined => {
   if (v === undefined) return undefined;
@@ -85,6 +147,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         limit: { type: 'string' },
         'capacity-mw': { type: 'string' },
         csv: { type: 'boolean', default: false },
+        since: { type: 'string' },
+        offset: { type: 'string' },
+        country: { type: 'string' },
+        'deal-type': { type: 'string' },
+        objectives: { type: 'string' },
+        constraints: { type: 'string' },
+        mode: { type: 'string' },
+        'top-k': { type: 'string' },
+        'max-sites': { type: 'string' },
+        budget: { type: 'string' },
       },
     });
   } catch (err) {
@@ -144,9 +216,117 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return EXIT.ok;
       }
       case 'briefs': {
+        if (f.since) {
+          const d = await fetchBriefsDiff(client, f.since);
+          const t = briefsTable(d.briefs.map(briefToRow));
+          io.out(f.csv ? toCsv(t) : render(format, t, d));
+          io.err(`dchub: ${d.changed_total} briefs recomputed since ${f.since}\n`);
+          return EXIT.ok;
+        }
+        if (f.limit || f.offset) {
+          const all = await fetchBriefsAll(client, { limit: num('--limit', f.limit), offset: num('--offset', f.offset) });
+          const t = briefsAllTable(all);
+          io.out(f.csv ? toCsv(t) : render(format, t, all));
+          return EXIT.ok;
+        }
         const b = await fetchBriefsCsv(client);
         if (f.csv) io.out(b.text);
         else emit(briefsTable(b.rows), b.rows);
+        return EXIT.ok;
+      }
+      case 'dcpi': {
+        if (!rest[0]) throw new UsageError('dcpi needs a market slug');
+        const s = await dcpiScore(client, rest[0]);
+        emit(dcpiTable(s), s);
+        return EXIT.ok;
+      }
+      case 'markets': {
+        if (rest[0]) {
+          const m = await getMarket(client, rest.join(' '));
+          emit(fieldTable(m), m);
+        } else {
+          const m = await listMarkets(client);
+          emit(marketsTable(m), m);
+        }
+        return EXIT.ok;
+      }
+      case 'facilities': {
+        const r = await searchFacilities(client, { q: rest.join(' ') || undefined, country: f.country, limit: num('--limit', f.limit) });
+        emit(facilitiesTable(r), r);
+        return EXIT.ok;
+      }
+      case 'news': {
+        const r = await news(client, { limit: num('--limit', f.limit) });
+        emit(newsTable(r), r);
+        return EXIT.ok;
+      }
+      case 'deals': {
+        const r = await transactions(client, { limit: num('--limit', f.limit), deal_type: f['deal-type'] });
+        emit(dealsTable(r), r);
+        return EXIT.ok;
+      }
+      case 'parcel': {
+        if (!rest[0]) throw new UsageError('parcel needs a GeoJSON file (or - for standard input)');
+        const text = rest[0] === '-' ? await readStdin() : await readFile(rest[0], 'utf8').catch(() => {
+          throw new UsageError(`cannot read ${rest[0]}`);
+        });
+        let geo: { geometry?: unknown } | undefined;
+        try {
+          geo = JSON.parse(text);
+        } catch {
+          throw new UsageError(`${rest[0]} is not JSON`);
+        }
+        const p = await analyzeParcel(client, geo?.geometry ?? geo, num('--capacity-mw', f['capacity-mw']));
+        emit(parcelTable(p), p);
+        return EXIT.ok;
+      }
+      case 'rank': {
+        if (!rest[0]) throw new UsageError('rank needs a candidates CSV file (id, lat, lon and metric columns)');
+        const table = parseCsv(await readFile(rest[0], 'utf8').catch(() => {
+          throw new UsageError(`cannot read ${rest[0]}`);
+        }));
+        const candidates = table.rows.map((r) => Object.fromEntries(table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]])));
+        const objectives = weights(f.objectives);
+        const r = await rankSites(client, { candidates, objectives, constraints: bounds(f.constraints), mode: mode(f.mode), top_k: num('--top-k', f['top-k']) });
+        emit(rankedTable(r, Object.keys(objectives)), r);
+        return EXIT.ok;
+      }
+      case 'chain': {
+        const input = {
+          filters: { iso: f.iso, min_mw: f['min-mw'], max_ttp_months: f['max-ttp-months'], geocoded_only: true },
+          objectives: weights(f.objectives),
+          constraints: bounds(f.constraints),
+          mode: mode(f.mode),
+          top_k: num('--top-k', f['top-k']),
+          maxSites: num('--max-sites', f['max-sites']),
+          budget: num('--budget', f.budget),
+        };
+        const cost = await chainCost(client, input);
+        io.err(`dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'unknown'} left today\n`);
+        const r = await runChain(client, input, (p) => io.err(`dchub: [${p.step}] ${p.message}\n`));
+        emit(r.table, r.ranked);
+        return EXIT.ok;
+      }
+      case 'tool': {
+        if (!rest[0]) throw new UsageError('tool needs a tool name (one of the 29 MCP tools)');
+        const args: Record<string, unknown> = {};
+        for (const kv of rest.slice(1)) {
+          const m = /^([^=]+)=(.*)$/.exec(kv);
+          if (!m) throw new UsageError(`tool arguments are key=value, got ${JSON.stringify(kv)}`);
+          args[m[1]] = /^-?\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : /^(true|false)$/.test(m[2]) ? m[2] === 'true' : m[2];
+        }
+        const mcp = new McpToolClient(client, { apiKey });
+        try {
+          const r = await mcp.callTool(rest[0], args);
+          if (r.isError) {
+            io.err(`dchub: ${rest[0]}: ${r.text}\n`);
+            return EXIT.usage;
+          }
+          const t = toolTable(r);
+          io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
+        } finally {
+          await mcp.close();
+        }
         return EXIT.ok;
       }
       case 'quota': {

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
+import { DchubClient, MCP_TOOL_NAMES, McpToolClient, ValidationError, toolTable } from '../src/index.js';
+
+let sb: RunningSandbox;
+const PRO = 'mcp-client-pro';
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, seed: 'mcp-client', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}` });
+});
+afterAll(() => sb?.close());
+
+describe('core MCP client (official SDK, streamable HTTP)', () => {
+  it('lists the 29 tools with input schemas and calls them, cached like REST answers', async () => {
+    const rest = new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro' });
+    const mcp = new McpToolClient(rest, { apiKey: PRO });
+    try {
+      const tools = await mcp.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
+      expect(tools.every((t) => t.inputSchema && typeof t.inputSchema === 'object')).toBe(true);
+      const r = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
+      expect(r.isError).toBe(false);
+      const rest1 = await (await fetch(`${sb.url}/api/v1/dcpi/scores/dallas`, { headers: { 'X-API-Key': PRO } })).json();
+      expect(JSON.stringify(r.data)).toContain(rest1.verdict);
+      const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
+      expect(again.fromCache).toBe(true);
+      expect(mcp.callsSent).toBe(1);
+      const q = await mcp.callTool('get_interconnection_queue', { iso: 'PJM' });
+      expect(toolTable(q)?.rows.length).toBeGreaterThan(0);
+      await expect(mcp.callTool('no_such_tool')).rejects.toBeInstanceOf(ValidationError);
+      const bad = await mcp.callTool('compare_isos', { isos: 'PJM' });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
+  });
+  it('keyless callers meet the Pro wall on Pro-only tools', async () => {
+    const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
+    try {
+      const r = await mcp.callTool('analyze_site', { lat: 39, lon: -77 });
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r.data)).toMatch(/pro_required/);
+    } finally {
+      await mcp.close();
+    }
+  });
+});

@@ -42,6 +42,9 @@ const STATUS_LABELS: Record<string, ReadonlyArray<readonly [string, number]>> = 
   'ISO-NE': [['Active', 50], ['System Impact Study', 12], ['Withdrawn', 26], ['Commercial Operation', 8], ['Suspended', 4]],
 };
 
+/** States with an ocean coast where offshore wind lands. */
+const COASTAL_STATES = new Set(['ME', 'NH', 'MA', 'RI', 'CT', 'NY', 'NJ', 'DE', 'MD', 'VA', 'NC', 'SC', 'GA', 'FL', 'CA', 'OR', 'WA', 'TX', 'LA']);
+
 const PROJECT_WORD: Record<FuelKind, string> = {
   solar: 'Solar', wind: 'Wind', offshore: 'Offshore Wind', storage: 'Storage', hybrid: 'Solar + Storage',
   gas: 'Energy Center', nuclear: 'Nuclear', hydro: 'Hydro', other: 'Power',
@@ -96,10 +99,12 @@ export function generateQueue(seed: string, fiberNodes: readonly FiberNode[]): Q
   for (const [iso, count] of Object.entries(ISO_COUNTS)) {
     const states = statesByIso.get(iso) ?? [];
     if (!states.length) throw new Error(`no counties for ${iso}`);
+    const coastal = states.filter((st) => COASTAL_STATES.has(st.code));
     for (let i = 1; i <= count; i++) {
-      const st = rng.pick(states);
-      const county = rng.pick(st.counties);
       const [fuel, kind] = rng.weighted(FUEL_LABELS[iso]);
+      // Offshore wind lands on the coast.
+      const st = rng.pick(kind === 'offshore' && coastal.length ? coastal : states);
+      const county = rng.pick(st.counties);
       const [cmin, cmax] = CAPACITY_RANGE[kind];
       const capacity = rng.chance(0.006) ? null : round(rng.logRange(cmin, cmax), 1);
       const status = rng.weighted(STATUS_LABELS[iso]);

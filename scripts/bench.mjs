@@ -2,6 +2,7 @@
 // table and writes artifacts/bench.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchCore } from './bench-core.mjs';
+import { benchExcel } from './bench-excel.mjs';
 import { benchSandbox } from './bench-sandbox.mjs';
 
 const results = {};
@@ -27,6 +28,10 @@ rows.push({ benchmark: 'core: warm-cache cost per call (µs, 100,000 calls)', va
 rows.push({ benchmark: `core: shape ${core.shape_queue_rows.rows} queue rows (ms)`, value: core.shape_queue_rows.ms, baseline: `${core.shape_queue_rows.naive_json_parse_ms} (JSON.parse of the answer)`, ratio: core.shape_queue_rows.ratio_to_parse, goal: '<10 ms', met: core.shape_queue_rows.met });
 
 if (core.brief_refresh_bytes.diff_bytes) rows.push({ benchmark: 'core: brief refresh bytes via /diff (5 of 232 changed)', value: core.brief_refresh_bytes.diff_bytes, baseline: `${core.brief_refresh_bytes.full_json_bytes} (full /all)`, ratio: core.brief_refresh_bytes.ratio, goal: '<5%', met: core.brief_refresh_bytes.met });
+
+const excel = await benchExcel();
+results.excel_recalc_storm = excel;
+rows.push({ benchmark: 'excel: requests, 1,000 cells / 200 distinct, 2 passes', value: `${excel.first_pass_requests} + ${excel.second_pass_requests}`, baseline: `${excel.naive_requests} (one fetch per cell)`, ratio: round((excel.first_pass_requests + excel.second_pass_requests) / excel.naive_requests), goal: '≤200, then 0', met: excel.met });
 
 console.table(rows);
 mkdirSync('artifacts', { recursive: true });

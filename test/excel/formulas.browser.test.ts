@@ -1,67 +1,24 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
-import { launchChromium, serveStatic } from '../support/browser.js';
+import { ExcelFixture, call, type Harness } from './fixture.js';
 
 /**
  * Every DCHUB formula in Chromium, from the built bundle, against a running sandbox: keys of
  * several tiers, the sandbox's faults, value preview, a recalculation storm, stale answers.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(here, '../../excel-addin/dist');
 const KEYS = { free: 'xl-free-key-000001', developer: 'xl-dev-key-0000001', pro: 'xl-pro-key-0000001', enterprise: 'xl-ent-key-0000001' };
-
-let sb: RunningSandbox;
-let web: Awaited<ReturnType<typeof serveStatic>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  sb = await startSandbox({
-    port: 0,
-    seed: 'excel-formulas',
-    now: '2026-11-21T12:00:00Z',
-    keys: Object.entries(KEYS).map(([t, k]) => `${t}=${k}`).join(','),
-    controls: true,
-  });
-  web = await serveStatic([here, dist]);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await sb?.close();
-});
-const control = (p: string, body?: unknown, method = 'POST') =>
-  fetch(sb.url + p, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const fx = new ExcelFixture();
+beforeAll(() => fx.start({ seed: 'excel-formulas', keys: KEYS }));
+afterAll(() => fx.stop());
+const control = (p: string, body?: unknown, method = 'POST') => fx.control(p, body, method);
+const harness = (key?: string) => fx.harness(key);
 beforeEach(async () => {
   await control('/_sandbox/faults', undefined, 'DELETE');
   await control('/_sandbox/limits', undefined, 'DELETE');
 });
 
-interface Harness {
-  page: Page;
-  requests: () => number;
-}
-async function harness(key?: string): Promise<Harness> {
-  const page = await browser.newPage();
-  let n = 0;
-  page.on('request', (r) => {
-    if (r.url().startsWith(sb.url)) n++;
-  });
-  const settings: Array<[string, string]> = [['dchub.baseUrl', sb.url]];
-  if (key) settings.push(['dchub.apiKey', key]);
-  await page.goto(`${web.url}/harness.html?storage=${encodeURIComponent(JSON.stringify(settings))}`);
-  await page.waitForFunction(() => Object.keys((window as any).__registered).length >= 20);
-  return { page, requests: () => n };
-}
-type Result = { value?: any; error?: { code: string; message: string } };
-const call = (h: Harness, id: string, args: unknown[], invocation: Record<string, unknown> = {}) =>
-  h.page.evaluate(([i, a, inv]) => (window as any).__call(i, a, inv) as Promise<Result>, [id, args, invocation] as const);
 /** Data rows of a spilled table (header and note rows left out). */
 const dataRows = (m: any[][]) => m.slice(1).filter((r) => r.slice(1).some((v) => v !== ''));
-const api = async (p: string, key = KEYS.enterprise) => (await fetch(sb.url + p, { headers: { 'X-API-Key': key } })).json();
+const api = (p: string, key = KEYS.enterprise) => fx.api(p, key);
 
 describe('every formula against the sandbox (pro key)', () => {
   let h: Harness;

@@ -1,54 +1,22 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_COLUMNS } from '@dchub/core';
-import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
-import { launchChromium, serveStatic } from '../support/browser.js';
+import { ExcelFixture, call, type Harness } from './fixture.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(here, '../../excel-addin/dist');
-
-let sb: RunningSandbox;
 const PRO_KEY = 'excel-pro-key-0001';
-let web: Awaited<ReturnType<typeof serveStatic>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'excel-e2e', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO_KEY}` });
-  web = await serveStatic([here, dist]);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await sb?.close();
-});
-
-/** A fresh page running the built functions bundle, with the add-in settings in its storage. */
-async function harness(settings: Record<string, string>): Promise<Page> {
-  const page = await browser.newPage();
-  const storage = encodeURIComponent(JSON.stringify(Object.entries(settings)));
-  await page.goto(`${web.url}/harness.html?storage=${storage}`);
-  await page.waitForFunction(() => Object.keys((window as any).__registered).length >= 2);
-  return page;
-}
-
-type CallResult = { value?: any; error?: { code: string; message: string; isCFError: boolean } };
-const call = (page: Page, id: string, args: unknown[]) =>
-  page.evaluate(([i, a]) => (window as any).__call(i, a) as Promise<CallResult>, [id, args] as const);
-
-const json = async (p: string) => (await fetch(sb.url + p, { headers: { 'X-API-Key': PRO_KEY } })).json();
+const fx = new ExcelFixture();
+beforeAll(() => fx.start({ seed: 'excel-e2e', keys: { pro: PRO_KEY } }));
+afterAll(() => fx.stop());
+const json = (p: string) => fx.api(p, PRO_KEY);
 
 describe('DCHUB custom functions in Chromium against the sandbox', () => {
-  let page: Page;
+  let page: Harness;
   beforeAll(async () => {
-    page = await harness({ 'dchub.baseUrl': sb.url, 'dchub.apiKey': PRO_KEY });
+    page = await fx.harness(PRO_KEY);
   });
 
   it('associates every DCHUB function named in functions.json', async () => {
-    const ids = await page.evaluate(() => Object.keys((window as any).__registered).sort());
-    const meta = await (await fetch(`${web.url}/functions.json`)).json();
+    const ids = await page.page.evaluate(() => Object.keys((window as any).__registered).sort());
+    const meta = await (await fetch(`${fx.webUrl}/functions.json`)).json();
     expect(ids).toEqual(meta.functions.map((f: { id: string }) => f.id).sort());
     expect(ids).toEqual(expect.arrayContaining(['SITESCORE', 'QUEUE', 'RANK', 'CHAIN', 'TOOL', 'NEWS', 'FUELMIX', 'QUOTA', 'CITATION']));
   });
@@ -104,17 +72,17 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
   });
 
   it('service failures give #N/A with the reason', async () => {
-    const badKey = await harness({ 'dchub.baseUrl': sb.url, 'dchub.apiKey': 'wrong-key-0123456789' });
+    const badKey = await fx.harness('wrong-key-0123456789');
     const r = await call(badKey, 'SITESCORE', [39, -77, null, null]);
     expect(r.error).toMatchObject({ code: '#N/A' });
     expect(r.error!.message).toMatch(/Invalid or inactive API key/);
     expect(r.error!.message).not.toContain('wrong-key-0123456789');
-    await badKey.close();
+    await badKey.page.close();
 
-    const down = await harness({ 'dchub.baseUrl': 'http://127.0.0.1:9' });
+    const down = await fx.harness(undefined, 'http://127.0.0.1:9');
     const d = await call(down, 'QUEUE', ['PJM', null, null, null, null, null, null, null, null, null]);
     expect(d.error).toMatchObject({ code: '#N/A' });
     expect(d.error!.message).toMatch(/cannot reach/);
-    await down.close();
+    await down.page.close();
   });
 });

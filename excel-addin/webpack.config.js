@@ -41,7 +41,10 @@ export default async (env, argv) => {
     devtool: 'source-map',
     entry: {
       functions: './src/functions/functions.ts',
-      taskpane: './src/taskpane/taskpane.ts',
+      // The pane shares the functions' modules (one client, one cache layer, one ledger in the
+      // shared runtime), so that its "refresh now" and key changes reach the functions.
+      // functions.js keeps the webpack runtime and still loads on its own.
+      taskpane: { import: './src/taskpane/taskpane.ts', dependOn: 'functions' },
     },
     output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
@@ -60,7 +63,15 @@ export default async (env, argv) => {
         template: './src/taskpane/taskpane.html',
         chunks: ['functions', 'taskpane'],
       }),
-      new CopyWebpackPlugin({ patterns: [{ from: 'assets', to: 'assets' }, { from: 'src/taskpane/taskpane.css', to: 'taskpane.css' }] }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: 'assets', to: 'assets' },
+          { from: 'src/taskpane/taskpane.css', to: 'taskpane.css' },
+          // Both manifests beside the build (the unified one names its icons relative to it: assets/…).
+          { from: '../manifests/manifest.xml', to: 'manifest.xml' },
+          { from: '../manifests/manifest.json', to: 'manifest.json' },
+        ],
+      }),
     ],
     devServer: {
       port,

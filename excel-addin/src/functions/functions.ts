@@ -1,6 +1,7 @@
 /* global CustomFunctions */
 import {
   DCPI_CITATION_LINE,
+  NotCachedError,
   ValidationError,
   aiCapacityIndex,
   aiCapacityTable,
@@ -186,7 +187,7 @@ export async function rank(candidates: any[][], objectives: any, constraints: an
     const recs = rangeRecords('candidates', candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
-    if (opts.cacheOnly) throw toCellError(new ValidationError('preview', 'press Enter to rank'));
+    if (opts.cacheOnly) throw new NotCachedError('RANK');
     const r = await rankSites(await serviceClient(), { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m as RankMode | undefined, top_k: optional(top_k) }, opts);
     return spill(rankedTable(r, Object.keys(obj)), h, answerNotes(r));
   } catch (err) {
@@ -210,7 +211,7 @@ export async function chain(iso: any, min_mw: any, max_ttp_months: any, objectiv
   try {
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
-    if (opts.cacheOnly) throw new ValidationError('preview', 'press Enter to run the chain');
+    if (opts.cacheOnly) throw new NotCachedError('CHAIN');
     const r = await runChain(await serviceClient(), { filters: { iso, min_mw, max_ttp_months, geocoded_only: true }, objectives: obj, top_k: optional(top_k), maxSites: 10 });
     return spill(r.table, 1, [`${r.scored} sites scored with ${r.callsSpent} calls`]);
   } catch (err) {
@@ -429,7 +430,7 @@ export async function parcel(geojson: any, capacity_mw: any, field: any, invocat
       throw new ValidationError('geojson', 'is not valid JSON');
     }
     const opts = callOptions(invocation);
-    if (opts.cacheOnly) throw new ValidationError('preview', 'press Enter to analyze the parcel');
+    if (opts.cacheOnly) throw new NotCachedError('PARCEL');
     const p = await analyzeParcel(await serviceClient(), (geometry as { geometry?: unknown })?.geometry ?? geometry, optional(capacity_mw), opts);
     return tableOr(p, field, () => parcelTable(p));
   } catch (err) {

@@ -74,7 +74,8 @@ export function toCellError(err: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${msg}`));
 }
 
-type AnyInvocation = CustomFunctions.Invocation & { isInValuePreview?: boolean; onCanceled?: () => void };
+// The runtime's typings declare isInValuePreview as a string; Excel passes a boolean. Accept both.
+type AnyInvocation = Omit<CustomFunctions.Invocation, 'isInValuePreview'> & { isInValuePreview?: unknown; onCanceled?: () => void };
 
 /**
  * Call options for an invocation: abort when Excel cancels; answer from the cache only during
@@ -83,8 +84,8 @@ type AnyInvocation = CustomFunctions.Invocation & { isInValuePreview?: boolean; 
 export function callOptions(invocation?: AnyInvocation): CallOptions {
   if (!invocation) return {};
   const ctl = new AbortController();
-  if ('onCanceled' in invocation || typeof invocation.setResult !== 'function') invocation.onCanceled = () => ctl.abort();
-  return { signal: ctl.signal, cacheOnly: invocation.isInValuePreview === true };
+  invocation.onCanceled = () => ctl.abort();
+  return { signal: ctl.signal, cacheOnly: invocation.isInValuePreview === true || invocation.isInValuePreview === 'true' };
 }
 
 /** `headers` argument: 0 none, 1 a header row (default), 2 a source/as-of row plus the header row. */

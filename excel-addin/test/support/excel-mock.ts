@@ -1,0 +1,284 @@
+/**
+ * A small workbook model behind office-addin-mock's OfficeMockObject: every object the task
+ * pane's Excel code touches (context, workbook, worksheets, ranges, tables, settings) is an
+ * OfficeMockObject, so reading a property without load()+sync() fails as it would in Excel.
+ * Writes queued on ranges (values, numberFormat, fill colour) reach the cell grid on sync(),
+ * in the order the ranges were created; loaded values are read from the grid at sync time.
+ * Like Excel, a leading apostrophe marks text and is not part of the stored value.
+ */
+import { OfficeMockObject } from 'office-addin-mock';
+
+export type Value = string | number | boolean;
+
+export interface CellState {
+  v: Value;
+  /** Written with a leading apostrophe (kept as text). */
+  quoted?: boolean;
+  nf?: string;
+  fill?: string;
+}
+
+const ERRORS = new Set(['Error, property was not loaded', 'Error, context.sync() was not called']);
+const written = (x: unknown, before: unknown) => x !== before && !(typeof x === 'string' && ERRORS.has(x));
+
+export class FakeSheet {
+  readonly cells = new Map<string, CellState>();
+  constructor(public name: string) {}
+  cell(r: number, c: number): CellState {
+    return this.cells.get(`${r},${c}`) ?? { v: '' };
+  }
+  value(r: number, c: number): Value {
+    return this.cell(r, c).v;
+  }
+  patch(r: number, c: number, p: Partial<CellState>): void {
+    const cur = { ...this.cell(r, c), ...p };
+    if ('fill' in p && p.fill === undefined) delete cur.fill;
+    this.cells.set(`${r},${c}`, cur);
+  }
+  setValue(r: number, c: number, v: unknown): void {
+    if (typeof v === 'string' && v.startsWith("'")) this.patch(r, c, { v: v.slice(1), quoted: true });
+    else this.patch(r, c, { v: v === null || v === undefined ? '' : (v as Value), quoted: false });
+  }
+  /** A block of values, rows × cols from (r, c). */
+  block(r: number, c: number, rows: number, cols: number): Value[][] {
+    return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => this.value(r + i, c + j)));
+  }
+  /** Values of row r from column c on, up to the last non-empty cell of the sheet's widest row. */
+  row(r: number, c = 0, cols = this.width()): Value[] {
+    return this.block(r, c, 1, cols)[0];
+  }
+  width(): number {
+    let w = 0;
+    for (const k of this.cells.keys()) w = Math.max(w, Number(k.split(',')[1]) + 1);
+    return w;
+  }
+}
+
+export interface FakeTable {
+  name: string;
+  sheet: FakeSheet;
+  row: number;
+  col: number;
+  /** Rows including the header row. */
+  rows: number;
+  cols: number;
+}
+
+interface Tracked {
+  mock: any;
+  sheet: FakeSheet;
+  r: number;
+  c: number;
+  h: number;
+  w: number;
+  seen: { values: unknown; numberFormat: unknown; color: unknown };
+}
+
+export class FakeWorkbook {
+  readonly sheets: FakeSheet[] = [];
+  readonly tables: FakeTable[] = [];
+  readonly settings = new Map<string, unknown>();
+  readonly calculations: string[] = [];
+  active: FakeSheet;
+  syncs = 0;
+  autofits = 0;
+  readonly #ranges: Tracked[] = [];
+  readonly #tableMocks: Array<{ mock: any; table: FakeTable; seenName: string }> = [];
+  readonly context: any;
+  /** `Excel`-like global: `run(batch)` calls the batch with this workbook's context. */
+  readonly excel: any;
+
+  constructor(sheetNames: string[] = ['Sheet1']) {
+    for (const n of sheetNames) this.sheets.push(new FakeSheet(n));
+    this.active = this.sheets[0];
+    const wb = this;
+    this.context = new OfficeMockObject({
+      workbook: {
+        worksheets: {
+          add: (name: string) => {
+            if (wb.sheet(name)) throw new Error(`A sheet named ${name} already exists`);
+            const s = new FakeSheet(name);
+            wb.sheets.push(s);
+            return wb.#sheetMock(s);
+          },
+          getItemOrNullObject: (name: string) => {
+            const s = wb.sheet(name);
+            return s ? wb.#sheetMock(s) : wb.#track({ isNullObject: true });
+          },
+          getActiveWorksheet: () => wb.#sheetMock(wb.active),
+        },
+        tables: {
+          getItemOrNullObject: (name: string) => {
+            const t = wb.table(name);
+            return t ? wb.#tableMock(t) : wb.#track({ isNullObject: true });
+          },
+          getItem: (name: string) => {
+            const t = wb.table(name);
+            if (!t) throw new Error(`ItemNotFound: table ${name}`);
+            return wb.#tableMock(t);
+          },
+        },
+        settings: {
+          add: (key: string, value: unknown) => {
+            wb.settings.set(key, value);
+            return wb.#track({ key, value: value as any });
+          },
+          getItemOrNullObject: (key: string) =>
+            wb.settings.has(key) ? wb.#track({ isNullObject: false, key, value: wb.settings.get(key) as any }) : wb.#track({ isNullObject: true, key, value: undefined }),
+        },
+        application: {
+          calculate: (type: string) => {
+            wb.calculations.push(type);
+          },
+        },
+      },
+      sync: async () => wb.#sync(),
+    });
+    this.excel = { run: async (batch: (ctx: any) => Promise<unknown>) => batch(wb.context) };
+  }
+
+  sheet(name: string): FakeSheet | undefined {
+    return this.sheets.find((s) => s.name === name);
+  }
+  table(name: string): FakeTable | undefined {
+    return this.tables.find((t) => t.name === name);
+  }
+
+  /** Every mock handed out, so that sync() settles their loads. */
+  readonly #mocks: any[] = [];
+  /** isNullObject, known after any sync without a load (as in Office.js). */
+  readonly #nullFlags = new Map<any, boolean>();
+  #track(data: Record<string, unknown>): any {
+    const { isNullObject, ...rest } = data;
+    const m = new OfficeMockObject(rest);
+    if (typeof isNullObject === 'boolean') {
+      m.isNullObject = 'Error, context.sync() was not called';
+      this.#nullFlags.set(m, isNullObject);
+    }
+    this.#mocks.push(m);
+    return m;
+  }
+
+  #sheetMock(s: FakeSheet): any {
+    const wb = this;
+    return wb.#track({
+      name: s.name,
+      isNullObject: false,
+      getRangeByIndexes: (r: number, c: number, h: number, w: number) => wb.#range(s, r, c, h, w),
+      activate: () => {
+        wb.active = s;
+      },
+      tables: {
+        add: (range: any, hasHeaders: boolean) => {
+          const t = wb.#ranges.find((x) => x.mock === range);
+          if (!t || typeof range === 'string') throw new Error('tables.add: pass a Range from getRangeByIndexes');
+          if (!hasHeaders) throw new Error('tables.add: expected a header row');
+          const table: FakeTable = { name: `Table${wb.tables.length + 1}`, sheet: s, row: t.r, col: t.c, rows: t.h, cols: t.w };
+          wb.tables.push(table);
+          return wb.#tableMock(table);
+        },
+      },
+    });
+  }
+
+  #tableMock(t: FakeTable): any {
+    const wb = this;
+    const mock = wb.#track({
+      name: t.name,
+      isNullObject: false,
+      worksheet: {
+        name: t.sheet.name,
+        getRangeByIndexes: (r: number, c: number, h: number, w: number) => wb.#range(t.sheet, r, c, h, w),
+      },
+      getHeaderRowRange: () => wb.#range(t.sheet, t.row, t.col, 1, t.cols),
+      getDataBodyRange: () => wb.#range(t.sheet, t.row + 1, t.col, Math.max(1, t.rows - 1), t.cols),
+      rows: {
+        add: (index: number | undefined | null, values: unknown[][]) => {
+          if (index !== undefined && index !== null) throw new Error('mock: only appending rows is modelled');
+          for (const row of values) {
+            if (row.length !== t.cols) throw new Error(`rows.add: ${row.length} values for ${t.cols} columns`);
+            row.forEach((v, j) => t.sheet.setValue(t.row + t.rows, t.col + j, v));
+            t.rows++;
+          }
+        },
+      },
+    });
+    this.#tableMocks.push({ mock, table: t, seenName: mock.name });
+    return mock;
+  }
+
+  #range(s: FakeSheet, r: number, c: number, h: number, w: number): any {
+    if (h < 1 || w < 1) throw new Error(`InvalidArgument: ${h}×${w} range`);
+    const sheet = s;
+    const values = sheet.block(r, c, h, w);
+    const numberFormat = values.map((row, i) => row.map((_, j) => sheet.cell(r + i, c + j).nf ?? 'General'));
+    const color = sheet.cell(r, c).fill ?? '#FFFFFF';
+    const mock = this.#track({
+      values,
+      numberFormat,
+      rowIndex: r,
+      columnIndex: c,
+      rowCount: h,
+      columnCount: w,
+      format: {
+        fill: {
+          color,
+          clear: () => {
+            for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) sheet.patch(r + i, c + j, { fill: undefined });
+          },
+        },
+        autofitColumns: () => {
+          this.autofits++;
+        },
+      },
+    });
+    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color } });
+    return mock;
+  }
+
+  async #sync(): Promise<void> {
+    this.syncs++;
+    // 1. Queued writes, in the order the ranges were created.
+    for (const t of this.#ranges) {
+      const m = t.mock;
+      const check = (x: unknown[][], what: string) => {
+        if (!Array.isArray(x) || x.length !== t.h || x.some((row) => !Array.isArray(row) || row.length !== t.w)) {
+          throw new Error(`InvalidArgument: ${what} must be ${t.h}×${t.w}`);
+        }
+      };
+      if (written(m.numberFormat, t.seen.numberFormat)) {
+        check(m.numberFormat, 'numberFormat');
+        (m.numberFormat as string[][]).forEach((row, i) => row.forEach((nf, j) => t.sheet.patch(t.r + i, t.c + j, { nf })));
+        t.seen.numberFormat = m.numberFormat;
+      }
+      if (written(m.values, t.seen.values)) {
+        check(m.values, 'values');
+        (m.values as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
+        t.seen.values = m.values;
+      }
+      const color = m.format.fill.color;
+      if (written(color, t.seen.color)) {
+        for (let i = 0; i < t.h; i++) for (let j = 0; j < t.w; j++) t.sheet.patch(t.r + i, t.c + j, { fill: color });
+        t.seen.color = color;
+      }
+    }
+    for (const tm of this.#tableMocks) {
+      if (written(tm.mock.name, tm.seenName)) {
+        tm.table.name = tm.mock.name;
+        tm.seenName = tm.mock.name;
+      }
+    }
+    // 2. Loads see the grid as it is now.
+    for (const t of this.#ranges) {
+      const prop = t.mock._properties.get('values');
+      if (prop && prop._loaded && !Array.isArray(t.mock.values)) {
+        prop._valueBeforeLoaded = t.sheet.block(t.r, t.c, t.h, t.w);
+      }
+    }
+    const all = [this.context, ...this.#mocks];
+    for (const m of all) await OfficeMockObject.prototype.sync.call(m);
+    await new Promise((r) => setTimeout(r, 0)); // the mock updates loaded properties in microtasks
+    for (const t of this.#ranges) if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
+    for (const [m, flag] of this.#nullFlags) m.isNullObject = flag;
+  }
+}

@@ -20,10 +20,14 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-node sandbox/dist/main.js &
+# A Pro key for this run only: JupyterLab's server extension relays with it (the browser never
+# sees it). Excel starts keyless (10 calls a day); claim a free key from its task pane.
+DEMO_KEY="demo-pro-$(node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("hex"))')"
+DCHUB_SANDBOX_KEYS="pro=$DEMO_KEY" node sandbox/dist/main.js &
 pids+=($!)
 for _ in $(seq 1 50); do curl -fsS "$SANDBOX_URL/api/health" >/dev/null 2>&1 && break; sleep 0.2; done
 
+DCHUB_API_KEY="$DEMO_KEY" DCHUB_BASE_URL="$SANDBOX_URL" \
 JUPYTERLAB_SETTINGS_DIR="$PWD/$demo/lab-user-settings" .venv/bin/jupyter lab \
   --no-browser --ip=127.0.0.1 --port="$JUPYTER_PORT" --ServerApp.root_dir="$PWD/$demo/notebooks" \
   --IdentityProvider.token="" --ServerApp.password="" $([ "$(id -u)" = 0 ] && echo --allow-root) &

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything, then runs every suite: Vitest (core, sandbox, Excel functions in Chromium)
-# and Galata (JupyterLab in Chromium). Ends with one "N passed, N failed" line over all suites.
+# Installs everything, then runs every suite: Vitest (core, sandbox, Excel add-in, browser suites in
+# Chromium), the Python tests of the server extension, and Galata (JupyterLab in Chromium).
+# Ends with one "N passed, N failed" line over all suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -13,8 +14,11 @@ status=0
 echo "== vitest: core, sandbox, Excel add-in (unit and browser) =="
 npx vitest run --reporter=default --reporter=json --outputFile=artifacts/vitest.json || status=1
 
+echo "== python: the JupyterLab server extension (relay) =="
+.venv/bin/python scripts/pytests.py artifacts/python.json || status=1
+
 echo "== galata: JupyterLab extension in a real jupyter lab =="
 (cd jupyter-extension/ui-tests && PLAYWRIGHT_JSON_OUTPUT_NAME="$root/artifacts/galata.json" npx playwright test --reporter=list,json) || status=1
 
-node scripts/summarize-tests.mjs artifacts/vitest.json artifacts/galata.json || status=1
+node scripts/summarize-tests.mjs artifacts/vitest.json artifacts/python.json artifacts/galata.json || status=1
 exit $status

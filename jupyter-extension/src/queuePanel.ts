@@ -1,165 +1,204 @@
 import {
-  DchubClient,
-  DchubError,
   QUEUE_ISOS,
-  ValidationError,
   queueTable,
   refineQueue,
-  type QueueResultT
+  type QueueFiltersInput,
+  type Cell,
+  type QueueResultT,
+  type Table
 } from '@dchub/core';
-import {
-  BasicKeyHandler,
-  BasicMouseHandler,
-  BasicSelectionModel,
-  DataGrid,
-  RendererMap,
-  TextRenderer
-} from '@lumino/datagrid';
 import { Panel, Widget } from '@lumino/widgets';
-import { QueueModel } from './queueModel';
+import type { Connection } from './connection';
+import {
+  button,
+  checkbox,
+  div,
+  field,
+  filterBox,
+  numberInput,
+  readNumber,
+  showError,
+  tableActions,
+  textInput,
+  type SectionActions,
+  type TableSource
+} from './dom';
+import { TableGrid } from './grid';
+import { candidatesFromRows, suggestedMaxTtp } from './helpers';
+import { QueueModel } from './tableModel';
 
 /** The queue form's values as typed (blank means "no limit"). */
 export interface QueueQuery {
-  /** One of `QUEUE_ISOS`, or '' for all. */
-  iso: string;
+  /** ISOs (any of `QUEUE_ISOS`); empty for all. */
+  iso: string[];
   min_mw: string;
   max_ttp_months: string;
+  /** Fuel label substrings, comma separated. */
+  fuel_type: string;
+  /** "active" (default when blank), "all" or a status substring. */
+  status: string;
+  baseload_only: boolean;
+  max_fiber_km: string;
+  geocoded_only: boolean;
+  /** Rows to return; blank uses the settings' default. */
+  limit: string;
 }
 
-/** What the panel reads from the user's settings. */
-export interface PanelConfig {
-  baseUrl: string;
-  /** Maximum rows per search (1-1000). */
-  limit: number;
+/** What the site scorer needs from a queue row (its `site_evaluation_handoff.analyze_site`). */
+export interface SiteHandoff {
+  lat: number;
+  lon: number;
+  capacity_mw?: number;
+  /** Where it came from, for the site card. */
+  label?: string;
 }
-
-export const DEFAULT_CONFIG: PanelConfig = { baseUrl: 'https://dchub.cloud', limit: 200 };
 
 export interface QueuePanelOptions {
+  connection: Connection;
   /** Called when the Search button is pressed (the plugin routes it through a command). */
   onSearch: () => void;
-  config?: PanelConfig;
+  /** Hands a selected row to the site scorer. */
+  onScoreSite: (site: SiteHandoff) => void;
+  /** Hands the selected rows to the ranking tab as candidates. */
+  onRank: (candidates: Array<Record<string, Cell>>) => void;
+  actions: SectionActions;
 }
 
 /**
- * The DC Hub sidebar: a queue search form, a summary line, the survivors in a canvas data grid,
- * the citation, and an error area. DOM elements carry stable classes and data attributes so
- * tests (and screen readers) can read what the canvas paints.
+ * Interconnection-queue explorer: every predicate of spec §4.2 as a form control, the counts,
+ * the time-to-power hint with a one-click fix, the survivors in a sortable and filterable grid,
+ * the citation, and a hand-off of the selected row to site scoring. DOM elements carry stable
+ * classes and data attributes so tests (and screen readers) can read what the canvas paints.
  */
-export class QueuePanel extends Panel {
-  readonly model = new QueueModel();
-  readonly grid: DataGrid;
+export class QueuePanel extends Panel implements TableSource {
+  readonly kind = 'queue';
+  readonly exportTitle = 'DC Hub interconnection queue';
+  readonly model = new QueueModel(undefined, { keyColumn: 'queue_id' });
+  readonly grid: TableGrid;
 
-  private _config: PanelConfig = DEFAULT_CONFIG;
-  private _client: DchubClient | null = null;
-  private _clientError: Error | null = null;
+  private readonly _connection: Connection;
   private _inflight: AbortController | null = null;
-  private _resizeObserver: ResizeObserver | null;
   private _lastResult: QueueResultT | null = null;
-  private _font = '13px sans-serif';
 
-  private readonly _form: HTMLFormElement;
   private readonly _iso: HTMLSelectElement;
   private readonly _minMw: HTMLInputElement;
   private readonly _maxTtp: HTMLInputElement;
+  private readonly _fuel: HTMLInputElement;
+  private readonly _status: HTMLInputElement;
+  private readonly _baseload: HTMLInputElement;
+  private readonly _maxFiber: HTMLInputElement;
+  private readonly _geocoded: HTMLInputElement;
+  private readonly _limit: HTMLInputElement;
   private readonly _button: HTMLButtonElement;
   private readonly _intro: HTMLElement;
   private readonly _busy: HTMLElement;
   private readonly _count: HTMLElement;
   private readonly _hint: HTMLElement;
+  private readonly _hintText: HTMLElement;
+  private readonly _hintApply: HTMLButtonElement;
   private readonly _error: HTMLElement;
   private readonly _citation: HTMLElement;
+  private readonly _handoff: HTMLButtonElement;
+  private readonly _rankSelected: HTMLButtonElement;
+  private readonly _selection: HTMLElement;
 
   constructor(options: QueuePanelOptions) {
     super();
-    this.id = 'dchub-panel';
-    this.addClass('jp-DCHub-panel');
-    this.title.caption = 'DC Hub';
+    this._connection = options.connection;
+    this.addClass('jp-DCHub-section');
+    this.addClass('jp-DCHub-queue');
+    this.title.label = 'Queue';
+    this.title.caption = 'Interconnection queue search';
 
-    // Header and form.
     const top = new Widget();
     top.addClass('jp-DCHub-top');
-    const header = document.createElement('header');
-    header.className = 'jp-DCHub-header';
-    header.innerHTML = '<h2 class="jp-DCHub-title">DC Hub</h2><p class="jp-DCHub-subtitle">Interconnection queue search</p>';
-    top.node.appendChild(header);
 
-    this._form = document.createElement('form');
-    this._form.className = 'jp-DCHub-form';
+    const form = document.createElement('form');
+    form.className = 'jp-DCHub-form';
     // Core validation reports bad input in its own words, so the browser's bubbles stay off.
-    this._form.noValidate = true;
+    form.noValidate = true;
     this._iso = document.createElement('select');
     this._iso.name = 'iso';
-    this._iso.className = 'jp-DCHub-input';
-    this._iso.add(new Option('All', ''));
+    this._iso.multiple = true;
+    this._iso.size = 4;
+    this._iso.className = 'jp-DCHub-input jp-DCHub-iso';
+    this._iso.title = 'None selected: all ISOs. Ctrl/Cmd-click to pick several.';
     for (const iso of QUEUE_ISOS) this._iso.add(new Option(iso, iso));
-    this._minMw = numberInput('min_mw', 'any');
-    this._maxTtp = numberInput('max_ttp_months', 'any');
-    this._button = document.createElement('button');
-    this._button.type = 'submit';
-    this._button.className = 'jp-DCHub-search';
-    this._button.textContent = 'Search';
-    this._form.append(
-      field('ISO', this._iso),
+    this._minMw = numberInput('min_mw', 'any', { min: '0' });
+    this._maxTtp = numberInput('max_ttp_months', 'any', { min: '0' });
+    this._fuel = textInput('fuel_type', 'e.g. gas, nuclear');
+    this._status = textInput('status', 'active');
+    this._status.setAttribute('list', 'jp-DCHub-status-options');
+    const statusOptions = document.createElement('datalist');
+    statusOptions.id = 'jp-DCHub-status-options';
+    for (const s of ['active', 'all']) statusOptions.append(new Option(s, s));
+    this._baseload = checkbox('baseload_only');
+    this._maxFiber = numberInput('max_fiber_km', 'any', { min: '0' });
+    this._geocoded = checkbox('geocoded_only');
+    this._limit = numberInput('limit', '200', { min: '1', step: '1' });
+    this._button = button('jp-DCHub-search', 'Search', undefined, 'submit');
+    form.append(
+      field('ISO', this._iso, 'jp-DCHub-field jp-DCHub-field-wide'),
       field('Minimum MW', this._minMw),
       field('Max time to power (months)', this._maxTtp),
+      field('Fuel type', this._fuel),
+      field('Status', this._status),
+      statusOptions,
+      field('Max fiber distance (km)', this._maxFiber),
+      field('Rows (limit)', this._limit),
+      field('Baseload only', this._baseload, 'jp-DCHub-field jp-DCHub-field-check'),
+      field('Geocoded only', this._geocoded, 'jp-DCHub-field jp-DCHub-field-check'),
       this._button
     );
-    this._form.addEventListener('submit', (event) => {
+    form.addEventListener('submit', (event) => {
       event.preventDefault();
       options.onSearch();
     });
-    top.node.appendChild(this._form);
+    top.node.appendChild(form);
 
-    // Status: intro (until the first answer), busy, count, hint, error.
     this._intro = div('jp-DCHub-intro', 'Choose filters and press Search to list queued projects.');
     this._busy = div('jp-DCHub-busy', 'Searching the queue…');
     this._busy.setAttribute('role', 'status');
     this._busy.hidden = true;
-    this._count = div('jp-DCHub-count', '');
+    this._count = div('jp-DCHub-count');
     this._count.setAttribute('aria-live', 'polite');
     this._count.hidden = true;
-    this._hint = div('jp-DCHub-hint', '');
+    this._hint = div('jp-DCHub-hint');
+    this._hintText = document.createElement('span');
+    this._hintText.className = 'jp-DCHub-hint-text';
+    this._hintApply = button('jp-DCHub-hint-apply', 'Use this value', () => void this.applySuggestion());
+    this._hint.append(this._hintText, ' ', this._hintApply);
     this._hint.hidden = true;
-    this._error = div('jp-DCHub-error', '');
+    this._error = div('jp-DCHub-error');
     this._error.setAttribute('role', 'alert');
     this._error.hidden = true;
-    top.node.append(this._intro, this._busy, this._error, this._count, this._hint);
+    const filter = filterBox('jp-DCHub-queue-filter', (text) => {
+      this.model.setFilter(text);
+      this._updateSelection();
+    });
+    top.node.append(this._intro, this._busy, this._error, this._count, this._hint, filter);
     this.addWidget(top);
 
-    // Grid.
-    this.grid = new DataGrid({
-      defaultSizes: { rowHeight: 22, columnWidth: 96, rowHeaderWidth: 44, columnHeaderHeight: 24 },
-      headerVisibility: 'all'
-    });
-    this.grid.addClass('jp-DCHub-grid');
-    this.grid.dataModel = this.model;
-    this.grid.keyHandler = new BasicKeyHandler();
-    this.grid.mouseHandler = new BasicMouseHandler();
-    this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model });
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
     this.addWidget(this.grid);
-    // The grid paints a canvas sized to its box; re-measure whenever the flex layout resizes it
-    // (status lines appearing, the sidebar being dragged), not only on Lumino resize messages.
-    this._resizeObserver = new ResizeObserver(() => {
-      if (this.grid.isVisible) this.grid.processMessage(Widget.ResizeMessage.UnknownSize);
-    });
-    this._resizeObserver.observe(this.grid.node);
+    this.grid.selectionModel?.changed.connect(() => this._updateSelection());
 
-    // Citation.
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
-    this._citation = div('jp-DCHub-citation', '');
+    const handoffBar = div('jp-DCHub-actions');
+    this._handoff = button('jp-DCHub-handoff', 'Score selected site', () => this._handOff(options.onScoreSite));
+    this._handoff.disabled = true;
+    this._rankSelected = button('jp-DCHub-rank-selected', 'Rank selected', () => {
+      const candidates = this.selectedCandidates();
+      if (candidates.length) options.onRank(candidates);
+    });
+    this._rankSelected.disabled = true;
+    this._selection = div('jp-DCHub-selection', 'Select rows to score or rank them.');
+    handoffBar.append(this._handoff, this._rankSelected, this._selection);
+    this._citation = div('jp-DCHub-citation');
     this._citation.hidden = true;
-    bottom.node.appendChild(this._citation);
+    bottom.node.append(handoffBar, tableActions(this.kind, options.actions), this._citation);
     this.addWidget(bottom);
-
-    this.updateTheme();
-    this.configure(options.config ?? DEFAULT_CONFIG);
-  }
-
-  /** The current settings. */
-  get config(): PanelConfig {
-    return this._config;
   }
 
   /** Whether a search is running. */
@@ -172,28 +211,39 @@ export class QueuePanel extends Panel {
     return this._lastResult;
   }
 
-  /** Applies settings; a new base URL takes effect on the next search. */
-  configure(config: PanelConfig): void {
-    this._config = { ...config };
-    try {
-      this._client = new DchubClient({ baseUrl: config.baseUrl });
-      this._clientError = null;
-    } catch (err) {
-      this._client = null;
-      this._clientError = err instanceof Error ? err : new Error(String(err));
-    }
+  exportTable(): Table | null {
+    return this._lastResult ? this.model.visibleTable : null;
   }
 
   /** The form's current values. */
   get query(): QueueQuery {
-    return { iso: this._iso.value, min_mw: this._minMw.value, max_ttp_months: this._maxTtp.value };
+    return {
+      iso: [...this._iso.selectedOptions].map((o) => o.value),
+      min_mw: this._minMw.value,
+      max_ttp_months: this._maxTtp.value,
+      fuel_type: this._fuel.value,
+      status: this._status.value,
+      baseload_only: this._baseload.checked,
+      max_fiber_km: this._maxFiber.value,
+      geocoded_only: this._geocoded.checked,
+      limit: this._limit.value
+    };
   }
 
   /** Fills the form (fields left out keep their value). */
   set query(q: Partial<QueueQuery>) {
-    if (q.iso !== undefined) this._iso.value = q.iso;
+    if (q.iso !== undefined) {
+      const wanted = new Set(q.iso.map((s) => s.trim().toUpperCase()));
+      for (const o of this._iso.options) o.selected = wanted.has(o.value);
+    }
     if (q.min_mw !== undefined) this._minMw.value = q.min_mw;
     if (q.max_ttp_months !== undefined) this._maxTtp.value = q.max_ttp_months;
+    if (q.fuel_type !== undefined) this._fuel.value = q.fuel_type;
+    if (q.status !== undefined) this._status.value = q.status;
+    if (q.baseload_only !== undefined) this._baseload.checked = q.baseload_only;
+    if (q.max_fiber_km !== undefined) this._maxFiber.value = q.max_fiber_km;
+    if (q.geocoded_only !== undefined) this._geocoded.checked = q.geocoded_only;
+    if (q.limit !== undefined) this._limit.value = q.limit;
   }
 
   /**
@@ -205,26 +255,28 @@ export class QueuePanel extends Panel {
     const inflight = new AbortController();
     this._inflight = inflight;
     this._setBusy(true);
-    this._showError(null);
+    showError(this._error, null, '');
     try {
-      if (!this._client) throw this._clientError ?? new DchubError('validation', 'no DC Hub base URL configured');
       const q = this.query;
-      const result = await refineQueue(
-        this._client,
-        {
-          iso: q.iso || undefined,
-          min_mw: readNumber(this._minMw, 'min_mw'),
-          max_ttp_months: readNumber(this._maxTtp, 'max_ttp_months'),
-          limit: this._config.limit
-        },
-        { signal: inflight.signal }
-      );
+      const filters: QueueFiltersInput = {
+        iso: q.iso.length ? q.iso : undefined,
+        min_mw: readNumber(this._minMw, 'min_mw'),
+        max_ttp_months: readNumber(this._maxTtp, 'max_ttp_months'),
+        fuel_type: q.fuel_type.trim() || undefined,
+        status: q.status.trim() || undefined,
+        baseload_only: q.baseload_only,
+        max_fiber_km: readNumber(this._maxFiber, 'max_fiber_km'),
+        geocoded_only: q.geocoded_only,
+        limit: readNumber(this._limit, 'limit') || this._connection.config.limit
+      };
+      const client = await this._connection.client();
+      const result = await refineQueue(client, filters, { signal: inflight.signal });
       if (inflight.signal.aborted) return null;
       this._showResult(result);
       return result;
     } catch (err) {
       if (inflight.signal.aborted) return null;
-      this._showError(err);
+      this._showFailure(err);
       return null;
     } finally {
       if (this._inflight === inflight) {
@@ -234,57 +286,69 @@ export class QueuePanel extends Panel {
     }
   }
 
-  /** Re-reads the JupyterLab theme's colors and fonts into the canvas grid. */
-  updateTheme(): void {
-    const css = getComputedStyle(document.documentElement);
-    const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-    const bg = v('--jp-layout-color0', '#ffffff');
-    const alt = v('--jp-layout-color1', '#f7f7f7');
-    const line = v('--jp-border-color3', '#e0e0e0');
-    const headerBg = v('--jp-layout-color2', '#eeeeee');
-    const headerLine = v('--jp-border-color2', '#cccccc');
-    const text = v('--jp-ui-font-color1', '#212121');
-    const muted = v('--jp-ui-font-color2', '#616161');
-    const family = v('--jp-ui-font-family', 'system-ui, sans-serif');
-    const size = v('--jp-ui-font-size1', '13px');
-    const brand = v('--jp-brand-color1', '#1976d2');
+  /** Fills max_ttp_months with the service's suggestion and searches again. */
+  async applySuggestion(): Promise<QueueResultT | null> {
+    const value = this._lastResult ? suggestedMaxTtp(this._lastResult) : undefined;
+    if (value === undefined) return null;
+    this._maxTtp.value = String(value);
+    return this.search();
+  }
 
-    this.grid.style = {
-      ...DataGrid.defaultStyle,
-      voidColor: bg,
-      backgroundColor: bg,
-      rowBackgroundColor: (i) => (i % 2 === 0 ? bg : alt),
-      gridLineColor: line,
-      headerBackgroundColor: headerBg,
-      headerGridLineColor: headerLine,
-      selectionFillColor: 'rgba(33, 150, 243, 0.15)',
-      selectionBorderColor: brand,
-      cursorBorderColor: brand,
-      headerSelectionFillColor: 'rgba(33, 150, 243, 0.12)',
-      headerSelectionBorderColor: brand
-    };
-    this._font = `${size} ${family}`;
-    const body = new TextRenderer({
-      font: this._font,
-      textColor: text,
-      horizontalAlignment: ({ value }) => (typeof value === 'number' ? 'right' : 'left'),
-      format: formatCell
-    });
-    const header = new TextRenderer({ font: `bold ${size} ${family}`, textColor: text });
-    const rowHeader = new TextRenderer({ font: `${size} ${family}`, textColor: muted, horizontalAlignment: 'right' });
-    this.grid.cellRenderers = new RendererMap(
-      { body, 'column-header': header, 'corner-header': header, 'row-header': rowHeader },
-      body
-    );
+  /** Re-reads theme colours into the grid. */
+  updateTheme(): void {
+    this.grid.updateTheme();
   }
 
   dispose(): void {
     if (this.isDisposed) return;
     this._inflight?.abort();
     this._inflight = null;
-    this._resizeObserver?.disconnect();
-    this._resizeObserver = null;
     super.dispose();
+  }
+
+  /** The selected rows' hand-off to site scoring (first selected row first). */
+  selectedSites(): SiteHandoff[] {
+    const results = this._lastResult?.results ?? [];
+    const out: SiteHandoff[] = [];
+    for (const i of this.grid.selectedSourceRows()) {
+      const r = results[i];
+      const a = r?.site_evaluation_handoff?.analyze_site;
+      const lat = a?.lat ?? r?.lat ?? undefined;
+      const lon = a?.lon ?? r?.lng ?? undefined;
+      if (typeof lat !== 'number' || typeof lon !== 'number') continue;
+      const capacity = a?.capacity_mw ?? r?.capacity_mw ?? undefined;
+      out.push({
+        lat,
+        lon,
+        capacity_mw: typeof capacity === 'number' && capacity > 0 ? capacity : undefined,
+        label: [r?.project_name, r?.queue_id].filter(Boolean).join(' · ') || undefined
+      });
+    }
+    return out;
+  }
+
+  /** The selected rows as ranking candidates (id = queue_id, plus their numeric fields). */
+  selectedCandidates(): Array<Record<string, Cell>> {
+    return candidatesFromRows(this.model.table, this.grid.selectedSourceRows(), 'queue_id');
+  }
+
+  private _handOff(onScoreSite: (site: SiteHandoff) => void): void {
+    const [site] = this.selectedSites();
+    if (site) onScoreSite(site);
+  }
+
+  private _updateSelection(): void {
+    const rows = this.grid.selectedSourceRows();
+    const sites = this.selectedSites();
+    this._selection.dataset.selected = String(rows.length);
+    this._selection.dataset.scorable = String(sites.length);
+    this._handoff.disabled = sites.length === 0;
+    this._rankSelected.disabled = rows.length === 0;
+    this._selection.textContent = rows.length
+      ? sites.length
+        ? `${rows.length} selected; scoring uses the first geocoded row.`
+        : `${rows.length} selected; no coordinates to score.`
+      : 'Select rows to score or rank them.';
   }
 
   private _setBusy(busy: boolean): void {
@@ -299,102 +363,34 @@ export class QueuePanel extends Panel {
     this._lastResult = result;
     this._intro.hidden = true;
     const table = queueTable(result);
+    this.grid.selectionModel?.clear();
     this.model.setTable(table);
-    this._fitColumns();
+    this.grid.fitColumns();
+    this._updateSelection();
 
     this._count.textContent = `Showing ${result.count_returned} of ${result.count_total_matching} projects`;
     this._count.dataset.countReturned = String(result.count_returned);
     this._count.dataset.countTotal = String(result.count_total_matching);
     this._count.hidden = false;
 
-    this._hint.textContent = table.note ? `Time to power: ${table.note}` : '';
+    const suggestion = suggestedMaxTtp(result);
+    this._hintText.textContent = table.note ? `Time to power: ${table.note}` : '';
+    this._hintApply.hidden = !(table.note && suggestion !== undefined);
+    this._hintApply.textContent = suggestion !== undefined ? `Use ${suggestion} months` : 'Use this value';
+    if (suggestion !== undefined) this._hintApply.dataset.value = String(suggestion);
+    else delete this._hintApply.dataset.value;
     this._hint.hidden = !table.note;
 
     this._citation.textContent = table.citation ?? '';
     this._citation.hidden = !table.citation;
   }
 
-  private _showError(err: unknown): void {
-    if (err === null) {
-      this._error.textContent = '';
-      this._error.hidden = true;
-      delete this._error.dataset.kind;
-      delete this._error.dataset.param;
-      return;
-    }
-    let message = err instanceof Error ? err.message : String(err);
-    if (err instanceof DchubError) {
-      this._error.dataset.kind = err.kind;
-      if (err.kind === 'network') {
-        message += '. Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
-      }
-    }
-    if (err instanceof ValidationError) this._error.dataset.param = err.param;
-    else delete this._error.dataset.param;
-    this._error.textContent = message;
-    this._error.hidden = false;
+  private _showFailure(err: unknown): void {
+    const hint =
+      this._connection.state.mode === 'proxy'
+        ? 'The Jupyter server could not reach the DC Hub service (check DCHUB_BASE_URL on the server).'
+        : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
+    showError(this._error, err, hint);
+    this._count.hidden = true;
   }
-
-  /** Sizes each column to its header and the first rows' text, within sane bounds. */
-  private _fitColumns(): void {
-    const { columns, rows } = this.model.table;
-    const sample = rows.slice(0, 100);
-    const measure = textMeasurer(this._font);
-    const headerMeasure = textMeasurer(`bold ${this._font}`);
-    columns.forEach((name, j) => {
-      let width = headerMeasure(name);
-      for (const row of sample) width = Math.max(width, measure(formatCell({ value: row[j] })));
-      this.grid.resizeColumn('body', j, Math.min(280, Math.max(48, Math.ceil(width) + 16)));
-    });
-    this.grid.resizeColumn('row-header', 0, Math.max(32, Math.ceil(measure(String(rows.length))) + 16));
-  }
-}
-
-/** Text width in px for a canvas font, with a rough fallback where canvas is unavailable. */
-function textMeasurer(font: string): (text: string) => number {
-  const ctx = document.createElement('canvas').getContext('2d');
-  if (!ctx) return (text) => text.length * 8;
-  ctx.font = font;
-  return (text) => ctx.measureText(text).width;
-}
-
-/** Numbers with up to 4 decimals (coordinates), everything else as text. */
-function formatCell({ value }: { value: unknown }): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Math.round(value * 1e4) / 1e4);
-  return String(value);
-}
-
-/** A number field's value for core validation: '' when blank, the text otherwise. */
-function readNumber(input: HTMLInputElement, param: string): string {
-  // A number input reports unparseable text as '' with badInput set; say so instead of ignoring it.
-  if (input.validity.badInput) throw new ValidationError(param, 'must be a number');
-  return input.value;
-}
-
-function numberInput(name: string, placeholder: string): HTMLInputElement {
-  const input = document.createElement('input');
-  input.type = 'number';
-  input.name = name;
-  input.step = 'any';
-  input.placeholder = placeholder;
-  input.className = 'jp-DCHub-input';
-  return input;
-}
-
-function field(label: string, control: HTMLElement): HTMLLabelElement {
-  const el = document.createElement('label');
-  el.className = 'jp-DCHub-field';
-  const span = document.createElement('span');
-  span.className = 'jp-DCHub-label';
-  span.textContent = label;
-  el.append(span, control);
-  return el;
-}
-
-function div(className: string, text: string): HTMLElement {
-  const el = document.createElement('div');
-  el.className = className;
-  el.textContent = text;
-  return el;
 }

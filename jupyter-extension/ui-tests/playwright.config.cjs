@@ -41,7 +41,13 @@ module.exports = {
     {
       command: 'node ../../sandbox/dist/main.js',
       cwd: __dirname,
-      env: { PORT: '8791', DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z', DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001' },
+      env: {
+        PORT: '8791',
+        DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z',
+        DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001',
+        // Lets tests move the sandbox clock (POST /_sandbox/clock) to trigger the daily recompute.
+        DCHUB_SANDBOX_CONTROLS: '1'
+      },
       url: 'http://127.0.0.1:8791/api/health',
       timeout: 30 * 1000,
       reuseExistingServer: !CI,
@@ -50,6 +56,9 @@ module.exports = {
     {
       command: 'jupyter lab --config jupyter_server_test_config.py',
       cwd: __dirname,
+      // The server extension relays panel calls to the sandbox and adds this Pro key; the
+      // browser never receives it (tests check the page, notebooks and CSVs for it).
+      env: { DCHUB_BASE_URL: 'http://127.0.0.1:8791', DCHUB_API_KEY: 'galata-pro-key-0001' },
       url: 'http://localhost:8888/lab',
       timeout: 180 * 1000,
       reuseExistingServer: !CI,

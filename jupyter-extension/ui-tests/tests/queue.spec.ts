@@ -3,14 +3,11 @@ import { expect, galata, test } from '@jupyterlab/galata';
 /** The sandbox Playwright starts (see playwright.config.cjs). */
 const SANDBOX = 'http://127.0.0.1:8791';
 const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
-/** A Pro key of that sandbox (DCHUB_SANDBOX_KEYS in playwright.config.cjs). The panel has no key
- * handling yet, so the tests add the header on the way out, as a keyed relay would. */
+/** A Pro key of that sandbox (DCHUB_SANDBOX_KEYS in playwright.config.cjs). The panel gets it
+ * from nowhere: the Jupyter server relay adds it (DCHUB_API_KEY in the jupyter webServer env).
+ * The tests use it only to ask the sandbox directly for the expected answers. */
 const API_KEY = 'galata-pro-key-0001';
 const KEYED = { 'X-API-Key': API_KEY };
-
-test.beforeEach(async ({ page }) => {
-  await page.route(`${SANDBOX}/**`, (route) => route.continue({ headers: { ...route.request().headers(), 'x-api-key': API_KEY } }));
-});
 
 test.use({
   mockSettings: {
@@ -143,7 +140,7 @@ test.describe('DC Hub commands', () => {
     const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 50 } });
     const body = (await res.json()) as { count_returned: number; count_total_matching: number };
     expect(returned).toBe(body.count_returned);
-    await expect(panel.locator('select[name="iso"]')).toHaveValue('ERCOT');
+    await expect(panel.locator('select[name="iso"]')).toHaveValues(['ERCOT']);
     await expect(panel.locator('input[name="min_mw"]')).toHaveValue('50');
     await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-total', String(body.count_total_matching));
   });

@@ -1,0 +1,262 @@
+import {
+  DchubError,
+  briefsTable,
+  fetchBriefsAll,
+  fetchBriefsDiff,
+  mergeBriefDiff,
+  type BriefCsvRowT,
+  type Table
+} from '@dchub/core';
+import { Panel, Widget } from '@lumino/widgets';
+import type { Connection } from './connection';
+import { button, div, filterBox, showError, tableActions, type SectionActions, type TableSource } from './dom';
+import { TableGrid } from './grid';
+import { loadAllBriefs } from './briefsData';
+import { formatAge } from './helpers';
+import { TableModel } from './tableModel';
+
+export interface BriefsPanelOptions {
+  connection: Connection;
+  /** Called when Refresh is pressed (the plugin routes it through a command). */
+  onRefresh: () => void;
+  actions: SectionActions;
+}
+
+/** What a load or refresh did, as returned by the refresh command. */
+export interface BriefsRefreshResult {
+  count: number;
+  changed: string[];
+  added: string[];
+  asOf: string;
+}
+
+/**
+ * Market briefs: every brief the caller's tier may see, in a sortable and filterable grid with
+ * coloured verdicts. Refresh asks `/diff` for briefs recomputed since the newest `computed_at`
+ * in the table, merges them in place and highlights the changed rows. The DOM summary
+ * (`.jp-DCHub-briefs-count[data-count]`, `.jp-DCHub-briefs-changed[data-changed]`,
+ * `.jp-DCHub-briefs-status[data-stale][data-offline]`) says what the canvas paints.
+ */
+export class BriefsPanel extends Panel implements TableSource {
+  readonly kind = 'briefs';
+  readonly exportTitle = 'DC Hub market briefs';
+  readonly model = new TableModel(undefined, { keyColumn: 'market_slug' });
+  readonly grid: TableGrid;
+
+  private readonly _connection: Connection;
+  private _rows: BriefCsvRowT[] | null = null;
+  private _asOf = '';
+  private _tier = '';
+  private _lastRefreshed: number | null = null;
+  private _inflight: Promise<BriefsRefreshResult | null> | null = null;
+  private _timer: ReturnType<typeof setInterval> | null = null;
+  private _ageTimer: ReturnType<typeof setInterval> | null = null;
+
+  private readonly _refresh: HTMLButtonElement;
+  private readonly _busy: HTMLElement;
+  private readonly _error: HTMLElement;
+  private readonly _count: HTMLElement;
+  private readonly _status: HTMLElement;
+  private readonly _changed: HTMLElement;
+  private readonly _citation: HTMLElement;
+
+  constructor(options: BriefsPanelOptions) {
+    super();
+    this._connection = options.connection;
+    this.addClass('jp-DCHub-section');
+    this.addClass('jp-DCHub-briefs');
+    this.title.label = 'Briefs';
+    this.title.caption = 'Market briefs (DC Hub Power Index)';
+
+    const top = new Widget();
+    top.addClass('jp-DCHub-top');
+    const bar = div('jp-DCHub-toolbar');
+    this._refresh = button('jp-DCHub-briefs-refresh', 'Refresh', () => options.onRefresh());
+    this._refresh.title = 'Load the briefs, or fetch the ones recomputed since the last refresh';
+    const filter = filterBox('jp-DCHub-briefs-filter', (text) => {
+      this.model.setFilter(text);
+      this._showCount();
+    });
+    bar.append(this._refresh, filter);
+    this._busy = div('jp-DCHub-briefs-busy', 'Loading briefs…');
+    this._busy.setAttribute('role', 'status');
+    this._busy.hidden = true;
+    this._error = div('jp-DCHub-briefs-error');
+    this._error.setAttribute('role', 'alert');
+    this._error.hidden = true;
+    this._count = div('jp-DCHub-briefs-count', 'Briefs not loaded yet.');
+    this._count.setAttribute('aria-live', 'polite');
+    this._status = div('jp-DCHub-briefs-status');
+    this._status.hidden = true;
+    this._changed = div('jp-DCHub-briefs-changed');
+    this._changed.hidden = true;
+    top.node.append(bar, this._busy, this._error, this._count, this._status, this._changed);
+    this.addWidget(top);
+
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-briefs-grid', verdictColumn: 'verdict' });
+    this.addWidget(this.grid);
+
+    const bottom = new Widget();
+    bottom.addClass('jp-DCHub-bottom');
+    this._citation = div('jp-DCHub-briefs-citation');
+    this._citation.hidden = true;
+    bottom.node.append(tableActions(this.kind, options.actions), this._citation);
+    this.addWidget(bottom);
+
+    // Keep "refreshed N min ago" current.
+    this._ageTimer = setInterval(() => this._showStatus(), 30_000);
+  }
+
+  /** Whether the briefs have been loaded at least once. */
+  get loaded(): boolean {
+    return this._rows !== null;
+  }
+
+  exportTable(): Table | null {
+    return this._rows ? this.model.visibleTable : null;
+  }
+
+  /** Re-checks for changes every `minutes` (0 stops it); only runs once loaded. */
+  setAutoRefresh(minutes: number): void {
+    if (this._timer !== null) clearInterval(this._timer);
+    this._timer = null;
+    if (minutes > 0) {
+      this._timer = setInterval(() => {
+        if (this._rows && this.isVisible) void this.refresh();
+      }, minutes * 60_000);
+    }
+  }
+
+  /**
+   * Loads all briefs the first time, afterwards merges `/diff` since the last as-of. Never
+   * throws: failures land in the error area and the table (if any) is kept, marked offline.
+   * Concurrent calls share one request.
+   */
+  refresh(): Promise<BriefsRefreshResult | null> {
+    this._inflight ??= this._run().finally(() => {
+      this._inflight = null;
+    });
+    return this._inflight;
+  }
+
+  /** Drops the table and loads everything again (after a connection change). */
+  reset(): void {
+    this._rows = null;
+    this._asOf = '';
+    this.model.setTable(null);
+    this._count.textContent = 'Briefs not loaded yet.';
+    delete this._count.dataset.count;
+    delete this._count.dataset.asOf;
+    this._changed.hidden = true;
+    this._status.hidden = true;
+  }
+
+  updateTheme(): void {
+    this.grid.updateTheme();
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    if (this._timer !== null) clearInterval(this._timer);
+    if (this._ageTimer !== null) clearInterval(this._ageTimer);
+    this._timer = this._ageTimer = null;
+    super.dispose();
+  }
+
+  private async _run(): Promise<BriefsRefreshResult | null> {
+    this._setBusy(true);
+    showError(this._error, null, '');
+    try {
+      const client = await this._connection.client();
+      let result: BriefsRefreshResult;
+      let stale = false;
+      const refreshing = this._rows !== null;
+      if (!this._rows) {
+        const { rows, tier, stale: fromStale } = await loadAllBriefs((page) => fetchBriefsAll(client, page));
+        stale = fromStale;
+        this._tier = tier;
+        const table = briefsTable(rows);
+        this._rows = rows;
+        this._asOf = table.asOf ?? '';
+        this.model.setTable(table);
+        this.grid.fitColumns();
+        result = { count: rows.length, changed: [], added: [], asOf: this._asOf };
+      } else {
+        const diff = await fetchBriefsDiff(client, this._asOf || new Date(0).toISOString());
+        const merged = mergeBriefDiff(this._rows, diff);
+        this._rows = merged.rows;
+        this._asOf = merged.asOf || this._asOf;
+        this.model.setTable(briefsTable(merged.rows), [...merged.changed, ...merged.added]);
+        result = { count: merged.rows.length, changed: merged.changed, added: merged.added, asOf: this._asOf };
+      }
+      this._lastRefreshed = Date.now();
+      this._status.dataset.offline = 'false';
+      this._status.dataset.stale = String(stale);
+      this._showCount();
+      this._showChanged(result, refreshing);
+      this._showStatus();
+      const citation = this.model.table.citation ?? '';
+      this._citation.textContent = citation;
+      this._citation.hidden = !citation;
+      return result;
+    } catch (err) {
+      const hint =
+        this._connection.state.mode === 'proxy'
+          ? 'The Jupyter server could not reach the DC Hub service.'
+          : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
+      showError(this._error, err, hint);
+      if (this._rows) {
+        // Keep showing what we have, marked offline.
+        // Unreachable (or the relay could not reach it: 5xx) means offline; a refused request does not.
+        this._status.dataset.offline = String(err instanceof DchubError && (err.kind === 'network' || err.kind === 'server'));
+        this._showStatus();
+      }
+      return null;
+    } finally {
+      this._setBusy(false);
+    }
+  }
+
+  private _setBusy(busy: boolean): void {
+    this._busy.hidden = !busy;
+    this._busy.textContent = this._rows ? 'Checking for changed briefs…' : 'Loading briefs…';
+    this._refresh.disabled = busy;
+    this.node.setAttribute('aria-busy', String(busy));
+  }
+
+  private _showCount(): void {
+    const total = this.model.table.rows.length;
+    const shown = this.model.rowCount('body');
+    this._count.dataset.count = String(total);
+    this._count.dataset.shown = String(shown);
+    if (this._tier) this._count.dataset.tier = this._tier;
+    if (this._asOf) this._count.dataset.asOf = this._asOf;
+    const tier = this._tier ? ` (${this._tier} tier)` : '';
+    this._count.textContent = shown === total ? `${total} market briefs${tier}` : `${shown} of ${total} market briefs${tier}`;
+  }
+
+  /** Lists the changed and added slugs after a refresh (the first load changes nothing). */
+  private _showChanged(result: BriefsRefreshResult, refreshing: boolean): void {
+    const slugs = [...result.changed, ...result.added];
+    this._changed.dataset.changed = slugs.join(' ');
+    this._changed.dataset.changedCount = String(result.changed.length);
+    this._changed.dataset.addedCount = String(result.added.length);
+    this._changed.textContent = !refreshing
+      ? ''
+      : slugs.length
+        ? `Changed since the last refresh (highlighted): ${slugs.join(', ')}`
+        : 'No briefs changed since the last refresh.';
+    this._changed.hidden = !refreshing;
+  }
+
+  private _showStatus(): void {
+    if (this._lastRefreshed === null) return;
+    const parts = [`Refreshed ${formatAge(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`];
+    if (this._asOf) parts.push(`data as of ${this._asOf}`);
+    if (this._status.dataset.offline === 'true') parts.push('OFFLINE: showing the last data received');
+    else if (this._status.dataset.stale === 'true') parts.push('STALE: served from cache');
+    this._status.textContent = parts.join(' · ');
+    this._status.dataset.refreshedAt = new Date(this._lastRefreshed).toISOString();
+    this._status.hidden = false;
+  }
+}

@@ -1,0 +1,255 @@
+import { DchubClient, IndexedDbStore, McpToolClient, MemoryStore, QuotaLedger, ResponseCache, type KeyValueStore } from '@dchub/core';
+import { ServerConnection } from '@jupyterlab/services';
+import { proxyBaseUrl, proxyConfigUrl } from './helpers';
+
+/** `auto`: use the Jupyter server relay when it answers, else call the service directly. */
+export type ConnectionPreference = 'auto' | 'proxy' | 'direct';
+
+/** What the panel reads from the user's settings. */
+export interface PanelConfig {
+  /** Service root for direct calls (the relay uses the server's DCHUB_BASE_URL). */
+  baseUrl: string;
+  /** Maximum queue rows per search (1-1000). */
+  limit: number;
+  connection: ConnectionPreference;
+  /** Re-check briefs for changes this often while the panel is open (0: only on demand). */
+  briefsRefreshMinutes: number;
+}
+
+export const DEFAULT_CONFIG: PanelConfig = Object.freeze({
+  baseUrl: 'https://dchub.cloud',
+  limit: 200,
+  connection: 'auto',
+  briefsRefreshMinutes: 60
+});
+
+/** The relay's answer at `<base_url>/dchub/config`. */
+export interface ProxyConfig {
+  proxy: true;
+  has_key: boolean;
+  base_url: string;
+}
+
+/** How the panel currently reaches the service. */
+export interface ConnectionState {
+  mode: 'proxy' | 'direct';
+  /** Where requests finally go (the relay's upstream, or the direct base URL). */
+  serviceUrl: string;
+  /** Whether a key is in use (held by the server in proxy mode, by this browser otherwise). */
+  hasKey: boolean;
+}
+
+/** Browser storage slot of the key in direct mode (never the settings file, never a notebook). */
+export const KEY_STORAGE = 'dchub:apiKey';
+
+/**
+ * Owns the DC Hub client. With the server extension present (JupyterLab), every call goes
+ * through `<jupyter base>/dchub/proxy/` with Jupyter's own authentication and the server adds
+ * the key; the browser never sees it. Without it (JupyterLite), the service is called directly
+ * with a key the user typed, kept in localStorage.
+ */
+export class Connection {
+  private _config: PanelConfig = DEFAULT_CONFIG;
+  private _proxy: ProxyConfig | null = null;
+  private _client: DchubClient | null = null;
+  private _mcp: McpToolClient | null = null;
+  private _clientError: Error | null = null;
+  private _state: ConnectionState = { mode: 'direct', serviceUrl: '', hasKey: false };
+  private readonly _listeners = new Set<(state: ConnectionState) => void>();
+  private readonly _ready: Promise<void>;
+  private readonly _serverSettings = ServerConnection.makeSettings();
+  private readonly _stores = new Map<string, KeyValueStore>();
+  /** The key typed in this page (null: read localStorage). */
+  private _sessionKey: string | null = null;
+  private _detected = false;
+
+  constructor() {
+    this._ready = this._detect();
+  }
+
+  /** Calls `listener` whenever the client is rebuilt (settings, key or mode changed); returns an unsubscribe. */
+  onChange(listener: (state: ConnectionState) => void): () => void {
+    this._listeners.add(listener);
+    return () => this._listeners.delete(listener);
+  }
+
+  get state(): ConnectionState {
+    return this._state;
+  }
+
+  get config(): PanelConfig {
+    return this._config;
+  }
+
+  /** Resolves once the relay has been probed. */
+  get ready(): Promise<void> {
+    return this._ready;
+  }
+
+  /** Applies settings (rebuilds the client when what it depends on changed). */
+  configure(config: PanelConfig): void {
+    this._config = { ...config };
+    // Before the relay probe answers, the mode is unknown; the probe builds the first client.
+    if (this._detected) this._rebuild();
+  }
+
+  /** The client for the next call; throws when none can be made (bad base URL). */
+  async client(): Promise<DchubClient> {
+    await this._ready;
+    if (!this._client) throw this._clientError ?? new Error('DC Hub: no client');
+    return this._client;
+  }
+
+  /** The MCP tool client bound to the current client (relay or direct, same key handling). */
+  async mcp(): Promise<McpToolClient> {
+    const client = await this.client();
+    if (!this._mcp || this._mcp.rest !== client) {
+      void this._mcp?.close();
+      // MCP answers that carry X-RateLimit-* headers correct the ledger like REST answers do.
+      const observe = (res: Response) => {
+        if (res.headers.has('x-ratelimit-limit') || res.headers.has('x-ratelimit-remaining')) void client.ledger?.correct(res.headers);
+      };
+      this._mcp =
+        this._state.mode === 'proxy'
+          ? new McpToolClient(client, { fetch: relayFetch(this._serverSettings, observe) })
+          : new McpToolClient(client, {
+              apiKey: this._readKey() || undefined,
+              fetch: async (input, init) => {
+                const res = await fetch(input, init);
+                observe(res);
+                return res;
+              }
+            });
+    }
+    return this._mcp;
+  }
+
+  /** Stores (or, with '', forgets) the key used for direct calls. */
+  setApiKey(key: string): void {
+    const k = key.trim();
+    try {
+      if (k) window.localStorage.setItem(KEY_STORAGE, k);
+      else window.localStorage.removeItem(KEY_STORAGE);
+    } catch {
+      // Storage can be blocked (private mode); the key then lasts for this page only.
+    }
+    this._sessionKey = k;
+    if (this._detected) this._rebuild();
+  }
+
+  /** Whether a direct-mode key is stored in this browser. */
+  get hasStoredKey(): boolean {
+    return !!this._readKey();
+  }
+
+  /** Calls left today according to the ledger, or null before the first client exists. */
+  async callsLeft(): Promise<number | null> {
+    const client = this._client;
+    if (!client?.ledger) return null;
+    try {
+      return await client.ledger.remaining();
+    } catch {
+      return null;
+    }
+  }
+
+  private _readKey(): string {
+    if (this._sessionKey !== null) return this._sessionKey;
+    try {
+      return window.localStorage.getItem(KEY_STORAGE) ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  private async _detect(): Promise<void> {
+    try {
+      const url = proxyConfigUrl(this._serverSettings.baseUrl);
+      const res = await ServerConnection.makeRequest(url, { method: 'GET', cache: 'no-cache' }, this._serverSettings);
+      if (res.ok) {
+        const body = (await res.json()) as Partial<ProxyConfig>;
+        if (body && body.proxy === true) {
+          this._proxy = { proxy: true, has_key: body.has_key === true, base_url: String(body.base_url ?? '') };
+        }
+      }
+    } catch {
+      // No Jupyter server (JupyterLite) or no relay: direct mode.
+      this._proxy = null;
+    }
+    this._detected = true;
+    this._rebuild();
+  }
+
+  private _store(name: string): KeyValueStore {
+    let store = this._stores.get(name);
+    if (!store) {
+      store = typeof indexedDB !== 'undefined' ? new IndexedDbStore(name) : new MemoryStore();
+      this._stores.set(name, store);
+    }
+    return store;
+  }
+
+  private _rebuild(): void {
+    const useProxy = this._proxy !== null && this._config.connection !== 'direct';
+    try {
+      if (useProxy) {
+        const proxy = this._proxy!;
+        // Answers through the relay are cached apart from direct ones: the caller is the server's key.
+        const store = this._store('dchub-cache-proxy');
+        const settings = this._serverSettings;
+        this._client = new DchubClient({
+          baseUrl: proxyBaseUrl(settings.baseUrl),
+          fetch: relayFetch(settings),
+          cache: new ResponseCache(store),
+          ledger: new QuotaLedger(store, proxy.has_key ? 'relay-keyed' : 'anon', {
+            tier: proxy.has_key ? 'free' : 'anonymous',
+            // A server key's tier is only known from the first answer's X-RateLimit-* headers.
+            confirmed: !proxy.has_key
+          })
+        });
+        this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
+      } else {
+        const key = this._readKey();
+        // Cached answers and the daily ledger are kept in IndexedDB, so both survive reloads.
+        const store = this._store('dchub-cache');
+        // The ledger is named like the client names this caller (a fingerprint, never the key).
+        const callerId = new DchubClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, cache: false, ledger: false }).callerId;
+        this._client = new DchubClient({
+          baseUrl: this._config.baseUrl,
+          apiKey: key || undefined,
+          cache: new ResponseCache(store),
+          ledger: new QuotaLedger(store, callerId, { tier: key ? 'free' : 'anonymous', confirmed: !key })
+        });
+        this._state = { mode: 'direct', serviceUrl: this._client.baseUrl.replace(/\/$/, ''), hasKey: !!key };
+      }
+      this._clientError = null;
+    } catch (err) {
+      this._client = null;
+      this._clientError = err instanceof Error ? err : new Error(String(err));
+      this._state = { mode: useProxy ? 'proxy' : 'direct', serviceUrl: this._config.baseUrl, hasKey: false };
+    }
+    for (const listener of this._listeners) listener(this._state);
+  }
+}
+
+/**
+ * A `fetch` for core's client that sends each request through `ServerConnection.makeRequest`,
+ * so Jupyter's token and XSRF headers are added (and only ever sent to the Jupyter server).
+ */
+export function relayFetch(settings: ServerConnection.ISettings, onResponse?: (response: Response) => void): typeof fetch {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const method = request.method.toUpperCase();
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await request.text();
+    const headers = new Headers(request.headers);
+    // `no-cache` (not Jupyter's default `no-store`) keeps makeRequest from appending a
+    // cache-busting parameter that the relay would pass on to the service.
+    const response = await ServerConnection.makeRequest(
+      request.url,
+      { method, headers, body, signal: init?.signal ?? request.signal, cache: 'no-cache' },
+      settings
+    );
+    onResponse?.(response);
+    return response;
+  };
+}

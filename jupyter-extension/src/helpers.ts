@@ -1,0 +1,310 @@
+/**
+ * Pure helpers of the panel: table views (sort, filter), file names, notebook snippets, brief
+ * paging and proxy URLs. No DOM and no Lumino here, so Vitest runs them under plain Node.
+ */
+import type { Cell, Table } from '@dchub/core';
+
+/** How a table is shown: which column sorts it (and which way) and a case-insensitive text filter. */
+export interface ViewSpec {
+  sortColumn: number | null;
+  descending: boolean;
+  filter: string;
+}
+
+export const DEFAULT_VIEW: ViewSpec = Object.freeze({ sortColumn: null, descending: false, filter: '' });
+
+/** Orders cells: numbers numerically before text, text by locale (numeric-aware), blanks last. */
+export function compareCells(a: Cell | undefined, b: Cell | undefined): number {
+  const blankA = a === undefined || a === '';
+  const blankB = b === undefined || b === '';
+  if (blankA || blankB) return blankA === blankB ? 0 : blankA ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+}
+
+/** Text of a cell as shown and as matched by the filter. */
+export function cellText(v: Cell | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e4) / 1e4);
+  return String(v);
+}
+
+/**
+ * Indices of the source rows to show, in display order: rows whose any cell contains every
+ * whitespace-separated word of the filter, sorted stably by the sort column (blanks last
+ * in either direction).
+ */
+export function viewRows(table: Table, view: ViewSpec): number[] {
+  const words = view.filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  let rows: number[] = [];
+  for (let i = 0; i < table.rows.length; i++) {
+    if (!words.length) {
+      rows.push(i);
+      continue;
+    }
+    const text = table.rows[i].map((c) => cellText(c).toLowerCase()).join('\u0000');
+    if (words.every((w) => text.includes(w))) rows.push(i);
+  }
+  const col = view.sortColumn;
+  if (col !== null && col >= 0 && col < table.columns.length) {
+    const dir = view.descending ? -1 : 1;
+    rows = rows
+      .map((i, pos) => ({ i, pos }))
+      .sort((x, y) => {
+        const a = table.rows[x.i][col];
+        const b = table.rows[y.i][col];
+        const blankA = a === undefined || a === '';
+        const blankB = b === undefined || b === '';
+        if (blankA !== blankB) return blankA ? 1 : -1;
+        return dir * compareCells(a, b) || x.pos - y.pos;
+      })
+      .map(({ i }) => i);
+  }
+  return rows;
+}
+
+/** The next view after a click on a column header: new column ascending, same column flips, third click clears. */
+export function nextSort(view: ViewSpec, column: number): ViewSpec {
+  if (view.sortColumn !== column) return { ...view, sortColumn: column, descending: false };
+  if (!view.descending) return { ...view, descending: true };
+  return { ...view, sortColumn: null, descending: false };
+}
+
+/** The table restricted to (and ordered like) `rows`, keeping citation, as-of and note. */
+export function pickRows(table: Table, rows: readonly number[]): Table {
+  return { ...table, rows: rows.map((i) => table.rows[i]) };
+}
+
+/** Colours of the brief verdicts (BUILD green, CAUTION amber, AVOID red). */
+export const VERDICT_COLORS: Readonly<Record<string, string>> = Object.freeze({
+  BUILD: '#2e7d32',
+  CAUTION: '#b26a00',
+  AVOID: '#c62828'
+});
+
+/** The colour of a verdict cell, or undefined for anything else. */
+export function verdictColor(value: unknown): string | undefined {
+  return typeof value === 'string' ? VERDICT_COLORS[value.trim().toUpperCase()] : undefined;
+}
+
+/** `YYYY-MM-DD` of a time in UTC. */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** A dated CSV name such as `dchub-queue-2026-11-21.csv` (kind reduced to a safe slug). */
+export function datedFileName(kind: string, date: Date): string {
+  const slug = kind.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'table';
+  return `dchub-${slug}-${isoDay(date)}.csv`;
+}
+
+/** The n-th alternative of a file name when it is taken: `x.csv`, `x-2.csv`, `x-3.csv`, ... */
+export function numberedFileName(name: string, n: number): string {
+  if (n <= 1) return name;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+}
+
+/** The sibling that keeps a CSV's citation: `x.csv` -> `x.citation.txt`. */
+export function citationFileName(csvPath: string): string {
+  return csvPath.replace(/\.csv$/i, '') + '.citation.txt';
+}
+
+/** Joins a folder and a file name the way the Contents API names paths ('' is the root). */
+export function joinPath(dir: string, name: string): string {
+  const d = dir.replace(/^\/+|\/+$/g, '');
+  return d ? `${d}/${name}` : name;
+}
+
+/** Columns that hold dates or times, for `parse_dates`. */
+export const DATE_COLUMNS: readonly string[] = ['queue_date', 'live_as_of', 'computed_at', 'as_of', 'snapshot_date'];
+
+/** The table's columns pandas should parse as dates. */
+export function dateColumnsOf(table: Pick<Table, 'columns'>): string[] {
+  return table.columns.filter((c) => DATE_COLUMNS.includes(c));
+}
+
+/** A Python string literal for `s` (JSON escapes are valid Python escapes). */
+export function pyString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** The code cell that loads an exported CSV as a DataFrame and prints its shape. */
+export function pandasSnippet(relativePath: string, dateColumns: readonly string[]): string {
+  const dates = dateColumns.length ? `, parse_dates=[${dateColumns.map(pyString).join(', ')}]` : '';
+  return `import pandas as pd\ndf = pd.read_csv(${pyString(relativePath)}${dates})\nprint(df.shape)\ndf.head()`;
+}
+
+/** Markdown that travels with the data: what it is, where it came from, the citation. */
+export function citationMarkdown(opts: { title: string; path: string; citation?: string; asOf?: string; rows: number; exportedAt: Date }): string {
+  const lines = [`**${escapeMarkdown(opts.title)}**: ${opts.rows} rows exported to \`${opts.path}\` on ${opts.exportedAt.toISOString()}.`];
+  if (opts.asOf) lines.push('', `Data as of ${escapeMarkdown(opts.asOf)}.`);
+  lines.push('', `Source: ${escapeMarkdown(opts.citation ?? 'DC Hub, dchub.cloud')}`);
+  return lines.join('\n');
+}
+
+/** The plain-text citation file written beside an exported CSV. */
+export function citationText(opts: { title: string; csvName: string; citation?: string; asOf?: string; rows: number; exportedAt: Date }): string {
+  const lines = [
+    `${opts.title}: ${opts.csvName} (${opts.rows} rows)`,
+    `Exported: ${opts.exportedAt.toISOString()}`
+  ];
+  if (opts.asOf) lines.push(`Data as of: ${opts.asOf}`);
+  lines.push(`Citation: ${opts.citation ?? 'DC Hub, dchub.cloud'}`);
+  return lines.join('\n') + '\n';
+}
+
+function escapeMarkdown(s: string): string {
+  return s.replace(/([\\`*_[\]<>])/g, '\\$1');
+}
+
+/** Largest brief page a tier may ask for (spec: 50 below Pro, 500 from Pro). */
+export function briefPageLimit(tier: string | undefined): number {
+  const t = tier?.trim().toLowerCase();
+  return t === 'pro' || t === 'enterprise' || t === 'founding' ? 500 : 50;
+}
+
+/** The relay root under a Jupyter server's base URL: `<base>/dchub/proxy/`. */
+export function proxyBaseUrl(jupyterBaseUrl: string): string {
+  return jupyterBaseUrl.replace(/\/+$/, '') + '/dchub/proxy/';
+}
+
+/** The relay's config endpoint under a Jupyter server's base URL. */
+export function proxyConfigUrl(jupyterBaseUrl: string): string {
+  return jupyterBaseUrl.replace(/\/+$/, '') + '/dchub/config';
+}
+
+/** The value the time-to-power hint suggests for `max_ttp_months`, if any. */
+export function suggestedMaxTtp(result: {
+  _error_mitigation?: { suggested_params?: Record<string, unknown> } | undefined;
+  min_satisfiable_max_ttp_months?: number | null | undefined;
+}): number | undefined {
+  const s = result._error_mitigation?.suggested_params?.max_ttp_months;
+  const n = typeof s === 'number' ? s : typeof s === 'string' ? Number(s) : NaN;
+  if (Number.isFinite(n) && n > 0) return n;
+  const m = result.min_satisfiable_max_ttp_months;
+  return typeof m === 'number' && m > 0 ? m : undefined;
+}
+
+/** "3 min ago"-style age for a last-refreshed line. */
+export function formatAge(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return 'just now';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.round(h / 24)} days ago`;
+}
+
+/** One row of the ranking objectives editor: a field and a signed weight as typed. */
+export interface ObjectiveRow {
+  field: string;
+  weight: string;
+}
+
+/** One row of the ranking constraints editor: a field and optional bounds as typed. */
+export interface ConstraintRow {
+  field: string;
+  min: string;
+  max: string;
+}
+
+/**
+ * Ranking candidates from table rows: `id` from `idColumn`, plus every numeric cell (metrics,
+ * coordinates). Text cells other than the id are left out; the service ranks on numbers.
+ */
+export function candidatesFromRows(table: Table, rows: readonly number[], idColumn: string): Array<Record<string, Cell>> {
+  const idIndex = table.columns.indexOf(idColumn);
+  return rows.map((i) => {
+    const row = table.rows[i] ?? [];
+    const out: Record<string, Cell> = {};
+    if (idIndex >= 0 && row[idIndex] !== '') out['id'] = row[idIndex];
+    table.columns.forEach((c, j) => {
+      if (j !== idIndex && typeof row[j] === 'number') out[c] = row[j];
+    });
+    return out;
+  });
+}
+
+/** Fields that are numeric in at least one candidate (what objectives and constraints can use). */
+export function numericFields(candidates: ReadonlyArray<Record<string, Cell>>): string[] {
+  const seen = new Set<string>();
+  for (const c of candidates) for (const [k, v] of Object.entries(c)) if (typeof v === 'number') seen.add(k);
+  return [...seen];
+}
+
+/** `{field: weight}` from editor rows; blank rows are skipped, bad weights are left for core to report. */
+export function objectivesFromRows(rows: readonly ObjectiveRow[]): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const r of rows) {
+    const field = r.field.trim();
+    if (!field || !r.weight.trim()) continue;
+    const n = Number(r.weight);
+    out[field] = Number.isFinite(n) ? n : r.weight;
+  }
+  return out;
+}
+
+/** `{field: {min?, max?}}` from editor rows; rows without a field or any bound are skipped. */
+export function constraintsFromRows(rows: readonly ConstraintRow[]): Record<string, { min?: number | string; max?: number | string }> {
+  const out: Record<string, { min?: number | string; max?: number | string }> = {};
+  for (const r of rows) {
+    const field = r.field.trim();
+    if (!field) continue;
+    const bound = (s: string) => (s.trim() === '' ? undefined : Number.isFinite(Number(s)) ? Number(s) : s);
+    const min = bound(r.min);
+    const max = bound(r.max);
+    if (min === undefined && max === undefined) continue;
+    out[field] = { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+  }
+  return out;
+}
+
+/** The part of a JSON Schema property the MCP tool form uses. */
+export interface ArgSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  description?: string;
+  items?: { type?: string | string[] };
+  default?: unknown;
+}
+
+/** How a tool argument is edited: a number box, a checkbox, a choice, a list or plain text. */
+export function argControl(schema: ArgSchema): 'number' | 'boolean' | 'enum' | 'list' | 'text' {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (schema.enum?.length) return 'enum';
+  if (types.includes('boolean')) return 'boolean';
+  if (types.includes('array')) return 'list';
+  if (types.includes('number') || types.includes('integer')) return 'number';
+  return 'text';
+}
+
+/**
+ * Tool arguments from form values: blanks are left out, numbers and lists converted, unchecked
+ * boxes left out (the tool's default applies). Text that is not a number stays text, so the
+ * server's validation can name the bad argument.
+ */
+export function toolArgs(properties: Record<string, ArgSchema>, values: Record<string, string | boolean>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties)) {
+    const v = values[name];
+    if (v === undefined || v === '' || v === false) continue;
+    const kind = argControl(schema);
+    if (kind === 'boolean') out[name] = v === true || v === 'true';
+    else if (typeof v !== 'string') continue;
+    else if (kind === 'number') out[name] = Number.isFinite(Number(v)) ? Number(v) : v;
+    else if (kind === 'list') {
+      const itemTypes = schema.items?.type ? ([] as string[]).concat(schema.items.type) : [];
+      const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+      out[name] = itemTypes.some((t) => t === 'number' || t === 'integer') ? items.map((s) => (Number.isFinite(Number(s)) ? Number(s) : s)) : items;
+    } else if (kind === 'enum') {
+      const match = schema.enum?.find((e) => String(e) === v);
+      out[name] = match ?? v;
+    } else out[name] = v;
+  }
+  return out;
+}

@@ -1,0 +1,250 @@
+import { toolTable, type Table, type ToolResult } from '@dchub/core';
+import { Panel, Widget } from '@lumino/widgets';
+import type { Connection } from './connection';
+import { button, checkbox, div, field, numberInput, showError, tableActions, textInput, type SectionActions, type TableSource } from './dom';
+import { TableGrid } from './grid';
+import { argControl, toolArgs, type ArgSchema } from './helpers';
+import { TableModel } from './tableModel';
+
+export interface McpPanelOptions {
+  connection: Connection;
+  /** Called when "Call tool" is pressed (the plugin routes it through a command). */
+  onCall: () => void;
+  actions: SectionActions;
+}
+
+interface ToolInfo {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+}
+
+/**
+ * The DC Hub MCP tools: the server's tool list, a form generated from the selected tool's input
+ * schema, and the answer as a grid when it is tabular (`toolTable`), else as JSON.
+ */
+export class McpPanel extends Panel implements TableSource {
+  readonly kind = 'mcp';
+  readonly model = new TableModel();
+  readonly grid: TableGrid;
+
+  private readonly _connection: Connection;
+  private _tools: ToolInfo[] = [];
+  private _loading: Promise<ToolInfo[]> | null = null;
+  private _last: { result: ToolResult; table: Table | undefined } | null = null;
+
+  private readonly _select: HTMLSelectElement;
+  private readonly _description: HTMLElement;
+  private readonly _form: HTMLFormElement;
+  private readonly _fields: HTMLElement;
+  private readonly _button: HTMLButtonElement;
+  private readonly _busy: HTMLElement;
+  private readonly _error: HTMLElement;
+  private readonly _count: HTMLElement;
+  private readonly _result: HTMLElement;
+  private readonly _json: HTMLPreElement;
+
+  constructor(options: McpPanelOptions) {
+    super();
+    this._connection = options.connection;
+    this.addClass('jp-DCHub-section');
+    this.addClass('jp-DCHub-mcp');
+    this.title.label = 'Tools';
+    this.title.caption = 'DC Hub MCP tools';
+
+    const top = new Widget();
+    top.addClass('jp-DCHub-top');
+    this._count = div('jp-DCHub-mcp-count', 'Tools not loaded yet.');
+    this._select = document.createElement('select');
+    this._select.name = 'tool';
+    this._select.className = 'jp-DCHub-input';
+    this._select.addEventListener('change', () => this._renderForm());
+    this._description = div('jp-DCHub-mcp-description');
+    this._form = document.createElement('form');
+    this._form.className = 'jp-DCHub-form jp-DCHub-mcp-form';
+    this._form.noValidate = true;
+    this._fields = div('jp-DCHub-mcp-fields');
+    this._button = button('jp-DCHub-mcp-call', 'Call tool', undefined, 'submit');
+    this._form.append(field('Tool', this._select, 'jp-DCHub-field jp-DCHub-field-wide'), this._fields, this._button);
+    this._form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      options.onCall();
+    });
+    this._busy = div('jp-DCHub-mcp-busy', 'Working…');
+    this._busy.setAttribute('role', 'status');
+    this._busy.hidden = true;
+    this._error = div('jp-DCHub-mcp-error');
+    this._error.setAttribute('role', 'alert');
+    this._error.hidden = true;
+    this._result = div('jp-DCHub-mcp-result');
+    this._result.hidden = true;
+    top.node.append(this._count, this._form, this._description, this._busy, this._error, this._result);
+    this.addWidget(top);
+
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-mcp-grid' });
+    this.addWidget(this.grid);
+    this.grid.hide();
+
+    const bottom = new Widget();
+    bottom.addClass('jp-DCHub-bottom');
+    this._json = document.createElement('pre');
+    this._json.className = 'jp-DCHub-mcp-json';
+    this._json.hidden = true;
+    bottom.node.append(this._json, tableActions(this.kind, options.actions));
+    this.addWidget(bottom);
+  }
+
+  get exportTitle(): string {
+    return `DC Hub MCP tool ${this._last?.result.tool ?? ''}`.trim();
+  }
+
+  /** Whether the tool list has been loaded. */
+  get loaded(): boolean {
+    return this._tools.length > 0;
+  }
+
+  /** The selected tool's name. */
+  get tool(): string {
+    return this._select.value;
+  }
+
+  exportTable(): Table | null {
+    return this._last?.table ?? null;
+  }
+
+  /** Loads the tool list once (concurrent calls share it). Never throws. */
+  loadTools(): Promise<ToolInfo[]> {
+    this._loading ??= this._load().finally(() => {
+      this._loading = null;
+    });
+    return this._loading;
+  }
+
+  /** Selects a tool and fills its form (values by argument name). */
+  async fill(tool: string, values: Record<string, string | boolean> = {}): Promise<void> {
+    await this.loadTools();
+    if (!this._tools.some((t) => t.name === tool)) return;
+    this._select.value = tool;
+    this._renderForm();
+    for (const [name, value] of Object.entries(values)) {
+      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="arg_${CSS.escape(name)}"]`);
+      if (!el) continue;
+      if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === true || value === 'true';
+      else el.value = String(value);
+    }
+  }
+
+  /** Calls the selected tool with the form's arguments. Never throws. */
+  async call(): Promise<ToolResult | null> {
+    this._setBusy(true);
+    showError(this._error, null, '');
+    try {
+      const tool = this._tools.find((t) => t.name === this._select.value);
+      if (!tool) throw new Error('Choose a tool first.');
+      const args = toolArgs(schemaProperties(tool.inputSchema), this._values());
+      const mcp = await this._connection.mcp();
+      const result = await mcp.callTool(tool.name, args);
+      if (result.isError) throw new Error(`${tool.name}: ${result.text || 'the tool reported an error'}`);
+      this._show(result);
+      return result;
+    } catch (err) {
+      showError(this._error, err, 'Check the connection to the DC Hub service.');
+      return null;
+    } finally {
+      this._setBusy(false);
+    }
+  }
+
+  updateTheme(): void {
+    this.grid.updateTheme();
+  }
+
+  private async _load(): Promise<ToolInfo[]> {
+    if (this._tools.length) return this._tools;
+    this._setBusy(true);
+    showError(this._error, null, '');
+    try {
+      const mcp = await this._connection.mcp();
+      this._tools = (await mcp.listTools()).sort((a, b) => a.name.localeCompare(b.name));
+      this._select.replaceChildren(...this._tools.map((t) => new Option(t.name, t.name)));
+      this._count.dataset.count = String(this._tools.length);
+      this._count.textContent = `${this._tools.length} tools`;
+      this._renderForm();
+    } catch (err) {
+      showError(this._error, err, 'Check the connection to the DC Hub service.');
+    } finally {
+      this._setBusy(false);
+    }
+    return this._tools;
+  }
+
+  private _renderForm(): void {
+    const tool = this._tools.find((t) => t.name === this._select.value);
+    this._description.textContent = tool?.description ?? '';
+    const schema = (tool?.inputSchema ?? {}) as { required?: string[] };
+    const required = new Set(schema.required ?? []);
+    const controls = Object.entries(schemaProperties(tool?.inputSchema)).map(([name, prop]) => {
+      const label = `${name}${required.has(name) ? ' *' : ''}`;
+      const kind = argControl(prop);
+      let control: HTMLInputElement | HTMLSelectElement;
+      if (kind === 'boolean') control = checkbox(`arg_${name}`);
+      else if (kind === 'number') control = numberInput(`arg_${name}`, prop.default !== undefined ? String(prop.default) : '');
+      else if (kind === 'enum') {
+        const select = document.createElement('select');
+        select.name = `arg_${name}`;
+        select.className = 'jp-DCHub-input';
+        select.add(new Option('', ''));
+        for (const e of prop.enum ?? []) select.add(new Option(String(e), String(e)));
+        control = select;
+      } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
+      control.title = prop.description ?? '';
+      return field(label, control, kind === 'boolean' ? 'jp-DCHub-field jp-DCHub-field-check' : 'jp-DCHub-field');
+    });
+    this._fields.replaceChildren(...controls);
+  }
+
+  private _values(): Record<string, string | boolean> {
+    const out: Record<string, string | boolean> = {};
+    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[name^="arg_"]')) {
+      const name = el.name.slice(4);
+      out[name] = el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value;
+    }
+    return out;
+  }
+
+  private _show(result: ToolResult): void {
+    const table = toolTable(result);
+    this._last = { result, table };
+    this._result.dataset.tool = result.tool;
+    if (table && table.rows.length) {
+      this.model.setTable(table);
+      this.grid.show();
+      this.grid.fitColumns();
+      this._json.hidden = true;
+      this._result.dataset.kind = 'table';
+      this._result.dataset.rows = String(table.rows.length);
+      this._result.textContent = `${result.tool}: ${table.rows.length} rows${result.fromCache ? ' (cached)' : ''}`;
+    } else {
+      this.model.setTable(null);
+      this.grid.hide();
+      this._json.textContent = typeof result.data === 'string' ? result.data : JSON.stringify(result.data, null, 2);
+      this._json.hidden = false;
+      this._result.dataset.kind = 'json';
+      delete this._result.dataset.rows;
+      this._result.textContent = `${result.tool}: answer${result.fromCache ? ' (cached)' : ''}`;
+    }
+    this._result.hidden = false;
+  }
+
+  private _setBusy(busy: boolean): void {
+    this._busy.hidden = !busy;
+    this._button.disabled = busy;
+    this.node.setAttribute('aria-busy', String(busy));
+  }
+}
+
+/** The `properties` of a tool's input schema (empty when it has none). */
+function schemaProperties(schema: unknown): Record<string, ArgSchema> {
+  const props = (schema as { properties?: unknown } | undefined)?.properties;
+  return props && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, ArgSchema>) : {};
+}

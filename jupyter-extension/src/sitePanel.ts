@@ -1,0 +1,227 @@
+import { siteScore, siteScoreTable, type SiteScoreT, type Table } from '@dchub/core';
+import { Panel, Widget } from '@lumino/widgets';
+import type { Connection } from './connection';
+import { button, div, field, numberInput, readNumber, showError, tableActions, type SectionActions, type TableSource } from './dom';
+import { cellText } from './helpers';
+import type { SiteHandoff } from './queuePanel';
+
+export interface SitePanelOptions {
+  connection: Connection;
+  /** Called when "Score site" is pressed (the plugin routes it through a command). */
+  onScore: () => void;
+  actions: SectionActions;
+}
+
+/** The site-score form's values as typed. */
+export interface SiteQuery {
+  lat: string;
+  lon: string;
+  capacity_mw: string;
+}
+
+/**
+ * Site score (spec §2.3): latitude, longitude and capacity in, a readable card out (score,
+ * interpretation, fiber, nearby infrastructure, capacity context). The field/value table of
+ * the answer is what Export CSV writes.
+ */
+export class SitePanel extends Panel implements TableSource {
+  readonly kind = 'site-score';
+  readonly exportTitle = 'DC Hub site score';
+
+  private readonly _connection: Connection;
+  private _inflight: AbortController | null = null;
+  private _last: SiteScoreT | null = null;
+  private _source: string | undefined;
+
+  private readonly _lat: HTMLInputElement;
+  private readonly _lon: HTMLInputElement;
+  private readonly _capacity: HTMLInputElement;
+  private readonly _button: HTMLButtonElement;
+  private readonly _busy: HTMLElement;
+  private readonly _error: HTMLElement;
+  private readonly _card: HTMLElement;
+
+  constructor(options: SitePanelOptions) {
+    super();
+    this._connection = options.connection;
+    this.addClass('jp-DCHub-section');
+    this.addClass('jp-DCHub-site');
+    this.title.label = 'Site score';
+    this.title.caption = 'Score a location for a data center';
+
+    const top = new Widget();
+    top.addClass('jp-DCHub-top');
+    top.addClass('jp-DCHub-scroll');
+    const form = document.createElement('form');
+    form.className = 'jp-DCHub-form jp-DCHub-site-form';
+    form.noValidate = true;
+    this._lat = numberInput('lat', 'e.g. 39.04');
+    this._lon = numberInput('lon', 'e.g. -77.49');
+    this._capacity = numberInput('capacity_mw', 'optional', { min: '0' });
+    this._button = button('jp-DCHub-site-score', 'Score site', undefined, 'submit');
+    form.append(field('Latitude', this._lat), field('Longitude', this._lon), field('Capacity (MW)', this._capacity), this._button);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      options.onScore();
+    });
+    this._busy = div('jp-DCHub-site-busy', 'Scoring the site…');
+    this._busy.setAttribute('role', 'status');
+    this._busy.hidden = true;
+    this._error = div('jp-DCHub-site-error');
+    this._error.setAttribute('role', 'alert');
+    this._error.hidden = true;
+    this._card = div('jp-DCHub-site-card');
+    this._card.hidden = true;
+    top.node.append(form, this._busy, this._error, this._card, tableActions(this.kind, options.actions));
+    this.addWidget(top);
+  }
+
+  /** The form's current values. */
+  get query(): SiteQuery {
+    return { lat: this._lat.value, lon: this._lon.value, capacity_mw: this._capacity.value };
+  }
+
+  /** Fills the form (fields left out keep their value). */
+  set query(q: Partial<SiteQuery>) {
+    if (q.lat !== undefined) this._lat.value = q.lat;
+    if (q.lon !== undefined) this._lon.value = q.lon;
+    if (q.capacity_mw !== undefined) this._capacity.value = q.capacity_mw;
+  }
+
+  /** Fills the form from a queue row's hand-off. */
+  setHandoff(site: SiteHandoff): void {
+    this.query = { lat: String(site.lat), lon: String(site.lon), capacity_mw: site.capacity_mw !== undefined ? String(site.capacity_mw) : '' };
+    this._source = site.label;
+  }
+
+  /** The last answer. */
+  get lastResult(): SiteScoreT | null {
+    return this._last;
+  }
+
+  exportTable(): Table | null {
+    if (!this._last) return null;
+    const t = siteScoreTable(this._last);
+    return { ...t, citation: this._last.source ? `DC Hub site score (${this._last.source}), dchub.cloud` : 'DC Hub site score, dchub.cloud' };
+  }
+
+  /** Scores the form's location. Never throws: failures land in the error area. */
+  async score(): Promise<SiteScoreT | null> {
+    this._inflight?.abort();
+    const inflight = new AbortController();
+    this._inflight = inflight;
+    this._setBusy(true);
+    showError(this._error, null, '');
+    try {
+      const query = {
+        lat: readNumber(this._lat, 'lat'),
+        lon: readNumber(this._lon, 'lon'),
+        capacity_mw: readNumber(this._capacity, 'capacity_mw') || undefined
+      };
+      const client = await this._connection.client();
+      const result = await siteScore(client, query, { signal: inflight.signal });
+      if (inflight.signal.aborted) return null;
+      this._last = result;
+      this._render(result);
+      return result;
+    } catch (err) {
+      if (inflight.signal.aborted) return null;
+      showError(this._error, err, 'Check the connection to the DC Hub service.');
+      return null;
+    } finally {
+      if (this._inflight === inflight) {
+        this._inflight = null;
+        this._setBusy(false);
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this._inflight?.abort();
+    super.dispose();
+  }
+
+  private _setBusy(busy: boolean): void {
+    this._busy.hidden = !busy;
+    this._button.disabled = busy;
+    this.node.setAttribute('aria-busy', String(busy));
+  }
+
+  private _render(s: SiteScoreT): void {
+    const card = this._card;
+    card.replaceChildren();
+    card.dataset.score = String(s.overall_score);
+    card.dataset.lat = String(s.location.lat);
+    card.dataset.lon = String(s.location.lon);
+
+    const head = div('jp-DCHub-site-head');
+    const score = div('jp-DCHub-site-scorevalue', cellText(s.overall_score));
+    score.setAttribute('aria-label', `Overall score ${cellText(s.overall_score)}`);
+    const where = div(
+      'jp-DCHub-site-where',
+      `${cellText(s.location.lat)}, ${cellText(s.location.lon)}${s.location.state ? ` (${s.location.state})` : ''}` +
+        (s.capacity_requested_mw ? ` · ${cellText(s.capacity_requested_mw)} MW` : '')
+    );
+    head.append(score, where);
+    if (this._source) head.append(div('jp-DCHub-site-source', `From queue: ${this._source}`));
+    card.append(head, div('jp-DCHub-site-interpretation', s.interpretation));
+
+    if (s.scores && Object.keys(s.scores).length) {
+      card.append(section('Component scores', Object.entries(s.scores).map(([k, v]) => [label(k), cellText(v)])));
+    }
+    if (s.fiber) {
+      const f = s.fiber;
+      const rows: Array<[string, string]> = [['Connectivity score', cellText(f.connectivity_score)], ['Basis', f.basis]];
+      if (f.carrier_count !== undefined) rows.push(['Carriers', cellText(f.carrier_count)]);
+      if (f.nearest_carrier_km !== undefined) rows.push(['Nearest carrier', `${cellText(f.nearest_carrier_km)} km`]);
+      if (f.near_net_bucket) rows.push(['Near-net', f.near_net_bucket]);
+      if (f.single_carrier_risk !== undefined) rows.push(['Single-carrier risk', f.single_carrier_risk ? 'yes' : 'no']);
+      if (f.top_carriers?.length) rows.push(['Top carriers', f.top_carriers.map((c) => `${c.carrier} (${cellText(c.distance_km)} km)`).join(', ')]);
+      card.append(section('Fiber', rows, 'jp-DCHub-site-fiber'));
+    }
+    if (s.nearby && Object.keys(s.nearby).length) {
+      card.append(
+        section(
+          'Nearby',
+          Object.entries(s.nearby)
+            .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+            .map(([k, v]) => [label(k), cellText(v as number)]),
+          'jp-DCHub-site-nearby'
+        )
+      );
+    }
+    if (s.capacity_context && Object.keys(s.capacity_context).length) {
+      const c = s.capacity_context;
+      const rows: Array<[string, string]> = [];
+      if (c.affects_overall_score !== undefined) rows.push(['Affects overall score', c.affects_overall_score ? 'yes' : 'no']);
+      if (c.basis) rows.push(['Basis', c.basis]);
+      if (c.instead) rows.push(['Instead', c.instead]);
+      card.append(section('Capacity context', rows, 'jp-DCHub-site-capacity'));
+    }
+    if (s.upgrade_url) card.append(div('jp-DCHub-site-upgrade', `More detail with a higher tier: ${s.upgrade_url}`));
+    card.hidden = false;
+  }
+}
+
+function label(key: string): string {
+  const s = key.replace(/_/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function section(title: string, rows: Array<[string, string]>, className = 'jp-DCHub-site-section'): HTMLElement {
+  const el = document.createElement('section');
+  el.className = `jp-DCHub-site-block ${className}`;
+  const h = document.createElement('h3');
+  h.textContent = title;
+  const dl = document.createElement('dl');
+  for (const [k, v] of rows) {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = v;
+    dl.append(dt, dd);
+  }
+  el.append(h, dl);
+  return el;
+}

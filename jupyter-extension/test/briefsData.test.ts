@@ -1,0 +1,73 @@
+// Loading every brief a tier may see, against the in-process sandbox with a real client.
+import { DchubClient, fetchBriefsAll, fetchBriefsDiff, mergeBriefDiff, type MarketBriefAllT } from '@dchub/core';
+import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAllBriefs } from '../src/briefsData';
+
+let sb: RunningSandbox;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1', controls: true });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('loadAllBriefs', () => {
+  it('loads all of a Pro tier in one page at the tier maximum', async () => {
+    const client = new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-1' });
+    const pages: Array<{ limit: number; offset: number }> = [];
+    const { rows, tier, stale } = await loadAllBriefs((page) => {
+      pages.push(page);
+      return fetchBriefsAll(client, page);
+    });
+    expect(tier.toLowerCase()).toBe('pro');
+    expect(stale).toBe(false);
+    const direct = await fetchBriefsAll(client, { limit: 500 });
+    expect(rows.map((r) => r.market_slug)).toEqual(direct.briefs.map((b) => b.slug));
+    expect(pages[0]).toEqual({ limit: 50, offset: 0 });
+  });
+
+  it('pages on at the tier maximum until total_available is reached', async () => {
+    const all = Array.from({ length: 120 }, (_, i) => i);
+    const seen: Array<{ limit: number; offset: number }> = [];
+    const template = await fetchBriefsAll(new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-1' }), { limit: 1 });
+    const brief = template.briefs[0];
+    const { rows } = await loadAllBriefs(async ({ limit, offset }) => {
+      seen.push({ limit, offset });
+      const slice = all.slice(offset, offset + limit);
+      return {
+        ...template,
+        tier: 'ENTERPRISE',
+        count: slice.length,
+        total_available: all.length,
+        limit,
+        offset,
+        briefs: slice.map((i) => ({ ...brief, slug: `m-${i}` }))
+      } as MarketBriefAllT;
+    });
+    expect(rows).toHaveLength(120);
+    expect(seen).toEqual([
+      { limit: 50, offset: 0 },
+      { limit: 500, offset: 50 }
+    ]);
+  });
+
+  it('a keyless caller gets the smaller anonymous set', async () => {
+    const { rows, tier } = await loadAllBriefs((page) => fetchBriefsAll(new DchubClient({ baseUrl: sb.url }), page));
+    expect(tier.toLowerCase()).not.toBe('pro');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(15);
+  });
+
+  it('a refresh after recomputes marks exactly the sandbox diff', async () => {
+    const client = new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-1' });
+    const { rows } = await loadAllBriefs((page) => fetchBriefsAll(client, page));
+    const asOf = rows.reduce((m, r) => (r.computed_at > m ? r.computed_at : m), '');
+    sb.ctx.clock.advance(7 * 86400);
+    const diff = await fetchBriefsDiff(client, asOf);
+    const merged = mergeBriefDiff(rows, diff);
+    expect([...merged.changed, ...merged.added].sort()).toEqual(diff.briefs.map((b) => b.slug).sort());
+    expect(merged.asOf > asOf).toBe(diff.briefs.length > 0);
+  });
+});

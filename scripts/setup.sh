@@ -35,7 +35,8 @@ fi
 
 # 4. Builds: core, sandbox, Excel add-in bundle, JupyterLab prebuilt extension.
 say "building"
-npm run --silent build >/dev/null
+mkdir -p artifacts
+npm run --silent build > artifacts/build.log 2>&1 || { cat artifacts/build.log; echo "the build failed (log above: artifacts/build.log)" >&2; exit 1; }
 
 # 5. The extension into the venv (prebuilt above, so the build hook skips npm).
 say "installing the JupyterLab extension into .venv"

@@ -9,10 +9,11 @@ import {
 } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, filterBox, showError, tableActions, type SectionActions, type TableSource } from './dom';
+import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type SectionActions, type TableSource } from './dom';
 import { TableGrid } from './grid';
 import { loadAllBriefs } from './briefsData';
 import { formatAge } from './helpers';
+import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 
 export interface BriefsPanelOptions {
@@ -59,6 +60,7 @@ export class BriefsPanel extends Panel implements TableSource {
   private readonly _status: HTMLElement;
   private readonly _changed: HTMLElement;
   private readonly _citation: HTMLElement;
+  private readonly _view: RequestView;
 
   constructor(options: BriefsPanelOptions) {
     super();
@@ -78,18 +80,12 @@ export class BriefsPanel extends Panel implements TableSource {
       this._showCount();
     });
     bar.append(this._refresh, filter);
-    this._busy = div('jp-DCHub-briefs-busy', 'Loading briefs…');
-    this._busy.setAttribute('role', 'status');
-    this._busy.hidden = true;
-    this._error = div('jp-DCHub-briefs-error');
-    this._error.setAttribute('role', 'alert');
-    this._error.hidden = true;
+    this._busy = hiddenDiv('jp-DCHub-briefs-busy', 'Loading briefs…', 'status');
+    this._error = hiddenDiv('jp-DCHub-briefs-error', '', 'alert');
     this._count = div('jp-DCHub-briefs-count', 'Briefs not loaded yet.');
     this._count.setAttribute('aria-live', 'polite');
-    this._status = div('jp-DCHub-briefs-status');
-    this._status.hidden = true;
-    this._changed = div('jp-DCHub-briefs-changed');
-    this._changed.hidden = true;
+    this._status = hiddenDiv('jp-DCHub-briefs-status');
+    this._changed = hiddenDiv('jp-DCHub-briefs-changed');
     top.node.append(bar, this._busy, this._error, this._count, this._status, this._changed);
     this.addWidget(top);
 
@@ -98,10 +94,11 @@ export class BriefsPanel extends Panel implements TableSource {
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
-    this._citation = div('jp-DCHub-briefs-citation');
-    this._citation.hidden = true;
+    this._citation = hiddenDiv('jp-DCHub-briefs-citation');
     bottom.node.append(tableActions(this.kind, options.actions), this._citation);
     this.addWidget(bottom);
+
+    this._view = { error: this._error, setBusy: (busy) => this._setBusy(busy), onError: (err) => this._showFailure(err) };
 
     // Keep "refreshed N min ago" current.
     this._ageTimer = setInterval(() => this._showStatus(), 30_000);
@@ -163,10 +160,8 @@ export class BriefsPanel extends Panel implements TableSource {
     super.dispose();
   }
 
-  private async _run(): Promise<BriefsRefreshResult | null> {
-    this._setBusy(true);
-    showError(this._error, null, '');
-    try {
+  private _run(): Promise<BriefsRefreshResult | null> {
+    return runBusy(this._view, async () => {
       const client = await this._connection.client();
       let result: BriefsRefreshResult;
       let stale = false;
@@ -195,33 +190,24 @@ export class BriefsPanel extends Panel implements TableSource {
       this._showCount();
       this._showChanged(result, refreshing);
       this._showStatus();
-      const citation = this.model.table.citation ?? '';
-      this._citation.textContent = citation;
-      this._citation.hidden = !citation;
+      showText(this._citation, this.model.table.citation);
       return result;
-    } catch (err) {
-      const hint =
-        this._connection.state.mode === 'proxy'
-          ? 'The Jupyter server could not reach the DC Hub service.'
-          : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
-      showError(this._error, err, hint);
-      if (this._rows) {
-        // Keep showing what we have, marked offline.
-        // Unreachable (or the relay could not reach it: 5xx) means offline; a refused request does not.
-        this._status.dataset.offline = String(err instanceof DchubError && (err.kind === 'network' || err.kind === 'server'));
-        this._showStatus();
-      }
-      return null;
-    } finally {
-      this._setBusy(false);
+    });
+  }
+
+  private _showFailure(err: unknown): void {
+    showError(this._error, err, failureHint(this._connection.state.mode, 'The Jupyter server could not reach the DC Hub service.'));
+    if (this._rows) {
+      // Keep showing what we have, marked offline.
+      // Unreachable (or the relay could not reach it: 5xx) means offline; a refused request does not.
+      this._status.dataset.offline = String(err instanceof DchubError && (err.kind === 'network' || err.kind === 'server'));
+      this._showStatus();
     }
   }
 
   private _setBusy(busy: boolean): void {
-    this._busy.hidden = !busy;
+    showBusy(this.node, this._busy, this._refresh, busy);
     this._busy.textContent = this._rows ? 'Checking for changed briefs…' : 'Loading briefs…';
-    this._refresh.disabled = busy;
-    this.node.setAttribute('aria-busy', String(busy));
   }
 
   private _showCount(): void {

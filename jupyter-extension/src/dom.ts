@@ -32,35 +32,60 @@ export function button(className: string, text: string, onClick?: () => void, ty
   return el;
 }
 
+/** An `<input>` of a type with a name and a class (placeholder only when given). */
+function input(type: string, name: string, placeholder?: string, className = 'jp-DCHub-input'): HTMLInputElement {
+  const el = document.createElement('input');
+  el.type = type;
+  el.name = name;
+  if (placeholder !== undefined) el.placeholder = placeholder;
+  el.className = className;
+  return el;
+}
+
 export function numberInput(name: string, placeholder: string, attrs: { min?: string; step?: string } = {}): HTMLInputElement {
-  const input = document.createElement('input');
-  input.type = 'number';
-  input.name = name;
-  input.step = attrs.step ?? 'any';
-  if (attrs.min !== undefined) input.min = attrs.min;
-  input.placeholder = placeholder;
-  input.className = 'jp-DCHub-input';
-  return input;
+  const el = input('number', name, placeholder);
+  el.step = attrs.step ?? 'any';
+  if (attrs.min !== undefined) el.min = attrs.min;
+  return el;
 }
 
 export function textInput(name: string, placeholder: string, type = 'text'): HTMLInputElement {
-  const input = document.createElement('input');
-  input.type = type;
-  input.name = name;
-  input.placeholder = placeholder;
-  input.className = 'jp-DCHub-input';
-  input.autocomplete = 'off';
-  input.spellcheck = false;
-  return input;
+  const el = input(type, name, placeholder);
+  el.autocomplete = 'off';
+  el.spellcheck = false;
+  return el;
 }
 
 export function checkbox(name: string): HTMLInputElement {
-  const input = document.createElement('input');
-  input.type = 'checkbox';
-  input.name = name;
-  input.className = 'jp-DCHub-checkbox';
-  return input;
+  return input('checkbox', name, undefined, 'jp-DCHub-checkbox');
 }
+
+/** A `<select>` offering `values` (each its own label); `multiple` is set before any option. */
+export function select(name: string, values: Iterable<string> = [], opts: { className?: string; multiple?: boolean } = {}): HTMLSelectElement {
+  const el = document.createElement('select');
+  el.name = name;
+  if (opts.multiple) el.multiple = true;
+  el.className = opts.className ?? 'jp-DCHub-input';
+  for (const v of values) el.add(new Option(v, v));
+  return el;
+}
+
+/** A form that validates through core (the browser's bubbles stay off) and calls `onSubmit`. */
+export function submitForm(className: string, onSubmit: () => void): HTMLFormElement {
+  const form = document.createElement('form');
+  form.className = className;
+  form.noValidate = true;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    onSubmit();
+  });
+  return form;
+}
+
+/** Class of a field laid out wide (a whole row of the form). */
+export const WIDE_FIELD = 'jp-DCHub-field jp-DCHub-field-wide';
+/** Class of a checkbox field (box before its label). */
+export const CHECK_FIELD = 'jp-DCHub-field jp-DCHub-field-check';
 
 export function field(label: string, control: HTMLElement, className = 'jp-DCHub-field'): HTMLLabelElement {
   const el = document.createElement('label');
@@ -70,6 +95,35 @@ export function field(label: string, control: HTMLElement, className = 'jp-DCHub
   span.textContent = label;
   el.append(span, control);
   return el;
+}
+
+/** A hidden div with a role: `status` for busy lines, `alert` for error areas. */
+export function hiddenDiv(className: string, text = '', role?: 'status' | 'alert'): HTMLDivElement {
+  const el = div(className, text);
+  if (role) el.setAttribute('role', role);
+  el.hidden = true;
+  return el;
+}
+
+/** Shows a panel busy or idle: its busy line, the control that starts a request, `aria-busy`. */
+export function showBusy(panel: HTMLElement, busyLine: HTMLElement, control: HTMLButtonElement, busy: boolean): void {
+  busyLine.hidden = !busy;
+  control.disabled = busy;
+  panel.setAttribute('aria-busy', String(busy));
+}
+
+/** Shows `text` in an element, hidden when it is empty. */
+export function showText(el: HTMLElement, text: string | undefined): void {
+  el.textContent = text ?? '';
+  el.hidden = !text;
+}
+
+/** The hint shown with network failures when nothing more specific applies. */
+export const CONNECTION_HINT = 'Check the connection to the DC Hub service.';
+
+/** The hint for a failed call: `proxyHint` when going through the Jupyter server's relay, else the direct-mode one. */
+export function failureHint(mode: 'proxy' | 'direct', proxyHint: string): string {
+  return mode === 'proxy' ? proxyHint : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
 }
 
 /** A number field's value for core validation: '' when blank, the text otherwise. */

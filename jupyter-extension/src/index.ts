@@ -56,6 +56,17 @@ function readConfig(settings: ISettingRegistry.ISettings): PanelConfig {
   };
 }
 
+/** What `addCommand` takes. */
+type CommandOptions = Parameters<JupyterFrontEnd['commands']['addCommand']>[1];
+/** The arguments a command is executed with. */
+type CommandArgs = Parameters<CommandOptions['execute']>[0];
+
+/** Shows a failed command's error as a notification; gives the command's null result. */
+function notifyError(err: unknown): null {
+  Notification.error(err instanceof Error ? err.message : String(err), { autoClose: 6000 });
+  return null;
+}
+
 /** A command argument as form text ('' when absent). */
 function argText(value: unknown): string | undefined {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
@@ -158,17 +169,49 @@ const plugin: JupyterFrontEndPlugin<void> = {
     /** The folder exports go to: the notebook's for insertion, else the file browser's. */
     const exportDir = (): string => fileBrowser?.model.path ?? '';
 
-    const exportSection = async (kind: string, dir: string): Promise<ExportResult> => {
+    /** A section and its table as shown; throws when there is none yet to export or insert. */
+    const sectionTable = (kind: string, verb: 'export' | 'insert') => {
       const source = sidebar.section(kind);
       if (!source) throw new Error(`DC Hub: no section "${kind}"`);
       const table = source.exportTable();
-      if (!table) throw new Error(`DC Hub: nothing to export yet in ${source.exportTitle}; load some data first.`);
+      if (!table) throw new Error(`DC Hub: nothing to ${verb} yet in ${source.exportTitle}; load some data first.`);
+      return { source, table };
+    };
+
+    const exportSection = async (kind: string, dir: string): Promise<ExportResult> => {
+      const { source, table } = sectionTable(kind, 'export');
       return exportTableCsv(app.serviceManager.contents, dir, source, table);
     };
 
     const sectionArg = (args: Readonly<Record<string, unknown>>): string => {
       const s = args['section'];
       return typeof s === 'string' && SECTIONS.includes(s) ? s : sidebar.currentSection.kind;
+    };
+
+    /**
+     * Registers a command that runs a panel's request: `fill` puts the arguments into the form,
+     * then the section is shown, the settings awaited, `run` called and the quota line updated.
+     */
+    const addPanelCommand = (
+      id: string,
+      section: string,
+      options: Pick<CommandOptions, 'label' | 'caption' | 'describedBy'> & {
+        fill?: (args: CommandArgs) => void;
+        run: (args: CommandArgs) => Promise<unknown>;
+      }
+    ): void => {
+      const { fill, run, ...rest } = options;
+      commands.addCommand(id, {
+        ...rest,
+        execute: async (args) => {
+          fill?.(args);
+          show(section);
+          await settingsLoaded;
+          const result = await run(args);
+          void sidebar.updateQuota();
+          return result;
+        }
+      });
     };
 
     commands.addCommand(CommandIDs.openPanel, {
@@ -178,7 +221,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       execute: () => show()
     });
 
-    commands.addCommand(CommandIDs.searchQueue, {
+    addPanelCommand(CommandIDs.searchQueue, 'queue', {
       label: 'Search interconnection queue',
       caption: 'Run the DC Hub queue search with the panel form (arguments fill the form first)',
       describedBy: {
@@ -197,7 +240,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
           }
         }
       },
-      execute: async (args) => {
+      fill: (args) => {
         const q: Partial<QueueQuery> = {};
         const iso = argList(args['iso']);
         if (iso) q.iso = iso;
@@ -210,27 +253,17 @@ const plugin: JupyterFrontEndPlugin<void> = {
           if (v !== undefined) q[key] = v;
         }
         sidebar.queue.query = q;
-        show('queue');
-        await settingsLoaded;
-        const result = await sidebar.queue.search();
-        void sidebar.updateQuota();
-        return result;
-      }
+      },
+      run: () => sidebar.queue.search()
     });
 
-    commands.addCommand(CommandIDs.refreshBriefs, {
+    addPanelCommand(CommandIDs.refreshBriefs, 'briefs', {
       label: 'Refresh market briefs',
       caption: 'Load the market briefs, or merge the ones recomputed since the last refresh',
-      execute: async () => {
-        show('briefs');
-        await settingsLoaded;
-        const result = await sidebar.briefs.refresh();
-        void sidebar.updateQuota();
-        return result;
-      }
+      run: () => sidebar.briefs.refresh()
     });
 
-    commands.addCommand(CommandIDs.scoreSite, {
+    addPanelCommand(CommandIDs.scoreSite, 'site-score', {
       label: 'Score a site',
       caption: 'Score the location in the Site score form (arguments lat, lon, capacity_mw fill it first)',
       describedBy: {
@@ -243,32 +276,19 @@ const plugin: JupyterFrontEndPlugin<void> = {
           }
         }
       },
-      execute: async (args) => {
-        const lat = argText(args['lat']);
-        const lon = argText(args['lon']);
-        const capacity = argText(args['capacity_mw']);
-        sidebar.site.query = { lat, lon, capacity_mw: capacity };
-        show('site-score');
-        await settingsLoaded;
-        const result = await sidebar.site.score();
-        void sidebar.updateQuota();
-        return result;
-      }
+      fill: (args) => {
+        sidebar.site.query = { lat: argText(args['lat']), lon: argText(args['lon']), capacity_mw: argText(args['capacity_mw']) };
+      },
+      run: () => sidebar.site.score()
     });
 
-    commands.addCommand(CommandIDs.rankSites, {
+    addPanelCommand(CommandIDs.rankSites, 'ranking', {
       label: 'Rank candidate sites',
       caption: 'Rank the candidates handed over from the queue selection with the objectives in the Rank tab',
-      execute: async () => {
-        show('ranking');
-        await settingsLoaded;
-        const result = await sidebar.rank.rank();
-        void sidebar.updateQuota();
-        return result;
-      }
+      run: () => sidebar.rank.rank()
     });
 
-    commands.addCommand(CommandIDs.callTool, {
+    addPanelCommand(CommandIDs.callTool, 'mcp', {
       label: 'Call a DC Hub MCP tool',
       caption: 'Call the tool chosen in the Tools tab (arguments: tool, and args to fill its form first)',
       describedBy: {
@@ -277,9 +297,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
           properties: { tool: { type: 'string' }, args: { type: 'object', description: 'Form values by argument name' } }
         }
       },
-      execute: async (args) => {
-        show('mcp');
-        await settingsLoaded;
+      run: async (args) => {
         const tool = args['tool'];
         if (typeof tool === 'string') {
           const values = (args['args'] ?? {}) as Record<string, unknown>;
@@ -287,9 +305,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
           for (const [k, v] of Object.entries(values)) form[k] = typeof v === 'boolean' ? v : Array.isArray(v) ? v.join(',') : String(v);
           await sidebar.tools.fill(tool, form);
         }
-        const result = await sidebar.tools.call();
-        void sidebar.updateQuota();
-        return result;
+        return sidebar.tools.call();
       }
     });
 
@@ -309,8 +325,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
           });
           return result;
         } catch (err) {
-          Notification.error(err instanceof Error ? err.message : String(err), { autoClose: 6000 });
-          return null;
+          return notifyError(err);
         }
       }
     });
@@ -325,16 +340,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
         const panel = notebooks?.currentWidget;
         try {
           if (!panel) throw new Error('DC Hub: open a notebook first; the cells go into the active notebook.');
-          const source = sidebar.section(kind)!;
-          const table = source.exportTable();
-          if (!table) throw new Error(`DC Hub: nothing to insert yet in ${source.exportTitle}; load some data first.`);
+          const { source, table } = sectionTable(kind, 'insert');
           const exported = await exportTableCsv(app.serviceManager.contents, PathExt.dirname(panel.context.path), source, table);
           const cells = insertLoaderCells(panel, exported, source, table);
           shell.activateById(panel.id);
           return { ...exported, ...cells };
         } catch (err) {
-          Notification.error(err instanceof Error ? err.message : String(err), { autoClose: 6000 });
-          return null;
+          return notifyError(err);
         }
       }
     });
@@ -346,17 +358,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
       execute: () => connection.setApiKey('')
     });
 
-    for (const command of [
-      CommandIDs.openPanel,
-      CommandIDs.searchQueue,
-      CommandIDs.refreshBriefs,
-      CommandIDs.scoreSite,
-      CommandIDs.rankSites,
-      CommandIDs.callTool,
-      CommandIDs.exportCsv,
-      CommandIDs.insertNotebook,
-      CommandIDs.forgetKey
-    ]) {
+    // Every command, in the order CommandIDs declares them.
+    for (const command of Object.values(CommandIDs)) {
       palette?.addItem({ command, category: CATEGORY });
     }
   }

@@ -1,9 +1,26 @@
 import { toolTable, type Table, type ToolResult } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, checkbox, div, field, numberInput, showError, tableActions, textInput, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  checkbox,
+  CHECK_FIELD,
+  div,
+  field,
+  hiddenDiv,
+  numberInput,
+  select,
+  showBusy,
+  submitForm,
+  tableActions,
+  textInput,
+  WIDE_FIELD,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { TableGrid } from './grid';
 import { argControl, toolArgs, type ArgSchema } from './helpers';
+import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 
 export interface McpPanelOptions {
@@ -43,6 +60,7 @@ export class McpPanel extends Panel implements TableSource {
   private readonly _count: HTMLElement;
   private readonly _result: HTMLElement;
   private readonly _json: HTMLPreElement;
+  private readonly _view: RequestView;
 
   constructor(options: McpPanelOptions) {
     super();
@@ -55,29 +73,16 @@ export class McpPanel extends Panel implements TableSource {
     const top = new Widget();
     top.addClass('jp-DCHub-top');
     this._count = div('jp-DCHub-mcp-count', 'Tools not loaded yet.');
-    this._select = document.createElement('select');
-    this._select.name = 'tool';
-    this._select.className = 'jp-DCHub-input';
+    this._select = select('tool');
     this._select.addEventListener('change', () => this._renderForm());
     this._description = div('jp-DCHub-mcp-description');
-    this._form = document.createElement('form');
-    this._form.className = 'jp-DCHub-form jp-DCHub-mcp-form';
-    this._form.noValidate = true;
+    this._form = submitForm('jp-DCHub-form jp-DCHub-mcp-form', () => options.onCall());
     this._fields = div('jp-DCHub-mcp-fields');
     this._button = button('jp-DCHub-mcp-call', 'Call tool', undefined, 'submit');
-    this._form.append(field('Tool', this._select, 'jp-DCHub-field jp-DCHub-field-wide'), this._fields, this._button);
-    this._form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      options.onCall();
-    });
-    this._busy = div('jp-DCHub-mcp-busy', 'Working…');
-    this._busy.setAttribute('role', 'status');
-    this._busy.hidden = true;
-    this._error = div('jp-DCHub-mcp-error');
-    this._error.setAttribute('role', 'alert');
-    this._error.hidden = true;
-    this._result = div('jp-DCHub-mcp-result');
-    this._result.hidden = true;
+    this._form.append(field('Tool', this._select, WIDE_FIELD), this._fields, this._button);
+    this._busy = hiddenDiv('jp-DCHub-mcp-busy', 'Working…', 'status');
+    this._error = hiddenDiv('jp-DCHub-mcp-error', '', 'alert');
+    this._result = hiddenDiv('jp-DCHub-mcp-result');
     top.node.append(this._count, this._form, this._description, this._busy, this._error, this._result);
     this.addWidget(top);
 
@@ -92,6 +97,8 @@ export class McpPanel extends Panel implements TableSource {
     this._json.hidden = true;
     bottom.node.append(this._json, tableActions(this.kind, options.actions));
     this.addWidget(bottom);
+
+    this._view = { error: this._error, setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy) };
   }
 
   get exportTitle(): string {
@@ -136,9 +143,7 @@ export class McpPanel extends Panel implements TableSource {
 
   /** Calls the selected tool with the form's arguments. Never throws. */
   async call(): Promise<ToolResult | null> {
-    this._setBusy(true);
-    showError(this._error, null, '');
-    try {
+    return runBusy(this._view, async () => {
       const tool = this._tools.find((t) => t.name === this._select.value);
       if (!tool) throw new Error('Choose a tool first.');
       const args = toolArgs(schemaProperties(tool.inputSchema), this._values());
@@ -147,12 +152,7 @@ export class McpPanel extends Panel implements TableSource {
       if (result.isError) throw new Error(`${tool.name}: ${result.text || 'the tool reported an error'}`);
       this._show(result);
       return result;
-    } catch (err) {
-      showError(this._error, err, 'Check the connection to the DC Hub service.');
-      return null;
-    } finally {
-      this._setBusy(false);
-    }
+    });
   }
 
   updateTheme(): void {
@@ -161,20 +161,14 @@ export class McpPanel extends Panel implements TableSource {
 
   private async _load(): Promise<ToolInfo[]> {
     if (this._tools.length) return this._tools;
-    this._setBusy(true);
-    showError(this._error, null, '');
-    try {
+    await runBusy(this._view, async () => {
       const mcp = await this._connection.mcp();
       this._tools = (await mcp.listTools()).sort((a, b) => a.name.localeCompare(b.name));
       this._select.replaceChildren(...this._tools.map((t) => new Option(t.name, t.name)));
       this._count.dataset.count = String(this._tools.length);
       this._count.textContent = `${this._tools.length} tools`;
       this._renderForm();
-    } catch (err) {
-      showError(this._error, err, 'Check the connection to the DC Hub service.');
-    } finally {
-      this._setBusy(false);
-    }
+    });
     return this._tools;
   }
 
@@ -189,16 +183,10 @@ export class McpPanel extends Panel implements TableSource {
       let control: HTMLInputElement | HTMLSelectElement;
       if (kind === 'boolean') control = checkbox(`arg_${name}`);
       else if (kind === 'number') control = numberInput(`arg_${name}`, prop.default !== undefined ? String(prop.default) : '');
-      else if (kind === 'enum') {
-        const select = document.createElement('select');
-        select.name = `arg_${name}`;
-        select.className = 'jp-DCHub-input';
-        select.add(new Option('', ''));
-        for (const e of prop.enum ?? []) select.add(new Option(String(e), String(e)));
-        control = select;
-      } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
+      else if (kind === 'enum') control = select(`arg_${name}`, ['', ...(prop.enum ?? []).map(String)]);
+      else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
       control.title = prop.description ?? '';
-      return field(label, control, kind === 'boolean' ? 'jp-DCHub-field jp-DCHub-field-check' : 'jp-DCHub-field');
+      return field(label, control, kind === 'boolean' ? CHECK_FIELD : 'jp-DCHub-field');
     });
     this._fields.replaceChildren(...controls);
   }
@@ -234,12 +222,6 @@ export class McpPanel extends Panel implements TableSource {
       this._result.textContent = `${result.tool}: answer${result.fromCache ? ' (cached)' : ''}`;
     }
     this._result.hidden = false;
-  }
-
-  private _setBusy(busy: boolean): void {
-    this._busy.hidden = !busy;
-    this._button.disabled = busy;
-    this.node.setAttribute('aria-busy', String(busy));
   }
 }
 

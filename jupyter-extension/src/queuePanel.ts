@@ -12,19 +12,28 @@ import type { Connection } from './connection';
 import {
   button,
   checkbox,
+  CHECK_FIELD,
   div,
+  failureHint,
   field,
   filterBox,
+  hiddenDiv,
   numberInput,
   readNumber,
+  select,
+  showBusy,
   showError,
+  showText,
+  submitForm,
   tableActions,
   textInput,
+  WIDE_FIELD,
   type SectionActions,
   type TableSource
 } from './dom';
 import { TableGrid } from './grid';
 import { candidatesFromRows, suggestedMaxTtp } from './helpers';
+import { LatestRequest } from './request';
 import { QueueModel } from './tableModel';
 
 /** The queue form's values as typed (blank means "no limit"). */
@@ -77,7 +86,6 @@ export class QueuePanel extends Panel implements TableSource {
   readonly grid: TableGrid;
 
   private readonly _connection: Connection;
-  private _inflight: AbortController | null = null;
   private _lastResult: QueueResultT | null = null;
 
   private readonly _iso: HTMLSelectElement;
@@ -101,6 +109,7 @@ export class QueuePanel extends Panel implements TableSource {
   private readonly _handoff: HTMLButtonElement;
   private readonly _rankSelected: HTMLButtonElement;
   private readonly _selection: HTMLElement;
+  private readonly _request: LatestRequest;
 
   constructor(options: QueuePanelOptions) {
     super();
@@ -113,17 +122,10 @@ export class QueuePanel extends Panel implements TableSource {
     const top = new Widget();
     top.addClass('jp-DCHub-top');
 
-    const form = document.createElement('form');
-    form.className = 'jp-DCHub-form';
-    // Core validation reports bad input in its own words, so the browser's bubbles stay off.
-    form.noValidate = true;
-    this._iso = document.createElement('select');
-    this._iso.name = 'iso';
-    this._iso.multiple = true;
+    const form = submitForm('jp-DCHub-form', () => options.onSearch());
+    this._iso = select('iso', QUEUE_ISOS, { className: 'jp-DCHub-input jp-DCHub-iso', multiple: true });
     this._iso.size = 4;
-    this._iso.className = 'jp-DCHub-input jp-DCHub-iso';
     this._iso.title = 'None selected: all ISOs. Ctrl/Cmd-click to pick several.';
-    for (const iso of QUEUE_ISOS) this._iso.add(new Option(iso, iso));
     this._minMw = numberInput('min_mw', 'any', { min: '0' });
     this._maxTtp = numberInput('max_ttp_months', 'any', { min: '0' });
     this._fuel = textInput('fuel_type', 'e.g. gas, nuclear');
@@ -138,7 +140,7 @@ export class QueuePanel extends Panel implements TableSource {
     this._limit = numberInput('limit', '200', { min: '1', step: '1' });
     this._button = button('jp-DCHub-search', 'Search', undefined, 'submit');
     form.append(
-      field('ISO', this._iso, 'jp-DCHub-field jp-DCHub-field-wide'),
+      field('ISO', this._iso, WIDE_FIELD),
       field('Minimum MW', this._minMw),
       field('Max time to power (months)', this._maxTtp),
       field('Fuel type', this._fuel),
@@ -146,32 +148,23 @@ export class QueuePanel extends Panel implements TableSource {
       statusOptions,
       field('Max fiber distance (km)', this._maxFiber),
       field('Rows (limit)', this._limit),
-      field('Baseload only', this._baseload, 'jp-DCHub-field jp-DCHub-field-check'),
-      field('Geocoded only', this._geocoded, 'jp-DCHub-field jp-DCHub-field-check'),
+      field('Baseload only', this._baseload, CHECK_FIELD),
+      field('Geocoded only', this._geocoded, CHECK_FIELD),
       this._button
     );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      options.onSearch();
-    });
     top.node.appendChild(form);
 
     this._intro = div('jp-DCHub-intro', 'Choose filters and press Search to list queued projects.');
-    this._busy = div('jp-DCHub-busy', 'Searching the queue…');
-    this._busy.setAttribute('role', 'status');
-    this._busy.hidden = true;
-    this._count = div('jp-DCHub-count');
+    this._busy = hiddenDiv('jp-DCHub-busy', 'Searching the queue…', 'status');
+    this._count = hiddenDiv('jp-DCHub-count');
     this._count.setAttribute('aria-live', 'polite');
-    this._count.hidden = true;
     this._hint = div('jp-DCHub-hint');
     this._hintText = document.createElement('span');
     this._hintText.className = 'jp-DCHub-hint-text';
     this._hintApply = button('jp-DCHub-hint-apply', 'Use this value', () => void this.applySuggestion());
     this._hint.append(this._hintText, ' ', this._hintApply);
     this._hint.hidden = true;
-    this._error = div('jp-DCHub-error');
-    this._error.setAttribute('role', 'alert');
-    this._error.hidden = true;
+    this._error = hiddenDiv('jp-DCHub-error', '', 'alert');
     const filter = filterBox('jp-DCHub-queue-filter', (text) => {
       this.model.setFilter(text);
       this._updateSelection();
@@ -195,15 +188,20 @@ export class QueuePanel extends Panel implements TableSource {
     this._rankSelected.disabled = true;
     this._selection = div('jp-DCHub-selection', 'Select rows to score or rank them.');
     handoffBar.append(this._handoff, this._rankSelected, this._selection);
-    this._citation = div('jp-DCHub-citation');
-    this._citation.hidden = true;
+    this._citation = hiddenDiv('jp-DCHub-citation');
     bottom.node.append(handoffBar, tableActions(this.kind, options.actions), this._citation);
     this.addWidget(bottom);
+
+    this._request = new LatestRequest({
+      error: this._error,
+      setBusy: (busy) => this._setBusy(busy),
+      onError: (err) => this._showFailure(err)
+    });
   }
 
   /** Whether a search is running. */
   get busy(): boolean {
-    return this._inflight !== null;
+    return this._request.busy;
   }
 
   /** The last successful answer. */
@@ -251,39 +249,25 @@ export class QueuePanel extends Panel implements TableSource {
    * area. A newer search cancels an older one still in flight.
    */
   async search(): Promise<QueueResultT | null> {
-    this._inflight?.abort();
-    const inflight = new AbortController();
-    this._inflight = inflight;
-    this._setBusy(true);
-    showError(this._error, null, '');
-    try {
-      const q = this.query;
-      const filters: QueueFiltersInput = {
-        iso: q.iso.length ? q.iso : undefined,
-        min_mw: readNumber(this._minMw, 'min_mw'),
-        max_ttp_months: readNumber(this._maxTtp, 'max_ttp_months'),
-        fuel_type: q.fuel_type.trim() || undefined,
-        status: q.status.trim() || undefined,
-        baseload_only: q.baseload_only,
-        max_fiber_km: readNumber(this._maxFiber, 'max_fiber_km'),
-        geocoded_only: q.geocoded_only,
-        limit: readNumber(this._limit, 'limit') || this._connection.config.limit
-      };
-      const client = await this._connection.client();
-      const result = await refineQueue(client, filters, { signal: inflight.signal });
-      if (inflight.signal.aborted) return null;
-      this._showResult(result);
-      return result;
-    } catch (err) {
-      if (inflight.signal.aborted) return null;
-      this._showFailure(err);
-      return null;
-    } finally {
-      if (this._inflight === inflight) {
-        this._inflight = null;
-        this._setBusy(false);
-      }
-    }
+    return this._request.run(
+      async (signal) => {
+        const q = this.query;
+        const filters: QueueFiltersInput = {
+          iso: q.iso.length ? q.iso : undefined,
+          min_mw: readNumber(this._minMw, 'min_mw'),
+          max_ttp_months: readNumber(this._maxTtp, 'max_ttp_months'),
+          fuel_type: q.fuel_type.trim() || undefined,
+          status: q.status.trim() || undefined,
+          baseload_only: q.baseload_only,
+          max_fiber_km: readNumber(this._maxFiber, 'max_fiber_km'),
+          geocoded_only: q.geocoded_only,
+          limit: readNumber(this._limit, 'limit') || this._connection.config.limit
+        };
+        const client = await this._connection.client();
+        return refineQueue(client, filters, { signal });
+      },
+      (result) => this._showResult(result)
+    );
   }
 
   /** Fills max_ttp_months with the service's suggestion and searches again. */
@@ -301,8 +285,7 @@ export class QueuePanel extends Panel implements TableSource {
 
   dispose(): void {
     if (this.isDisposed) return;
-    this._inflight?.abort();
-    this._inflight = null;
+    this._request.abort(true);
     super.dispose();
   }
 
@@ -352,10 +335,8 @@ export class QueuePanel extends Panel implements TableSource {
   }
 
   private _setBusy(busy: boolean): void {
-    this._busy.hidden = !busy;
-    this._button.disabled = busy;
+    showBusy(this.node, this._busy, this._button, busy);
     this._button.textContent = busy ? 'Searching…' : 'Search';
-    this.node.setAttribute('aria-busy', String(busy));
     this.toggleClass('jp-mod-busy', busy);
   }
 
@@ -381,15 +362,11 @@ export class QueuePanel extends Panel implements TableSource {
     else delete this._hintApply.dataset.value;
     this._hint.hidden = !table.note;
 
-    this._citation.textContent = table.citation ?? '';
-    this._citation.hidden = !table.citation;
+    showText(this._citation, table.citation);
   }
 
   private _showFailure(err: unknown): void {
-    const hint =
-      this._connection.state.mode === 'proxy'
-        ? 'The Jupyter server could not reach the DC Hub service (check DCHUB_BASE_URL on the server).'
-        : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
+    const hint = failureHint(this._connection.state.mode, 'The Jupyter server could not reach the DC Hub service (check DCHUB_BASE_URL on the server).');
     showError(this._error, err, hint);
     this._count.hidden = true;
   }

@@ -1,9 +1,25 @@
 import { RANK_SCORING_MODES, rankSites, rankedTable, type Cell, type RankedSitesT, type ScoringMode, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, field, numberInput, readNumber, showError, tableActions, textInput, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  div,
+  field,
+  hiddenDiv,
+  numberInput,
+  readNumber,
+  select,
+  showBusy,
+  showText,
+  submitForm,
+  tableActions,
+  textInput,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { TableGrid } from './grid';
 import { constraintsFromRows, numericFields, objectivesFromRows, type ConstraintRow, type ObjectiveRow } from './helpers';
+import { LatestRequest } from './request';
 import { TableModel } from './tableModel';
 
 export interface RankPanelOptions {
@@ -34,7 +50,6 @@ export class RankPanel extends Panel implements TableSource {
   private readonly _connection: Connection;
   private _candidates: Array<Record<string, Cell>> = [];
   private _last: RankedSitesT | null = null;
-  private _inflight: AbortController | null = null;
 
   private readonly _candidateInfo: HTMLElement;
   private readonly _fieldList: HTMLDataListElement;
@@ -48,6 +63,7 @@ export class RankPanel extends Panel implements TableSource {
   private readonly _count: HTMLElement;
   private readonly _caveats: HTMLElement;
   private readonly _citation: HTMLElement;
+  private readonly _request: LatestRequest;
 
   constructor(options: RankPanelOptions) {
     super();
@@ -64,17 +80,12 @@ export class RankPanel extends Panel implements TableSource {
     this._fieldList = document.createElement('datalist');
     this._fieldList.id = `jp-DCHub-rank-fields-${Math.random().toString(36).slice(2, 8)}`;
 
-    const form = document.createElement('form');
-    form.className = 'jp-DCHub-rank-form';
-    form.noValidate = true;
+    const form = submitForm('jp-DCHub-rank-form', () => options.onRank());
     this._objectives = div('jp-DCHub-rank-objectives');
     this._constraints = div('jp-DCHub-rank-constraints');
     const addObjective = button('jp-DCHub-rank-add-objective', '+ Objective', () => this._addObjective({ field: '', weight: '1' }));
     const addConstraint = button('jp-DCHub-rank-add-constraint', '+ Constraint', () => this._addConstraint({ field: '', min: '', max: '' }));
-    this._mode = document.createElement('select');
-    this._mode.name = 'mode';
-    this._mode.className = 'jp-DCHub-input';
-    for (const m of RANK_SCORING_MODES) this._mode.add(new Option(m, m));
+    this._mode = select('mode', RANK_SCORING_MODES);
     this._topK = numberInput('top_k', 'all', { min: '1', step: '1' });
     this._button = button('jp-DCHub-rank-run', 'Rank', undefined, 'submit');
     const settings = div('jp-DCHub-form');
@@ -89,20 +100,11 @@ export class RankPanel extends Panel implements TableSource {
       settings,
       this._fieldList
     );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      options.onRank();
-    });
     for (const o of DEFAULT_OBJECTIVES) this._addObjective(o);
 
-    this._busy = div('jp-DCHub-rank-busy', 'Ranking…');
-    this._busy.setAttribute('role', 'status');
-    this._busy.hidden = true;
-    this._error = div('jp-DCHub-rank-error');
-    this._error.setAttribute('role', 'alert');
-    this._error.hidden = true;
-    this._count = div('jp-DCHub-rank-count');
-    this._count.hidden = true;
+    this._busy = hiddenDiv('jp-DCHub-rank-busy', 'Ranking…', 'status');
+    this._error = hiddenDiv('jp-DCHub-rank-error', '', 'alert');
+    this._count = hiddenDiv('jp-DCHub-rank-count');
     this._caveats = document.createElement('ul');
     this._caveats.className = 'jp-DCHub-rank-caveats';
     this._caveats.hidden = true;
@@ -114,10 +116,14 @@ export class RankPanel extends Panel implements TableSource {
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
-    this._citation = div('jp-DCHub-rank-citation');
-    this._citation.hidden = true;
+    this._citation = hiddenDiv('jp-DCHub-rank-citation');
     bottom.node.append(tableActions(this.kind, options.actions), this._citation);
     this.addWidget(bottom);
+
+    this._request = new LatestRequest({
+      error: this._error,
+      setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy)
+    });
   }
 
   /** The candidates to rank. */
@@ -150,41 +156,29 @@ export class RankPanel extends Panel implements TableSource {
 
   /** Ranks the candidates. Never throws: failures land in the error area. */
   async rank(): Promise<RankedSitesT | null> {
-    this._inflight?.abort();
-    const inflight = new AbortController();
-    this._inflight = inflight;
-    this._setBusy(true);
-    showError(this._error, null, '');
-    try {
-      if (!this._candidates.length) throw new Error('No candidates: select rows in the Queue tab and press "Rank selected".');
-      const { objectives, constraints, mode } = this.editor;
-      const topK = readNumber(this._topK, 'top_k');
-      const objectiveMap = objectivesFromRows(objectives);
-      const client = await this._connection.client();
-      const result = await rankSites(
-        client,
-        {
-          candidates: this._candidates,
-          objectives: objectiveMap as Record<string, number>,
-          constraints: constraintsFromRows(constraints) as Record<string, { min?: number; max?: number }>,
-          mode,
-          top_k: topK ? Number(topK) : this._candidates.length
-        },
-        { signal: inflight.signal }
-      );
-      if (inflight.signal.aborted) return null;
-      this._show(result, Object.keys(objectiveMap));
-      return result;
-    } catch (err) {
-      if (inflight.signal.aborted) return null;
-      showError(this._error, err, 'Check the connection to the DC Hub service.');
-      return null;
-    } finally {
-      if (this._inflight === inflight) {
-        this._inflight = null;
-        this._setBusy(false);
-      }
-    }
+    let objectives: string[] = [];
+    return this._request.run(
+      async (signal) => {
+        if (!this._candidates.length) throw new Error('No candidates: select rows in the Queue tab and press "Rank selected".');
+        const editor = this.editor;
+        const topK = readNumber(this._topK, 'top_k');
+        const objectiveMap = objectivesFromRows(editor.objectives);
+        objectives = Object.keys(objectiveMap);
+        const client = await this._connection.client();
+        return rankSites(
+          client,
+          {
+            candidates: this._candidates,
+            objectives: objectiveMap as Record<string, number>,
+            constraints: constraintsFromRows(editor.constraints) as Record<string, { min?: number; max?: number }>,
+            mode: editor.mode,
+            top_k: topK ? Number(topK) : this._candidates.length
+          },
+          { signal }
+        );
+      },
+      (result) => this._show(result, objectives)
+    );
   }
 
   updateTheme(): void {
@@ -193,7 +187,7 @@ export class RankPanel extends Panel implements TableSource {
 
   dispose(): void {
     if (this.isDisposed) return;
-    this._inflight?.abort();
+    this._request.abort();
     super.dispose();
   }
 
@@ -213,38 +207,33 @@ export class RankPanel extends Panel implements TableSource {
     const caveats = result.caveats ?? [];
     this._caveats.replaceChildren(...caveats.map((c) => Object.assign(document.createElement('li'), { textContent: c })));
     this._caveats.hidden = !caveats.length;
-    this._citation.textContent = table.citation ?? '';
-    this._citation.hidden = !table.citation;
-  }
-
-  private _setBusy(busy: boolean): void {
-    this._busy.hidden = !busy;
-    this._button.disabled = busy;
-    this.node.setAttribute('aria-busy', String(busy));
+    showText(this._citation, table.citation);
   }
 
   private _addObjective(row: ObjectiveRow): void {
-    const el = div('jp-DCHub-rank-row');
-    const f = textInput('objective_field', 'field');
-    f.setAttribute('list', this._fieldList.id);
-    f.value = row.field;
-    const w = numberInput('objective_weight', 'weight');
-    w.value = row.weight;
-    el.append(f, w, removeButton(el));
-    this._objectives.append(el);
+    this._addRow(this._objectives, 'objective', row.field, [['weight', row.weight]]);
   }
 
   private _addConstraint(row: ConstraintRow): void {
+    this._addRow(this._constraints, 'constraint', row.field, [
+      ['min', row.min],
+      ['max', row.max]
+    ]);
+  }
+
+  /** An editor row: `<prefix>_field` (offering the candidates' fields), number boxes `<prefix>_<name>`, a remove button. */
+  private _addRow(parent: HTMLElement, prefix: string, fieldValue: string, numbers: Array<[name: string, value: string]>): void {
     const el = div('jp-DCHub-rank-row');
-    const f = textInput('constraint_field', 'field');
+    const f = textInput(`${prefix}_field`, 'field');
     f.setAttribute('list', this._fieldList.id);
-    f.value = row.field;
-    const min = numberInput('constraint_min', 'min');
-    min.value = row.min;
-    const max = numberInput('constraint_max', 'max');
-    max.value = row.max;
-    el.append(f, min, max, removeButton(el));
-    this._constraints.append(el);
+    f.value = fieldValue;
+    const boxes = numbers.map(([name, value]) => {
+      const box = numberInput(`${prefix}_${name}`, name);
+      box.value = value;
+      return box;
+    });
+    el.append(f, ...boxes, removeButton(el));
+    parent.append(el);
   }
 }
 

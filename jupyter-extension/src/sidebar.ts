@@ -1,7 +1,7 @@
 import { Panel, TabPanel, Widget } from '@lumino/widgets';
 import { BriefsPanel } from './briefsPanel';
 import type { Connection, ConnectionState } from './connection';
-import { button, div, textInput, type SectionActions, type TableSource } from './dom';
+import { button, div, hiddenDiv, textInput, type SectionActions, type TableSource } from './dom';
 import { QueuePanel, type SiteHandoff } from './queuePanel';
 import { McpPanel } from './mcpPanel';
 import { RankPanel } from './rankPanel';
@@ -58,8 +58,7 @@ export class DchubSidebar extends Panel {
     h2.textContent = 'DC Hub';
     header.append(h2);
     this._status = div('jp-DCHub-connection', 'Connecting…');
-    this._quota = div('jp-DCHub-quota');
-    this._quota.hidden = true;
+    this._quota = hiddenDiv('jp-DCHub-quota');
 
     // Direct mode only: the key is typed into a password field and kept in localStorage.
     this._keyForm = document.createElement('form');

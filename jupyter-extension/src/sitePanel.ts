@@ -1,9 +1,22 @@
 import { siteScore, siteScoreTable, type SiteScoreT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, field, numberInput, readNumber, showError, tableActions, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  div,
+  field,
+  hiddenDiv,
+  numberInput,
+  readNumber,
+  showBusy,
+  submitForm,
+  tableActions,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { cellText } from './helpers';
 import type { SiteHandoff } from './queuePanel';
+import { LatestRequest } from './request';
 
 export interface SitePanelOptions {
   connection: Connection;
@@ -29,7 +42,6 @@ export class SitePanel extends Panel implements TableSource {
   readonly exportTitle = 'DC Hub site score';
 
   private readonly _connection: Connection;
-  private _inflight: AbortController | null = null;
   private _last: SiteScoreT | null = null;
   private _source: string | undefined;
 
@@ -40,6 +52,7 @@ export class SitePanel extends Panel implements TableSource {
   private readonly _busy: HTMLElement;
   private readonly _error: HTMLElement;
   private readonly _card: HTMLElement;
+  private readonly _request: LatestRequest;
 
   constructor(options: SitePanelOptions) {
     super();
@@ -52,28 +65,22 @@ export class SitePanel extends Panel implements TableSource {
     const top = new Widget();
     top.addClass('jp-DCHub-top');
     top.addClass('jp-DCHub-scroll');
-    const form = document.createElement('form');
-    form.className = 'jp-DCHub-form jp-DCHub-site-form';
-    form.noValidate = true;
+    const form = submitForm('jp-DCHub-form jp-DCHub-site-form', () => options.onScore());
     this._lat = numberInput('lat', 'e.g. 39.04');
     this._lon = numberInput('lon', 'e.g. -77.49');
     this._capacity = numberInput('capacity_mw', 'optional', { min: '0' });
     this._button = button('jp-DCHub-site-score', 'Score site', undefined, 'submit');
     form.append(field('Latitude', this._lat), field('Longitude', this._lon), field('Capacity (MW)', this._capacity), this._button);
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      options.onScore();
-    });
-    this._busy = div('jp-DCHub-site-busy', 'Scoring the site…');
-    this._busy.setAttribute('role', 'status');
-    this._busy.hidden = true;
-    this._error = div('jp-DCHub-site-error');
-    this._error.setAttribute('role', 'alert');
-    this._error.hidden = true;
-    this._card = div('jp-DCHub-site-card');
-    this._card.hidden = true;
+    this._busy = hiddenDiv('jp-DCHub-site-busy', 'Scoring the site…', 'status');
+    this._error = hiddenDiv('jp-DCHub-site-error', '', 'alert');
+    this._card = hiddenDiv('jp-DCHub-site-card');
     top.node.append(form, this._busy, this._error, this._card, tableActions(this.kind, options.actions));
     this.addWidget(top);
+
+    this._request = new LatestRequest({
+      error: this._error,
+      setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy)
+    });
   }
 
   /** The form's current values. */
@@ -107,45 +114,27 @@ export class SitePanel extends Panel implements TableSource {
 
   /** Scores the form's location. Never throws: failures land in the error area. */
   async score(): Promise<SiteScoreT | null> {
-    this._inflight?.abort();
-    const inflight = new AbortController();
-    this._inflight = inflight;
-    this._setBusy(true);
-    showError(this._error, null, '');
-    try {
-      const query = {
-        lat: readNumber(this._lat, 'lat'),
-        lon: readNumber(this._lon, 'lon'),
-        capacity_mw: readNumber(this._capacity, 'capacity_mw') || undefined
-      };
-      const client = await this._connection.client();
-      const result = await siteScore(client, query, { signal: inflight.signal });
-      if (inflight.signal.aborted) return null;
-      this._last = result;
-      this._render(result);
-      return result;
-    } catch (err) {
-      if (inflight.signal.aborted) return null;
-      showError(this._error, err, 'Check the connection to the DC Hub service.');
-      return null;
-    } finally {
-      if (this._inflight === inflight) {
-        this._inflight = null;
-        this._setBusy(false);
+    return this._request.run(
+      async (signal) => {
+        const query = {
+          lat: readNumber(this._lat, 'lat'),
+          lon: readNumber(this._lon, 'lon'),
+          capacity_mw: readNumber(this._capacity, 'capacity_mw') || undefined
+        };
+        const client = await this._connection.client();
+        return siteScore(client, query, { signal });
+      },
+      (result) => {
+        this._last = result;
+        this._render(result);
       }
-    }
+    );
   }
 
   dispose(): void {
     if (this.isDisposed) return;
-    this._inflight?.abort();
+    this._request.abort();
     super.dispose();
-  }
-
-  private _setBusy(busy: boolean): void {
-    this._busy.hidden = !busy;
-    this._button.disabled = busy;
-    this.node.setAttribute('aria-busy', String(busy));
   }
 
   private _render(s: SiteScoreT): void {

@@ -618,15 +618,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const narrativeOff = ['0', 'false', 'no'].includes((c.req.query('narrative') ?? '').toLowerCase());
       const body = {
         id: idx + 1,
-        market_slug: s.market_slug,
-        market_name: s.market_name,
-        state: s.state,
-        iso: s.iso,
-        latitude: s.latitude,
-        longitude: s.longitude,
-        constraint_score: s.constraint_score,
-        excess_power_score: s.excess_power_score,
-        time_to_power_months: s.time_to_power_months,
+        ...scoreRow(ctx.seed, s),
         queue_capacity_mw: x.queue_capacity_mw,
         queue_wait_months: s.queue_wait_months,
         reserve_margin_pct: s.reserve_margin_pct,
@@ -634,9 +626,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
         curtailment_pct: s.curtailment_pct,
         stranded_capacity_mw: s.stranded_capacity_mw,
         emergency_count_30d: s.emergency_count_30d,
-        top_risks_json: x.top_risks_json,
-        top_opportunities_json: x.top_opportunities_json,
-        verdict: s.verdict,
         tier_required: 'free',
         trend_30d: {
           window_days: 30,
@@ -649,8 +638,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
         quality_score: x.quality_score,
         avg_kwh_cents: x.avg_kwh_cents,
         data_basis: 'synthetic',
-        computed_at: s.computed_at,
-        composite_score: s.composite_score,
         method_version: '2.3.0',
         ...(res.aliased ? { _requested_slug: res.requested, _canonical_slug: s.market_slug } : {}),
         ...(narrativeOff

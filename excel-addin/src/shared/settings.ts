@@ -32,15 +32,33 @@ export interface AddinSettings {
 export const defaultBaseUrl = (): string =>
   typeof DCHUB_DEFAULT_BASE_URL === 'string' && DCHUB_DEFAULT_BASE_URL ? DCHUB_DEFAULT_BASE_URL : 'https://dchub.cloud';
 
-export async function loadSettings(): Promise<AddinSettings> {
-  const s = store();
-  const [baseUrl, apiKey] = await Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey)]);
-  return { baseUrl: baseUrl || defaultBaseUrl(), apiKey: apiKey || undefined };
+/**
+ * Every formula call asks for the settings: keep them in memory for a moment rather than reading
+ * storage per cell in a recalculation storm. saveSettings() forgets them at once (the task pane
+ * shares this runtime); another writer is picked up within SETTINGS_TTL_MS.
+ */
+const SETTINGS_TTL_MS = 2000;
+let remembered: { at: number; value: Promise<AddinSettings> } | undefined;
+
+export function loadSettings(): Promise<AddinSettings> {
+  const now = Date.now();
+  if (!remembered || now - remembered.at > SETTINGS_TTL_MS) {
+    const s = store();
+    const value = Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey)]).then(([baseUrl, apiKey]) => ({
+      baseUrl: baseUrl || defaultBaseUrl(),
+      apiKey: apiKey || undefined,
+    }));
+    remembered = { at: now, value };
+    value.catch(() => (remembered = undefined));
+  }
+  return remembered.value;
 }
 
 export async function saveSettings(next: { baseUrl?: string; apiKey?: string | null }): Promise<void> {
+  remembered = undefined;
   const s = store();
   if (next.baseUrl !== undefined) await s.setItem(SETTINGS_KEYS.baseUrl, next.baseUrl.trim());
   if (next.apiKey === null || next.apiKey === '') await s.removeItem(SETTINGS_KEYS.apiKey);
   else if (next.apiKey !== undefined) await s.setItem(SETTINGS_KEYS.apiKey, next.apiKey.trim());
+  remembered = undefined;
 }

@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
+import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
 import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
@@ -32,11 +34,23 @@ export class McpToolClient {
   #connecting: Promise<Client> | undefined;
   #tools: Map<string, { inputSchema?: unknown; description?: string }> | undefined;
   callsSent = 0;
+  /** MCP calls have their own daily allowance (spec §8.1), kept apart from the REST ledger. */
+  readonly ledger: QuotaLedger | undefined;
 
   constructor(
     readonly rest: DchubClient,
-    private readonly opts: { apiKey?: string; fetch?: typeof fetch; lifetimeMs?: number } = {},
-  ) {}
+    private readonly opts: { apiKey?: string; fetch?: typeof fetch; lifetimeMs?: number; tier?: string; ledger?: QuotaLedger | false } = {},
+  ) {
+    this.ledger =
+      opts.ledger === false
+        ? undefined
+        : (opts.ledger ??
+          new QuotaLedger(rest.cache?.store ?? new MemoryStore(), `${rest.callerId}:mcp`, {
+            tier: opts.tier ?? (opts.apiKey ? 'free' : 'anonymous'),
+            confirmed: true,
+            allowance: MCP_DAILY_ALLOWANCE,
+          }));
+  }
 
   async #connect(): Promise<Client> {
     if (this.#client) return this.#client;
@@ -80,9 +94,9 @@ export class McpToolClient {
     const hit = cache?.peek(key) ?? undefined;
     if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now))) return { ...(hit.value as ToolResult), fromCache: true };
     if (opts.cacheOnly) throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
-    if (this.rest.ledger && !(await this.rest.ledger.reserve())) {
+    if (this.ledger && !(await this.ledger.reserve())) {
       if (hit) return { ...(hit.value as ToolResult), fromCache: true };
-      const s = await this.rest.ledger.snapshot();
+      const s = await this.ledger.snapshot();
       throw new QuotaSpentError(s.limit, s.resetsAt);
     }
     const c = await this.#connect();

@@ -24,6 +24,9 @@ describe('core MCP client (official SDK, streamable HTTP)', () => {
       const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       expect(again.fromCache).toBe(true);
       expect(mcp.callsSent).toBe(1);
+      // MCP calls count against their own allowance (spec §8.1), not the REST one.
+      expect(await mcp.ledger!.remaining()).toBe(1000 - 1);
+      expect(await rest.ledger!.remaining()).toBe(2000);
       const q = await mcp.callTool('get_interconnection_queue', { iso: 'PJM' });
       expect(toolTable(q)?.rows.length).toBeGreaterThan(0);
       await expect(mcp.callTool('no_such_tool')).rejects.toBeInstanceOf(ValidationError);
@@ -43,4 +46,15 @@ describe('core MCP client (official SDK, streamable HTTP)', () => {
       await mcp.close();
     }
   });
+  it('keyless callers have 10 MCP calls a day, then nothing is sent', async () => {
+    const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
+    try {
+      for (let i = 0; i < 10; i++) await mcp.callTool('get_market_dcpi_rank', { market_slug: `m${i}` });
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'one-more' })).rejects.toThrow(/daily allowance of 10 calls/);
+      expect(mcp.callsSent).toBe(10);
+    } finally {
+      await mcp.close();
+    }
+  });
+
 });

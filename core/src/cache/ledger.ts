@@ -5,6 +5,14 @@ export const DAILY_ALLOWANCE: Record<string, number> = {
   anonymous: 10, free: 10, identified: 50, starter: 200, developer: 500, pro: 2000, founding: 2000, enterprise: 100_000,
 };
 
+/** "Unlimited" as a finite number: the ledger's state is stored as JSON, which has no Infinity. */
+export const UNLIMITED = 1_000_000_000;
+
+/** MCP tool calls per day (spec §8.1, MCP plans): a separate allowance from REST. */
+export const MCP_DAILY_ALLOWANCE: Record<string, number> = {
+  anonymous: 10, free: 1000, identified: 1000, starter: 10_000, developer: UNLIMITED, pro: UNLIMITED, founding: UNLIMITED, enterprise: UNLIMITED,
+};
+
 interface LedgerState {
   day: string;
   used: number;
@@ -30,7 +38,7 @@ export class QuotaLedger {
   constructor(
     private readonly store: KeyValueStore,
     readonly callerId: string,
-    private readonly opts: { tier?: string; now?: () => number; confirmed?: boolean } = {},
+    private readonly opts: { tier?: string; now?: () => number; confirmed?: boolean; allowance?: Record<string, number> } = {},
   ) {}
 
   get #storeKey(): string {
@@ -52,7 +60,7 @@ export class QuotaLedger {
     const tier = this.#state?.tier ?? this.opts.tier ?? 'anonymous';
     if (!this.#state || this.#state.day !== day) {
       const confirmed = this.#state?.confirmed ?? (this.opts.confirmed ?? tier === 'anonymous');
-      this.#state = { day, used: 0, limit: this.#state?.limit ?? DAILY_ALLOWANCE[tier] ?? 10, tier, confirmed };
+      this.#state = { day, used: 0, limit: this.#state?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10, tier, confirmed };
     }
     return this.#state;
   }

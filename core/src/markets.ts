@@ -1,4 +1,4 @@
-import { briefToRow, briefsTable } from './briefs.js';
+import { DCPI_CITATION, briefToRow, briefsTable } from './briefs.js';
 import type { CallOptions, DchubClient } from './client.js';
 import { ValidationError } from './errors.js';
 import { MarketBriefResponse, type MarketBriefAllT, type MarketBriefResponseT } from './schemas/briefs.js';
@@ -70,8 +70,7 @@ export const compareTable = (c: MarketCompareT): Table =>
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
   client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, DcpiScoreResponse, undefined, opts);
 
-export const DCPI_CITATION_LINE = 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0';
-export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION_LINE, asOf: s.computed_at });
+export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
 
 /** GET /api/v1/dcpi/leaderboard. */
 export async function dcpiLeaderboard(client: DchubClient, q: { verdict?: string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<DcpiLeaderboardT> {
@@ -103,11 +102,11 @@ export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
 export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
   client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, MarketBriefResponse, undefined, opts);
 
-export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION_LINE, asOf: b.hero.computed_at ?? undefined });
+export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });
 
 /** The briefs of an /all answer as the CSV-shaped table. */
 export const briefsAllTable = (all: MarketBriefAllT): Table => {
   const t = briefsTable(all.briefs.map(briefToRow));
-  return { ...t, asOf: all.as_of, note: all.total_available > all.count ? `${all.count} of ${all.total_available} briefs (page ${all.offset / all.limit + 1})` : undefined };
+  return { ...t, asOf: all.as_of, note: all.total_available > all.count ? `${all.count} of ${all.total_available} briefs (page ${Math.floor(all.offset / all.limit) + 1})` : undefined };
 };
 

@@ -1,6 +1,6 @@
 /* global CustomFunctions */
 import {
-  DCPI_CITATION_LINE,
+  DCPI_CITATION,
   NotCachedError,
   ValidationError,
   aiCapacityIndex,
@@ -536,5 +536,5 @@ export async function quota(): Promise<number> {
  * @returns The attribution text.
  */
 export function citation(): string {
-  return `${DCPI_CITATION_LINE}. Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud".`;
+  return `${DCPI_CITATION}. Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud".`;
 }

@@ -1,7 +1,7 @@
 // Core client benchmarks, each beside a naive baseline measured in the same run.
 import { performance } from 'node:perf_hooks';
 import { DchubClient, QueueFilters, SiteScore, parseParams, queueTable, siteScore } from '../core/dist/index.js';
-import { refineQueue as sandboxRefine } from '../sandbox/dist/routes/queue.js';
+import { selectQueueSurvivors as sandboxRefine } from '../sandbox/dist/domain/queue.js';
 import { startSandbox } from '../sandbox/dist/server.js';
 
 const KEY = 'bench-core-enterprise';

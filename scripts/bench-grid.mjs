@@ -4,14 +4,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { parseParams, QueueFilters } from '../core/dist/index.js';
-import { refineQueue } from '../sandbox/dist/routes/queue.js';
+import { selectQueueSurvivors } from '../sandbox/dist/domain/queue.js';
 import { Dataset } from '../sandbox/dist/dataset.js';
 
 export async function benchGrid() {
   mkdirSync('artifacts/.bench', { recursive: true });
   await build({ entryPoints: ['jupyter-extension/bench/grid-entry.ts'], bundle: true, format: 'iife', outfile: 'artifacts/.bench/grid.js', logLevel: 'error' });
   const data = new Dataset('bench-grid');
-  const answer = refineQueue(data.queue, { ...parseParams(QueueFilters, { status: 'all' }), limit: 100_000 }, 'bench-grid', Date.parse('2026-11-21T12:00:00Z'));
+  const answer = selectQueueSurvivors(data.queue, { ...parseParams(QueueFilters, { status: 'all' }), limit: 100_000 }, 'bench-grid', Date.parse('2026-11-21T12:00:00Z'));
   const text = JSON.stringify(answer);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,18 +1,22 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { SandboxClock } from './clock.js';
-import { TIERS, type SandboxContext, type Tier } from './context.js';
+import type { SandboxContext } from './context.js';
 import { Dataset } from './dataset.js';
+import type { SandboxEnv } from './http.js';
 import { DATA_HEADER, DATA_HEADER_VALUE } from './labels.js';
 import { registerMcp } from './mcp/server.js';
 import { FaultInjector } from './policy/faults.js';
 import { authInstructions, routeGuard } from './policy/guard.js';
 import { DailyCounters } from './policy/limits.js';
+import { TIERS, type Tier } from './policy/tiers.js';
 import { RouteRegistry } from './registry.js';
 import * as account from './routes/account.js';
+import * as aiCapacity from './routes/ai-capacity.js';
 import * as agent from './routes/agent.js';
 import * as briefs from './routes/briefs.js';
 import { registerControls } from './routes/controls.js';
+import * as dcpi from './routes/dcpi.js';
 import { registerDocs } from './routes/docs.js';
 import * as energy from './routes/energy.js';
 import * as facilities from './routes/facilities.js';
@@ -23,6 +27,7 @@ import * as parcel from './routes/parcel.js';
 import * as queue from './routes/queue.js';
 import * as ranking from './routes/ranking.js';
 import * as sites from './routes/sites.js';
+import * as stats from './routes/stats.js';
 
 export interface SandboxOptions {
   seed?: string;
@@ -36,10 +41,12 @@ export interface SandboxOptions {
   limits?: boolean;
 }
 
-export type SandboxEnv = { Variables: { tier: Tier } };
+export type { SandboxContext } from './context.js';
+export type { SandboxEnv } from './http.js';
+export type { Tier } from './policy/tiers.js';
 
 /** One resource module: its routes, declared once (see registry.ts). */
-const MODULES = [health, queue, sites, briefs, markets, facilities, feeds, energy, agent, account, parcel, ranking];
+const MODULES = [health, queue, sites, briefs, stats, markets, dcpi, aiCapacity, facilities, feeds, energy, agent, account, parcel, ranking];
 
 /** Parses DCHUB_SANDBOX_KEYS (`pro=abc,free=def`). */
 export function parseKeys(spec: string | undefined): Map<string, Tier> {

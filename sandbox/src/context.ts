@@ -2,9 +2,7 @@ import type { SandboxClock } from './clock.js';
 import type { Dataset } from './dataset.js';
 import type { FaultInjector } from './policy/faults.js';
 import type { DailyCounters } from './policy/limits.js';
-
-export type Tier = 'anonymous' | 'free' | 'starter' | 'developer' | 'pro' | 'enterprise';
-export const TIERS: readonly Tier[] = ['anonymous', 'free', 'starter', 'developer', 'pro', 'enterprise'];
+import type { Tier } from './policy/tiers.js';
 
 /** What every route reads: the data, the clock, the keys and the per-day counters. */
 export interface SandboxContext {

@@ -1,4 +1,8 @@
 import type { Context } from 'hono';
+import type { Tier } from './policy/tiers.js';
+
+/** What every request carries through the middleware chain: the caller's tier. */
+export type SandboxEnv = { Variables: { tier: Tier } };
 
 /** 400 with a JSON `error` naming the parameter (spec §7 rule 1). */
 export function badRequest(c: Context, param: string, message: string, envelope = false) {
@@ -6,3 +10,10 @@ export function badRequest(c: Context, param: string, message: string, envelope 
   return c.json(envelope ? { ok: false, _entity: 'error', error, param } : { success: false, error, param }, 400);
 }
 
+
+/** One CSV cell (RFC 4180 quoting); null and undefined are empty. */
+export const csvField = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};

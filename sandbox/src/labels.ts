@@ -12,3 +12,6 @@ export const CITATION = {
 export const DATA_HEADER = 'X-DCHub-Data';
 export const DATA_HEADER_VALUE = 'synthetic';
 export const AUTH_INSTRUCTIONS_PATH = '/auth.md';
+
+/** The attribution block of every JSON answer: source, CC-BY-4.0 citation and the synthetic-data note. */
+export const attribution = () => ({ _source: SOURCE, _cite: CITE, citation: CITATION, note: SYNTHETIC_NOTICE });

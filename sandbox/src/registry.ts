@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { describeIssue } from '@dchub/core';
-import type { SandboxEnv } from './app.js';
-import type { Tier } from './context.js';
+import type { SandboxEnv } from './http.js';
+import type { Tier } from './policy/tiers.js';
 
 /**
  * Every endpoint is declared once, with the same zod schemas that validate its input and

@@ -1,16 +1,15 @@
 import type { Context, Hono } from 'hono';
-import { Hono as HonoApp } from 'hono';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, describeIssue, type McpToolName,
 } from '@dchub/core';
-import { buildRegistry, type SandboxEnv } from '../app.js';
-import type { SandboxContext, Tier } from '../context.js';
+import type { SandboxContext } from '../context.js';
+import type { SandboxEnv } from '../http.js';
 import { gatedMarkers, isKeyless, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { dailyReset } from '../policy/limits.js';
-import { MCP_ANON_RESULTS, MCP_DAILY_CALLS, atLeast } from '../policy/tiers.js';
+import { MCP_ANON_RESULTS, MCP_DAILY_CALLS, atLeast, type Tier } from '../policy/tiers.js';
 import { hexId } from '../rng.js';
 import { ToolError, mainList, replaceList, type ToolEnv, type ToolResult } from './tools/common.js';
 import { TOOL_BY_NAME, TOOL_LIST } from './tools/index.js';
@@ -56,35 +55,12 @@ function capForAnonymous(result: ToolResult, listKey: string | undefined): ToolR
  * MCP server at /mcp (spec §4.6): streamable HTTP (JSON responses; no server-initiated stream),
  * stateful sessions via Mcp-Session-Id, server "DC Hub Intelligence" 2.1.11, the 29 tools.
  * Tier comes from the HTTP request's X-API-Key/Bearer (unknown keys are refused with 401 by the
- * app-wide auth middleware). Tools read the same data as REST: either computed from ctx.data with
- * the REST modules' own functions, or by an in-process request to a REST route mounted on a private
- * app that never counts against the caller's REST allowance (the MCP allowance applies instead).
+ * app-wide auth middleware). Tools read the same data as REST through the domain functions
+ * (domain/), never through a route, so they never spend the caller's REST allowance (the MCP
+ * allowance applies instead).
  */
 export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   let sessionCounter = 0;
-  let internal: HonoApp<SandboxEnv> | undefined;
-
-  const rest: ToolEnv['rest'] = async (path, init) => {
-    if (!internal) {
-      internal = new HonoApp<SandboxEnv>();
-      // Full data, like the real MCP server reading the backend with its internal key; the MCP tiers apply on top.
-      internal.use('*', async (c, next) => {
-        c.set('tier', 'enterprise');
-        await next();
-      });
-      buildRegistry(ctx).mount(internal, () => undefined);
-      internal.notFound((c) => c.json({ error: `not_found: no endpoint ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
-    }
-    const res = await internal.request(path, init);
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body };
-  };
 
   const newSessionId = () => {
     const h = hexId(32, ctx.seed, 'mcp-session', ++sessionCounter, ctx.clock.nowMs());
@@ -142,7 +118,7 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       const { param, message } = describeIssue(parsed.error);
       return toolText({ error: `${param}: ${message}`, param, tool: tool.name }, true);
     }
-    const env: ToolEnv = { ctx, tier, nowMs: now, rest };
+    const env: ToolEnv = { ctx, tier, nowMs: now };
     let result: ToolResult;
     try {
       result = await tool.run(parsed.data as Record<string, unknown>, env);

@@ -1,4 +1,4 @@
-import type { Tier } from '../context.js';
+import type { Tier } from './tiers.js';
 
 export const SIGNUP_URL = 'https://dchub.cloud/api/v1/keys/claim';
 export const PRICING_URL = 'https://dchub.cloud/pricing';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { SandboxEnv } from '../app.js';
+import type { SandboxEnv } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { AUTH_INSTRUCTIONS_PATH } from '../labels.js';
 import type { RouteSpec } from '../registry.js';

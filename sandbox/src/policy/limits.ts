@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { DAY_MS } from '../clock.js';
-import type { Tier } from '../context.js';
+import type { Tier } from './tiers.js';
 
 /**
  * Daily counters per caller and bucket, on the sandbox clock's UTC day. The keyless caller is

@@ -1,4 +1,6 @@
-import type { Tier } from '../context.js';
+/** The plans a caller can be on; `anonymous` sent no key. */
+export type Tier = 'anonymous' | 'free' | 'starter' | 'developer' | 'pro' | 'enterprise';
+export const TIERS: readonly Tier[] = ['anonymous', 'free', 'starter', 'developer', 'pro', 'enterprise'];
 
 /** Plan ladder: a tier opens everything a lower one does. */
 export const TIER_LEVEL: Record<Tier, number> = { anonymous: -1, free: 0, starter: 2, developer: 3, pro: 4, enterprise: 5 };

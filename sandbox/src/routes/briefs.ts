@@ -8,46 +8,20 @@ import {
   MarketBriefResponse,
   optionalNumber,
   optionalString,
-  type MarketBriefT,
 } from '@dchub/core';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { SandboxEnv } from '../app.js';
 import { DAY_MS, dayIso } from '../clock.js';
-import { METROS } from '../data/metros.js';
-import { RECOMPUTE_HOUR_UTC, scoringDay, type DcpiScore } from '../data/markets.js';
-import {
-  canonSlug,
-  dcpiExtras,
-  etaDate,
-  facilitiesByMarket,
-  marketDeals,
-  marketRisk,
-  METRO_BY_SLUG,
-  outlookNarrative,
-  resolveMarket,
-} from '../data/market-extras.js';
-import { badRequest } from '../http.js';
-import { CITATION, CITE, SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
+import type { SandboxContext } from '../context.js';
+import { canonSlug, resolveMarket } from '../data/market-extras.js';
+import { BRIEF_STREAM_THRESHOLD, briefCsvLine, briefRows, buildBrief, changedSince, entitledSlugs, isPro, parseSince, SEED_MARKETS } from '../domain/briefs.js';
+import { badRequest, type SandboxEnv } from '../http.js';
+import { attribution } from '../labels.js';
 import { callerId } from '../policy/limits.js';
 import { BRIEF_BULK_CAP } from '../policy/tiers.js';
 import type { RouteRegistry } from '../registry.js';
-import { round, unit } from '../rng.js';
-import type { SandboxContext, Tier } from '../context.js';
 
-/** The 15 seed markets; free and anonymous callers see the first 5 (spec §5.2). */
-export const SEED_MARKETS = [
-  'northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago', 'silicon-valley', 'new-york', 'portland',
-  'hillsboro', 'reno', 'columbus', 'salt-lake-city', 'charlotte', 'denver', 'madison',
-] as const;
-
-export const isPro = (tier: Tier) => tier === 'pro' || tier === 'enterprise';
-
-/** Markets a tier may see, in serving order. */
-export function entitledSlugs(tier: Tier): string[] {
-  if (tier === 'enterprise') return METROS.map((m) => m.slug);
-  return SEED_MARKETS.slice(0, isPro(tier) ? 15 : 5);
-}
+const BRIEF_CACHE = 'public, max-age=21600, s-maxage=21600';
 
 /** Paging of the bulk brief endpoints; the tier's maximum (50, or 500 from Pro) is checked per call. */
 export const BriefPageQuery = z.object({
@@ -55,144 +29,6 @@ export const BriefPageQuery = z.object({
   offset: optionalNumber({ int: true, min: 0, description: 'Briefs to skip' }).transform((n) => n ?? 0),
 });
 
-export interface BriefRow {
-  score: DcpiScore;
-  live_as_of: string;
-}
-
-/** The rows of the CSV for one scoring day. */
-export function briefRows(ctx: SandboxContext, slugs: readonly string[], nowMs: number): BriefRow[] {
-  const day = scoringDay(nowMs);
-  const bySlug = new Map(ctx.data.dcpi(day).map((s) => [s.market_slug, s]));
-  return slugs.map((slug) => {
-    const score = bySlug.get(slug)!;
-    // Youngest source behind the brief: a feed refresh within the few hours after the recompute.
-    const live = day * DAY_MS + RECOMPUTE_HOUR_UTC * 3_600_000 + Math.floor(unit(ctx.seed, 'live', slug, day) * 4 * 3_600_000);
-    return { score, live_as_of: new Date(Math.min(live, nowMs)).toISOString().replace(/\.\d{3}Z$/, '+00:00') };
-  });
-}
-
-const csvField = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-export function briefCsvLine(ctx: SandboxContext, r: BriefRow): string {
-  const s = r.score;
-  const st = ctx.data.stats.get(s.market_slug)!;
-  const values: Record<(typeof BRIEF_CSV_COLUMNS)[number], unknown> = {
-    market_slug: s.market_slug,
-    market_name: s.market_name,
-    verdict: s.verdict,
-    composite_score: s.composite_score,
-    excess_power: s.excess_power_score,
-    constraint_score: s.constraint_score,
-    queue_wait_months: s.queue_wait_months,
-    iso: s.iso,
-    state: s.state,
-    operational_mw: st.operational_mw,
-    pipeline_mw: st.pipeline_mw,
-    facility_count: st.facility_count,
-    vacancy_pct: st.vacancy_pct,
-    lease_rate: st.lease_rate,
-    top_operator: st.top_operator?.name ?? '',
-    outlook_word_count: st.outlook_word_count,
-    live_as_of: r.live_as_of,
-    computed_at: s.computed_at,
-  };
-  return BRIEF_CSV_COLUMNS.map((c) => csvField(values[c])).join(',');
-}
-
-/** Briefs above this many in one page are streamed (chunked). */
-export const BRIEF_STREAM_THRESHOLD = 50;
-const BRIEF_CACHE = 'public, max-age=21600, s-maxage=21600';
-const PAYWALL = {
-  required_tier: 'PRO',
-  checkout_url: '/pricing?utm_source=market_brief',
-  blurb: 'Power & Grid, Pipeline, Operators, M&A, Comps and Risk for every market — Pro plan ($499/mo), all markets.',
-};
-
-/** One market brief (spec §2.6; notes §2.29). Same numbers as the CSV line of the same market and day. */
-export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pro: boolean): MarketBriefT {
-  const s = row.score;
-  const st = ctx.data.stats.get(s.market_slug)!;
-  const metro = METRO_BY_SLUG.get(s.market_slug)!;
-  const day = scoringDay(nowMs);
-  const narrative = outlookNarrative(s, st, st.outlook_word_count);
-  const brief: MarketBriefT = {
-    slug: s.market_slug,
-    hero: {
-      slug: s.market_slug,
-      name: s.market_name,
-      state: s.state,
-      iso: s.iso,
-      verdict: s.verdict,
-      composite_score: s.composite_score,
-      excess_power: s.excess_power_score,
-      constraint_score: s.constraint_score,
-      queue_wait_months: s.queue_wait_months,
-      time_to_power_mo: s.time_to_power_months,
-      computed_at: s.computed_at,
-    },
-    live_as_of: { iso: row.live_as_of, age_hours: round((nowMs - Date.parse(row.live_as_of)) / 3_600_000, 2) },
-    kpis: {
-      operational_mw: st.operational_mw,
-      pipeline_mw: st.pipeline_mw,
-      facility_count: st.facility_count,
-      vacancy_pct: st.vacancy_pct,
-      lease_rate: st.lease_rate,
-      queue_months: s.queue_wait_months,
-      top_operator: st.top_operator,
-    },
-    outlook: {
-      narrative_md: narrative,
-      word_count: st.outlook_word_count,
-      generated_at: s.computed_at,
-      verdict: s.verdict,
-      rationale: 'Auto-template (deep-dive not yet generated).',
-    },
-    power_grid: null,
-    pipeline: [],
-    operators: [],
-    ma: [],
-    comps: { powered_shell: [], land: [] },
-    risk: null,
-  };
-  if (!pro) return { ...brief, paywall: PAYWALL };
-  const x = dcpiExtras(ctx.seed, s);
-  const fs = facilitiesByMarket(ctx.data).get(s.market_slug) ?? [];
-  const ops = new Map<string, { operator: string; facility_count: number; total_mw: number }>();
-  for (const f of fs) {
-    const o = ops.get(f.operator) ?? { operator: f.operator, facility_count: 0, total_mw: 0 };
-    o.facility_count++;
-    o.total_mw = round(o.total_mw + f.power_mw, 2);
-    ops.set(f.operator, o);
-  }
-  const deals = marketDeals(ctx.seed, s.market_slug, day, st.facility_count);
-  return {
-    ...brief,
-    power_grid: {
-      iso: s.iso,
-      queue_capacity_mw: x.queue_capacity_mw,
-      queue_wait_months: s.queue_wait_months,
-      reserve_margin_pct: s.reserve_margin_pct,
-      gen_additions_mw: s.gen_additions_12mo_mw,
-      interconnection_pending_mw: x.interconnection_pending_mw,
-    },
-    pipeline: fs
-      .filter((f) => f.status !== 'operational')
-      .sort((a, b) => b.power_mw - a.power_mw || a.id - b.id)
-      .slice(0, 12)
-      .map((f) => ({ operator: f.operator, facility: f.name, power_mw: f.power_mw, status: f.status, eta: etaDate(ctx.seed, f, day) })),
-    operators: [...ops.values()]
-      .sort((a, b) => b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator))
-      .slice(0, 5),
-    ma: deals.ma,
-    comps: { powered_shell: deals.powered_shell, land: deals.land },
-    risk: marketRisk(ctx.seed, metro),
-  };
-}
 
 /** Daily cap of the bulk endpoints per caller and tool (spec §5.2): 429 `daily_cap_exceeded` when spent. */
 function takeBulkCap(ctx: SandboxContext, c: Context<SandboxEnv>, tool: string): Response | undefined {
@@ -266,16 +102,6 @@ function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<
   const prefix = JSON.stringify(top).slice(0, -1) + ',"briefs":[';
   c.header('Content-Type', 'application/json; charset=utf-8');
   return c.body(chunkedBody(prefix, rows.length, (i) => (i ? ',' : '') + JSON.stringify(buildBrief(ctx, rows[i], nowMs, pro)), ']}'));
-}
-
-/** `since` of /diff: ISO 8601 with or without a zone (UTC assumed), or a date. */
-export function parseSince(text: string): number | null {
-  const t = text.trim();
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(t);
-  if (!m) return null;
-  const zone = m[3] ? (m[3].toUpperCase() === 'Z' ? 'Z' : m[3].includes(':') ? m[3] : `${m[3].slice(0, 3)}:${m[3].slice(3)}`) : 'Z';
-  const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${zone}`);
-  return Number.isNaN(ms) ? null : ms;
 }
 
 export const BriefDiffQuery = BriefPageQuery.extend({
@@ -376,8 +202,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const tier = c.get('tier');
       const now = ctx.clock.nowMs();
       const entitled = entitledSlugs(tier);
-      const bySlug = new Map(ctx.data.dcpi(scoringDay(now)).map((s) => [s.market_slug, s]));
-      const changed = entitled.filter((slug) => sinceMs === null || Date.parse(bySlug.get(slug)!.computed_at) > sinceMs);
+      const changed = changedSince(ctx, entitled, sinceMs, now);
       const page = changed.slice(query.offset, query.offset + query.limit);
       const head = {
         as_of: isoNow(now),
@@ -423,10 +248,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
         tier: tier.toUpperCase(),
         is_pro: isPro(tier),
         ...brief,
-        _source: SOURCE,
-        _cite: CITE,
-        citation: CITATION,
-        note: SYNTHETIC_NOTICE,
+        ...attribution(),
       });
     },
   });

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { SandboxEnv } from '../app.js';
+import type { SandboxEnv } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { FaultRules } from '../policy/faults.js';
 

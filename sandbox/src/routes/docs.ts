@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { SandboxEnv } from '../app.js';
+import type { SandboxEnv } from '../http.js';
 import { buildOpenApi } from '../openapi.js';
 import type { RouteRegistry } from '../registry.js';
 

@@ -1,21 +1,10 @@
-import { EnergyPrices, ErrorBody, FuelMix, FuelMixQuery, GRID_REGIONS_KEYLESS, GridIntelligence, GridRegionDetail } from '@dchub/core';
+import { EnergyPrices, ErrorBody, FuelMix, FuelMixQuery, GridIntelligence, GridRegionDetail } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
-import { findUsState, fuelMix, gridRegions, statePrices } from '../data/energy.js';
-import { CITATION, CITE, SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
-import { gatedMarkers, isKeyless } from '../policy/gating.js';
+import { findUsState, fuelMix, statePrices } from '../data/energy.js';
+import { gridIntelligenceAnswer, gridRegionAnswer, gridRegionsAt } from '../domain/energy.js';
+import { SYNTHETIC_NOTICE } from '../labels.js';
+import { isKeyless } from '../policy/gating.js';
 import type { RouteRegistry } from '../registry.js';
-
-const GRID_PROVENANCE = {
-  basis_class: 'queue_snapshot_plus_editorial_baseline',
-  cite_as: 'DC Hub, dchub.cloud',
-  default_v: 'published',
-  fallback_url: 'https://dchub.cloud/grid',
-  license: 'CC-BY-4.0',
-  method: 'total_queue_gw sums generation requests of the sandbox queue snapshot per ISO; corridors and narratives are dated editorial baselines (synthetic)',
-  provenance_revision: '1.1',
-  provenance_version: 1,
-  source: 'US ISO interconnection queues and DC Hub grid research (sandbox: synthetic)',
-};
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
@@ -57,22 +46,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: 'Grid intelligence by region (keyless callers see a preview of 3 of 5 regions)',
     tags: ['Public'],
     responses: { 200: { description: 'Grid regions with provenance', schema: GridIntelligence } },
-    handler: (c) => {
-      const regions = gridRegions(ctx.seed, ctx.data.queue, ctx.clock.nowMs());
-      const keyless = isKeyless(c.get('tier'));
-      const shown = keyless ? regions.slice(0, GRID_REGIONS_KEYLESS) : regions;
-      return c.json({
-        success: true,
-        source: SOURCE,
-        total: shown.length,
-        regions: shown,
-        provenance: GRID_PROVENANCE,
-        _cite: CITE,
-        citation: CITATION,
-        note: SYNTHETIC_NOTICE,
-        ...(keyless ? gatedMarkers(regions.length, shown.length) : {}),
-      });
-    },
+    handler: (c) => c.json(gridIntelligenceAnswer(ctx, ctx.clock.nowMs(), isKeyless(c.get('tier')))),
   });
 
   r.add({
@@ -89,12 +63,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     },
     handler: (c) => {
       const id = (c.req.param('region_id') ?? '').toLowerCase();
-      const regions = gridRegions(ctx.seed, ctx.data.queue, ctx.clock.nowMs());
-      const region = regions.find((x) => x.id === id);
-      if (!region) {
-        return c.json({ success: false, error: `Unknown region: ${JSON.stringify(id)}`, available: regions.map((x) => x.id) }, 404);
+      const answer = gridRegionAnswer(ctx, ctx.clock.nowMs(), id);
+      if (!answer) {
+        return c.json({ success: false, error: `Unknown region: ${JSON.stringify(id)}`, available: gridRegionsAt(ctx, ctx.clock.nowMs()).map((x) => x.id) }, 404);
       }
-      return c.json({ success: true, source: SOURCE, region, provenance: GRID_PROVENANCE, _cite: CITE, citation: CITATION, note: SYNTHETIC_NOTICE });
+      return c.json(answer);
     },
   });
 }

@@ -1,14 +1,13 @@
 import type { McpToolName } from '@dchub/core';
-import type { SandboxContext, Tier } from '../../context.js';
-import { CITATION, CITE, SOURCE, SYNTHETIC_NOTICE } from '../../labels.js';
+import type { SandboxContext } from '../../context.js';
+import { attribution } from '../../labels.js';
+import type { Tier } from '../../policy/tiers.js';
 
-/** What a tool sees: the sandbox data, the caller's tier and an in-process REST reader. */
+/** What a tool sees: the sandbox data (through domain/), the caller's tier and the clock. */
 export interface ToolEnv {
   ctx: SandboxContext;
   tier: Tier;
   nowMs: number;
-  /** Same-sandbox REST call (full data, not counted against the caller's REST allowance). */
-  rest: (path: string, init?: RequestInit) => Promise<{ status: number; body: unknown }>;
 }
 
 export type ToolResult = Record<string, unknown>;
@@ -32,18 +31,7 @@ export interface ToolDef {
   preview?: (full: ToolResult, env: ToolEnv) => ToolResult;
 }
 
-export const labels = () => ({ _source: SOURCE, _cite: CITE, citation: CITATION, note: SYNTHETIC_NOTICE });
-
-/** Reads an in-process REST answer; a missing endpoint or an error becomes a tool error. */
-export async function restJson(env: ToolEnv, path: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  const { status, body } = await env.rest(path, init);
-  if (status === 200 && body && typeof body === 'object') return body as Record<string, unknown>;
-  const b = (body && typeof body === 'object' ? body : { error: String(body) }) as Record<string, unknown>;
-  if (status === 404 && typeof b.error === 'string' && b.error.startsWith('not_found: no endpoint')) {
-    throw new ToolError({ error: 'upstream_unavailable', message: `The REST endpoint behind this tool (${path.split('?')[0]}) is not available in this sandbox build.` });
-  }
-  throw new ToolError({ ...b, error: typeof b.error === 'string' ? b.error : `upstream_status_${status}`, upstream_status: status });
-}
+export const labels = attribution;
 
 /** The first array member of an answer (its main list), by preference order. */
 export function mainList(obj: Record<string, unknown>, prefer?: string): string | undefined {

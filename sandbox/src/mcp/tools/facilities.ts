@@ -1,7 +1,8 @@
 /** Facility tools over the sandbox facility inventory (the data behind /api/v1/facilities). */
 import type { Facility } from '../../data/infrastructure.js';
 import { haversineKm, round } from '../../rng.js';
-import { scoreSite } from '../../routes/sites.js';
+import { facilityDetailAnswer } from '../../domain/facilities.js';
+import { scoreSiteAt } from '../../domain/sites.js';
 import { ToolError, labels, lc, slugify, type ToolEnv, type ToolResult } from './common.js';
 import { taxIncentives, waterRisk } from './sites.js';
 
@@ -53,17 +54,12 @@ export function findFacility(env: ToolEnv, args: Record<string, unknown>): Facil
   return f;
 }
 
-export async function getFacility(args: Record<string, unknown>, env: ToolEnv): Promise<ToolResult> {
+export function getFacility(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const f = findFacility(env, args);
-  // The keyed REST detail record when that endpoint is there; the inventory row otherwise.
   // The full record is keyed over REST (spec §5.2), so keyless callers get the inventory row.
   let facility: Record<string, unknown> = row(f);
   const keyless = env.tier === 'anonymous';
-  const detail = keyless ? { status: 0, body: null } : await env.rest(`/api/v1/facilities/detail/${f.id}`);
-  if (detail.status === 200 && detail.body && typeof detail.body === 'object') {
-    const b = detail.body as Record<string, unknown>;
-    facility = (b.facility && typeof b.facility === 'object' ? b.facility : b.data && typeof b.data === 'object' ? b.data : b) as Record<string, unknown>;
-  }
+  if (!keyless) facility = facilityDetailAnswer(env.ctx, f).data as Record<string, unknown>;
   const out: ToolResult = {
     success: true,
     facility,
@@ -78,7 +74,7 @@ export async function getFacility(args: Record<string, unknown>, env: ToolEnv): 
       .slice(0, 5);
   }
   if (args.include_power !== false) {
-    const s = scoreSite(env.ctx.data, { lat: f.lat, lon: f.lon });
+    const s = scoreSiteAt(env.ctx.data, { lat: f.lat, lon: f.lon });
     out.power = { site_score: s.overall_score, interpretation: s.interpretation, nearby: s.nearby };
   }
   return { ...out, ...labels() };
@@ -129,7 +125,7 @@ const WEIGHTS: Record<string, Record<string, number>> = {
 };
 
 function dimensions(f: Facility, env: ToolEnv): Record<string, { score: number; basis: string }> {
-  const s = scoreSite(env.ctx.data, { lat: f.lat, lon: f.lon });
+  const s = scoreSiteAt(env.ctx.data, { lat: f.lat, lon: f.lon });
   const water = waterRisk({ lat: f.lat, lon: f.lon }, env).water_stress_score as number;
   let programs = 0;
   try {

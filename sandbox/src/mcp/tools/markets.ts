@@ -6,7 +6,7 @@ import { scoringDay, type DcpiScore } from '../../data/markets.js';
 import { METROS, type Metro } from '../../data/metros.js';
 import { ISO_TTP_MONTHS, INTERMITTENT_LABEL } from '../../data/queue.js';
 import { round, unit } from '../../rng.js';
-import { refineQueue } from '../../routes/queue.js';
+import { selectQueueSurvivors } from '../../domain/queue.js';
 import { ToolError, labels, type ToolEnv, type ToolResult } from './common.js';
 import { findMetro, stateArg } from './sites.js';
 
@@ -79,15 +79,6 @@ export function rankMarkets(args: Record<string, unknown>, env: ToolEnv): ToolRe
       criteria === 'best_overall' ? 'DCPI composite_score (0-100)' : criteria === 'cheapest_power' ? '100 - 3 x industrial cents/kWh' : criteria === 'ai_ready' ? '0.6 x excess power + 0.4 x pipeline depth' : criteria,
     ...labels(),
   };
-}
-
-/** The DCPI record of one market (same data as GET /api/v1/dcpi/scores/{slug}). */
-export function dcpiRankFromData(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const m = findMetro(args.market_slug);
-  if (!m) throw new ToolError({ error: 'market not found', slug: args.market_slug, hint: 'rank_markets lists market slugs.' });
-  const all = [...dcpiToday(env)].sort((a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug));
-  const idx = all.findIndex((d) => d.market_slug === m.slug);
-  return { ...all[idx], rank: idx + 1, of: all.length, ...labels() };
 }
 
 export function intelligenceIndex(_args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -213,7 +204,7 @@ export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv
   const queue = env.ctx.data.queue;
   if (args.iso) {
     const filters = QueueFilters.parse({ iso: String(args.iso), limit: 50 });
-    const r = refineQueue(queue, filters, env.ctx.seed, env.nowMs);
+    const r = selectQueueSurvivors(queue, filters, env.ctx.seed, env.nowMs);
     return { success: true, iso: filters.iso![0], ...r, projects: r.results };
   }
   const projects = Object.fromEntries(

@@ -3,7 +3,7 @@ import { US_STATES } from '../../data/geography.js';
 import { METROS } from '../../data/metros.js';
 import { INTERMITTENT_LABEL } from '../../data/queue.js';
 import { haversineKm, round, unit } from '../../rng.js';
-import { scoreSite, stateAt } from '../../routes/sites.js';
+import { scoreSiteAt, stateAt } from '../../domain/sites.js';
 import { ToolError, labels, lc, slugify, type ToolEnv, type ToolResult } from './common.js';
 
 const STATE_BY_CODE = new Map(US_STATES.map((s) => [s.code, s]));
@@ -38,7 +38,7 @@ function point(args: Record<string, unknown>, env: ToolEnv, tool: string): { lat
 /** analyze_site: the same scoring as GET /api/site-score. */
 export function analyzeSite(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const p = point(args, env, 'analyze_site');
-  const score = scoreSite(env.ctx.data, { lat: p.lat, lon: p.lon, state: args.state as string | undefined, capacity_mw: args.capacity_mw as number | undefined });
+  const score = scoreSiteAt(env.ctx.data, { lat: p.lat, lon: p.lon, state: args.state as string | undefined, capacity_mw: args.capacity_mw as number | undefined });
   return { ...score, ...(p.resolved_from ? { resolved_from: p.resolved_from } : {}), _cite: labels()._cite };
 }
 
@@ -59,7 +59,7 @@ export function compareSites(args: Record<string, unknown>, env: ToolEnv): ToolR
     throw new ToolError({ error: 'compare_sites needs 2-4 locations', example: { locations: '39.04,-77.49;32.78,-96.80' } });
   }
   const scored = sites.map((s, i) => {
-    const r = scoreSite(env.ctx.data, { lat: s.lat, lon: s.lon, capacity_mw: args.capacity_mw as number | undefined });
+    const r = scoreSiteAt(env.ctx.data, { lat: s.lat, lon: s.lon, capacity_mw: args.capacity_mw as number | undefined });
     return { site: i + 1, name: s.name ?? `Site ${i + 1}`, lat: s.lat, lon: s.lon, overall_score: r.overall_score, interpretation: r.interpretation, state: r.location?.state, scores: r.scores, nearby: r.nearby };
   });
   const winner = scored.reduce((a, b) => (b.overall_score > a.overall_score ? b : a));

@@ -1,0 +1,173 @@
+import { BRIEF_CSV_COLUMNS, type MarketBriefT } from '@dchub/core';
+import { DAY_MS } from '../clock.js';
+import type { SandboxContext } from '../context.js';
+import { dcpiExtras, etaDate, facilitiesByMarket, marketDeals, marketRisk, METRO_BY_SLUG, outlookNarrative } from '../data/market-extras.js';
+import { RECOMPUTE_HOUR_UTC, scoringDay, type DcpiScore } from '../data/markets.js';
+import { METROS } from '../data/metros.js';
+import { csvField } from '../http.js';
+import type { Tier } from '../policy/tiers.js';
+import { round, unit } from '../rng.js';
+
+/** The 15 seed markets; free and anonymous callers see the first 5 (spec §5.2). */
+export const SEED_MARKETS = [
+  'northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago', 'silicon-valley', 'new-york', 'portland',
+  'hillsboro', 'reno', 'columbus', 'salt-lake-city', 'charlotte', 'denver', 'madison',
+] as const;
+
+export const isPro = (tier: Tier) => tier === 'pro' || tier === 'enterprise';
+
+/** Markets a tier may see, in serving order. */
+export function entitledSlugs(tier: Tier): string[] {
+  if (tier === 'enterprise') return METROS.map((m) => m.slug);
+  return SEED_MARKETS.slice(0, isPro(tier) ? 15 : 5);
+}
+
+export interface BriefRow {
+  score: DcpiScore;
+  live_as_of: string;
+}
+
+/** The rows of the CSV for one scoring day. */
+export function briefRows(ctx: SandboxContext, slugs: readonly string[], nowMs: number): BriefRow[] {
+  const day = scoringDay(nowMs);
+  const bySlug = new Map(ctx.data.dcpi(day).map((s) => [s.market_slug, s]));
+  return slugs.map((slug) => {
+    const score = bySlug.get(slug)!;
+    // Youngest source behind the brief: a feed refresh within the few hours after the recompute.
+    const live = day * DAY_MS + RECOMPUTE_HOUR_UTC * 3_600_000 + Math.floor(unit(ctx.seed, 'live', slug, day) * 4 * 3_600_000);
+    return { score, live_as_of: new Date(Math.min(live, nowMs)).toISOString().replace(/\.\d{3}Z$/, '+00:00') };
+  });
+}
+
+export function briefCsvLine(ctx: SandboxContext, r: BriefRow): string {
+  const s = r.score;
+  const st = ctx.data.stats.get(s.market_slug)!;
+  const values: Record<(typeof BRIEF_CSV_COLUMNS)[number], unknown> = {
+    market_slug: s.market_slug,
+    market_name: s.market_name,
+    verdict: s.verdict,
+    composite_score: s.composite_score,
+    excess_power: s.excess_power_score,
+    constraint_score: s.constraint_score,
+    queue_wait_months: s.queue_wait_months,
+    iso: s.iso,
+    state: s.state,
+    operational_mw: st.operational_mw,
+    pipeline_mw: st.pipeline_mw,
+    facility_count: st.facility_count,
+    vacancy_pct: st.vacancy_pct,
+    lease_rate: st.lease_rate,
+    top_operator: st.top_operator?.name ?? '',
+    outlook_word_count: st.outlook_word_count,
+    live_as_of: r.live_as_of,
+    computed_at: s.computed_at,
+  };
+  return BRIEF_CSV_COLUMNS.map((c) => csvField(values[c])).join(',');
+}
+
+/** Briefs above this many in one page are streamed (chunked). */
+export const BRIEF_STREAM_THRESHOLD = 50;
+export const PAYWALL = {
+  required_tier: 'PRO',
+  checkout_url: '/pricing?utm_source=market_brief',
+  blurb: 'Power & Grid, Pipeline, Operators, M&A, Comps and Risk for every market — Pro plan ($499/mo), all markets.',
+};
+
+/** One market brief (spec §2.6; notes §2.29). Same numbers as the CSV line of the same market and day. */
+export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pro: boolean): MarketBriefT {
+  const s = row.score;
+  const st = ctx.data.stats.get(s.market_slug)!;
+  const metro = METRO_BY_SLUG.get(s.market_slug)!;
+  const day = scoringDay(nowMs);
+  const narrative = outlookNarrative(s, st, st.outlook_word_count);
+  const brief: MarketBriefT = {
+    slug: s.market_slug,
+    hero: {
+      slug: s.market_slug,
+      name: s.market_name,
+      state: s.state,
+      iso: s.iso,
+      verdict: s.verdict,
+      composite_score: s.composite_score,
+      excess_power: s.excess_power_score,
+      constraint_score: s.constraint_score,
+      queue_wait_months: s.queue_wait_months,
+      time_to_power_mo: s.time_to_power_months,
+      computed_at: s.computed_at,
+    },
+    live_as_of: { iso: row.live_as_of, age_hours: round((nowMs - Date.parse(row.live_as_of)) / 3_600_000, 2) },
+    kpis: {
+      operational_mw: st.operational_mw,
+      pipeline_mw: st.pipeline_mw,
+      facility_count: st.facility_count,
+      vacancy_pct: st.vacancy_pct,
+      lease_rate: st.lease_rate,
+      queue_months: s.queue_wait_months,
+      top_operator: st.top_operator,
+    },
+    outlook: {
+      narrative_md: narrative,
+      word_count: st.outlook_word_count,
+      generated_at: s.computed_at,
+      verdict: s.verdict,
+      rationale: 'Auto-template (deep-dive not yet generated).',
+    },
+    power_grid: null,
+    pipeline: [],
+    operators: [],
+    ma: [],
+    comps: { powered_shell: [], land: [] },
+    risk: null,
+  };
+  if (!pro) return { ...brief, paywall: PAYWALL };
+  const x = dcpiExtras(ctx.seed, s);
+  const fs = facilitiesByMarket(ctx.data).get(s.market_slug) ?? [];
+  const ops = new Map<string, { operator: string; facility_count: number; total_mw: number }>();
+  for (const f of fs) {
+    const o = ops.get(f.operator) ?? { operator: f.operator, facility_count: 0, total_mw: 0 };
+    o.facility_count++;
+    o.total_mw = round(o.total_mw + f.power_mw, 2);
+    ops.set(f.operator, o);
+  }
+  const deals = marketDeals(ctx.seed, s.market_slug, day, st.facility_count);
+  return {
+    ...brief,
+    power_grid: {
+      iso: s.iso,
+      queue_capacity_mw: x.queue_capacity_mw,
+      queue_wait_months: s.queue_wait_months,
+      reserve_margin_pct: s.reserve_margin_pct,
+      gen_additions_mw: s.gen_additions_12mo_mw,
+      interconnection_pending_mw: x.interconnection_pending_mw,
+    },
+    pipeline: fs
+      .filter((f) => f.status !== 'operational')
+      .sort((a, b) => b.power_mw - a.power_mw || a.id - b.id)
+      .slice(0, 12)
+      .map((f) => ({ operator: f.operator, facility: f.name, power_mw: f.power_mw, status: f.status, eta: etaDate(ctx.seed, f, day) })),
+    operators: [...ops.values()]
+      .sort((a, b) => b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator))
+      .slice(0, 5),
+    ma: deals.ma,
+    comps: { powered_shell: deals.powered_shell, land: deals.land },
+    risk: marketRisk(ctx.seed, metro),
+  };
+}
+
+/** `since` of /diff: ISO 8601 with or without a zone (UTC assumed), or a date. */
+export function parseSince(text: string): number | null {
+  const t = text.trim();
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(t);
+  if (!m) return null;
+  const zone = m[3] ? (m[3].toUpperCase() === 'Z' ? 'Z' : m[3].includes(':') ? m[3] : `${m[3].slice(0, 3)}:${m[3].slice(3)}`) : 'Z';
+  const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${zone}`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+
+/** The slugs whose DCPI `computed_at` is later than `sinceMs` (all of them when null). */
+export function changedSince(ctx: SandboxContext, slugs: readonly string[], sinceMs: number | null, nowMs: number): string[] {
+  if (sinceMs === null) return [...slugs];
+  const bySlug = new Map(ctx.data.dcpi(scoringDay(nowMs)).map((s) => [s.market_slug, s]));
+  return slugs.filter((slug) => Date.parse(bySlug.get(slug)!.computed_at) > sinceMs);
+}

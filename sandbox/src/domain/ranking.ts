@@ -1,0 +1,229 @@
+import type { RankSitesRequestT, RankedSitesT } from '@dchub/core';
+import { dayNumber } from '../clock.js';
+import type { Dataset } from '../dataset.js';
+import { attribution, SYNTHETIC_NOTICE } from '../labels.js';
+import { round } from '../rng.js';
+import { snapshotDate } from './queue.js';
+import { scoreSiteAt } from './sites.js';
+
+const HOUR_MS = 3_600_000;
+/** Baseline older than this is reported as stale in `caveats`. */
+export const BASELINE_STALE_HOURS = 48;
+/** Below this many candidates a percentile ranking gets a caveat. */
+export const SMALL_BATCH = 8;
+/** Sites sampled from the geocoded queue to build the viable-site population. */
+const BASELINE_SAMPLE = 400;
+
+export interface Baseline {
+  /** Sorted values per metric. */
+  metrics: Map<string, number[]>;
+  sampleSize: number;
+}
+
+/**
+ * The "viable-site population": site-score metrics and queue metrics of an evenly spaced sample
+ * of geocoded, still-active interconnection-queue projects. Pure function of the seed's data.
+ */
+export function viableSiteBaseline(data: Dataset): Baseline {
+  return data.lazy('ranking:viable-site-baseline', () => {
+    const geo = data.queue.filter((p) => p.lat !== null && p.lng !== null && !/withdraw|cancel|suspend|operation/i.test(p.queue_status));
+    const step = Math.max(1, Math.floor(geo.length / BASELINE_SAMPLE));
+    const cols = new Map<string, number[]>();
+    const push = (k: string, v: number | null | undefined) => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return;
+      let col = cols.get(k);
+      if (!col) cols.set(k, (col = []));
+      col.push(v);
+    };
+    let n = 0;
+    for (let i = 0; i < geo.length && n < BASELINE_SAMPLE; i += step, n++) {
+      const p = geo[i];
+      const s = scoreSiteAt(data, { lat: p.lat!, lon: p.lng! });
+      push('overall_score', s.overall_score);
+      for (const [k, v] of Object.entries(s.scores ?? {})) push(k, v as number);
+      push('connectivity_score', s.fiber?.connectivity_score);
+      for (const k of ['facilities_100km', 'substations_50km', 'gas_pipelines_50km', 'power_plants_80km', 'generation_capacity_mw'] as const) {
+        push(k, s.nearby?.[k]);
+      }
+      push('capacity_mw', p.capacity_mw);
+      push('fiber_km', p.fiber_km);
+      push('estimated_ttp_months', p.estimated_ttp_months);
+    }
+    for (const col of cols.values()) col.sort((a, b) => a - b);
+    return { metrics: cols, sampleSize: n };
+  });
+}
+
+/** Share of the population at or below `v` (ties count half), 0–100. */
+function percentileOf(sorted: number[], v: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  const below = lo;
+  let eq = 0;
+  for (let i = lo; i < sorted.length && sorted[i] === v; i++) eq++;
+  return (100 * (below + eq / 2)) / sorted.length;
+}
+
+/** The baseline is rebuilt with the weekly queue snapshot (Monday 06:00 UTC). */
+export function baselineComputedAt(nowMs: number): number {
+  let at = Date.parse(`${snapshotDate(nowMs)}T06:00:00Z`);
+  if (at > nowMs) at -= 7 * 24 * HOUR_MS;
+  return at;
+}
+
+const numeric = (v: unknown): number | undefined => {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+};
+
+export const RANK_NOTE =
+  'Deterministic ranking. relative: min-max per objective within the surviving batch (100 = best in set); ' +
+  'absolute: the value clamped to a fixed 0-100 scale (100 - v when minimizing); percentile: percentile against the ' +
+  'viable-site population baseline. objective_score = sum(|w| * normalized) / sum(|w|) over the objectives a candidate carries. ' +
+  'Constraints fail closed: a candidate missing a constrained field is dropped. ' +
+  SYNTHETIC_NOTICE;
+
+export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesRequestT): RankedSitesT {
+  const mode: RankedSitesT['scoring_mode'] = req.percentile ? 'percentile' : req.absolute ? 'absolute' : 'relative';
+  const objectives = Object.entries(req.objectives);
+  const constraintEntries = Object.entries(req.constraints);
+
+  // Constraints: hard filters, fail-closed on a missing or non-numeric field.
+  const constraint_coverage: Record<string, string> = {};
+  for (const [field] of constraintEntries) {
+    constraint_coverage[field] = req.candidates.some((c) => numeric(c[field]) !== undefined) ? 'validated' : 'unavailable';
+  }
+  const survivors = req.candidates.filter((c) =>
+    constraintEntries.every(([field, { min, max }]) => {
+      const v = numeric(c[field]);
+      return v !== undefined && (min === undefined || v >= min) && (max === undefined || v <= max);
+    }),
+  );
+
+  const baseline = mode === 'percentile' ? viableSiteBaseline(data) : undefined;
+  const normalization_basis: RankedSitesT['normalization_basis'] = {};
+  const objective_status: RankedSitesT['objective_status'] = [];
+  const fellBack: string[] = [];
+  const baselined: string[] = [];
+  const scorers = new Map<string, (v: number) => number>();
+
+  for (const [field, w] of objectives) {
+    const direction = w > 0 ? 'maximize' : 'minimize';
+    const values = survivors.map((c) => numeric(c[field])).filter((v): v is number => v !== undefined);
+    if (!values.length) {
+      objective_status.push({ objective: field, status: 'unavailable', reason: 'no surviving candidate carries a numeric value for this field' });
+      normalization_basis[field] = { direction, min: null, max: null };
+      continue;
+    }
+    const population = baseline?.metrics.get(field);
+    if (mode === 'percentile' && population && population.length) {
+      baselined.push(field);
+      scorers.set(field, (v) => (w > 0 ? percentileOf(population, v) : 100 - percentileOf(population, v)));
+      normalization_basis[field] = {
+        scale: 'percentile vs population',
+        p50: round(population[Math.floor(population.length / 2)], 3),
+        sample_size_metric: population.length,
+        direction,
+      };
+      objective_status.push({ objective: field, status: 'validated', basis: 'percentile_vs_population' });
+    } else if (mode === 'absolute') {
+      const clamp = (v: number) => Math.min(100, Math.max(0, v));
+      scorers.set(field, (v) => (w > 0 ? clamp(v) : 100 - clamp(v)));
+      normalization_basis[field] = { scale: '0-100 fixed', direction };
+      objective_status.push({ objective: field, status: 'validated', basis: 'absolute_0_100' });
+    } else {
+      const min = Math.min(...values);
+      const max = Math.max(...values);
+      const span = max - min;
+      scorers.set(field, (v) => (span === 0 ? 100 : w > 0 ? ((v - min) / span) * 100 : ((max - v) / span) * 100));
+      normalization_basis[field] = { min: round(min, 3), max: round(max, 3), direction };
+      if (mode === 'percentile') fellBack.push(field);
+      objective_status.push({
+        objective: field,
+        status: 'validated',
+        basis: mode === 'percentile' ? 'relative_fallback_not_in_baseline' : 'relative_in_set',
+      });
+    }
+  }
+
+  const scored = survivors.map((c, index) => {
+    const normalized: Record<string, number> = {};
+    const missing: string[] = [];
+    let num = 0;
+    let den = 0;
+    for (const [field, w] of objectives) {
+      const v = numeric(c[field]);
+      const scorer = scorers.get(field);
+      if (v === undefined || !scorer) {
+        missing.push(field);
+        continue;
+      }
+      const n = scorer(v);
+      normalized[field] = round(n, 1);
+      num += Math.abs(w) * n;
+      den += Math.abs(w);
+    }
+    const objective_score = den > 0 ? round(num / den, 1) : null;
+    return { index, row: { ...c, objective_score, ...(missing.length ? { missing_objectives: missing } : {}), normalized } };
+  });
+  // Best first; candidates carrying no objective last; ties keep input order.
+  scored.sort((a, b) => {
+    const sa = a.row.objective_score;
+    const sb = b.row.objective_score;
+    if (sa === null || sb === null) return sa === sb ? a.index - b.index : sa === null ? 1 : -1;
+    return sb - sa || a.index - b.index;
+  });
+  const ranked = scored.map((s, i) => ({ ...s.row, rank: i + 1 }));
+  const results = ranked.slice(0, req.top_k);
+
+  const out: RankedSitesT = {
+    _entity: 'ranked_sites',
+    ok: true,
+    scoring_mode: mode,
+    objective_status,
+    constraint_coverage,
+    constraint_coverage_shape: '{field: "validated"|"unavailable"}',
+    count_ranked: ranked.length,
+    count_returned: results.length,
+    dropped_by_constraints: req.candidates.length - survivors.length,
+    results,
+    normalization_basis,
+    ...attribution(),
+    note: RANK_NOTE,
+  };
+  if (mode === 'percentile' && baseline) {
+    const computedAt = baselineComputedAt(nowMs);
+    const ageHours = round((nowMs - computedAt) / HOUR_MS, 1);
+    const caveats: string[] = [];
+    if (ageHours > BASELINE_STALE_HOURS) {
+      caveats.push(`baseline is stale: computed ${ageHours} h ago (more than ${BASELINE_STALE_HOURS} h); percentiles may lag the population`);
+    }
+    if (req.candidates.length < SMALL_BATCH) {
+      caveats.push(`only ${req.candidates.length} candidates (fewer than ${SMALL_BATCH}): percentile ranks are coarse at this batch size`);
+    }
+    if (fellBack.length) caveats.push(`no population baseline for ${fellBack.join(', ')}: scored relative to this batch instead`);
+    const sizes = [...baseline.metrics.values()].map((c) => c.length);
+    out.baseline = {
+      age_hours: ageHours,
+      computed_at: new Date(computedAt).toISOString(),
+      metrics: baseline.metrics.size,
+      min_sample_size: sizes.length ? Math.min(...sizes) : 0,
+      population: 'viable-site population: geocoded active interconnection-queue sites (sandbox, synthetic)',
+      available_metrics: [...baseline.metrics.keys()].sort(),
+      baseline_day: dayNumber(computedAt),
+    };
+    out.percentile_baseline_available = baselined;
+    if (fellBack.length) out.unbaselined_fields_fell_back_to_relative = fellBack;
+    out.caveats = caveats;
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+import { AiCapacityIndex, AiCapacityIndexQuery, ErrorBody } from '@dchub/core';
+import type { SandboxContext } from '../context.js';
+import { scoringDay } from '../data/markets.js';
+import { aiCapacityAnswer } from '../domain/ai-capacity.js';
+import { isKeyless } from '../policy/gating.js';
+import type { RouteRegistry } from '../registry.js';
+
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  r.add({
+    method: 'get',
+    path: '/api/v1/ai-capacity-index',
+    summary: 'Markets ranked by AI-ready deployable MW over a 30, 60 or 90 day horizon (keyless: gated preview)',
+    tags: ['DCPI'],
+    query: AiCapacityIndexQuery,
+    responses: {
+      200: { description: 'Index (keyless callers get banded values and §5.3 markers)', schema: AiCapacityIndex },
+      400: { description: 'horizon not 30, 60 or 90, or bad limit', schema: ErrorBody },
+    },
+    handler: (c, { query }) => {
+      const day = scoringDay(ctx.clock.nowMs());
+      c.header('Cache-Control', 'public, max-age=900, s-maxage=3600');
+      c.header('Vary', 'X-API-Key');
+      return c.json(aiCapacityAnswer(ctx, day, query.horizon, query.limit, isKeyless(c.get('tier'))));
+    },
+  });
+}

@@ -10,6 +10,7 @@ import { FaultInjector } from './policy/faults.js';
 import { authInstructions, routeGuard } from './policy/guard.js';
 import { DailyCounters } from './policy/limits.js';
 import { TIERS, type Tier } from './policy/tiers.js';
+import { presentersFor, type Profile } from './presenters/index.js';
 import { RouteRegistry } from './registry.js';
 import * as account from './routes/account.js';
 import * as aiCapacity from './routes/ai-capacity.js';
@@ -39,11 +40,14 @@ export interface SandboxOptions {
   controls?: boolean;
   /** Enforce daily request limits (default true; DCHUB_SANDBOX_LIMITS=off turns them off for harnesses). */
   limits?: boolean;
+  /** `spec` (default) serves the interface spec's shapes; `real` the real service's (DCHUB_SANDBOX_PROFILE). */
+  profile?: Profile;
 }
 
 export type { SandboxContext } from './context.js';
 export type { SandboxEnv } from './http.js';
 export type { Tier } from './policy/tiers.js';
+export type { Profile } from './presenters/index.js';
 
 /** One resource module: its routes, declared once (see registry.ts). */
 const MODULES = [health, queue, sites, briefs, stats, markets, dcpi, aiCapacity, facilities, feeds, energy, agent, account, parcel, ranking];
@@ -63,6 +67,7 @@ export function parseKeys(spec: string | undefined): Map<string, Tier> {
 
 export function createContext(opts: SandboxOptions = {}): SandboxContext {
   const seed = opts.seed ?? 'dchub';
+  const presenters = presentersFor(opts.profile);
   return {
     seed,
     data: new Dataset(seed),
@@ -72,6 +77,8 @@ export function createContext(opts: SandboxOptions = {}): SandboxContext {
     faults: new FaultInjector(seed),
     controls: opts.controls ?? false,
     enforceLimits: opts.limits ?? true,
+    profile: presenters.profile,
+    presenters,
   };
 }
 
@@ -117,6 +124,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
             get_key_url: 'https://dchub.cloud/dashboard.html#api-keys',
           },
           401,
+          ctx.presenters.access.unknownKeyHeaders(),
         );
       }
       c.set('tier', tier);

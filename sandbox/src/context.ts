@@ -3,6 +3,7 @@ import type { Dataset } from './dataset.js';
 import type { FaultInjector } from './policy/faults.js';
 import type { DailyCounters } from './policy/limits.js';
 import type { Tier } from './policy/tiers.js';
+import type { Presenters, Profile } from './presenters/types.js';
 
 /** What every route reads: the data, the clock, the keys and the per-day counters. */
 export interface SandboxContext {
@@ -17,4 +18,8 @@ export interface SandboxContext {
   controls: boolean;
   /** Daily limits enforced (always, unless a test turns them off explicitly). */
   enforceLimits: boolean;
+  /** spec (default) or real: which counterpart's shapes the answers take. */
+  profile: Profile;
+  /** The profile's presenters: the domain computes, these decide the shape. */
+  presenters: Presenters;
 }

@@ -17,3 +17,9 @@ export const csvField = (v: unknown): string => {
   const s = String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
+
+/** Answers with a presenter's choice: its status, headers and body. */
+export function show(c: Context, shown: { status: number; body: unknown; headers?: Record<string, string> }): Response {
+  for (const [k, v] of Object.entries(shown.headers ?? {})) c.header(k, v);
+  return c.json(shown.body as object, shown.status as 400);
+}

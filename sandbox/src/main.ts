@@ -16,13 +16,15 @@ try {
     keys: process.env.DCHUB_SANDBOX_KEYS,
     controls: process.env.DCHUB_SANDBOX_CONTROLS === '1',
     limits: process.env.DCHUB_SANDBOX_LIMITS !== 'off',
+    profile: (process.env.DCHUB_SANDBOX_PROFILE || 'spec') as 'spec' | 'real',
   });
   const tiers = [...sb.ctx.keys.values()];
   console.log(
     `DC Hub sandbox (synthetic data, seed "${sb.ctx.seed}") listening on ${sb.url} ` +
       `[${sb.ctx.data.queue.length} queue projects, ${tiers.length} configured keys${tiers.length ? `: ${tiers.join(', ')}` : ''}; ready in ${Math.round(performance.now() - t0)} ms]` +
       (sb.ctx.controls ? ' [test controls on: /_sandbox/clock, /_sandbox/faults]' : '') +
-      (sb.ctx.enforceLimits ? '' : ' [daily limits OFF]'),
+      (sb.ctx.enforceLimits ? '' : ' [daily limits OFF]') +
+      (sb.ctx.profile === 'real' ? ' [profile: real — the real service\'s shapes and quirks]' : ''),
   );
   const stop = () => void sb.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -9,7 +9,7 @@ import type { SandboxContext } from '../context.js';
 import type { SandboxEnv } from '../http.js';
 import { gatedMarkers, isKeyless, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { dailyReset } from '../policy/limits.js';
-import { MCP_ANON_RESULTS, MCP_DAILY_CALLS, atLeast, type Tier } from '../policy/tiers.js';
+import { MCP_DAILY_CALLS, atLeast, type Tier } from '../policy/tiers.js';
 import { hexId } from '../rng.js';
 import { ToolError, mainList, replaceList, type ToolEnv, type ToolResult } from './tools/common.js';
 import { TOOL_BY_NAME, TOOL_LIST } from './tools/index.js';
@@ -33,21 +33,22 @@ function mcpCaller(c: Context<SandboxEnv>, tier: Tier): string {
   return `ip:${fwd || env?.incoming?.socket?.remoteAddress || 'local'}`;
 }
 
-/** Keyless answers: the main list cut to MCP_ANON_RESULTS rows, with how many were withheld. */
-function capForAnonymous(result: ToolResult, listKey: string | undefined): ToolResult {
+/** Keyless answers: the main list cut to the profile's preview rows, with how many were withheld. */
+function capForAnonymous(ctx: SandboxContext, tool: string, result: ToolResult, listKey: string | undefined): { result: ToolResult; tail?: string } {
   const key = listKey ? mainList(result, listKey) : undefined;
-  if (!key) return result;
+  if (!key) return { result };
   const rows = result[key] as unknown[];
-  if (rows.length <= MCP_ANON_RESULTS) return result;
-  const total = rows.length;
+  const partial = ctx.presenters.mcpPartial(tool, key, rows.length);
+  if (rows.length <= partial.rows) return { result };
   return {
-    ...replaceList(result, key, rows.slice(0, MCP_ANON_RESULTS)),
-    ...(typeof result.count === 'number' ? { count: MCP_ANON_RESULTS } : {}),
-    ...gatedMarkers(total, MCP_ANON_RESULTS, 'IDENTIFIED'),
-    preview_is_partial: true,
-    _results_field: key,
-    _results_withheld: total - MCP_ANON_RESULTS,
-    [`_${key}_total_with_key`]: total,
+    result: {
+      ...replaceList(result, key, rows.slice(0, partial.rows)),
+      ...(typeof result.count === 'number' ? { count: partial.rows } : {}),
+      ...partial.extra,
+      _results_field: key,
+      _results_withheld: rows.length - partial.rows,
+    },
+    tail: partial.tail,
   };
 }
 
@@ -96,7 +97,7 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     }
 
     if (tool.requires?.mode === 'wall' && !atLeast(tier, tool.requires.tier)) {
-      return toolText(
+      return ctx.presenters.mcpWall(
         {
           error: 'pro_required',
           tool: tool.name,
@@ -109,7 +110,6 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
           upgrade_url: PRICING_URL,
           ...(tier === 'anonymous' ? { agent_claim: { url: SIGNUP_URL, method: 'POST', body: { client_name: '<your agent name>' }, returns: 'api_key' } } : {}),
         },
-        true,
       );
     }
 
@@ -131,8 +131,12 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       const total = typeof p._total_available === 'number' ? p._total_available : 1;
       result = { ...p, ...gatedMarkers(total, 0, 'IDENTIFIED') };
     }
-    if (isKeyless(tier)) result = capForAnonymous(result, tool.list);
-    return toolText(result);
+    if (!isKeyless(tier)) return toolText(result);
+    const capped = capForAnonymous(ctx, tool.name, result, tool.list);
+    const answer = toolText(capped.result);
+    // The real service appends a Markdown upsell tail to the text of a preview (the data stays in structuredContent).
+    if (capped.tail) answer.content[0].text += capped.tail;
+    return answer;
   }
 
   /** One SDK server per session; tools/list comes from the SDK, tools/call from callTool above. */

@@ -6,12 +6,13 @@ import { Rng } from '../rng.js';
 
 /**
  * Fault injection for tests (POST /_sandbox/faults): added latency, 5xx, 429 with Retry-After,
- * a reset connection, a truncated body, malformed JSON, schema drift. Decisions come from a
+ * a reset connection, a truncated body, malformed JSON, schema drift, a CDN gateway's HTML error
+ * page (502, or Cloudflare's 524), a redirect (to another origin, say). Decisions come from a
  * seeded sequence, so a given request order meets the same faults every run.
  */
 export const FaultRule = z.object({
   path_prefix: z.string().startsWith('/'),
-  kind: z.enum(['latency', 'status', 'rate_limit', 'reset', 'truncate', 'malformed_json', 'schema_drift']),
+  kind: z.enum(['latency', 'status', 'rate_limit', 'reset', 'truncate', 'malformed_json', 'schema_drift', 'html_gateway', 'redirect']),
   /** Probability per matching request, 0..1 (default 1). */
   rate: z.number().min(0).max(1).default(1),
   /** Apply to at most this many requests, then retire the rule. */
@@ -22,7 +23,13 @@ export const FaultRule = z.object({
   status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
   /** rate_limit: seconds in Retry-After. */
   retry_after: z.number().int().min(0).max(86_400).optional(),
-});
+  /** html_gateway: 502 (bad gateway, default) or 524 (origin timeout, as Cloudflare serves it). */
+  gateway_status: z.union([z.literal(502), z.literal(524)]).optional(),
+  /** redirect: an absolute http(s) URL; the request's path and query are appended when it ends with `/`. */
+  location: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  /** redirect: 301, 302 (default), 307 or 308. */
+  redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).optional(),
+}).refine((r) => r.kind !== 'redirect' || r.location !== undefined, { message: 'a redirect rule needs a location', path: ['location'] });
 export type FaultRuleT = z.infer<typeof FaultRule>;
 export const FaultRules = z.union([z.array(FaultRule), z.object({ rules: z.array(FaultRule) }).transform((o) => o.rules)]);
 
@@ -90,6 +97,13 @@ export class FaultInjector {
         case 'reset':
           env.incoming?.socket?.destroy();
           return RESPONSE_ALREADY_SENT;
+        case 'html_gateway':
+          return gatewayPage(r.gateway_status ?? 502, new URL(c.req.url).host);
+        case 'redirect': {
+          const url = new URL(c.req.url);
+          const target = r.location!.endsWith('/') ? r.location!.replace(/\/$/, '') + url.pathname + url.search : r.location!;
+          return new Response(null, { status: r.redirect_status ?? 302, headers: { Location: target } });
+        }
       }
     }
     await next();
@@ -148,4 +162,22 @@ function driftShape(v: unknown): unknown {
     }
   }
   return o;
+}
+
+/** A CDN gateway's HTML error page, as Cloudflare serves it in front of the real service. */
+function gatewayPage(status: 502 | 524, host: string): Response {
+  const title = status === 524 ? 'A timeout occurred' : 'Bad gateway';
+  const html = `<!DOCTYPE html>
+<html lang="en-US">
+<head><title>${host} | ${status}: ${title}</title><meta charset="UTF-8" /></head>
+<body>
+<div id="cf-wrapper"><div id="cf-error-details">
+<h1><span class="cf-error-type">${title}</span> <span class="code-label">Error code ${status}</span></h1>
+<p>Visit <a href="https://www.cloudflare.com/5xx-error-landing">cloudflare.com</a> for more information.</p>
+<div class="cf-error-footer"><span>Cloudflare Ray ID: <strong>8f00000000000000</strong></span> &bull; <span>Performance &amp; security by Cloudflare</span></div>
+</div></div>
+</body>
+</html>
+`;
+  return new Response(html, { status, headers: { 'Content-Type': 'text/html; charset=UTF-8', Server: 'cloudflare', 'CF-RAY': '8f00000000000000-IAD' } });
 }

@@ -2,7 +2,6 @@ import { AiCapacityIndex, AiCapacityIndexQuery, ErrorBody } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { scoringDay } from '../data/markets.js';
 import { aiCapacityAnswer } from '../domain/ai-capacity.js';
-import { isKeyless } from '../policy/gating.js';
 import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
@@ -20,7 +19,8 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const day = scoringDay(ctx.clock.nowMs());
       c.header('Cache-Control', 'public, max-age=900, s-maxage=3600');
       c.header('Vary', 'X-API-Key');
-      return c.json(aiCapacityAnswer(ctx, day, query.horizon, query.limit, isKeyless(c.get('tier'))));
+      const gated = ctx.presenters.aiCapacityGated(c.get('tier'));
+      return c.json(ctx.presenters.aiCapacity(aiCapacityAnswer(ctx, day, query.horizon, query.limit, gated), gated));
     },
   });
 }

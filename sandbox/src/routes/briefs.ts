@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { DAY_MS, dayIso } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { canonSlug, resolveMarket } from '../data/market-extras.js';
-import { BRIEF_STREAM_THRESHOLD, briefCsvLine, briefRows, buildBrief, changedSince, entitledSlugs, isPro, parseSince, SEED_MARKETS } from '../domain/briefs.js';
+import { scoringDay } from '../data/markets.js';
+import { BRIEF_STREAM_THRESHOLD, briefCsvLine, briefRows, buildBrief, changedSince, entitledSlugs, isPro, parseSince, SEED_MARKETS, type BriefRow } from '../domain/briefs.js';
 import { badRequest, type SandboxEnv } from '../http.js';
 import { attribution } from '../labels.js';
 import { callerId } from '../policy/limits.js';
@@ -98,10 +99,11 @@ function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<
   c.header('X-Market-Brief-Mode', streamed ? `stream${mode}` : `batch${mode}`);
   c.header('X-Total-Available', String(head.total_available));
   const top = { ...head, streamed };
-  if (!streamed) return c.json({ ...top, briefs: rows.map((r) => buildBrief(ctx, r, nowMs, pro)) });
+  const brief = (r: BriefRow) => (ctx.presenters.briefFails(ctx.seed, r.score.market_slug, scoringDay(nowMs)) ? ctx.presenters.failedBrief(r.score.market_slug) : buildBrief(ctx, r, nowMs, pro));
+  if (!streamed) return c.json({ ...top, briefs: rows.map(brief) });
   const prefix = JSON.stringify(top).slice(0, -1) + ',"briefs":[';
   c.header('Content-Type', 'application/json; charset=utf-8');
-  return c.body(chunkedBody(prefix, rows.length, (i) => (i ? ',' : '') + JSON.stringify(buildBrief(ctx, rows[i], nowMs, pro)), ']}'));
+  return c.body(chunkedBody(prefix, rows.length, (i) => (i ? ',' : '') + JSON.stringify(brief(rows[i])), ']}'));
 }
 
 export const BriefDiffQuery = BriefPageQuery.extend({
@@ -133,16 +135,19 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const now = ctx.clock.nowMs();
       const slugs = entitledSlugs(tier).slice(query.offset, query.offset + query.limit);
       const rows = briefRows(ctx, slugs, now);
+      const day = scoringDay(now);
+      const line = (r: BriefRow) =>
+        ctx.presenters.briefFails(ctx.seed, r.score.market_slug, day) ? ctx.presenters.failedCsvLine(r.score.market_slug, BRIEF_CSV_COLUMNS.length) : briefCsvLine(ctx, r);
       c.header('Content-Type', 'text/csv; charset=utf-8');
       c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
       c.header('X-Total-Available', String(entitledSlugs(tier).length));
       const header = BRIEF_CSV_COLUMNS.join(',') + '\r\n';
       if (rows.length > BRIEF_STREAM_THRESHOLD) {
         c.header('X-Market-Brief-Mode', 'stream');
-        return c.body(chunkedBody(header, rows.length, (i) => briefCsvLine(ctx, rows[i]) + '\r\n', ''));
+        return c.body(chunkedBody(header, rows.length, (i) => line(rows[i]) + '\r\n', ''));
       }
       c.header('X-Market-Brief-Mode', 'batch');
-      return c.body(header + rows.map((row) => briefCsvLine(ctx, row) + '\r\n').join(''));
+      return c.body(header + rows.map((row) => line(row) + '\r\n').join(''));
     },
   });
 

@@ -56,7 +56,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const res = resolveMarket(requested);
       if (!res) return c.json({ error: 'market not found', slug: requested }, 404);
       const narrativeOff = ['0', 'false', 'no'].includes((c.req.query('narrative') ?? '').toLowerCase());
-      const body = dcpiMarketAnswer(ctx, res, narrativeOff);
+      const body = ctx.presenters.dcpiMarket(dcpiMarketAnswer(ctx, res, narrativeOff), c.get('tier'));
       const etag = etagOf(body);
       c.header('ETag', etag);
       c.header('Cache-Control', 'public, max-age=120, stale-while-revalidate=300');

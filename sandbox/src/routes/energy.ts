@@ -36,7 +36,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       if (!st) {
         return c.json({ success: false, error: `Unknown US state: ${JSON.stringify(raw)}. Use a two-letter code or a state name (DC included).`, param: 'state' }, 404);
       }
-      return c.json(statePrices(ctx.seed, st, ctx.clock.nowMs(), SYNTHETIC_NOTICE));
+      return c.json(ctx.presenters.energyPrices(statePrices(ctx.seed, st, ctx.clock.nowMs(), SYNTHETIC_NOTICE)));
     },
   });
 

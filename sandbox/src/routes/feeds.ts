@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
 import { dealsAnswer, newsAnswer, pipelineAnswer } from '../domain/feeds.js';
-import type { SandboxEnv } from '../http.js';
+import { show, type SandboxEnv } from '../http.js';
 import type { RouteRegistry } from '../registry.js';
 
 const NEWS_ALIASES_DEFAULT = 50;
@@ -40,9 +40,13 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
 
   // ---------------------------------------------------------------- transactions
   const dealsHandler =
-    (defaultLimit: number) =>
-    (c: Context<SandboxEnv>, { query }: { query: z.output<typeof TransactionsQuery> }) =>
-      c.json(dealsAnswer(ctx, ctx.clock.nowMs(), query, query.limit ?? defaultLimit));
+    (defaultLimit: number, gatedListing: boolean) =>
+    (c: Context<SandboxEnv>, { query }: { query: z.output<typeof TransactionsQuery> }) => {
+      const compute = (filtered: boolean, limit?: number) =>
+        dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, limit ?? query.limit ?? defaultLimit);
+      // The alias listing is freemium; /api/v1/transactions is the gated listing under the real profile.
+      return gatedListing ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute)) : c.json(compute(true));
+    };
   const dealResponses = {
     200: { description: 'Transactions, newest first; values in millions USD', schema: TransactionList },
     400: { description: `A parameter is invalid (deal_type must be one of ${DEAL_TYPES.join(', ')})`, schema: ErrorBody },
@@ -54,7 +58,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     tags: ['Public'],
     query: TransactionsQuery,
     responses: dealResponses,
-    handler: dealsHandler(20),
+    handler: dealsHandler(20, true),
   });
   r.add({
     method: 'get',
@@ -64,7 +68,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     tags: ['Public'],
     query: TransactionsQuery,
     responses: dealResponses,
-    handler: dealsHandler(100),
+    handler: dealsHandler(100, false),
   });
 
   // ---------------------------------------------------------------- pipeline

@@ -1,7 +1,6 @@
 import { ErrorBody, QUEUE_PATH, QueueFilters, QueueResult, queueSearchParams } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { previewQueueSurvivors, selectQueueSurvivors, snapshotDate } from '../domain/queue.js';
-import { isKeyless } from '../policy/gating.js';
 import { AnswerMemo } from '../policy/memo.js';
 import type { RouteRegistry } from '../registry.js';
 
@@ -20,11 +19,18 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     },
     handler: (c, { query }) => {
       const now = ctx.clock.nowMs();
-      const preview = isKeyless(c.get('tier'));
-      // Answers depend only on the filters, the preview/full split and the weekly snapshot.
-      const key = `${preview ? 'p' : 'f'}|${snapshotDate(now)}|${queueSearchParams(query)}`;
+      const present = ctx.presenters.queue;
+      const preview = present.previewFor(c.get('tier'));
+      const sent = Object.keys(c.req.query()).sort();
+      if (!preview) for (const [k, v] of Object.entries(present.fullHeaders())) c.header(k, v);
+      // Answers depend only on the filters, the preview/full split (and what a preview ignored) and the weekly snapshot.
+      const key = `${preview ? `p|${sent.join(',')}` : 'f'}|${snapshotDate(now)}|${queueSearchParams(query)}`;
       return memo.respond(c, key, () =>
-        preview ? previewQueueSurvivors(ctx.data.queue, query, ctx.seed, now) : selectQueueSurvivors(ctx.data.queue, query, ctx.seed, now),
+        present.present(
+          preview ? previewQueueSurvivors(ctx.data.queue, query, ctx.seed, now) : selectQueueSurvivors(ctx.data.queue, query, ctx.seed, now),
+          preview,
+          sent,
+        ),
       );
     },
   });

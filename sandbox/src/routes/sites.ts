@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ErrorBody, SITE_SCORE_PATH, SiteScore, SiteScoreQuery, siteScoreAliases } from '@dchub/core';
+import { ErrorBody, SITE_SCORE_PATH, SiteScore, SiteScoreQuery } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { scoreSiteAt } from '../domain/sites.js';
+import { show } from '../http.js';
 import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
@@ -10,11 +11,17 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     path: SITE_SCORE_PATH,
     summary: 'Site score of a location (not enveloped; `success` instead of `_entity`). `lng` and `capacity` are accepted as aliases.',
     tags: ['Chain', 'Public'],
-    query: z.preprocess((q) => siteScoreAliases(q as Record<string, unknown>), SiteScoreQuery),
+    query: z.preprocess((q) => ctx.presenters.site.readQuery(q as Record<string, string>), SiteScoreQuery),
     responses: {
       200: { description: 'Site score', schema: SiteScore },
       400: { description: 'lat or lon missing or out of range', schema: ErrorBody },
+      402: { description: 'Real profile: keyless caller past the free site scores (paid preview)' },
     },
-    handler: (c, { query }) => c.json(scoreSiteAt(ctx.data, query)),
+    handler: (c, { query }) => {
+      const present = ctx.presenters.site;
+      const tier = c.get('tier');
+      const refused = present.refuse(c, ctx, tier, query);
+      return refused ? show(c, refused) : c.json(present.present(scoreSiteAt(ctx.data, query), tier));
+    },
   });
 }

@@ -89,6 +89,35 @@ export function buildRegistry(ctx: SandboxContext): RouteRegistry {
   return registry;
 }
 
+/** URLs longer than this answer 414. */
+export const MAX_URL_BYTES = 16 * 1024;
+
+/** The methods each declared path answers (routes, docs, MCP, controls), for 405 + Allow. */
+function allowedMethods(registry: RouteRegistry, controls: boolean): (path: string) => string[] {
+  const table: Array<{ re: RegExp; methods: Set<string> }> = [];
+  const add = (path: string, ...methods: string[]) => {
+    const re = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
+    const row = table.find((r) => r.re.source === re.source) ?? (table.push({ re, methods: new Set() }), table[table.length - 1]);
+    for (const m of methods) row.methods.add(m);
+  };
+  for (const spec of registry.routes) for (const p of [spec.path, ...(spec.aliases ?? [])]) add(p, spec.method.toUpperCase());
+  add('/openapi.json', 'GET');
+  add('/auth.md', 'GET');
+  add('/mcp', 'GET', 'POST', 'DELETE');
+  if (controls) {
+    add('/_sandbox/clock', 'GET', 'POST');
+    add('/_sandbox/faults', 'GET', 'POST', 'DELETE');
+    add('/_sandbox/limits', 'DELETE');
+  }
+  return (path) => {
+    const methods = new Set<string>();
+    for (const r of table) if (r.re.test(path)) for (const m of r.methods) methods.add(m);
+    if (methods.has('GET')) methods.add('HEAD');
+    if (methods.size) methods.add('OPTIONS');
+    return [...methods].sort();
+  };
+}
+
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.use(
@@ -104,6 +133,11 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use('*', async (c, next) => {
     await next();
     c.header(DATA_HEADER, DATA_HEADER_VALUE);
+  });
+  app.use('*', async (c, next) => {
+    // Long URLs: a JSON 414 naming the limit (Node's parser refuses past MAX_HEADER_BYTES; server.ts answers those).
+    if (c.req.url.length > MAX_URL_BYTES) return c.json({ error: `url: the URL is longer than ${MAX_URL_BYTES} bytes (the limit)`, param: 'url' }, 414);
+    await next();
   });
   app.use('*', ctx.faults.middleware);
   app.use('*', async (c, next) => {
@@ -138,7 +172,17 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   registerMcp(app, ctx);
   if (ctx.controls) registerControls(app, ctx);
 
-  app.notFound((c) => c.json({ error: `not_found: no endpoint ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+  const allowed = allowedMethods(registry, ctx.controls);
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const methods = allowed(path);
+    if (methods.length) {
+      // A declared path asked with another method: 405 naming the methods it answers.
+      c.header('Allow', methods.join(', '));
+      return c.json({ error: `method_not_allowed: ${c.req.method} ${path} is not supported; use ${methods.join(', ')}`, allow: methods }, 405);
+    }
+    return c.json({ error: `not_found: no endpoint ${c.req.method} ${path}` }, 404);
+  });
   app.onError((err, c) => {
     // A bug, not bad input: say so without leaking internals.
     console.error('[sandbox] unhandled error:', err);

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { describeIssue } from '@dchub/core';
+import { readJsonBody } from './body.js';
 import type { SandboxEnv } from './http.js';
 import type { Tier } from './policy/tiers.js';
 
@@ -33,11 +34,26 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   body?: B;
   /** Errors use the agent envelope (`ok:false,_entity:"error"`) rather than a bare `error`. */
   envelopeErrors?: boolean;
+  /** Cost bound checked on the parsed JSON before validation (a refusal names the limit). */
+  bound?: (json: unknown) => { param: string; message: string } | undefined;
   responses: Record<number, ResponseSpec>;
   handler: (c: Context<SandboxEnv>, input: { query: z.output<Q>; body: z.output<B> }) => Response | Promise<Response>;
 }
 
-export const MAX_BODY_BYTES = 1_000_000;
+export { MAX_BODY_BYTES } from './body.js';
+
+/**
+ * Validation that never throws: a validator that fails on a hostile value (an object whose own
+ * `toString` is not a function, for one) is a 400 naming the input, not a 500.
+ */
+export function safeParse<T extends z.ZodType>(schema: T, input: unknown): z.ZodSafeParseResult<z.output<T>> {
+  try {
+    return schema.safeParse(input);
+  } catch (e) {
+    const error = new z.ZodError([{ code: 'custom', path: [], message: `could not be read (${e instanceof Error ? e.message : 'invalid value'})`, input }]);
+    return { success: false, error } as z.ZodSafeParseResult<z.output<T>>;
+  }
+}
 
 export class RouteRegistry {
   readonly routes: RouteSpec[] = [];
@@ -59,7 +75,7 @@ export class RouteRegistry {
           };
           let query: unknown = undefined;
           if (spec.query) {
-            const r = spec.query.safeParse(c.req.query());
+            const r = safeParse(spec.query, c.req.query());
             if (!r.success) {
               const { param, message } = describeIssue(r.error);
               return fail(param, message);
@@ -68,15 +84,12 @@ export class RouteRegistry {
           }
           let body: unknown = undefined;
           if (spec.body) {
-            const text = await c.req.text();
-            if (Buffer.byteLength(text) > MAX_BODY_BYTES) return fail('body', `must be at most ${MAX_BODY_BYTES} bytes`, 413);
-            let json: unknown;
-            try {
-              json = text.trim() ? JSON.parse(text) : {};
-            } catch {
-              return fail('body', 'must be valid JSON');
-            }
-            const r = spec.body.safeParse(json);
+            const read = await readJsonBody(c.req.raw);
+            if (!read.ok) return fail(read.param, read.message, read.status);
+            const json = read.json;
+            const over = spec.bound?.(json);
+            if (over) return fail(over.param, over.message);
+            const r = safeParse(spec.body, json);
             if (!r.success) {
               const { param, message } = describeIssue(r.error);
               return fail(param, message);

@@ -51,7 +51,8 @@ export function resolveMarket(input: string): ResolvedMarket | null {
   if (!requested) return null;
   const direct = METRO_BY_SLUG.get(requested);
   if (direct) return { metro: direct, requested, aliased: false };
-  const alias = MARKET_ALIASES[requested];
+  // Own keys only: a request such as `constructor` must not reach Object.prototype.
+  const alias = Object.hasOwn(MARKET_ALIASES, requested) ? MARKET_ALIASES[requested] : undefined;
   const metro = (alias && METRO_BY_SLUG.get(alias)) || BY_NAME.get(requested);
   return metro ? { metro, requested, aliased: true } : null;
 }

@@ -85,6 +85,34 @@ const numeric = (v: unknown): number | undefined => {
   return undefined;
 };
 
+/** A candidate's own field (never one inherited from Object.prototype, such as `constructor`). */
+const ownField = (c: Record<string, unknown>, field: string): unknown => (Object.hasOwn(c, field) ? c[field] : undefined);
+
+/** Objectives and constraints a request may name, and the work bound: candidates × (objectives + constraints). */
+export const RANK_MAX_OBJECTIVES = 100;
+export const RANK_MAX_CONSTRAINTS = 100;
+export const RANK_MAX_WORK = 100_000;
+
+/**
+ * The cost bound of a ranking request, checked on the raw JSON before anything else: the work
+ * grows as candidates × (objectives + constraints), so a request over the bound is refused at once.
+ */
+export function rankingCostBound(json: unknown): { param: string; message: string } | undefined {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const b = json as Record<string, unknown>;
+  const count = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).length : 0);
+  const objectives = count(b.objectives);
+  const constraints = count(b.constraints);
+  if (objectives > RANK_MAX_OBJECTIVES) return { param: 'objectives', message: `has ${objectives} fields; at most ${RANK_MAX_OBJECTIVES} are accepted (the limit)` };
+  if (constraints > RANK_MAX_CONSTRAINTS) return { param: 'constraints', message: `has ${constraints} fields; at most ${RANK_MAX_CONSTRAINTS} are accepted (the limit)` };
+  const candidates = Array.isArray(b.candidates) ? b.candidates.length : 0;
+  const work = candidates * (objectives + constraints);
+  if (work > RANK_MAX_WORK) {
+    return { param: 'candidates', message: `${candidates} candidates × ${objectives + constraints} objectives and constraints = ${work}; at most ${RANK_MAX_WORK} are ranked in one request (the limit)` };
+  }
+  return undefined;
+}
+
 export const RANK_NOTE =
   'Deterministic ranking. relative: min-max per objective within the surviving batch (100 = best in set); ' +
   'absolute: the value clamped to a fixed 0-100 scale (100 - v when minimizing); percentile: percentile against the ' +
@@ -100,11 +128,11 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
   // Constraints: hard filters, fail-closed on a missing or non-numeric field.
   const constraint_coverage: Record<string, string> = {};
   for (const [field] of constraintEntries) {
-    constraint_coverage[field] = req.candidates.some((c) => numeric(c[field]) !== undefined) ? 'validated' : 'unavailable';
+    constraint_coverage[field] = req.candidates.some((c) => numeric(ownField(c, field)) !== undefined) ? 'validated' : 'unavailable';
   }
   const survivors = req.candidates.filter((c) =>
     constraintEntries.every(([field, { min, max }]) => {
-      const v = numeric(c[field]);
+      const v = numeric(ownField(c, field));
       return v !== undefined && (min === undefined || v >= min) && (max === undefined || v <= max);
     }),
   );
@@ -118,7 +146,7 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
 
   for (const [field, w] of objectives) {
     const direction = w > 0 ? 'maximize' : 'minimize';
-    const values = survivors.map((c) => numeric(c[field])).filter((v): v is number => v !== undefined);
+    const values = survivors.map((c) => numeric(ownField(c, field))).filter((v): v is number => v !== undefined);
     if (!values.length) {
       objective_status.push({ objective: field, status: 'unavailable', reason: 'no surviving candidate carries a numeric value for this field' });
       normalization_basis[field] = { direction, min: null, max: null };
@@ -161,7 +189,7 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
     let num = 0;
     let den = 0;
     for (const [field, w] of objectives) {
-      const v = numeric(c[field]);
+      const v = numeric(ownField(c, field));
       const scorer = scorers.get(field);
       if (v === undefined || !scorer) {
         missing.push(field);

@@ -6,6 +6,8 @@ import {
   MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, describeIssue, type McpToolName,
 } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
+import { readJsonBody } from '../body.js';
+import { safeParse } from '../registry.js';
 import type { SandboxEnv } from '../http.js';
 import { gatedMarkers, isKeyless, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { dailyReset } from '../policy/limits.js';
@@ -15,7 +17,25 @@ import { ToolError, mainList, replaceList, type ToolEnv, type ToolResult } from 
 import { TOOL_BY_NAME, TOOL_LIST } from './tools/index.js';
 
 /** Sessions idle longer than this are evicted (sandbox clock). */
-const SESSION_IDLE_MS = 30 * 60_000;
+export const SESSION_IDLE_MS = 5 * 60_000;
+/** Open sessions at most; an initialize beyond that is refused (429) until one closes or expires. */
+export const MAX_SESSIONS = 256;
+/** Largest JSON-RPC body accepted, refused while it streams in. */
+export const MCP_MAX_BODY_BYTES = 1_000_000;
+
+/**
+ * What is wrong with a tools/call's params, in one line, or undefined. Checked before the SDK sees
+ * the call, whose own check answers -32603 with a multi-line schema dump.
+ */
+function badToolCall(message: unknown): string | undefined {
+  if (!message || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') return undefined;
+  const params = (message as { params?: unknown }).params;
+  const p = params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+  if (!p || typeof p.name !== 'string') return 'Invalid params: params.name must be the tool name (a string)';
+  const args = p.arguments;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return `Invalid params: params.arguments of ${p.name} must be an object`;
+  return undefined;
+}
 
 const toolText = (payload: unknown, isError = false) => ({
   content: [{ type: 'text', text: JSON.stringify(payload) }],
@@ -113,7 +133,7 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       );
     }
 
-    const parsed = McpToolInputs[tool.name].safeParse(params.arguments ?? {});
+    const parsed = safeParse(McpToolInputs[tool.name], params.arguments ?? {});
     if (!parsed.success) {
       const { param, message } = describeIssue(parsed.error);
       return toolText({ error: `${param}: ${message}`, param, tool: tool.name }, true);
@@ -175,18 +195,24 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       }
     }
   };
-  const rpcReply = (c: Context<SandboxEnv>, status: 400 | 404, id: unknown, code: number, message: string) =>
+  const rpcReply = (c: Context<SandboxEnv>, status: 400 | 404 | 413 | 429, id: unknown, code: number, message: string) =>
     c.json({ jsonrpc: '2.0', error: { code, message }, id: id ?? null }, status);
 
   app.post(MCP_PATH, async (c) => {
     const tier = c.get('tier');
     const now = ctx.clock.nowMs();
     evict(now);
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      return rpcReply(c, 400, null, -32700, 'Parse error: the body must be JSON-RPC 2.0');
+    const read = await readJsonBody(c.req.raw, MCP_MAX_BODY_BYTES);
+    if (!read.ok) {
+      return read.status === 413
+        ? rpcReply(c, 413, null, -32600, `Request too large: the body must be at most ${MCP_MAX_BODY_BYTES} bytes`)
+        : rpcReply(c, 400, null, -32700, `Parse error: the body must be JSON-RPC 2.0 (${read.message})`);
+    }
+    const body = read.json;
+    const messages = Array.isArray(body) ? body : [body];
+    for (const m of messages) {
+      const bad = badToolCall(m);
+      if (bad) return c.json({ jsonrpc: '2.0', error: { code: -32602, message: bad }, id: (m as { id?: unknown }).id ?? null }, 400);
     }
     const authInfo = { token: callerKey(c) ?? '', clientId: mcpCaller(c, tier), scopes: [], extra: { tier, caller: mcpCaller(c, tier) } };
     const sessionId = c.req.header('mcp-session-id');
@@ -198,6 +224,10 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo });
     }
     if (!isInitializeRequest(body)) return rpcReply(c, 400, first?.id, -32000, 'No session. Send initialize first.');
+    if (sessions.size >= MAX_SESSIONS) {
+      c.header('Retry-After', String(Math.ceil(SESSION_IDLE_MS / 1000)));
+      return rpcReply(c, 429, first?.id, -32000, `Too many open sessions (${MAX_SESSIONS}): close one with DELETE /mcp, or retry after idle sessions expire`);
+    }
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: newSessionId,
       enableJsonResponse: true,

@@ -33,6 +33,8 @@ export const FaultRule = z.object({
 export type FaultRuleT = z.infer<typeof FaultRule>;
 export const FaultRules = z.union([z.array(FaultRule), z.object({ rules: z.array(FaultRule) }).transform((o) => o.rules)]);
 
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
 interface ActiveRule extends FaultRuleT {
   applied: number;
 }
@@ -108,7 +110,8 @@ export class FaultInjector {
     }
     await next();
     const body = hits.find((r) => r.kind === 'truncate' || r.kind === 'malformed_json' || r.kind === 'schema_drift');
-    if (!body) return;
+    // An answer without a body (304 Not Modified, 204) has nothing to corrupt.
+    if (!body || NULL_BODY_STATUS.has(c.res.status) || c.res.body === null) return;
     // Work on the plain text: the answer may be gzip-encoded (memoized answers are).
     const bytes = Buffer.from(await c.res.clone().arrayBuffer());
     const text = (c.res.headers.get('content-encoding') === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');

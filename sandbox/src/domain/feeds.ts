@@ -30,13 +30,20 @@ export function newsAsOf(ctx: SandboxContext, nowMs: number): NewsArticleRecord[
   return cache.archive;
 }
 
+/** Further narrowing of a feed (the MCP tools' own filters) and the rows to skip. */
+export interface Narrowing<T> {
+  keep?: (record: T) => boolean;
+  offset?: number;
+}
+
 export const allPipeline = (ctx: SandboxContext): PipelineProjectRecord[] =>
   ctx.data.lazy('pipeline', () => generatePipeline(ctx.seed, ctx.data.infra.facilities));
 
 /** News as of `nowMs`, newest first, narrowed by the REST filters; `limit` rows. */
-export function newsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof NewsQuery>, 'query' | 'category' | 'source'>>, limit: number) {
+export function newsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof NewsQuery>, 'query' | 'category' | 'source'>>, limit: number, more: Narrowing<NewsArticleRecord> = {}) {
   const now = nowMs;
   let articles = newsAsOf(ctx, now);
+  if (more.keep) articles = articles.filter(more.keep);
   const q = f.query?.toLowerCase();
   const cat = f.category?.toLowerCase();
   const src = f.source?.toLowerCase();
@@ -48,7 +55,7 @@ export function newsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z
         (!src || a.source.toLowerCase().includes(src)),
     );
   }
-  const rows = articles.slice(0, limit).map(({ publishedMs: _p, ...a }) => a);
+  const rows = articles.slice(more.offset ?? 0, (more.offset ?? 0) + limit).map(({ publishedMs: _p, ...a }) => a);
   return {
     success: true,
     articles: rows,
@@ -63,7 +70,7 @@ export function newsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z
 }
 
 /** Transactions dated up to `nowMs`, newest first, narrowed by the REST filters; `limit` rows. */
-export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof TransactionsQuery>, 'deal_type' | 'year' | 'buyer' | 'seller'>>, limit: number) {
+export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof TransactionsQuery>, 'deal_type' | 'year' | 'buyer' | 'seller'>>, limit: number, more: Narrowing<Deal> = {}) {
   const now = nowMs;
   const buyer = f.buyer?.toLowerCase();
   const seller = f.seller?.toLowerCase();
@@ -72,7 +79,8 @@ export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<
       (!f.deal_type || d.type === f.deal_type) &&
       (f.year === undefined || d.year === f.year) &&
       (!buyer || d.buyer.toLowerCase().includes(buyer)) &&
-      (!seller || d.seller.toLowerCase().includes(seller)),
+      (!seller || d.seller.toLowerCase().includes(seller)) &&
+      (!more.keep || more.keep(d)),
   );
   const byType: Record<string, { count: number; value: number }> = {};
   const byYear: Record<string, { count: number; value: number }> = {};
@@ -85,7 +93,7 @@ export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<
     (byYear[d.year] ??= { count: 0, value: 0 }).count++;
     byYear[d.year].value = round(byYear[d.year].value + v, 1);
   }
-  const rows = matching.slice(0, limit);
+  const rows = matching.slice(more.offset ?? 0, (more.offset ?? 0) + limit);
   return {
     success: true,
     transactions: rows,
@@ -106,7 +114,7 @@ export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<
 }
 
 /** Pipeline projects narrowed by the REST filters; `limit` rows, totals over every match. */
-export function pipelineAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof PipelineQuery>, 'status' | 'market' | 'company'>>, limit: number) {
+export function pipelineAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof PipelineQuery>, 'status' | 'market' | 'company'>>, limit: number, more: Narrowing<PipelineProjectRecord> = {}) {
   const status = f.status ?? 'all';
   const market = f.market?.toLowerCase();
   const company = f.company?.toLowerCase();
@@ -114,7 +122,8 @@ export function pipelineAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pi
     (p) =>
       (status === 'all' || p.status === status) &&
       (!market || p.market.toLowerCase() === market || p.market_slug === market || p.market_slug === market.replace(/\s+/g, '-')) &&
-      (!company || p.company.toLowerCase().includes(company)),
+      (!company || p.company.toLowerCase().includes(company)) &&
+      (!more.keep || more.keep(p)),
   );
   let mw = 0;
   let inv = 0;
@@ -130,7 +139,7 @@ export function pipelineAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pi
     if (p.preleased) q.preleased++;
   }
   const sortedQuarters = Object.fromEntries(Object.entries(byQuarter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const rows = matching.slice(0, limit);
+  const rows = matching.slice(more.offset ?? 0, (more.offset ?? 0) + limit);
   return {
     success: true,
     data: rows,

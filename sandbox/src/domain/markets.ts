@@ -116,12 +116,13 @@ export function marketListAnswer(dataset: Dataset, tier: Tier) {
 }
 
 /** One market: stats, top providers, status breakdown, recent facilities. */
-export function marketDetailAnswer(ctx: SandboxContext, m: Metro) {
+export function marketDetailAnswer(ctx: SandboxContext, m: Metro, discoveredSince?: string) {
   const s = marketSummary(ctx, m);
   const byStatus: Record<string, number> = {};
   for (const f of s.fs) byStatus[f.status] = (byStatus[f.status] ?? 0) + 1;
   const recent = s.fs
     .map((f) => ({ f, at: discoveredAt(ctx.seed, f.id) }))
+    .filter((x) => !discoveredSince || x.at >= discoveredSince)
     .sort((a, b) => b.at.localeCompare(a.at) || a.f.id - b.f.id)
     .slice(0, 5)
     .map(({ f, at }) => ({ id: f.id, name: f.name, provider: f.operator, city: f.city, power_mw: f.power_mw, status: f.status, discovered_at: at }));

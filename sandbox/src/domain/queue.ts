@@ -187,3 +187,27 @@ export function previewQueueSurvivors(queue: readonly QueueProject[], f: QueueFi
   };
 }
 
+
+/** Candidate lifetime: ids of a snapshot older than this are expired. */
+export const CANDIDATE_TTL_DAYS = 7;
+const candidateMaps = new WeakMap<readonly QueueProject[], Map<string, Map<string, QueueProject>>>();
+
+function candidatesOf(queue: readonly QueueProject[], seed: string, snap: string): Map<string, QueueProject> {
+  let bySnap = candidateMaps.get(queue);
+  if (!bySnap) candidateMaps.set(queue, (bySnap = new Map()));
+  let map = bySnap.get(snap);
+  if (!map) {
+    map = new Map(queue.map((p) => [candidateId(seed, p.queue_id, snap), p]));
+    bySnap.set(snap, map);
+    if (bySnap.size > 4) bySnap.delete(bySnap.keys().next().value!);
+  }
+  return map;
+}
+
+/** The project a candidate id stands for in the current snapshot; `expired` when it is the previous snapshot's. */
+export function findCandidate(queue: readonly QueueProject[], seed: string, id: string, nowMs: number): { project: QueueProject } | { expired: true } | undefined {
+  const project = candidatesOf(queue, seed, snapshotDate(nowMs)).get(id);
+  if (project) return { project };
+  const previous = snapshotDate(nowMs - CANDIDATE_TTL_DAYS * 86_400_000);
+  return candidatesOf(queue, seed, previous).has(id) ? { expired: true } : undefined;
+}

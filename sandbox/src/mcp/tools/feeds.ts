@@ -1,121 +1,165 @@
-/** Feed tools over the deals, news and pipeline of the data set (the data behind the REST feeds). */
+/** Feed tools over every deal, article and pipeline project of the data set (the data behind the REST feeds). */
 import { TransactionsQuery, describeIssue } from '@dchub/core';
 import { dayIso, dayNumber } from '../../clock.js';
+import type { Deal } from '../../data/deals.js';
+import { NEWS_CATEGORIES } from '../../data/news.js';
 import { dealsAnswer, newsAnswer, pipelineAnswer } from '../../domain/feeds.js';
-import { ToolError, labels, lc, mainList, replaceList, type ToolEnv, type ToolResult } from './common.js';
+import { labels, ToolError, type ToolEnv, type ToolResult } from './common.js';
 
-/** A list answer narrowed by the tool's own filters, with offset/limit applied. */
-export function narrow(body: Record<string, unknown>, keep: (row: Record<string, unknown>) => boolean, limit: number, offset = 0): ToolResult {
-  const key = mainList(body, 'auto');
-  if (!key) return body;
-  const rows = (body[key] as Array<Record<string, unknown>>).filter((r) => r && typeof r === 'object' && keep(r));
-  return { ...replaceList(body, key, rows.slice(offset, offset + limit)), count: Math.min(limit, Math.max(0, rows.length - offset)), total_matching: rows.length };
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const QUARTER = /^(\d{4})-Q([1-4])$/i;
+
+/** A YYYY-MM-DD argument, or a tool error naming it. */
+function dateArg(args: Record<string, unknown>, name: string): string | undefined {
+  const v = args[name];
+  if (v === undefined) return undefined;
+  const s = String(v).trim();
+  if (!DATE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`))) throw new ToolError({ error: `${name}: must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`, param: name });
+  return s;
 }
 
-export const field = (r: Record<string, unknown>, ...names: string[]) => {
-  for (const n of names) if (r[n] !== undefined && r[n] !== null) return r[n];
-  return undefined;
-};
-/** Deal value in USD from whichever field the record carries (`value_usd`, or `value` in millions). */
-export const dealUsd = (r: Record<string, unknown>): number | null => {
-  const usd = field(r, 'value_usd', 'deal_value_usd');
-  if (typeof usd === 'number') return usd;
-  const v = field(r, 'value', 'value_millions', 'deal_value');
-  return typeof v === 'number' ? (v < 1e6 ? v * 1e6 : v) : null;
-};
-/** Tool region (us, eu, apac, americas) against a record's country/region labels. */
-export const inRegion = (r: Record<string, unknown>, region: unknown): boolean => {
-  if (!region) return true;
-  const label = lc(field(r, 'region'));
-  const country = String(field(r, 'country') ?? '').toUpperCase();
+/** The last day of a pipeline delivery (`2027-Q3` → 2027-09-30, a date as is); null for TBD or unreadable. */
+export function completionDate(delivery: string): string | null {
+  const q = QUARTER.exec(delivery.trim());
+  if (q) return new Date(Date.UTC(Number(q[1]), Number(q[2]) * 3, 0)).toISOString().slice(0, 10);
+  return DATE.test(delivery.trim()) ? delivery.trim() : null;
+}
+
+/** Deal value in USD (records carry millions). */
+const dealUsd = (d: Deal): number | null => (d.value === null ? null : d.value * 1e6);
+
+/** Tool region (us, eu, apac, americas) against a deal's country and region. */
+function inRegion(d: Deal, region: unknown): boolean {
   switch (region) {
-    case 'us': return country === 'US' || country === 'USA' || label === 'us';
-    case 'eu': return /europe|\beu\b|emea/.test(label);
-    case 'apac': return /asia|pacific|apac/.test(label);
-    case 'americas': return /america/.test(label) || ['US', 'CA', 'MX', 'BR', 'CL', 'AR', 'CO'].includes(country);
-    default: return label === lc(region);
+    case undefined: return true;
+    case 'us': return d.country === 'US';
+    case 'eu': return d.region === 'Europe';
+    case 'apac': return d.region === 'Asia Pacific';
+    case 'americas': return d.region === 'North America' || d.region === 'Latin America';
+    default: return false;
   }
-};
-export const dateOf = (r: Record<string, unknown>) => String(field(r, 'date', 'published_at', 'published', 'announced_date') ?? '').slice(0, 10);
+}
 
 /** Buyer, seller and deal type read as the REST transactions endpoint reads them (aliases, one error naming the field). */
-function transactions(env: ToolEnv, args: Record<string, unknown>): Record<string, unknown> {
+function dealFilters(args: Record<string, unknown>) {
   const parsed = TransactionsQuery.safeParse({ buyer: args.buyer, seller: args.seller, deal_type: args.deal_type });
   if (!parsed.success) {
     const { param, message } = describeIssue(parsed.error);
     throw new ToolError({ error: `${param}: ${message}`, param });
   }
   const { buyer, seller, deal_type } = parsed.data;
-  return dealsAnswer(env.ctx, env.nowMs, { buyer, seller, deal_type }, 500);
+  return { buyer, seller, deal_type };
 }
 
+/** list_transactions over every deal: dates reach the oldest records; values in USD. */
 export function listTransactions(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const body = transactions(env, args);
-  const from = args.date_from as string | undefined;
-  const to = args.date_to as string | undefined;
-  return narrow(
-    body,
-    (r) => {
-      const usd = dealUsd(r);
-      const d = dateOf(r);
+  const from = dateArg(args, 'date_from');
+  const to = dateArg(args, 'date_to');
+  const min = args.min_value_usd as number | undefined;
+  const max = args.max_value_usd as number | undefined;
+  if (min !== undefined && max !== undefined && min > max) throw new ToolError({ error: `min_value_usd ${min} is above max_value_usd ${max}`, param: 'min_value_usd' });
+  const keep = (d: Deal) => {
+    const usd = dealUsd(d);
+    return inRegion(d, args.region) && (min === undefined || (usd !== null && usd >= min)) && (max === undefined || (usd !== null && usd <= max)) && (!from || d.date >= from) && (!to || d.date <= to);
+  };
+  const body = dealsAnswer(env.ctx, env.nowMs, dealFilters(args), (args.limit as number | undefined) ?? 20, { keep, offset: (args.offset as number | undefined) ?? 0 });
+  return {
+    ...body,
+    transactions: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
+    data: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
+    offset: (args.offset as number | undefined) ?? 0,
+    filters_applied: { ...body.filters_applied, region: args.region ?? null, date_from: from ?? null, date_to: to ?? null, min_value_usd: min ?? null, max_value_usd: max ?? null },
+  };
+}
+
+/** The tool's news categories (notes §2.12 slugs) → the archive's categories. */
+const NEWS_CATEGORY_SLUGS: Record<string, string> = {
+  deals: 'M&A', 'm&a': 'M&A', ma: 'M&A', construction: 'Construction', permits: 'Construction', policy: 'Policy', technology: 'Technology',
+  sustainability: 'Sustainability', earnings: 'Earnings', expansion: 'Expansion', ai: 'AI', outages: 'Power', power: 'Power', industry: 'Industry News',
+};
+
+/** get_news over the whole archive (about 5,000 articles); min_relevance reads relevance_score (0–99) as 0–1. */
+export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult {
+  const from = dateArg(args, 'date_from');
+  const to = dateArg(args, 'date_to');
+  let category: string | undefined;
+  if (args.category !== undefined) {
+    const key = String(args.category).trim().toLowerCase();
+    category = Object.hasOwn(NEWS_CATEGORY_SLUGS, key) ? NEWS_CATEGORY_SLUGS[key] : NEWS_CATEGORIES.find((c) => c.toLowerCase() === key);
+    if (!category) throw new ToolError({ error: `category: unknown category ${JSON.stringify(args.category)}`, param: 'category', valid_categories: [...Object.keys(NEWS_CATEGORY_SLUGS), ...NEWS_CATEGORIES] });
+  }
+  const minRelevance = args.min_relevance as number | undefined;
+  const q = (args.query as string | undefined)?.toLowerCase();
+  const body = newsAnswer(env.ctx, env.nowMs, { source: args.source as string | undefined }, (args.limit as number | undefined) ?? 10, {
+    keep: (a) => {
+      const day = a.published_at.slice(0, 10);
       return (
-        inRegion(r, args.region) &&
-        (args.min_value_usd === undefined || (usd !== null && usd >= (args.min_value_usd as number))) &&
-        (args.max_value_usd === undefined || (usd !== null && usd <= (args.max_value_usd as number))) &&
-        (!from || d >= from) && (!to || d <= to)
+        (!q || a.title.toLowerCase().includes(q) || a.summary.toLowerCase().includes(q)) &&
+        (!category || a.category === category) &&
+        (!from || day >= from) &&
+        (!to || day <= to) &&
+        (minRelevance === undefined || a.relevance_score / 100 >= minRelevance)
       );
     },
-    (args.limit as number | undefined) ?? 20,
-    (args.offset as number | undefined) ?? 0,
-  );
+  });
+  return {
+    ...body,
+    total_matching: body.total,
+    filters_applied: { query: args.query ?? null, category: category ?? null, source: args.source ?? null, date_from: from ?? null, date_to: to ?? null, min_relevance: minRelevance ?? null },
+  };
 }
 
-export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const body = newsAnswer(env.ctx, env.nowMs, {}, 200);
-  const q = lc(args.query);
-  return narrow(
-    body,
-    (r) =>
-      (!q || `${lc(r.title)} ${lc(field(r, 'summary', 'description'))}`.includes(q)) &&
-      (!args.category || lc(field(r, 'category')).includes(lc(args.category))) &&
-      (!args.source || lc(field(r, 'source', 'publisher')).includes(lc(args.source))) &&
-      (!args.date_from || dateOf(r) >= String(args.date_from)) &&
-      (!args.date_to || dateOf(r) <= String(args.date_to)) &&
-      (args.min_relevance === undefined || typeof r.relevance !== 'number' || r.relevance >= (args.min_relevance as number)),
-    (args.limit as number | undefined) ?? 10,
-  );
-}
+const COUNTRY = /^[A-Za-z]{2}$/;
 
+/** get_pipeline over every project; expected_completion_before compares quarter ends (2027-Q3 → 2027-09-30). */
 export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const body = pipelineAnswer(env.ctx, env.nowMs, {}, 200);
-  const before = args.expected_completion_before as string | undefined;
-  return narrow(
-    body,
-    (r) =>
-      (!args.status || lc(field(r, 'status')).includes(lc(args.status))) &&
-      (!args.country || lc(field(r, 'country')) === lc(args.country)) &&
-      (!args.operator || lc(field(r, 'operator', 'company', 'provider')).includes(lc(args.operator))) &&
-      (args.min_capacity_mw === undefined || Number(field(r, 'capacity_mw', 'capacity', 'power_mw', 'mw') ?? -1) >= (args.min_capacity_mw as number)) &&
-      (!before || String(field(r, 'expected_commissioning', 'expected_completion', 'delivery', 'eta') ?? '9999') <= before),
-    (args.limit as number | undefined) ?? 20,
-    (args.offset as number | undefined) ?? 0,
-  );
+  let before: string | undefined;
+  if (args.expected_completion_before !== undefined) {
+    const raw = String(args.expected_completion_before).trim();
+    const d = completionDate(raw);
+    if (!d) throw new ToolError({ error: `expected_completion_before: must be a date YYYY-MM-DD or a quarter YYYY-Qn, got ${JSON.stringify(args.expected_completion_before)}`, param: 'expected_completion_before' });
+    before = d;
+  }
+  const country = args.country as string | undefined;
+  if (country !== undefined && !COUNTRY.test(country)) throw new ToolError({ error: `country: must be an ISO 3166-1 alpha-2 code such as US, got ${JSON.stringify(country)}`, param: 'country' });
+  const status = args.status as string | undefined;
+  const min = args.min_capacity_mw as number | undefined;
+  const op = (args.operator as string | undefined)?.toLowerCase();
+  const body = pipelineAnswer(env.ctx, env.nowMs, {}, (args.limit as number | undefined) ?? 20, {
+    offset: (args.offset as number | undefined) ?? 0,
+    keep: (p) => {
+      const done = completionDate(p.delivery);
+      return (
+        (!status || p.status === status) &&
+        (!country || p.country === country.toUpperCase()) &&
+        (!op || p.company.toLowerCase().includes(op)) &&
+        (min === undefined || p.capacity >= min) &&
+        (!before || (done !== null && done < before))
+      );
+    },
+  });
+  return {
+    ...body,
+    total_matching: body.total_count,
+    offset: (args.offset as number | undefined) ?? 0,
+    filters_applied: { status: status ?? null, country: country?.toUpperCase() ?? null, operator: args.operator ?? null, min_capacity_mw: min ?? null, expected_completion_before: before ?? null },
+  };
 }
 
+/** Deals of $1B or more in the last 180 days, over every deal. */
 export function hyperscalerDeals(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const body = transactions(env, { buyer: args.buyer });
-  const key = mainList(body, 'auto');
-  const rows = key ? (body[key] as Array<Record<string, unknown>>) : [];
   const floor = Math.max(1e9, (args.min_value_usd as number | undefined) ?? 0);
   const since = dayIso(dayNumber(env.nowMs) - 180);
-  const deals = rows.filter(
-    (r) =>
-      (dealUsd(r) ?? 0) >= floor &&
-      (r.category === undefined || r.category === 'hyperscaler' || r.category === 'ai') &&
-      dateOf(r) >= since &&
-      (!args.buyer || lc(field(r, 'buyer')).includes(lc(args.buyer))) &&
-      inRegion(r, args.region),
-  );
-  const limit = (args.limit as number | undefined) ?? 20;
-  return { success: true, window_days: 180, since, min_value_usd: floor, total: deals.length, deals: deals.slice(0, limit).map((r) => ({ ...r, value_usd: dealUsd(r) })), ...labels() };
+  const body = dealsAnswer(env.ctx, env.nowMs, { buyer: args.buyer as string | undefined }, (args.limit as number | undefined) ?? 20, {
+    keep: (d) => (dealUsd(d) ?? 0) >= floor && (d.category === 'hyperscaler' || d.category === 'ai') && d.date >= since && inRegion(d, args.region),
+  });
+  return {
+    success: true,
+    window_days: 180,
+    since,
+    min_value_usd: floor,
+    total: body.total_matching,
+    deals: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
+    ...labels(),
+  };
 }

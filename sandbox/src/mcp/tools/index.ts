@@ -1,25 +1,22 @@
 /** The 29 tools of spec §4.6: descriptions, tiers, main lists and handlers. */
-import { MCP_TOOL_NAMES, type FuelMixIso, type McpToolName } from '@dchub/core';
+import { MCP_TOOL_NAMES, type McpToolName } from '@dchub/core';
 import { dayIso, dayNumber } from '../../clock.js';
-import { findUsState, fuelMix, statePrices } from '../../data/energy.js';
 import { resolveMarket } from '../../data/market-extras.js';
 import { scoringDay } from '../../data/markets.js';
 import { aiCapacityAnswer } from '../../domain/ai-capacity.js';
 import { dcpiMarketAnswer } from '../../domain/dcpi.js';
-import { gridRegionAnswer, gridRegionsAt } from '../../domain/energy.js';
 import { semanticSearchAnswer } from '../../domain/facilities.js';
-import { marketCompareAnswer, marketDetailAnswer, marketListAnswer, marketRows } from '../../domain/markets.js';
-import { SYNTHETIC_NOTICE } from '../../labels.js';
 import { ToolError, labels, type ToolDef } from './common.js';
 import { findAlternatives, getFacility, scoreFacility, searchFacilities } from './facilities.js';
 import { getNews, getPipeline, hyperscalerDeals, listTransactions } from './feeds.js';
+import { energyPrices, gridData, gridIntelligence } from './grid.js';
+import { marketIntel } from './intel.js';
 import {
-  compareIsos, energyPricesSummary, findMetro, intelligenceIndex, intelligenceIndexPreview,
+  compareIsos, intelligenceIndex, intelligenceIndexPreview,
   interconnectionQueue, rankMarkets, recommendation,
 } from './markets.js';
 import { analyzeSite, compareSites, fiberIntel, infrastructure, infrastructurePreview, renewableEnergy, taxIncentives, waterRisk } from './sites.js';
 
-const REGION_ID: Record<string, string> = { ERCOT: 'ercot', PJM: 'pjm', MISO: 'miso-spp', SPP: 'miso-spp', CAISO: 'caiso', NYISO: 'nyiso', ISONE: 'isone', 'ISO-NE': 'isone' };
 
 const TOOLS: ToolDef[] = [
   {
@@ -42,24 +39,9 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_market_intel',
-    description: 'Market statistics, status mix, top providers, recent facilities and pricing for one market (or the market list).',
+    description: 'One market (metric: overview, facilities, capacity, providers, status, recent, pricing, dcpi; period: 7d, 30d, 90d, 1y, all), the market list, or a comparison (compare_to).',
     list: 'auto',
-    run: (args, env) => {
-      if (args.compare_to) {
-        const names = [String(args.market ?? ''), String(args.compare_to)].map((n) => n.trim()).filter(Boolean);
-        if (names.length < 2) throw new ToolError({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'market' });
-        const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
-        const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
-        if (unknown.length) {
-          throw new ToolError({ error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`, code: 'NOT_FOUND', available_markets: marketRows(env.ctx.data).slice(0, 20).map((row) => row.slug) });
-        }
-        return marketCompareAnswer(env.ctx, resolved.map((x) => x.r!.metro));
-      }
-      if (!args.market) return marketListAnswer(env.ctx.data, 'enterprise');
-      const res = resolveMarket(String(args.market));
-      if (!res) throw new ToolError({ error: 'Market not found', code: 'NOT_FOUND', market: args.market });
-      return marketDetailAnswer(env.ctx, res.metro);
-    },
+    run: marketIntel,
   },
   {
     name: 'get_news',
@@ -95,39 +77,19 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_grid_data',
-    description: 'Real-time grid fuel mix of one ISO (ERCOT, PJM, MISO, CAISO, SPP, NYISO, ISONE).',
-    run: (args, env) => {
-      const iso = (args.iso as FuelMixIso | undefined) ?? 'ERCOT';
-      return { metric: args.metric ?? 'fuel_mix', ...fuelMix(env.ctx.seed, iso, env.nowMs, SYNTHETIC_NOTICE) };
-    },
+    description: 'Grid data of one ISO (ERCOT, PJM, MISO, CAISO, SPP, NYISO, ISONE): metric fuel_mix (default), demand or renewables; period current (default) or 24h.',
+    run: gridData,
   },
   {
     name: 'get_grid_intelligence',
     description: 'Grid region intelligence: demand, fuel mix, queue depth, DCPI excess/constraint, time to power, reserve margin. Pro.',
     requires: { tier: 'pro', mode: 'wall' },
-    run: (args, env) => {
-      let id = (args.region_id ?? args.region) as string | undefined;
-      if (!id && args.iso) id = REGION_ID[String(args.iso).toUpperCase()] ?? String(args.iso).toLowerCase();
-      if (!id && args.market) {
-        const m = findMetro(args.market);
-        id = m ? (REGION_ID[m.iso] ?? m.iso.toLowerCase()) : undefined;
-      }
-      if (!id) {
-        throw new ToolError({ error: 'region required', hint: 'Pass region_id, iso, region or market.', valid_regions: ['ercot', 'pjm', 'miso-spp', 'caiso', 'nyiso', 'isone'], example: { region_id: 'ercot' } });
-      }
-      const answer = gridRegionAnswer(env.ctx, env.nowMs, id.toLowerCase());
-      if (!answer) throw new ToolError({ success: false, error: `Unknown region: ${JSON.stringify(id.toLowerCase())}`, available: gridRegionsAt(env.ctx, env.nowMs).map((x) => x.id) });
-      return answer;
-    },
+    run: gridIntelligence,
   },
   {
     name: 'get_energy_prices',
-    description: 'Electricity prices: retail by state (same data as /api/energy/prices/{state}), wholesale, natural gas, grid status.',
-    run: (args, env) => {
-      const summary = energyPricesSummary(args, env);
-      const st = summary.state ? findUsState(summary.state as string) : undefined;
-      return st ? { ...summary, retail: statePrices(env.ctx.seed, st, env.nowMs, SYNTHETIC_NOTICE) } : summary;
-    },
+    description: 'Electricity prices by data_type: summary (default), retail (by state, as /api/energy/prices/{state}), wholesale or gas.',
+    run: energyPrices,
   },
   {
     name: 'get_renewable_energy',

@@ -8,7 +8,7 @@ import { ISO_TTP_MONTHS, INTERMITTENT_LABEL } from '../../data/queue.js';
 import { round, unit } from '../../rng.js';
 import { selectQueueSurvivors } from '../../domain/queue.js';
 import { ToolError, labels, type ToolEnv, type ToolResult } from './common.js';
-import { findMetro, stateArg } from './sites.js';
+import { stateArg } from './places.js';
 
 const EU = new Set(['AT', 'BE', 'CZ', 'DE', 'DK', 'ES', 'FI', 'FR', 'IE', 'IT', 'NL', 'PL', 'PT', 'SE']);
 const APAC = new Set(['AU', 'HK', 'ID', 'IN', 'JP', 'KR', 'MY', 'NZ', 'SG', 'TW']);
@@ -243,4 +243,3 @@ export function energyPricesSummary(args: Record<string, unknown>, env: ToolEnv)
   };
 }
 
-export { findMetro };

@@ -1,26 +1,14 @@
 /** Location tools computed from the sandbox data: site scoring, water, infrastructure, fiber, taxes, renewables. */
 import { US_STATES } from '../../data/geography.js';
-import { METROS } from '../../data/metros.js';
 import { INTERMITTENT_LABEL } from '../../data/queue.js';
 import { haversineKm, round, unit } from '../../rng.js';
+import { CANDIDATE_TTL_DAYS, findCandidate } from '../../domain/queue.js';
 import { scoreSiteAt, stateAt } from '../../domain/sites.js';
-import { ToolError, labels, lc, slugify, type ToolEnv, type ToolResult } from './common.js';
+import { isoProfile } from './markets.js';
+import { ToolError, labels, lc, type ToolEnv, type ToolResult } from './common.js';
+import { findMetro, stateArg } from './places.js';
 
 const STATE_BY_CODE = new Map(US_STATES.map((s) => [s.code, s]));
-
-export function stateArg(v: unknown): string | undefined {
-  if (typeof v !== 'string' || !v.trim()) return undefined;
-  const t = v.trim().toUpperCase();
-  if (STATE_BY_CODE.has(t)) return t;
-  return US_STATES.find((s) => s.name.toUpperCase() === t)?.code;
-}
-
-/** A metro by slug or name (`northern-virginia`, `Northern Virginia`, `ashburn`). */
-export function findMetro(v: unknown) {
-  const s = slugify(String(v ?? ''));
-  if (!s) return undefined;
-  return METROS.find((m) => m.slug === s) ?? METROS.find((m) => slugify(m.name) === s) ?? METROS.find((m) => m.slug.startsWith(s) || s.startsWith(m.slug));
-}
 
 function point(args: Record<string, unknown>, env: ToolEnv, tool: string): { lat: number; lon: number; resolved_from?: string } {
   const lat = args.lat as number | undefined;
@@ -35,11 +23,43 @@ function point(args: Record<string, unknown>, env: ToolEnv, tool: string): { lat
   throw new ToolError({ error: 'lat and lon are required', tool, example: { lat: 39.04, lon: -77.49, capacity_mw: 100 } });
 }
 
-/** analyze_site: the same scoring as GET /api/site-score. */
+/** The point of a refined-queue candidate id (current snapshot only), with its capacity. */
+function candidatePoint(args: Record<string, unknown>, env: ToolEnv): { lat: number; lon: number; capacity_mw?: number; resolved_from: string } {
+  const id = String(args.candidate_id).trim();
+  const found = findCandidate(env.ctx.data.queue, env.ctx.seed, id, env.nowMs);
+  if (!found) throw new ToolError({ error: `candidate_id: unknown candidate ${JSON.stringify(id)}`, param: 'candidate_id', hint: 'Candidate ids come from the refined queue (results[].candidate_id).' });
+  if ('expired' in found) throw new ToolError({ error: `candidate_id: ${id} expired (candidates live ${CANDIDATE_TTL_DAYS} days); search the refined queue again`, param: 'candidate_id' });
+  const p = found.project;
+  if (p.lat === null || p.lng === null) throw new ToolError({ error: `candidate_id: ${p.queue_id} has no coordinates (not geocoded)`, param: 'candidate_id' });
+  return { lat: p.lat, lon: p.lng, ...(p.capacity_mw !== null ? { capacity_mw: p.capacity_mw } : {}), resolved_from: `candidate ${id} (${p.queue_id}, ${p.project_name})` };
+}
+
+/**
+ * analyze_site: the scoring of GET /api/site-score at lat/lon, a market's centroid or a queue
+ * candidate, with grid, risk and fiber sections each left out when its include_* is false.
+ */
 export function analyzeSite(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const p = point(args, env, 'analyze_site');
-  const score = scoreSiteAt(env.ctx.data, { lat: p.lat, lon: p.lon, state: args.state as string | undefined, capacity_mw: args.capacity_mw as number | undefined });
-  return { ...score, ...(p.resolved_from ? { resolved_from: p.resolved_from } : {}), _cite: labels()._cite };
+  const p = args.candidate_id !== undefined && args.lat === undefined ? candidatePoint(args, env) : point(args, env, 'analyze_site');
+  const capacity = (args.capacity_mw as number | undefined) ?? (p as { capacity_mw?: number }).capacity_mw;
+  const score = scoreSiteAt(env.ctx.data, { lat: p.lat, lon: p.lon, state: args.state as string | undefined, capacity_mw: capacity });
+  const state = score.location?.state ?? '';
+  const out: ToolResult = { ...score, ...(p.resolved_from ? { resolved_from: p.resolved_from } : {}) };
+  const excluded: string[] = [];
+  if (args.include_grid === false) excluded.push('grid');
+  else {
+    const iso = US_STATES.find((s) => s.code === state)?.isos[0];
+    out.grid = iso ? isoProfile(env, iso) : { note: 'Outside the seven US ISOs: no grid profile.' };
+  }
+  if (args.include_risk === false) excluded.push('risk');
+  else {
+    const water = waterRisk({ lat: p.lat, lon: p.lon }, env);
+    out.risk = { risk_resilience: score.scores?.risk_resilience ?? null, water_stress_score: water.water_stress_score, drought_category: water.drought_category };
+  }
+  if (args.include_fiber === false) {
+    excluded.push('fiber');
+    delete out.fiber;
+  }
+  return { ...out, ...(excluded.length ? { excluded_sections: excluded } : {}), _cite: labels()._cite };
 }
 
 export function compareSites(args: Record<string, unknown>, env: ToolEnv): ToolResult {

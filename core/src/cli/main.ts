@@ -22,6 +22,8 @@ import { DirectoryStore } from '../node.js';
 import { queueTable, refineQueue } from '../queue.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import type { Table } from '../table.js';
+import { parseDeriveMode } from '../derive/policy.js';
+import { describeDerived } from '../derive/sources.js';
 import { render, type OutputFormat } from './format.js';
 
 /** Exit codes (documented in the README). */
@@ -65,6 +67,9 @@ Flags:
   --format F         table (default), csv or json
   --cache-dir DIR    where answers and the quota ledger are kept (default ~/.cache/dchub)
   --no-cache         do not read or write cached answers
+  --no-derive        never answer a question from a cached wider answer (same as --derive off)
+  --derive MODE      off, exact or widen (env DCHUB_DERIVE; default by tier: widen for free,
+                     starter and developer keys, exact otherwise)
   -h, --help
 
 Exit codes: 0 success (a gated preview too, noted on stderr), 2 bad usage or a 400,
@@ -135,6 +140,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         format: { type: 'string', default: 'table' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean', default: false },
+        'no-derive': { type: 'boolean', default: false },
+        derive: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         iso: { type: 'string' },
         'min-mw': { type: 'string' },
@@ -178,17 +185,24 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'dchub');
   const store: KeyValueStore = new DirectoryStore(cacheDir);
   const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
+  const deriveSetting = f['no-derive'] ? 'off' : (f.derive ?? io.env.DCHUB_DERIVE);
+  const derive = parseDeriveMode(deriveSetting);
+  if (deriveSetting !== undefined && deriveSetting !== '' && !derive) {
+    io.err(`dchub: --derive must be off, exact or widen, got ${JSON.stringify(deriveSetting)}\n`);
+    return EXIT.usage;
+  }
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 
   try {
     const probe = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
     const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
     const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
-    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, ...(f['no-cache'] ? { cache: false } : {}) });
+    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, derive, ...(f['no-cache'] ? { cache: false } : {}) });
     const emit = (table: Table, raw: unknown) => {
       io.out(render(format, table, raw));
       const meta = fetchMeta(raw);
       if (meta?.stale) io.err(`dchub: served from cache (${Math.round(meta.ageMs / 60000)} min old): ${meta.reason}\n`);
+      if (meta?.derivedFrom) io.err(`dchub: ${describeDerived(meta.derivedFrom)}; --no-derive asks the service\n`);
       const gated = raw as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
       if (gated?._gated) io.err(`dchub: gated preview — ${gated._hidden_count ?? 'some'} rows hidden. ${gated._upgrade_cta ?? 'Send an API key to see everything.'}\n`);
     };

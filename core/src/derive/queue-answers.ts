@@ -59,6 +59,7 @@ function staleReason(err: unknown): string | undefined {
  * derived from it; else the exact request. A failure falls back to a stale wider answer.
  */
 export async function answerQueue(client: DchubClient, f: QueueFiltersT, opts: CallOptions = {}): Promise<QueueResultT> {
+  opts.signal?.throwIfAborted();
   const params = queueSearchParams(f);
   const fQuery = params.toString();
   const exact = async () => {

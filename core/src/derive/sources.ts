@@ -125,12 +125,22 @@ export function deliverDerived<T extends object>(value: T, source: FetchMeta, pa
   return value;
 }
 
-/** The mode in force for this client: its setting, or the default of the caller's tier. */
+/** One line for hosts: how a derived answer was obtained. */
+export function describeDerived(from: NonNullable<FetchMeta['derivedFrom']>): string {
+  const min = Math.round(from.ageMs / 60_000);
+  return `answered locally from a cached wider answer (GET ${from.path}${from.query ? `?${from.query}` : ''}, ${min < 1 ? 'under a minute' : `${min} min`} old)`;
+}
+
+/**
+ * The mode in force for this client: its setting, or the default of the caller's tier. A key
+ * whose tier the service has not confirmed yet asks exactly (its first answer tells the tier).
+ */
 export async function deriveModeOf(client: DchubClient): Promise<DeriveMode> {
   if (client.derive) return client.derive;
   if (!client.cache) return 'off';
   const snap = await client.ledger?.snapshot();
-  return defaultDeriveMode(snap?.tier ?? (client.hasApiKey ? 'free' : 'anonymous'), snap?.limit);
+  if (!snap?.confirmed) return 'exact';
+  return defaultDeriveMode(snap.tier, snap.limit);
 }
 
 /** The caller's tier as the ledger knows it, once the service has confirmed it. */

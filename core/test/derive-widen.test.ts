@@ -12,20 +12,22 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 
 type Opts = ConstructorParameters<typeof core.DchubClient>[0];
-/** A client that records each URL it sends. */
-function client(o: Opts = {}) {
+/** A client that records each URL it sends; `fail` answers 502 instead for the URLs it picks. */
+function client(o: Opts & { fail?: (url: string) => boolean } = {}) {
   const sent: string[] = [];
+  const { fail, ...rest } = o;
   const c = new core.DchubClient({
     baseUrl: sb.url,
     apiKey: FREE,
     tier: 'free',
     retries: 0,
     now: () => sb.ctx.clock.nowMs(),
-    fetch: (input, init) => {
-      sent.push(String(input instanceof Request ? input.url : input).replace(sb.url, ''));
-      return fetch(input, init);
+    fetch: async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input).replace(sb.url, '');
+      sent.push(url);
+      return fail?.(url) ? new Response('{"error":"boom"}', { status: 502 }) : fetch(input, init);
     },
-    ...o,
+    ...rest,
   });
   return { c, sent };
 }
@@ -90,19 +92,7 @@ describe('widen before you spend', () => {
   });
 
   it('a failed wide request falls back to the exact one', async () => {
-    const sent: string[] = [];
-    const c = new core.DchubClient({
-      baseUrl: sb.url,
-      apiKey: FREE,
-      tier: 'free',
-      retries: 0,
-      fetch: async (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        sent.push(url.replace(sb.url, ''));
-        if (url.includes('limit=1000')) return new Response('{"error":"boom"}', { status: 502 });
-        return fetch(input, init);
-      },
-    });
+    const { c, sent } = client({ fail: (url) => url.includes('limit=1000') });
     const r = await core.refineQueue(c, { iso: 'SPP', min_mw: 100 });
     expect(sent).toEqual([`${core.QUEUE_PATH}?iso=SPP&limit=1000`, `${core.QUEUE_PATH}?iso=SPP&min_mw=100`]);
     expect(r).toStrictEqual(await direct({ iso: 'SPP', min_mw: 100 }));

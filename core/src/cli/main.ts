@@ -8,11 +8,11 @@ import { chainCost, runChain } from '../chain.js';
 import { parseCsv, toCsv } from '../csv.js';
 import { facilitiesTable, searchFacilities } from '../facilities.js';
 import { dealsTable, news, newsTable, transactions } from '../feeds.js';
-import { briefsAllTable, dcpiScore, dcpiTable, getMarket, listMarkets, marketsTable } from '../markets.js';
+import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
 import { analyzeParcel, parcelTable } from '../parcel.js';
 import { rankSites, rankedTable, type ScoringMode } from '../ranking.js';
-import { fieldTable } from '../table.js';
+import { fieldTable, readPath } from '../table.js';
 import { ResponseCache } from '../cache/responses.js';
 import { QuotaLedger } from '../cache/ledger.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
@@ -48,7 +48,8 @@ Commands:
   briefs [--csv] [--since ISO] [--limit N] [--offset N]
                                          market briefs of your tier (as served with --csv;
                                          only those recomputed after --since)
-  dcpi <market>                          power-readiness scores and verdict of a market
+  dcpi <market> [--field F[,G]]          power-readiness scores and verdict of a market (or some fields)
+  brief <market> [--field PATH[,PATH]]   one market brief (or some fields, e.g. hero.verdict)
   markets [<market>]                     scored markets, or one market's details
   facilities <query> [--country CC] [--limit N]
   news [--limit N]
@@ -116,6 +117,17 @@ function mode(v: string | undefined): ScoringMode | undefined {
   return v;
 }
 
+/** The asked members of an answer, by path (a field the answer lacks is a usage error). */
+function pickFields(data: unknown, fields: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const path of fields.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const v = readPath(data, path);
+    if (v === undefined) throw new UsageError(`--field: no member ${JSON.stringify(path)} in this answer`);
+    out[path] = v;
+  }
+  return out;
+}
+
 const num = (name: string, v: string | undefined): number | undefined => {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -164,6 +176,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         'top-k': { type: 'string' },
         'max-sites': { type: 'string' },
         budget: { type: 'string' },
+        field: { type: 'string' },
       },
     });
   } catch (err) {
@@ -198,13 +211,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
     const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
     const client = new DchubClient({ baseUrl, apiKey, ledger, cache, derive, ...(f['no-cache'] ? { cache: false } : {}) });
-    const emit = (table: Table, raw: unknown) => {
+    const emit = (table: Table, raw: unknown, answer: unknown = raw) => {
       io.out(render(format, table, raw));
-      const meta = fetchMeta(raw);
+      const meta = fetchMeta(answer);
       if (meta?.stale) io.err(`dchub: served from cache (${Math.round(meta.ageMs / 60000)} min old): ${meta.reason}\n`);
       if (meta?.derivedFrom) io.err(`dchub: ${describeDerived(meta.derivedFrom)}; --no-derive asks the service\n`);
-      const gated = raw as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
+      const gated = answer as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
       if (gated?._gated) io.err(`dchub: gated preview — ${gated._hidden_count ?? 'some'} rows hidden. ${gated._upgrade_cta ?? 'Send an API key to see everything.'}\n`);
+    };
+    /** Some members of an answer (`--field`), as field/value rows or a JSON object of them. */
+    const emitFields = (answer: unknown, fields: string) => {
+      const picked = pickFields(answer, fields);
+      emit(fieldTable(picked), picked, answer);
     };
 
     switch (command) {
@@ -250,8 +268,22 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       }
       case 'dcpi': {
         if (!rest[0]) throw new UsageError('dcpi needs a market slug');
+        if (f.field) {
+          emitFields(await dcpiScoreFields(client, rest[0], f.field), f.field);
+          return EXIT.ok;
+        }
         const s = await dcpiScore(client, rest[0]);
         emit(dcpiTable(s), s);
+        return EXIT.ok;
+      }
+      case 'brief': {
+        if (!rest[0]) throw new UsageError('brief needs a market slug');
+        if (f.field) {
+          emitFields(await marketBriefFields(client, rest[0], f.field), f.field);
+          return EXIT.ok;
+        }
+        const b = await marketBrief(client, rest[0]);
+        emit(briefTable(b), b);
         return EXIT.ok;
       }
       case 'markets': {

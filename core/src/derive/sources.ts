@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { attachFetchMeta, type DchubClient, type FetchMeta, type Fetched } from '../client.js';
 import type { ResponseCache } from '../cache/responses.js';
+import { NetworkError, QuotaSpentError, RateLimitError, ServerError } from '../errors.js';
 import { defaultDeriveMode, type DeriveMode } from './policy.js';
 
 /**
@@ -76,20 +77,23 @@ export async function cachedAnswer<S extends z.ZodType>(client: DchubClient, pat
   }
 }
 
-/** Yields the cached answers of the noted sources that `accept` (by query), most recent first. */
+/**
+ * Yields the cached answers of the noted sources that `accept` (by query), most recent first.
+ * Previews are skipped unless `previews` (a list whose withheld fields are told apart field by field).
+ */
 export async function* cachedSources<S extends z.ZodType>(
   client: DchubClient,
   path: string,
   schema: S,
   accept: (query: string) => boolean,
-  allowStale: boolean,
+  opts: { allowStale: boolean; previews?: boolean },
 ): AsyncGenerator<{ query: string; answer: Fetched<z.output<S>> }> {
   let read = 0;
   for (const e of await sourcesOf(client, path)) {
     if (e.preview || !accept(e.q)) continue;
     if (read++ >= CANDIDATES_MAX) return;
     const answer = await cachedAnswer(client, path, schema, e.q);
-    if (answer && (allowStale || !answer.stale) && !answer.preview) yield { query: e.q, answer };
+    if (answer && (opts.allowStale || !answer.stale) && (opts.previews || !answer.preview)) yield { query: e.q, answer };
   }
 }
 
@@ -150,3 +154,12 @@ export async function confirmedTier(client: DchubClient): Promise<string | undef
 }
 
 export const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
+
+/** Why a failed request may be answered from a stale wider answer (as the client does for its own). */
+export function staleReason(err: unknown): string | undefined {
+  if (err instanceof QuotaSpentError) return 'daily limit reached';
+  if (err instanceof RateLimitError) return 'rate limited';
+  if (err instanceof NetworkError) return 'offline';
+  if (err instanceof ServerError) return 'service error';
+  return undefined;
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import * as core from '../src/index.js';
+import { recordingClient, type RecordingOptions } from './support/recording-client.js';
 import { DCPI_LIST_FIELDS } from '../src/derive/pairs.js';
 
 let sb: RunningSandbox;
@@ -13,26 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-type Opts = ConstructorParameters<typeof core.DchubClient>[0];
-/** A client that records what it sends; `rewrite` may change an answer on its way in. */
-function client(o: Opts & { rewrite?: (path: string, body: any) => any } = {}) {
-  const sent: string[] = [];
-  const { rewrite, ...rest } = o;
-  const c = new core.DchubClient({
-    baseUrl: sb.url,
-    retries: 0,
-    now: () => sb.ctx.clock.nowMs(),
-    fetch: async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input).replace(sb.url, '');
-      sent.push(url);
-      const res = await fetch(input, init);
-      if (!rewrite || res.status !== 200) return res;
-      return new Response(JSON.stringify(rewrite(url, await res.json())), { status: 200, headers: res.headers });
-    },
-    ...rest,
-  });
-  return { c, sent };
-}
+const client = (o: RecordingOptions = {}) => recordingClient(sb, { ...o });
 const direct = async (path: string, key: string | null) => (await fetch(sb.url + path, { headers: key ? { 'X-API-Key': key } : {} })).json();
 
 describe('the DCPI scores list answers DCPI(slug, field)', () => {

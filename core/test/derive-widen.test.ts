@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import * as core from '../src/index.js';
+import { recordingClient, type RecordingOptions } from './support/recording-client.js';
 
 let sb: RunningSandbox;
 const FREE = 'derive-widen-free';
@@ -11,26 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-type Opts = ConstructorParameters<typeof core.DchubClient>[0];
-/** A client that records each URL it sends; `fail` answers 502 instead for the URLs it picks. */
-function client(o: Opts & { fail?: (url: string) => boolean } = {}) {
-  const sent: string[] = [];
-  const { fail, ...rest } = o;
-  const c = new core.DchubClient({
-    baseUrl: sb.url,
-    apiKey: FREE,
-    tier: 'free',
-    retries: 0,
-    now: () => sb.ctx.clock.nowMs(),
-    fetch: async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input).replace(sb.url, '');
-      sent.push(url);
-      return fail?.(url) ? new Response('{"error":"boom"}', { status: 502 }) : fetch(input, init);
-    },
-    ...rest,
-  });
-  return { c, sent };
-}
+const client = (o: RecordingOptions = {}) => recordingClient(sb, { apiKey: FREE, tier: 'free', ...o });
 const direct = async (f: core.QueueFiltersInput, key = FREE) =>
   core.QueueResult.parse(
     await (await fetch(`${sb.url}${core.QUEUE_PATH}?${core.queueSearchParams(core.parseParams(core.QueueFilters, f))}`, { headers: { 'X-API-Key': key } })).json(),

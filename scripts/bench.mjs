@@ -2,6 +2,7 @@
 // table and writes artifacts/bench.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchCore } from './bench-core.mjs';
+import { benchDerive } from './bench-derive.mjs';
 import { benchExcel } from './bench-excel.mjs';
 import { benchGrid } from './bench-grid.mjs';
 import { benchSandbox } from './bench-sandbox.mjs';
@@ -29,6 +30,11 @@ rows.push({ benchmark: 'core: warm-cache cost per call (µs, 100,000 calls)', va
 rows.push({ benchmark: `core: shape ${core.shape_queue_rows.rows} queue rows (ms)`, value: core.shape_queue_rows.ms, baseline: `${core.shape_queue_rows.naive_json_parse_ms} (JSON.parse of the answer)`, ratio: core.shape_queue_rows.ratio_to_parse, goal: '<10 ms', met: core.shape_queue_rows.met });
 
 if (core.brief_refresh_bytes.diff_bytes) rows.push({ benchmark: 'core: brief refresh bytes via /diff (5 of 232 changed)', value: core.brief_refresh_bytes.diff_bytes, baseline: `${core.brief_refresh_bytes.full_json_bytes} (full /all)`, ratio: core.brief_refresh_bytes.ratio, goal: '<5%', met: core.brief_refresh_bytes.met });
+
+const derive = await benchDerive();
+results.derive_workbook_workload = derive;
+rows.push({ benchmark: 'core: workbook, 200 QUEUE sets + 40 DCPI cells, free key, CLI (requests)', value: derive.requests, baseline: `${derive.naive_requests} (one per distinct argument set, --no-derive)`, ratio: round(derive.requests / derive.naive_requests), goal: '≤10', met: derive.met });
+rows.push({ benchmark: 'core: same workbook, bytes received', value: derive.bytes, baseline: `${derive.naive_bytes} (--no-derive)`, ratio: round(derive.bytes / derive.naive_bytes), goal: 'report', met: true });
 
 const excel = await benchExcel();
 results.excel_recalc_storm = excel;

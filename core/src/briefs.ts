@@ -1,5 +1,7 @@
 import Papa from 'papaparse';
 import type { CallOptions, DchubClient } from './client.js';
+import { noteList } from './derive/items.js';
+import { BRIEF_FROM_ALL, BRIEFS_ALL_PATH } from './derive/pairs.js';
 import { SchemaDriftError, ValidationError } from './errors.js';
 import {
   BRIEF_CSV_COLUMNS,
@@ -54,15 +56,17 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
   return tableFromRecords(rows, BRIEF_CSV_COLUMNS, { citation: DCPI_CITATION, asOf: asOf || undefined });
 }
 
-export const BRIEFS_ALL_PATH = '/api/v1/market-brief/all';
+export { BRIEFS_ALL_PATH };
 export const BRIEFS_DIFF_PATH = '/api/v1/market-brief/diff';
 
-/** GET /api/v1/market-brief/all (one page). */
+/** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
 export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
   const p = new URLSearchParams();
   if (page.limit !== undefined) p.set('limit', String(page.limit));
   if (page.offset !== undefined) p.set('offset', String(page.offset));
-  return client.getJson(BRIEFS_ALL_PATH, MarketBriefAll, p, opts);
+  const r = await client.fetchJson(BRIEFS_ALL_PATH, MarketBriefAll, p, opts);
+  if (opts.cache !== false) await noteList(client, BRIEF_FROM_ALL, p.toString(), r);
+  return r.data;
 }
 
 /** GET /api/v1/market-brief/diff?since=: the briefs recomputed after `since`. Never served from cache. */

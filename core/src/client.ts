@@ -4,6 +4,7 @@ import { lifetimeFor } from './cache/lifetimes.js';
 import { QuotaLedger } from './cache/ledger.js';
 import { ResponseCache, type StoredAnswer } from './cache/responses.js';
 import { MemoryStore } from './cache/store.js';
+import type { DeriveMode } from './derive/policy.js';
 import {
   DchubError,
   NetworkError,
@@ -35,6 +36,8 @@ export interface ClientOptions {
   tier?: string;
   /** Clock for freshness and the ledger's day (tests pass the sandbox's). */
   now?: () => number;
+  /** Answering narrower questions from cached wider answers (derive/policy.ts); default by tier. */
+  derive?: DeriveMode;
 }
 
 export interface CallOptions {
@@ -64,6 +67,8 @@ export interface FetchMeta {
   ageMs: number;
   /** Why a stale answer was served. */
   reason?: string;
+  /** Answered locally from a cached wider answer (the request below, of that age), not fetched. */
+  derivedFrom?: { path: string; query: string; ageMs: number };
 }
 
 export interface Fetched<T> extends FetchMeta {
@@ -75,6 +80,11 @@ const META = new WeakMap<object, FetchMeta>();
 /** How the most recent delivery of `data` was obtained (from cache, stale, preview, age). */
 export function fetchMeta(data: unknown): FetchMeta | undefined {
   return data && typeof data === 'object' ? META.get(data) : undefined;
+}
+
+/** Records how `data` was obtained when it was not delivered by the client itself (derived answers). */
+export function attachFetchMeta(data: object, meta: FetchMeta): void {
+  META.set(data, meta);
 }
 
 function normalizeBaseUrl(url: string): string {
@@ -157,6 +167,8 @@ export class DchubClient {
   readonly ledger: QuotaLedger | undefined;
   /** Requests actually sent to the service by this client. */
   requestsSent = 0;
+  /** The derive setting given (undefined: the default of the caller's tier). */
+  readonly derive: DeriveMode | undefined;
   readonly #apiKey: string | undefined;
   readonly #http: KyInstance;
   readonly #now: () => number;
@@ -167,6 +179,7 @@ export class DchubClient {
     this.#apiKey = opts.apiKey?.trim() || undefined;
     this.callerId = this.#apiKey ? `k${fingerprint(this.#apiKey)}` : 'anon';
     this.#now = opts.now ?? (() => Date.now());
+    this.derive = opts.derive;
     this.cache = opts.cache === false ? undefined : (opts.cache ?? new ResponseCache());
     this.ledger =
       opts.ledger === false

@@ -1,5 +1,7 @@
 import { DCPI_CITATION, briefToRow, briefsTable } from './briefs.js';
 import type { CallOptions, DchubClient } from './client.js';
+import { answerItemFields, noteList } from './derive/items.js';
+import { BRIEF_FROM_ALL, DCPI_FROM_SCORES, DCPI_SCORES_PATH } from './derive/pairs.js';
 import { ValidationError } from './errors.js';
 import { MarketBriefResponse, type MarketBriefAllT, type MarketBriefResponseT } from './schemas/briefs.js';
 import {
@@ -7,6 +9,8 @@ import {
   AiCapacityIndexQuery,
   DcpiLeaderboard,
   DcpiLeaderboardQuery,
+  DcpiScoreList,
+  DcpiScoreListQuery,
   DcpiScoreResponse,
   MarketCompare,
   MarketDetail,
@@ -14,6 +18,7 @@ import {
   PlatformStats,
   type AiCapacityIndexT,
   type DcpiLeaderboardT,
+  type DcpiScoreListT,
   type DcpiScoreResponseT,
   type MarketCompareT,
   type MarketDetailT,
@@ -28,6 +33,13 @@ const slugArg = (name: string, v: unknown): string => {
   if (!s) throw new ValidationError(name, 'is required');
   if (s.length > 120) throw new ValidationError(name, 'must be at most 120 characters');
   return encodeURIComponent(s);
+};
+
+const fieldsArg = (v: string | readonly string[]): string[] => {
+  const list = (typeof v === 'string' ? v.split(',') : [...v]).map((s) => String(s).trim()).filter(Boolean);
+  const bad = list.find((s) => s.length > 120);
+  if (bad !== undefined) throw new ValidationError('field', 'must be at most 120 characters');
+  return list;
 };
 
 const query = (o: Record<string, unknown>) => {
@@ -70,6 +82,29 @@ export const compareTable = (c: MarketCompareT): Table =>
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
   client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, DcpiScoreResponse, undefined, opts);
 
+/**
+ * Some fields of one market's DCPI (default: the verdict): served from a cached scores list that
+ * carries them exactly (`fetchMeta(r).derivedFrom` names it), or — per the client's derive
+ * setting — from the list fetched once for every market; otherwise the whole single answer.
+ */
+export async function dcpiScoreFields(client: DchubClient, slug: string, fields: string | readonly string[] = ['verdict'], opts: CallOptions = {}): Promise<Partial<DcpiScoreResponseT>> {
+  const path = `/api/v1/dcpi/scores/${slugArg('slug', slug)}`;
+  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: DcpiScoreResponse }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<DcpiScoreResponseT>>;
+}
+
+/** GET /api/v1/dcpi/scores: every market's DCPI (numbers masked below a paid plan). */
+export async function dcpiScores(
+  client: DchubClient,
+  q: { sort?: string | null; verdict?: string | null; iso?: string | null; state?: string | null; limit?: number | string | null } = {},
+  opts: CallOptions = {},
+): Promise<DcpiScoreListT> {
+  const f = parseParams(DcpiScoreListQuery, q);
+  const params = query({ sort: f.sort ?? f.sort_by, verdict: f.verdict, iso: f.iso, state: f.state, limit: f.limit });
+  const r = await client.fetchJson(DCPI_SCORES_PATH, DcpiScoreList, params, opts);
+  if (opts.cache !== false) await noteList(client, DCPI_FROM_SCORES, params.toString(), r);
+  return r.data;
+}
+
 export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
 
 /** GET /api/v1/dcpi/leaderboard. */
@@ -101,6 +136,16 @@ export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
 /** GET /api/v1/market-brief/{slug}: one market brief (Pro sections are teasers below Pro). */
 export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
   client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, MarketBriefResponse, undefined, opts);
+
+/**
+ * Some fields of one market brief (paths such as `hero.verdict`): served from a cached /all page
+ * that holds the market, or — per the client's derive setting — from the first page fetched once;
+ * otherwise the whole brief.
+ */
+export async function marketBriefFields(client: DchubClient, slug: string, fields: string | readonly string[], opts: CallOptions = {}): Promise<Partial<MarketBriefResponseT>> {
+  const path = `/api/v1/market-brief/${slugArg('slug', slug)}`;
+  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: MarketBriefResponse }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<MarketBriefResponseT>>;
+}
 
 export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });
 

@@ -1,20 +1,18 @@
 import type { CallOptions, DchubClient } from './client.js';
-import {
-  QueueFilters,
-  QueueResult,
-  queueSearchParams,
-  type QueueFiltersInput,
-  type QueueResultT,
-} from './schemas/queue.js';
+import { answerQueue } from './derive/queue-answers.js';
+import { QueueFilters, type QueueFiltersInput, type QueueResultT } from './schemas/queue.js';
 import { tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
-export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+export { QUEUE_PATH } from './derive/queue-answers.js';
 
-/** Server-side reduction of the interconnection queue (spec §4.2). */
+/**
+ * Server-side reduction of the interconnection queue (spec §4.2). Answered from a cached wider
+ * answer when one provably holds it (`fetchMeta(r).derivedFrom` says which), per the client's
+ * `derive` setting.
+ */
 export async function refineQueue(client: DchubClient, filters: QueueFiltersInput = {}, opts: CallOptions = {}): Promise<QueueResultT> {
-  const f = parseParams(QueueFilters, filters);
-  return client.getJson(QUEUE_PATH, QueueResult, queueSearchParams(f), opts);
+  return answerQueue(client, parseParams(QueueFilters, filters), opts);
 }
 
 /** Stable column order of a queue table. */

@@ -8,10 +8,10 @@ import { chainCost, runChain } from '../chain.js';
 import { parseCsv, toCsv } from '../csv.js';
 import { facilitiesTable, searchFacilities } from '../facilities.js';
 import { dealsTable, news, newsTable, transactions } from '../feeds.js';
-import { briefsAllTable, dcpiScore, dcpiTable, getMarket, listMarkets, marketsTable } from '../markets.js';
+import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
 import { analyzeParcel, parcelTable } from '../parcel.js';
-import { rankSites, rankedTable, type ScoringMode } from '../ranking.js';
+import { rankSites, rankedTable } from '../ranking.js';
 import { fieldTable } from '../table.js';
 import { ResponseCache } from '../cache/responses.js';
 import { QuotaLedger } from '../cache/ledger.js';
@@ -22,12 +22,15 @@ import { DirectoryStore } from '../node.js';
 import { queueTable, refineQueue } from '../queue.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import type { Table } from '../table.js';
+import { parseDeriveMode } from '../derive/policy.js';
+import { describeDerived } from '../derive/sources.js';
+import { UsageError, bounds, mode, num, pickFields, shield, unshield, weights } from './args.js';
 import { render, type OutputFormat } from './format.js';
 
 /** Exit codes (documented in the README). */
 export const EXIT = { ok: 0, usage: 2, auth: 3, rateLimit: 4, failure: 5 } as const;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export interface CliIO {
   out: (s: string) => void;
@@ -46,7 +49,8 @@ Commands:
   briefs [--csv] [--since ISO] [--limit N] [--offset N]
                                          market briefs of your tier (as served with --csv;
                                          only those recomputed after --since)
-  dcpi <market>                          power-readiness scores and verdict of a market
+  dcpi <market> [--field F[,G]]          power-readiness scores and verdict of a market (or some fields)
+  brief <market> [--field PATH[,PATH]]   one market brief (or some fields, e.g. hero.verdict)
   markets [<market>]                     scored markets, or one market's details
   facilities <query> [--country CC] [--limit N]
   news [--limit N]
@@ -65,6 +69,9 @@ Flags:
   --format F         table (default), csv or json
   --cache-dir DIR    where answers and the quota ledger are kept (default ~/.cache/dchub)
   --no-cache         do not read or write cached answers
+  --no-derive        never answer a question from a cached wider answer (same as --derive off)
+  --derive MODE      off, exact or widen (env DCHUB_DERIVE; default by tier: widen for free,
+                     starter and developer keys, exact otherwise)
   -h, --help
 
 Exit codes: 0 success (a gated preview too, noted on stderr), 2 bad usage or a 400,
@@ -76,52 +83,6 @@ const readStdin = async (): Promise<string> => {
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 };
-
-/** "field:weight,..." → objectives. */
-function weights(spec: string | undefined): Record<string, number> {
-  if (!spec) throw new UsageError('--objectives is required, e.g. --objectives overall_score:1,fiber_km:-1');
-  const out: Record<string, number> = {};
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [k, w] = item.split(':');
-    const n = Number(w);
-    if (!k || !Number.isFinite(n) || n === 0) throw new UsageError(`--objectives: ${JSON.stringify(item)} is not field:weight with a non-zero weight`);
-    out[k] = n;
-  }
-  return out;
-}
-
-/** "field:min:max,..." → constraints. */
-function bounds(spec: string | undefined): Record<string, { min?: number; max?: number }> | undefined {
-  if (!spec) return undefined;
-  const out: Record<string, { min?: number; max?: number }> = {};
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [k, lo = '', hi = ''] = item.split(':');
-    const c: { min?: number; max?: number } = {};
-    if (lo !== '') c.min = num(`--constraints ${k} min`, lo);
-    if (hi !== '') c.max = num(`--constraints ${k} max`, hi);
-    if (!k || (c.min === undefined && c.max === undefined)) throw new UsageError(`--constraints: ${JSON.stringify(item)} is not field:min:max`);
-    out[k] = c;
-  }
-  return out;
-}
-
-function mode(v: string | undefined): ScoringMode | undefined {
-  if (v === undefined) return undefined;
-  if (v !== 'relative' && v !== 'absolute' && v !== 'percentile') throw new UsageError('--mode must be relative, absolute or percentile');
-  return v;
-}
-
-const num = (name: string, v: string | undefined): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new UsageError(`${name} must be a number, got ${JSON.stringify(v)}`);
-  return n;
-};
-
-/** Negative numbers (`-77.49`) are arguments, not flags: shield them from the option parser. */
-const SHIELD = '\u0000';
-const shield = (argv: string[]) => argv.map((a) => (/^-\d/.test(a) ? SHIELD + a : a));
-const unshield = <T>(v: T): T => (typeof v === 'string' ? (v.replace(SHIELD, '') as T) : v);
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let parsed;
@@ -135,6 +96,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         format: { type: 'string', default: 'table' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean', default: false },
+        'no-derive': { type: 'boolean', default: false },
+        derive: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         iso: { type: 'string' },
         'min-mw': { type: 'string' },
@@ -157,6 +120,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         'top-k': { type: 'string' },
         'max-sites': { type: 'string' },
         budget: { type: 'string' },
+        field: { type: 'string' },
       },
     });
   } catch (err) {
@@ -178,19 +142,31 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'dchub');
   const store: KeyValueStore = new DirectoryStore(cacheDir);
   const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
+  const deriveSetting = f['no-derive'] ? 'off' : (f.derive ?? io.env.DCHUB_DERIVE);
+  const derive = parseDeriveMode(deriveSetting);
+  if (deriveSetting !== undefined && deriveSetting !== '' && !derive) {
+    io.err(`dchub: --derive must be off, exact or widen, got ${JSON.stringify(deriveSetting)}\n`);
+    return EXIT.usage;
+  }
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 
   try {
     const probe = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
     const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
     const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
-    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, ...(f['no-cache'] ? { cache: false } : {}) });
-    const emit = (table: Table, raw: unknown) => {
+    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, derive, ...(f['no-cache'] ? { cache: false } : {}) });
+    const emit = (table: Table, raw: unknown, answer: unknown = raw) => {
       io.out(render(format, table, raw));
-      const meta = fetchMeta(raw);
+      const meta = fetchMeta(answer);
       if (meta?.stale) io.err(`dchub: served from cache (${Math.round(meta.ageMs / 60000)} min old): ${meta.reason}\n`);
-      const gated = raw as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
+      if (meta?.derivedFrom) io.err(`dchub: ${describeDerived(meta.derivedFrom)}; --no-derive asks the service\n`);
+      const gated = answer as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
       if (gated?._gated) io.err(`dchub: gated preview — ${gated._hidden_count ?? 'some'} rows hidden. ${gated._upgrade_cta ?? 'Send an API key to see everything.'}\n`);
+    };
+    /** Some members of an answer (`--field`), as field/value rows or a JSON object of them. */
+    const emitFields = (answer: unknown, fields: string) => {
+      const picked = pickFields(answer, fields);
+      emit(fieldTable(picked), picked, answer);
     };
 
     switch (command) {
@@ -236,8 +212,22 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       }
       case 'dcpi': {
         if (!rest[0]) throw new UsageError('dcpi needs a market slug');
+        if (f.field) {
+          emitFields(await dcpiScoreFields(client, rest[0], f.field), f.field);
+          return EXIT.ok;
+        }
         const s = await dcpiScore(client, rest[0]);
         emit(dcpiTable(s), s);
+        return EXIT.ok;
+      }
+      case 'brief': {
+        if (!rest[0]) throw new UsageError('brief needs a market slug');
+        if (f.field) {
+          emitFields(await marketBriefFields(client, rest[0], f.field), f.field);
+          return EXIT.ok;
+        }
+        const b = await marketBrief(client, rest[0]);
+        emit(briefTable(b), b);
         return EXIT.ok;
       }
       case 'markets': {

@@ -1,0 +1,165 @@
+import type { z } from 'zod';
+import { attachFetchMeta, type DchubClient, type FetchMeta, type Fetched } from '../client.js';
+import type { ResponseCache } from '../cache/responses.js';
+import { NetworkError, QuotaSpentError, RateLimitError, ServerError } from '../errors.js';
+import { defaultDeriveMode, type DeriveMode } from './policy.js';
+
+/**
+ * Which cached answers may serve other questions: a small index per caller and path, kept in the
+ * cache's own store (so the CLI's directory, IndexedDB and OfficeRuntime.storage all share it),
+ * and the glue that reads those answers back and marks what is delivered from them.
+ */
+
+export interface SourceEntry {
+  /** The canonical query string of the cached request. */
+  q: string;
+  /** When it was noted (ms). */
+  at: number;
+  /** The answer was a gated preview: the caller's tier gets previews from this path. */
+  preview?: boolean;
+}
+
+/** Most answers kept in one index; the oldest are forgotten first. */
+const INDEX_MAX = 48;
+/** Most cached answers read back for one question. */
+const CANDIDATES_MAX = 8;
+
+const INDEXES = new WeakMap<ResponseCache, Map<string, Promise<SourceEntry[]>>>();
+
+const indexKey = (client: DchubClient, path: string) => `dchub:c:${client.callerId}:derive-index ${new URL(client.baseUrl).host}${path}`;
+
+function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
+  const cache = client.cache;
+  if (!cache) return Promise.resolve([]);
+  let byKey = INDEXES.get(cache);
+  if (!byKey) INDEXES.set(cache, (byKey = new Map()));
+  const key = indexKey(client, path);
+  let entries = byKey.get(key);
+  if (!entries) {
+    entries = cache.store.get(key).then(
+      (text) => {
+        try {
+          const list = JSON.parse(text ?? '[]') as unknown;
+          return Array.isArray(list) ? list.filter((e): e is SourceEntry => typeof e?.q === 'string' && typeof e?.at === 'number') : [];
+        } catch {
+          return [];
+        }
+      },
+      () => [],
+    );
+    byKey.set(key, entries);
+  }
+  return entries;
+}
+
+/** The noted answers of `path`, most recent first. */
+export async function sourcesOf(client: DchubClient, path: string): Promise<readonly SourceEntry[]> {
+  return [...(await loadIndex(client, path))].reverse();
+}
+
+/** Notes that the answer to `path?query` is cached and may serve other questions (or is a preview). */
+export async function noteSource(client: DchubClient, path: string, query: string, preview: boolean, now: number): Promise<void> {
+  if (!client.cache) return;
+  const entries = await loadIndex(client, path);
+  const i = entries.findIndex((e) => e.q === query);
+  if (i >= 0) entries.splice(i, 1);
+  entries.push({ q: query, at: now, ...(preview ? { preview: true } : {}) });
+  if (entries.length > INDEX_MAX) entries.splice(0, entries.length - INDEX_MAX);
+  await client.cache.store.set(indexKey(client, path), JSON.stringify(entries)).catch(() => undefined);
+}
+
+/** The cached answer to `path?query` (fresh or stale) without sending anything; undefined if none fits. */
+export async function cachedAnswer<S extends z.ZodType>(client: DchubClient, path: string, schema: S, query: string): Promise<Fetched<z.output<S>> | undefined> {
+  try {
+    return await client.fetchJson(path, schema, query ? new URLSearchParams(query) : undefined, { cacheOnly: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Yields the cached answers of the noted sources that `accept` (by query), most recent first.
+ * Previews are skipped unless `previews` (a list whose withheld fields are told apart field by field).
+ */
+export async function* cachedSources<S extends z.ZodType>(
+  client: DchubClient,
+  path: string,
+  schema: S,
+  accept: (query: string) => boolean,
+  opts: { allowStale: boolean; previews?: boolean },
+): AsyncGenerator<{ query: string; answer: Fetched<z.output<S>> }> {
+  let read = 0;
+  for (const e of await sourcesOf(client, path)) {
+    if (e.preview || !accept(e.q)) continue;
+    if (read++ >= CANDIDATES_MAX) return;
+    const answer = await cachedAnswer(client, path, schema, e.q);
+    if (answer && (opts.allowStale || !answer.stale) && (opts.previews || !answer.preview)) yield { query: e.q, answer };
+  }
+}
+
+/** Whether this caller's cache holds a fresh preview from `path` (its tier gets previews there). */
+export async function previewsSeen(client: DchubClient, path: string, schema: z.ZodType): Promise<boolean> {
+  for (const e of await loadIndex(client, path)) {
+    if (!e.preview) continue;
+    const a = await cachedAnswer(client, path, schema, e.q);
+    if (a && !a.stale) return true;
+  }
+  return false;
+}
+
+/** The fresh cached answer to exactly this request, if any (memory or the store underneath). */
+export async function freshCached<S extends z.ZodType>(client: DchubClient, path: string, schema: S, query: string): Promise<Fetched<z.output<S>> | undefined> {
+  const a = await cachedAnswer(client, path, schema, query);
+  return a && !a.stale ? a : undefined;
+}
+
+/** Marks `value` as answered locally from `source` (the cached answer to `path?query`). */
+export function deliverDerived<T extends object>(value: T, source: FetchMeta, path: string, query: string, override: Partial<Pick<FetchMeta, 'stale' | 'reason'>> = {}): T {
+  const stale = override.stale ?? source.stale;
+  const reason = override.reason ?? (stale ? source.reason : undefined);
+  attachFetchMeta(value, {
+    fromCache: source.fromCache,
+    stale,
+    preview: false,
+    fetchedAt: source.fetchedAt,
+    ageMs: source.ageMs,
+    ...(reason ? { reason } : {}),
+    derivedFrom: { path, query, ageMs: source.ageMs },
+  });
+  return value;
+}
+
+/** One line for hosts: how a derived answer was obtained. */
+export function describeDerived(from: NonNullable<FetchMeta['derivedFrom']>): string {
+  const min = Math.round(from.ageMs / 60_000);
+  return `answered locally from a cached wider answer (GET ${from.path}${from.query ? `?${from.query}` : ''}, ${min < 1 ? 'under a minute' : `${min} min`} old)`;
+}
+
+/**
+ * The mode in force for this client: its setting, or the default of the caller's tier. A key
+ * whose tier the service has not confirmed yet asks exactly (its first answer tells the tier).
+ */
+export async function deriveModeOf(client: DchubClient): Promise<DeriveMode> {
+  if (client.derive) return client.derive;
+  if (!client.cache) return 'off';
+  const snap = await client.ledger?.snapshot();
+  if (!snap?.confirmed) return 'exact';
+  return defaultDeriveMode(snap.tier, snap.limit);
+}
+
+/** The caller's tier as the ledger knows it, once the service has confirmed it. */
+export async function confirmedTier(client: DchubClient): Promise<string | undefined> {
+  const snap = await client.ledger?.snapshot();
+  return snap?.confirmed ? snap.tier : undefined;
+}
+
+export const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
+
+/** Why a failed request may be answered from a stale wider answer (as the client does for its own). */
+export function staleReason(err: unknown): string | undefined {
+  if (err instanceof QuotaSpentError) return 'daily limit reached';
+  if (err instanceof RateLimitError) return 'rate limited';
+  if (err instanceof NetworkError) return 'offline';
+  if (err instanceof ServerError) return 'service error';
+  return undefined;
+}

@@ -38,7 +38,7 @@ export async function benchExcel() {
     page.on('request', (r) => r.url().startsWith(sb.url) && requests++);
     const storage = encodeURIComponent(JSON.stringify([['dchub.baseUrl', sb.url], ['dchub.apiKey', KEY]]));
     await page.goto(`${web.url}/harness.html?storage=${storage}`);
-    await page.waitForFunction(() => Object.keys(window.__registered).length >= 20);
+    await page.waitForFunction(() => window.__loaded !== undefined);
     const storm = () =>
       page.evaluate(async () => {
         const t0 = performance.now();

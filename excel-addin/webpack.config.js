@@ -9,6 +9,32 @@ import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** The custom functions, one module per resource: their JSDoc makes functions.json. */
+export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) => `./src/functions/${m}.ts`);
+
+/**
+ * custom-functions-metadata reads each file on its own, so a custom enum used in several files
+ * (HeaderRows) is declared in each and listed once per file: keep one entry per id (they must agree).
+ */
+class OneEnumPerId {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('OneEnumPerId', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'OneEnumPerId', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, () => {
+        const asset = compilation.getAsset('functions.json');
+        if (!asset) return;
+        const meta = JSON.parse(asset.source.source().toString());
+        const seen = new Map();
+        for (const e of meta.enums ?? []) {
+          const json = JSON.stringify(e);
+          if (seen.has(e.id) && seen.get(e.id) !== json) compilation.errors.push(new webpack.WebpackError(`custom enum ${e.id} is declared differently in two files`));
+          seen.set(e.id, json);
+        }
+        if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
+        compilation.updateAsset('functions.json', new webpack.sources.RawSource(JSON.stringify(meta, null, 2)));
+      });
+    });
+  }
+}
 const port = Number(process.env.npm_package_config_dev_server_port || 3000);
 
 async function httpsOptions() {
@@ -57,7 +83,8 @@ export default async (env, argv) => {
       new webpack.DefinePlugin({
         DCHUB_DEFAULT_BASE_URL: JSON.stringify(process.env.DCHUB_BASE_URL || 'https://dchub.cloud'),
       }),
-      new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: './src/functions/functions.ts' }),
+      new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: FUNCTION_MODULES }),
+      new OneEnumPerId(),
       new HtmlWebpackPlugin({
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',

@@ -58,6 +58,7 @@ const clip = (s: string) => (s.length > 240 ? `${s.slice(0, 237)}...` : s);
  * service or the network → #N/A with the reason.
  */
 export function toCellError(err: unknown): CustomFunctions.Error {
+  if (err instanceof CustomFunctions.Error) return err;
   if (err instanceof ValidationError && err.status === undefined) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.invalidValue, clip(err.message));
   }
@@ -72,6 +73,15 @@ export function toCellError(err: unknown): CustomFunctions.Error {
   }
   const msg = err instanceof Error ? err.message : String(err);
   return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${msg}`));
+}
+
+/** The one wrapper of every formula: runs its work; whatever fails becomes the cell error Excel shows. */
+export async function cellResult<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toCellError(err);
+  }
 }
 
 // The runtime's typings declare isInValuePreview as a string; Excel passes a boolean. Accept both.

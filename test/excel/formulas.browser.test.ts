@@ -41,7 +41,7 @@ describe('every formula against the sandbox (pro key)', () => {
     expect((await call(h, 'DCPI', ['dallas', null])).value).toBe(dcpi.verdict);
     expect((await call(h, 'DCPI', ['dfw', 'composite_score'])).value).toBe(dcpi.composite_score);
     const brief = await api('/api/v1/market-brief/nova', KEYS.pro);
-    expect((await call(h, 'BRIEF', ['nova', 'hero.verdict'])).value).toBe(brief.hero.verdict);
+    expect((await call(h, 'BRIEF', ['nova', 'hero.verdict'])).value).toEqual([[brief.hero.verdict]]);
     const ai = (await call(h, 'AICAPACITY', [30])).value as any[][];
     expect(ai.length).toBe(1 + (await api('/api/v1/ai-capacity-index?horizon=30')).markets.length);
     expect((await call(h, 'AICAPACITY', [45])).error?.message).toMatch(/^horizon:/);
@@ -51,7 +51,7 @@ describe('every formula against the sandbox (pro key)', () => {
     const m = (await call(h, 'MARKETS', [])).value as any[][];
     expect(m.length - 1).toBe((await api('/api/v1/markets/list', KEYS.pro)).data.length);
     const detail = await api('/api/v1/markets/dallas');
-    expect((await call(h, 'MARKET', ['dallas', 'stats.facility_count'])).value).toBe(detail.stats.facility_count);
+    expect((await call(h, 'MARKET', ['dallas', 'stats.facility_count'])).value).toEqual([[detail.stats.facility_count]]);
     const cmp = (await call(h, 'COMPARE', ['dallas,phoenix'])).value as any[][];
     expect(cmp.slice(1).map((r) => r[0])).toHaveLength(2);
     expect((await call(h, 'COMPARE', ['dallas'])).error?.message).toMatch(/^markets:/);
@@ -73,7 +73,7 @@ describe('every formula against the sandbox (pro key)', () => {
 
   it('PARCEL, RANK, CHAIN', async () => {
     const square = JSON.stringify({ type: 'Polygon', coordinates: [[[-77.5, 39.0], [-77.49, 39.0], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39.0]]] });
-    const acres = (await call(h, 'PARCEL', [square, 100, 'total_acres'])).value;
+    const acres = (await call(h, 'PARCEL', [square, 100, 'total_acres'])).value[0][0];
     expect(acres).toBeGreaterThan(200);
     expect((await call(h, 'PARCEL', ['{not json', null, null])).error?.message).toMatch(/^geojson:/);
     const candidates = range([['id', 'lat', 'lon', 'score', 'km'], ['a', 39, -77, 80, 3], ['b', 40, -78, 60, 1], ['c', 41, -79, 70, EMPTY]]);

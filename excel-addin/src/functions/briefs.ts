@@ -43,9 +43,9 @@ export function briefs(limit: any, offset: any, headers: HeaderRows, invocation:
  * @param slug Market slug or alias (e.g. "northern-virginia", "nova", "dfw").
  * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
  * @param invocation Invocation (set by Excel).
- * @returns The brief as field/value rows, or the member named by field.
+ * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
  */
-export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return cellResult(async () => {
     const b = await marketBrief(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
     return tableOr(b, field, () => briefTable(b));

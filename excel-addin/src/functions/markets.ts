@@ -1,6 +1,6 @@
 /* global CustomFunctions */
 import { compareMarkets, compareTable, fieldTable, getMarket, listMarkets, marketsTable, platformStats } from '@dchub/core';
-import { optional, requiredText } from './args';
+import { optional, rangeOrText, requiredText } from './args';
 import { tableOr } from './fields';
 import { answerNotes, callOptions, cellResult, serviceClient } from './service';
 import { spill } from './spill';
@@ -26,9 +26,9 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
  * @param name Market slug or name (e.g. "Northern Virginia").
  * @param [field] Member to return, e.g. "stats.facility_count".
  * @param invocation Invocation (set by Excel).
- * @returns Field/value rows, or the member named by field.
+ * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  */
-export function market(name: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function market(name: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return cellResult(async () => {
     const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
     return tableOr(m, field, () => fieldTable(m));
@@ -43,9 +43,10 @@ export function market(name: any, field: any, invocation: CustomFunctions.Cancel
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */
-export function compare(markets: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function compare(markets: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return cellResult(async () => {
-    const list = Array.isArray(markets) ? (markets as unknown[][]).flat().filter((v) => optional(v) !== undefined).map(String) : requiredText('markets', markets);
+    const given = rangeOrText(markets);
+    const list = Array.isArray(given) ? (given as unknown[][]).flat().filter((v) => optional(v) !== undefined).map(String) : requiredText('markets', given);
     const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
     return spill(compareTable(c), 1, answerNotes(c));
   });

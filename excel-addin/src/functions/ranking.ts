@@ -43,7 +43,7 @@ enum HeaderRows {
  * @param invocation Invocation (set by Excel).
  * @returns The ranked candidates.
  */
-export function rank(candidates: any[][], objectives: any, constraints: any, mode: RankMode, top_k: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function rank(candidates: any[][], objectives: any[][], constraints: any[][], mode: RankMode, top_k: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return cellResult(async () => {
     const h = headerMode(headers);
     const m = optional(mode);
@@ -69,7 +69,7 @@ export function rank(candidates: any[][], objectives: any, constraints: any, mod
  * @param invocation Invocation (set by Excel).
  * @returns The ranked sites with queue fields, site scores and normalized objectives.
  */
-export function chain(iso: any, min_mw: any, max_ttp_months: any, objectives: any, top_k: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function chain(iso: any, min_mw: any, max_ttp_months: any, objectives: any[][], top_k: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return cellResult(async () => {
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);

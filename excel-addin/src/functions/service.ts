@@ -50,8 +50,12 @@ export function resetServiceClient(): void {
   cached = undefined;
 }
 
-/** Excel caps error messages; keep them short and free of anything secret. */
-const clip = (s: string) => (s.length > 240 ? `${s.slice(0, 237)}...` : s);
+/** Excel shows at most 255 characters of a message: the first line only (never a stack trace), clipped. */
+const MAX_MESSAGE = 255;
+const clip = (s: string) => {
+  const line = s.split('\n')[0].trim();
+  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+};
 
 /**
  * Maps a failure to a cell error: bad arguments → #VALUE! naming the argument; anything from the

@@ -12,6 +12,6 @@ import { toolCall } from './tool-client';
  * @param invocation Invocation (set by Excel).
  * @returns The tool's answer as a table, or its text.
  */
-export function tool(name: any, args: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function tool(name: any, args: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return cellResult(() => toolCall(requiredText('name', name), args, callOptions(invocation)));
 }

@@ -51,7 +51,7 @@ export class ExcelFixture {
   }
 
   /** A fresh page running the functions bundle, with the add-in's settings (URL, key) stored. */
-  async harness(key?: string, baseUrl = this.sb.url, opts: { platform?: 'web' | 'desktop' } = {}): Promise<Harness> {
+  async harness(key?: string, baseUrl = this.sb.url, opts: { platform?: 'web' | 'desktop'; storage?: Record<string, string> } = {}): Promise<Harness> {
     const page = await this.#browser.newPage();
     let n = 0;
     page.on('request', (r) => {
@@ -59,6 +59,7 @@ export class ExcelFixture {
     });
     const settings: Array<[string, string]> = [['dchub.baseUrl', baseUrl]];
     if (key) settings.push(['dchub.apiKey', key]);
+    settings.push(...Object.entries(opts.storage ?? {}));
     const q = new URLSearchParams({ storage: JSON.stringify(settings), platform: opts.platform ?? 'web' });
     await page.goto(`${this.webUrl}/harness.html?${q}`);
     await page.waitForFunction(() => (window as any).__loaded !== undefined);

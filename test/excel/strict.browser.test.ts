@@ -93,6 +93,27 @@ describe('the README examples under the strict model (pro key)', () => {
   });
 });
 
+describe('dates', () => {
+  it('date and timestamp columns come back as Excel serial numbers (UTC); "Dates as text" keeps ISO text', async () => {
+    const h = await fx.harness(KEYS.pro);
+    const brief = await fx.api('/api/v1/market-brief/nova', KEYS.pro);
+    const serial = (iso: string) => (Date.parse(iso) - Date.UTC(1899, 11, 30)) / 86_400_000;
+    const m = (await call(h, 'BRIEFS', [null, null, null])).value as any[][];
+    const col = m[0].indexOf('computed_at');
+    expect(col).toBeGreaterThan(0);
+    for (const row of m.slice(1)) expect(typeof row[col]).toBe('number');
+    const at = (await call(h, 'BRIEF', ['nova', 'hero.computed_at'])).value[0][0];
+    expect(at).toBeCloseTo(serial(brief.hero.computed_at), 6);
+    const news = (await streamResults(h, 'NEWS', [3])).results[0].value as any[][];
+    expect(typeof news[1][news[0].indexOf('published_at')]).toBe('number');
+    await h.page.close();
+
+    const text = await fx.harness(KEYS.pro, undefined, { storage: { 'dchub.dates': 'text' } });
+    expect((await call(text, 'BRIEF', ['nova', 'hero.computed_at'])).value).toEqual([[brief.hero.computed_at]]);
+    await text.page.close();
+  });
+});
+
 describe('edge cases', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { ValidationError, fieldTable, type Cell, type Table } from '@dchub/core';
 import { optional, requiredText } from './args';
 import { answerNotes } from './service';
-import { MAX_CELL_TEXT, spill } from './spill';
+import { MAX_CELL_TEXT, fit, spill } from './spill';
 
 const isIndex = (part: string, arr: unknown[]) => /^\d+$/.test(part) && Number(part) < arr.length;
 
@@ -50,7 +50,7 @@ export function pick(obj: unknown, field: unknown): Cell {
   const v = member(obj, field);
   if (v === null) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? v : '';
-  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'string' || typeof v === 'boolean') return fit(v);
   const json = JSON.stringify(v);
   if (json.length > MAX_CELL_TEXT) throw new ValidationError('field', `${String(field)} is too large for one cell; name one of its members`);
   return json;

@@ -12,6 +12,7 @@ import {
   type KeyValueStore,
 } from '@dchub/core';
 import { loadSettings } from '../shared/settings';
+import { useDateMode } from './dates';
 
 /**
  * The one client of the add-in: answers cached in OfficeRuntime.storage (shared with the task
@@ -26,6 +27,7 @@ function storage(): KeyValueStore {
 
 export async function serviceClient(): Promise<DchubClient> {
   const s = await loadSettings();
+  useDateMode(s.dates);
   const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}`;
   if (!cached || cached.signature !== signature) {
     const store = storage();

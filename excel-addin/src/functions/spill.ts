@@ -1,10 +1,15 @@
 import { tableToMatrix, type Cell, type Table } from '@dchub/core';
+import { asExcelDate } from './dates';
 
 /** The longest text a cell holds. */
 export const MAX_CELL_TEXT = 32_767;
 
-/** A value Excel can show in a cell: text clipped to what a cell holds. */
-const fit = (v: Cell): Cell => (typeof v === 'string' && v.length > MAX_CELL_TEXT ? `${v.slice(0, MAX_CELL_TEXT - 1)}…` : v);
+/** A value Excel can show in a cell: dates as serial numbers, text clipped to what a cell holds. */
+export const fit = (v: Cell): Cell => {
+  if (typeof v !== 'string') return v;
+  if (v.length > MAX_CELL_TEXT) return `${v.slice(0, MAX_CELL_TEXT - 1)}…`;
+  return asExcelDate(v);
+};
 
 const pad = (row: readonly Cell[], width: number): Cell[] => {
   const out = row.map(fit);
@@ -14,7 +19,8 @@ const pad = (row: readonly Cell[], width: number): Cell[] => {
 
 /**
  * A table as a spilled range: optional source/as-of row (mode 2), header row (modes 1, 2), data
- * rows, then one row per note (a hint, a stale cache, a gated preview). Always a non-empty
+ * rows, then one row per note (a hint, a stale cache, a gated preview). Dates as serial numbers
+ * (see ./dates). Always a non-empty
  * rectangle (an empty answer says so in a row of its own), blanks as "" never null (Excel would
  * show 0).
  */

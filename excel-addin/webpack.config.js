@@ -10,7 +10,7 @@ import webpack from 'webpack';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The custom functions, one module per resource: their JSDoc makes functions.json. */
-export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) => `./src/functions/${m}.ts`);
+export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) => path.join(here, 'src', 'functions', `${m}.ts`));
 
 /**
  * custom-functions-metadata reads each file on its own, so a custom enum used in several files
@@ -72,10 +72,13 @@ export default async (env, argv) => {
       // functions.js keeps the webpack runtime and still loads on its own.
       taskpane: { import: './src/taskpane/taskpane.ts', dependOn: 'functions' },
     },
-    output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
+    output: { path: path.join(here, 'dist'), filename: '[name].js', chunkFilename: '[name].[contenthash:8].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
     module: {
       rules: [
+        // Core's modules have no side effects: an unused re-export (the MCP client in core's
+        // index) stays out of the bundle, so TOOL's chunk alone carries the MCP SDK.
+        { include: path.resolve(here, '../core/dist'), sideEffects: false },
         { test: /\.ts$/, exclude: /node_modules/, use: { loader: 'ts-loader', options: { transpileOnly: true } } },
       ],
     },

@@ -21,6 +21,18 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
     expect(ids).toEqual(expect.arrayContaining(['SITESCORE', 'QUEUE', 'RANK', 'CHAIN', 'TOOL', 'NEWS', 'FUELMIX', 'QUOTA', 'CITATION']));
   });
 
+  it('loads the MCP client only when TOOL is first called', async () => {
+    const h = await fx.harness(PRO_KEY);
+    const scripts: string[] = [];
+    h.page.on('request', (r) => r.url().endsWith('.js') && scripts.push(r.url()));
+    expect(typeof (await call(h, 'SITESCORE', [39.04, -77.49, null, null])).value).toBe('number');
+    const loaded = await h.page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    expect(loaded.some((u) => /\/mcp\.[0-9a-f]+\.js$/.test(u))).toBe(false);
+    expect((await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=dallas'])).value.length).toBeGreaterThan(1);
+    expect(scripts.some((u) => /\/mcp\.[0-9a-f]+\.js$/.test(u))).toBe(true);
+    await h.page.close();
+  });
+
   it('SITESCORE returns the sandbox overall score', async () => {
     const expected = await json('/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100');
     const r = await call(page, 'SITESCORE', [39.04, -77.49, 100, null]);

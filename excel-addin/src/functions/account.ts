@@ -1,5 +1,4 @@
-import { DCPI_CITATION } from '@dchub/core';
-import { cellResult, serviceClient } from './service';
+import { formula } from './load';
 
 /**
  * Calls left today under your key (or keyless allowance); no call is spent.
@@ -8,7 +7,7 @@ import { cellResult, serviceClient } from './service';
  * @returns Calls left today.
  */
 export function quota(): Promise<number> {
-  return cellResult(async () => {
+  return formula(async ({ serviceClient }) => {
     const client = await serviceClient();
     return client.ledger ? client.ledger.remaining() : Infinity;
   });
@@ -20,6 +19,6 @@ export function quota(): Promise<number> {
  * @helpurl https://dchub.cloud/docs/excel#citation
  * @returns The attribution text.
  */
-export function citation(): string {
-  return `${DCPI_CITATION}. Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud".`;
+export function citation(): Promise<string> {
+  return formula(({ DCPI_CITATION }) => `${DCPI_CITATION}. Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud".`);
 }

@@ -1,9 +1,5 @@
 /* global CustomFunctions */
-import { aiCapacityIndex, aiCapacityTable, briefTable, briefsAllTable, dcpiScore, fetchBriefsAll, marketBrief } from '@dchub/core';
-import { optional, requiredText } from './args';
-import { pick, tableOr } from './fields';
-import { answerNotes, callOptions, cellResult, headerMode, serviceClient } from './service';
-import { spill } from './spill';
+import { formula } from './load';
 
 /**
  * Header rows of a spilled table.
@@ -29,7 +25,7 @@ enum HeaderRows {
  * @returns One row per market: verdict, scores, MW, operators, dates.
  */
 export function briefs(limit: any, offset: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ fetchBriefsAll, briefsAllTable, optional, answerNotes, callOptions, headerMode, serviceClient, spill }) => {
     const h = headerMode(headers);
     const all = await fetchBriefsAll(await serviceClient(), { limit: optional(limit), offset: optional(offset) }, callOptions(invocation));
     return spill(briefsAllTable(all), h, answerNotes(all));
@@ -46,7 +42,7 @@ export function briefs(limit: any, offset: any, headers: HeaderRows, invocation:
  * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
  */
 export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ marketBrief, briefTable, requiredText, tableOr, callOptions, serviceClient }) => {
     const b = await marketBrief(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
     return tableOr(b, field, () => briefTable(b));
   });
@@ -62,7 +58,7 @@ export function brief(slug: any, field: any, invocation: CustomFunctions.Cancela
  * @returns BUILD, CAUTION or AVOID, or the score named by field.
  */
 export function dcpi(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return cellResult(async () => {
+  return formula(async ({ dcpiScore, requiredText, optional, pick, callOptions, serviceClient }) => {
     const s = await dcpiScore(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
     return pick(s, optional(field) ?? 'verdict');
   });
@@ -77,7 +73,7 @@ export function dcpi(slug: any, field: any, invocation: CustomFunctions.Cancelab
  * @returns One row per market.
  */
 export function aicapacity(horizon: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ aiCapacityIndex, aiCapacityTable, answerNotes, callOptions, serviceClient, spill }) => {
     const a = await aiCapacityIndex(await serviceClient(), { horizon }, callOptions(invocation));
     return spill(aiCapacityTable(a), 1, answerNotes(a));
   });

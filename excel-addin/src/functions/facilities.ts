@@ -1,8 +1,5 @@
 /* global CustomFunctions */
-import { facilitiesTable, pipeline as fetchPipeline, pipelineTable, searchFacilities } from '@dchub/core';
-import { optional, requiredText } from './args';
-import { answerNotes, callOptions, cellResult, serviceClient } from './service';
-import { spill } from './spill';
+import { formula } from './load';
 
 /**
  * Facilities matching a text search.
@@ -15,7 +12,7 @@ import { spill } from './spill';
  * @returns One row per facility.
  */
 export function facilities(query: any, country: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
     const q = { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) };
     const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
     return spill(facilitiesTable(r), 1, answerNotes(r), 'No facilities match this search');
@@ -30,7 +27,7 @@ export function facilities(query: any, country: any, limit: any, invocation: Cus
  * @returns One row per project.
  */
 export function pipeline(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ pipeline: fetchPipeline, pipelineTable, answerNotes, callOptions, serviceClient, spill }) => {
     const r = await fetchPipeline(await serviceClient(), {}, callOptions(invocation));
     return spill(pipelineTable(r), 1, answerNotes(r));
   });

@@ -1,8 +1,5 @@
 /* global CustomFunctions */
-import { dealsTable, energyPrices, fuelMix, fuelMixTable, news as fetchNews, newsTable, transactions, type Cell } from '@dchub/core';
-import { optional, requiredText } from './args';
-import { answerNotes, callOptions, cellResult, serviceClient, toCellError } from './service';
-import { spill } from './spill';
+import { formula, stream } from './load';
 
 /**
  * Deal types.
@@ -41,7 +38,7 @@ enum GridIso {
  * @returns One row per deal.
  */
 export function deals(limit: any, deal_type: DealType, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ transactions, dealsTable, optional, answerNotes, callOptions, serviceClient, spill }) => {
     const r = await transactions(await serviceClient(), { limit: optional(limit as number), deal_type: optional(deal_type as string) }, callOptions(invocation));
     return spill(dealsTable(r), 1, answerNotes(r), 'No deals match');
   });
@@ -56,7 +53,7 @@ export function deals(limit: any, deal_type: DealType, invocation: CustomFunctio
  * @returns Cents per kWh.
  */
 export function price(state: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return cellResult(async () => {
+  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient }) => {
     const r = await energyPrices(await serviceClient(), requiredText('state', state), callOptions(invocation));
     return r.industrial_price_cents_kwh;
   });
@@ -71,7 +68,7 @@ export function price(state: any, invocation: CustomFunctions.CancelableInvocati
  * @returns One row per article.
  */
 export function news(limit: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  stream(invocation, 5 * 60_000, async (refresh) => {
+  stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, answerNotes, serviceClient, spill }, refresh) => {
     const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
     return spill(newsTable(r), 1, answerNotes(r), 'No news');
   });
@@ -86,27 +83,8 @@ export function news(limit: any, invocation: CustomFunctions.StreamingInvocation
  * @returns One row per fuel: source, MW, percentage.
  */
 export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  stream(invocation, 5 * 60_000, async (refresh) => {
+  stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, answerNotes, serviceClient, spill }, refresh) => {
     const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
     return spill(fuelMixTable(r), 1, answerNotes(r));
   });
-}
-
-/** Streaming: first answer at once, then every `everyMs`; errors go through setResult (Excel ignores thrown ones). */
-function stream(invocation: CustomFunctions.StreamingInvocation<any[][]>, everyMs: number, load: (refresh: boolean) => Promise<Cell[][]>): void {
-  let stopped = false;
-  const tick = async (refresh: boolean) => {
-    try {
-      const value = await load(refresh);
-      if (!stopped) invocation.setResult(value);
-    } catch (err) {
-      if (!stopped) invocation.setResult(toCellError(err) as unknown as any[][]);
-    }
-  };
-  void tick(false);
-  const timer = setInterval(() => void tick(true), everyMs);
-  invocation.onCanceled = () => {
-    stopped = true;
-    clearInterval(timer);
-  };
 }

@@ -1,8 +1,12 @@
 /**
  * The DCHUB custom functions, one module per resource. Each module's JSDoc becomes its part of
  * functions.json, and custom-functions-metadata-plugin appends its CustomFunctions.associate calls
- * (webpack.config.js lists the same files).
+ * (webpack.config.js lists the same files). They are thin: the engine they run with loads as a
+ * chunk of its own, requested here at once so that it arrives while Excel registers the functions.
  */
+import { loadEngine } from './load';
+
+loadEngine().catch(() => undefined); // a formula asks again and reports the failure
 export * from './sites';
 export * from './queue';
 export * from './ranking';

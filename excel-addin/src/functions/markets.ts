@@ -1,9 +1,5 @@
 /* global CustomFunctions */
-import { compareMarkets, compareTable, fieldTable, getMarket, listMarkets, marketsTable, platformStats } from '@dchub/core';
-import { optional, rangeOrText, requiredText } from './args';
-import { tableOr } from './fields';
-import { answerNotes, callOptions, cellResult, serviceClient } from './service';
-import { spill } from './spill';
+import { formula } from './load';
 
 /**
  * Scored markets of your tier with their summary statistics.
@@ -13,7 +9,7 @@ import { spill } from './spill';
  * @returns One row per market.
  */
 export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ listMarkets, marketsTable, answerNotes, callOptions, serviceClient, spill }) => {
     const m = await listMarkets(await serviceClient(), callOptions(invocation));
     return spill(marketsTable(m), 1, answerNotes(m));
   });
@@ -29,7 +25,7 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  */
 export function market(name: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient }) => {
     const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
     return tableOr(m, field, () => fieldTable(m));
   });
@@ -44,7 +40,7 @@ export function market(name: any, field: any, invocation: CustomFunctions.Cancel
  * @returns One row per market.
  */
 export function compare(markets: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
     const given = rangeOrText(markets);
     const list = Array.isArray(given) ? (given as unknown[][]).flat().filter((v) => optional(v) !== undefined).map(String) : requiredText('markets', given);
     const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
@@ -60,7 +56,7 @@ export function compare(markets: any[][], invocation: CustomFunctions.Cancelable
  * @returns Field/value rows.
  */
 export function stats(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ platformStats, fieldTable, answerNotes, callOptions, serviceClient, spill }) => {
     const s = await platformStats(await serviceClient(), callOptions(invocation));
     const { data: _d, ...top } = s;
     return spill(fieldTable(top), 1, answerNotes(s));

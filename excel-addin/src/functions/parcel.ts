@@ -1,8 +1,5 @@
 /* global CustomFunctions */
-import { NotCachedError, ValidationError, analyzeParcel, parcelTable } from '@dchub/core';
-import { optional, requiredText } from './args';
-import { tableOr } from './fields';
-import { callOptions, cellResult, serviceClient } from './service';
+import { formula } from './load';
 
 /** A Feature wrapping a MultiPolygon: object, geometry, coordinates, polygon, ring, position, number. */
 const MAX_GEOJSON_DEPTH = 8;
@@ -36,7 +33,7 @@ function nesting(value: unknown): number {
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  */
 export function parcel(geojson: any, capacity_mw: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ NotCachedError, ValidationError, analyzeParcel, parcelTable, optional, requiredText, tableOr, callOptions, serviceClient }) => {
     let geometry: unknown;
     try {
       geometry = JSON.parse(requiredText('geojson', geojson));

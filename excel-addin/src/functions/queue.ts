@@ -1,7 +1,5 @@
 /* global CustomFunctions */
-import { queueTable, refineQueue } from '@dchub/core';
-import { answerNotes, callOptions, cellResult, headerMode, serviceClient } from './service';
-import { spill } from './spill';
+import { formula } from './load';
 
 /**
  * Header rows of a spilled table.
@@ -46,7 +44,7 @@ export function queue(
   headers: HeaderRows,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, answerNotes, headerMode, spill }) => {
     const mode = headerMode(headers);
     const r = await refineQueue(
       await serviceClient(),

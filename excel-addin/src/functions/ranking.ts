@@ -1,8 +1,5 @@
 /* global CustomFunctions */
-import { NotCachedError, ValidationError, rankSites, rankedTable, runChain } from '@dchub/core';
-import { constraintsArg, objectivesArg, optional, rangeRecords } from './args';
-import { answerNotes, callOptions, cellResult, headerMode, serviceClient } from './service';
-import { spill } from './spill';
+import { formula } from './load';
 
 /**
  * Scoring mode of RANK.
@@ -44,7 +41,8 @@ enum HeaderRows {
  * @returns The ranked candidates.
  */
 export function rank(candidates: any[][], objectives: any[][], constraints: any[][], mode: RankMode, top_k: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async (e) => {
+    const { NotCachedError, ValidationError, rankSites, rankedTable, constraintsArg, objectivesArg, optional, rangeRecords, answerNotes, callOptions, headerMode, serviceClient, spill } = e;
     const h = headerMode(headers);
     const m = optional(mode);
     if (m !== undefined && !['relative', 'absolute', 'percentile'].includes(String(m))) throw new ValidationError('mode', `must be relative, absolute or percentile, got ${JSON.stringify(m)}`);
@@ -70,7 +68,7 @@ export function rank(candidates: any[][], objectives: any[][], constraints: any[
  * @returns The ranked sites with queue fields, site scores and normalized objectives.
  */
 export function chain(iso: any, min_mw: any, max_ttp_months: any, objectives: any[][], top_k: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(async () => {
+  return formula(async ({ NotCachedError, runChain, objectivesArg, optional, callOptions, serviceClient, spill }) => {
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('CHAIN');

@@ -81,15 +81,6 @@ export function toCellError(err: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${msg}`));
 }
 
-/** The one wrapper of every formula: runs its work; whatever fails becomes the cell error Excel shows. */
-export async function cellResult<T>(work: () => Promise<T> | T): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw toCellError(err);
-  }
-}
-
 // The runtime's typings declare isInValuePreview as a string; Excel passes a boolean. Accept both.
 type AnyInvocation = Omit<CustomFunctions.Invocation, 'isInValuePreview'> & { isInValuePreview?: unknown; onCanceled?: () => void };
 

@@ -1,8 +1,5 @@
 /* global CustomFunctions */
-import { siteScore } from '@dchub/core';
-import { optional } from './args';
-import { pick } from './fields';
-import { callOptions, cellResult, serviceClient } from './service';
+import { formula } from './load';
 
 /**
  * Overall site score (0-100) of a location, or any member of the site-score answer.
@@ -16,7 +13,7 @@ import { callOptions, cellResult, serviceClient } from './service';
  * @returns The overall score, or the member named by field.
  */
 export function sitescore(lat: any, lon: any, capacity_mw: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return cellResult(async () => {
+  return formula(async ({ siteScore, serviceClient, callOptions, optional, pick }) => {
     const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw }, callOptions(invocation));
     return optional(field) === undefined ? s.overall_score : pick(s, field);
   });

@@ -1,7 +1,8 @@
 /* global CustomFunctions */
-import { requiredText } from './args';
-import { callOptions, cellResult } from './service';
-import { toolCall } from './tool-client';
+import { formula } from './load';
+
+/** The MCP client (the official SDK and its schema validator) loads on the first TOOL call, as its own chunk. */
+const loadToolClient = () => import(/* webpackChunkName: "mcp" */ './tool-client');
 
 /**
  * Calls any of the 29 DC Hub MCP tools.
@@ -13,5 +14,9 @@ import { toolCall } from './tool-client';
  * @returns The tool's answer as a table, or its text.
  */
 export function tool(name: any, args: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return cellResult(() => toolCall(requiredText('name', name), args, callOptions(invocation)));
+  return formula(async ({ requiredText, callOptions }) => {
+    const toolName = requiredText('name', name);
+    const { toolCall } = await loadToolClient();
+    return toolCall(toolName, args, callOptions(invocation));
+  });
 }

@@ -1,16 +1,35 @@
 /**
- * The DC Hub task pane (DOM only): settings and key, quota meter, cache controls, the brief sheet
- * and the chain wizard. Workbook writes live in ./excel, service calls in ./actions.
+ * The DC Hub task pane (DOM only), in Fluent UI web components: sections as tabs (account and key,
+ * formulas, brief sheets, chain wizard, cache). Workbook writes live in ./excel, service calls in
+ * ./actions, the formula list in ./formulas.
  */
+import '@fluentui/web-components/accordion.js';
+import '@fluentui/web-components/accordion-item.js';
+import '@fluentui/web-components/badge.js';
+import '@fluentui/web-components/button.js';
+import '@fluentui/web-components/field.js';
+import '@fluentui/web-components/message-bar.js';
+import '@fluentui/web-components/progress-bar.js';
+import '@fluentui/web-components/switch.js';
+import '@fluentui/web-components/tab.js';
+import '@fluentui/web-components/tablist.js';
+import '@fluentui/web-components/text-input.js';
+import { setTheme } from '@fluentui/web-components/theme/set-theme.js';
+import { webLightTheme } from '@fluentui/tokens';
 import { DchubClient, claimKey, type ChainCost } from '@dchub/core';
 import { objectivesArg } from '../functions/args';
 import { resetServiceClient, serviceClient } from '../functions/service';
 import { loadSettings, saveSettings } from '../shared/settings';
 import { noteFailure, readStatus } from '../shared/status';
-import { clearCache, estimateChain, insertBriefs, refreshBriefs, refreshNow, runChainToSheet, type ChainPlan } from './actions';
+import { clearCache, estimateChain, excelRun, insertBriefs, refreshBriefs, refreshNow, runChainToSheet, type ChainPlan } from './actions';
+import { insertIntoActiveCell, renderFormulas, type FunctionMeta } from './formulas';
+
+/** A Fluent text input, switch, button or progress bar: the properties the pane uses. */
+type Control = HTMLElement & { value: string; placeholder: string; disabled: boolean; checked: boolean };
+type Progress = HTMLElement & { value: number; max: number; validationState: 'success' | 'warning' | 'error' | null };
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const input = (id: string) => $<HTMLInputElement>(id);
+const input = (id: string) => $<Control>(id);
 const say = (id: string, text: string) => {
   $(id).textContent = text;
 };
@@ -18,11 +37,11 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 const KEY_PLACEHOLDER = 'optional: keyless allows about 10 calls a day';
 
 /** Disables a button while its action runs; the outcome goes to a status line. */
-function action(buttonId: string, statusId: string, fn: () => Promise<string>, eventTarget?: HTMLElement): void {
-  const target = eventTarget ?? $(buttonId);
+function action(buttonId: string, statusId: string, fn: () => Promise<string>): void {
   const handler = async (ev: Event) => {
     ev.preventDefault();
-    const button = $<HTMLButtonElement>(buttonId);
+    const button = $<Control>(buttonId);
+    if (button.disabled) return;
     button.disabled = true;
     say(statusId, 'Working…');
     try {
@@ -34,7 +53,7 @@ function action(buttonId: string, statusId: string, fn: () => Promise<string>, e
       void showStatus();
     }
   };
-  target.addEventListener(target instanceof HTMLFormElement ? 'submit' : 'click', (ev) => void handler(ev));
+  $(buttonId).addEventListener('click', (ev) => void handler(ev));
 }
 
 async function showSettings(): Promise<void> {
@@ -43,27 +62,26 @@ async function showSettings(): Promise<void> {
   // Show that a key is stored without putting it back into the page.
   input('apiKey').value = '';
   input('apiKey').placeholder = s.apiKey ? 'a key is saved (type a new one to replace it)' : KEY_PLACEHOLDER;
-  $<HTMLButtonElement>('forgetKey').disabled = !s.apiKey;
+  $<Control>('forgetKey').disabled = !s.apiKey;
+  $<Control>('datesAsText').checked = s.dates === 'text';
 }
 
 async function showStatus(account = false): Promise<void> {
   try {
     const st = await readStatus(await serviceClient(), { account });
     say('tier', `Tier: ${st.tier}${st.confirmed ? '' : ' (assumed until the first answer)'}${st.keyed ? ' · key set' : ' · no key'}`);
-    const meter = $<HTMLMeterElement>('quota');
+    say('tierBadge', st.tier);
+    const meter = $<Progress>('quota');
     if (Number.isFinite(st.limit)) {
       meter.max = st.limit;
       meter.value = st.remaining;
-      meter.low = Math.max(1, st.limit * 0.2);
-      meter.high = st.limit * 0.5;
-      meter.optimum = st.limit;
+      meter.validationState = st.remaining <= st.limit * 0.2 ? 'error' : st.remaining <= st.limit * 0.5 ? 'warning' : 'success';
       say('quotaText', `${st.remaining} of ${st.limit} calls left today (used ${st.used}); resets ${st.resetsAt.slice(0, 16).replace('T', ' ')} UTC`);
     } else say('quotaText', 'No daily limit applied.');
     if (st.account) say('account', 'error' in st.account ? `Service: ${st.account.error}` : `Service: ${st.account.name}, ${st.account.remaining} calls remaining`);
     say('cacheText', `${st.cacheEntries} cached answer${st.cacheEntries === 1 ? '' : 's'} on this computer.`);
-    const w = $('warning');
-    w.textContent = st.warning;
-    w.hidden = !st.warning;
+    say('warningText', st.warning);
+    $('warning').hidden = !st.warning;
   } catch (err) {
     say('tier', message(err));
   }
@@ -121,7 +139,7 @@ const costText = (c: ChainCost) =>
 async function estimate(): Promise<string> {
   const c = await estimateChain(await serviceClient(), chainPlan());
   say('chainCost', costText(c));
-  $<HTMLButtonElement>('chainRun').disabled = c.remaining === 0;
+  $<Control>('chainRun').disabled = c.remaining === 0;
   return '';
 }
 
@@ -129,7 +147,7 @@ async function runChainWizard(): Promise<string> {
   const plan = chainPlan();
   const client = await serviceClient();
   say('chainCost', costText(await estimateChain(client, plan)));
-  const bar = $<HTMLProgressElement>('chainProgress');
+  const bar = $<Progress>('chainProgress');
   bar.hidden = false;
   bar.value = 0;
   try {
@@ -145,11 +163,37 @@ async function runChainWizard(): Promise<string> {
   }
 }
 
+async function setDates(): Promise<string> {
+  const dates = $<Control>('datesAsText').checked ? 'text' : 'serial';
+  await saveSettings({ dates });
+  resetServiceClient();
+  return dates === 'text' ? 'Dates come back as ISO text after "Refresh now".' : 'Dates come back as Excel dates after "Refresh now".';
+}
+
+/** The Formulas section, from the build's functions.json. */
+async function showFormulas(): Promise<void> {
+  try {
+    const meta = (await (await fetch('functions.json')).json()) as { functions: FunctionMeta[] };
+    renderFormulas($('formulaList'), meta.functions, (formula, id) => {
+      say('formulaStatus', 'Working…');
+      insertIntoActiveCell(excelRun, formula).then(
+        (address) => say('formulaStatus', `Inserted ${id} in ${address}.`),
+        (err) => say('formulaStatus', message(err)),
+      );
+    });
+  } catch (err) {
+    say('formulaStatus', `Cannot list the formulas: ${message(err)}`);
+  }
+}
+
 async function init(): Promise<void> {
+  setTheme(webLightTheme);
   await showSettings();
-  action('settings', 'status', save, $('settings'));
+  void showFormulas();
+  action('save', 'status', save);
   action('forgetKey', 'status', forgetKey);
-  action('claim', 'status', claim, $('claim'));
+  action('claim', 'status', claim);
+  $('datesAsText').addEventListener('change', () => void setDates().then((t) => say('cacheStatus', t), (err) => say('cacheStatus', message(err))));
   action('checkAccount', 'status', async () => {
     await showStatus(true);
     return '';
@@ -166,7 +210,7 @@ async function init(): Promise<void> {
     return `${r.table}: ${parts.join(', ')}; as of ${r.asOf}.`;
   });
   action('chainEstimate', 'chainStatus', estimate);
-  action('chainRun', 'chainStatus', runChainWizard, $('chain'));
+  action('chainRun', 'chainStatus', runChainWizard);
   globalThis.addEventListener?.('online', () => void showStatus());
   globalThis.addEventListener?.('offline', () => void showStatus());
   setInterval(() => void showStatus(), 60_000); // quota and stale answers of the formulas (no call)

@@ -67,6 +67,11 @@ export class ExcelFixture {
     return { page, requests: () => n };
   }
 
+  /** A plain page of the fixture's browser. */
+  newPage(): Promise<Page> {
+    return this.#browser.newPage();
+  }
+
   /** The sandbox's own JSON answer, for comparison. */
   async api(p: string, key: string): Promise<any> {
     return (await fetch(this.sb.url + p, { headers: { 'X-API-Key': key } })).json();

@@ -71,7 +71,23 @@ interface Tracked {
   c: number;
   h: number;
   w: number;
-  seen: { values: unknown; numberFormat: unknown; color: unknown };
+  seen: { values: unknown; numberFormat: unknown; color: unknown; formulas: unknown };
+}
+
+/** A1-style address of a cell (zero-based row and column). */
+export const a1 = (r: number, c: number): string => {
+  let col = '';
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) col = String.fromCharCode(65 + ((n - 1) % 26)) + col;
+  return `${col}${r + 1}`;
+};
+
+/** One write that reached the grid on sync (what Excel.run was asked to change). */
+export interface Write {
+  sheet: string;
+  address: string;
+  kind: 'values' | 'formulas';
+  rows: number;
+  cols: number;
 }
 
 export class FakeWorkbook {
@@ -79,6 +95,10 @@ export class FakeWorkbook {
   readonly tables: FakeTable[] = [];
   readonly settings = new Map<string, unknown>();
   readonly calculations: string[] = [];
+  /** Every values/formulas write, in order. */
+  readonly writes: Write[] = [];
+  /** The active cell of the active sheet (zero-based). */
+  activeCell = { r: 0, c: 0 };
   active: FakeSheet;
   syncs = 0;
   autofits = 0;
@@ -131,6 +151,7 @@ export class FakeWorkbook {
             wb.calculations.push(type);
           },
         },
+        getActiveCell: () => wb.#range(wb.active, wb.activeCell.r, wb.activeCell.c, 1, 1),
       },
       sync: async () => wb.#sync(),
     });
@@ -213,8 +234,11 @@ export class FakeWorkbook {
     const values = sheet.block(r, c, h, w);
     const numberFormat = values.map((row, i) => row.map((_, j) => sheet.cell(r + i, c + j).nf ?? 'General'));
     const color = sheet.cell(r, c).fill ?? '#FFFFFF';
+    const formulas = values.map((row) => row.map((v) => v));
     const mock = this.#track({
       values,
+      formulas,
+      address: `${sheet.name}!${a1(r, c)}${h > 1 || w > 1 ? `:${a1(r + h - 1, c + w - 1)}` : ''}`,
       numberFormat,
       rowIndex: r,
       columnIndex: c,
@@ -232,7 +256,7 @@ export class FakeWorkbook {
         },
       },
     });
-    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color } });
+    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas } });
     return mock;
   }
 
@@ -255,6 +279,13 @@ export class FakeWorkbook {
         check(m.values, 'values');
         (m.values as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
         t.seen.values = m.values;
+        this.writes.push({ sheet: t.sheet.name, address: a1(t.r, t.c), kind: 'values', rows: t.h, cols: t.w });
+      }
+      if (written(m.formulas, t.seen.formulas)) {
+        check(m.formulas, 'formulas');
+        (m.formulas as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
+        t.seen.formulas = m.formulas;
+        this.writes.push({ sheet: t.sheet.name, address: a1(t.r, t.c), kind: 'formulas', rows: t.h, cols: t.w });
       }
       const color = m.format.fill.color;
       if (written(color, t.seen.color)) {

@@ -185,4 +185,61 @@ describe('the task pane in Chromium', () => {
     await page.screenshot({ path: path.join(SHOTS, 'excel-taskpane-formulas.png'), fullPage: true });
     await page.close();
   });
+
+  it('refreshes brief sheets by itself once opted in: on open and on a schedule, a call only after a recompute', async () => {
+    const at = (iso: string) => new Date(iso).getTime();
+    const page = await fx.newPage();
+    await page.clock.install({ time: at('2026-11-23T12:00:00Z') });
+    await fx.control('/_sandbox/clock', { set: '2026-11-23T12:00:00Z' });
+    await page.goto(`${fx.webUrl}/harness.html`);
+    await page.evaluate((url) => {
+      localStorage.setItem('officeruntime:dchub.baseUrl', url);
+      localStorage.setItem('officeruntime:dchub.apiKey', 'xl-pane-ent-000001');
+    }, fx.sb.url);
+    await openPane(page);
+    const diffs: string[] = [];
+    page.on('request', (r) => r.url().startsWith(fx.sb.url) && new URL(r.url()).pathname.endsWith('/diff') && diffs.push(r.url()));
+    await page.locator('#tab-briefs').click();
+    await click(page, 'insertBriefs', 'briefStatus', /^Inserted \d+ briefs/);
+
+    // Opt in: the workbook remembers it and Office loads the add-in with this document.
+    await page.locator('#autoRefresh').click();
+    await expect.poll(() => text(page, 'autoStatus')).toMatch(/no call spent/);
+    expect(await page.evaluate(() => (window as any).__startup)).toEqual(['Load']);
+    expect(JSON.parse(await page.evaluate(() => (window as any).__wb.settings.get('dchub.autoRefresh')))).toEqual({ enabled: true, everyMinutes: 60 });
+    expect(diffs).toHaveLength(0); // inserted after today's 06:00 recompute: nothing can be newer
+
+    await page.clock.runFor(60 * 60_000);
+    await expect.poll(() => text(page, 'autoStatus')).toMatch(/^Checked at 13:0\d UTC: nothing can have changed/);
+    expect(diffs).toHaveLength(0);
+
+    // The next morning, after the 06:00 UTC recompute: the scheduled check spends a call.
+    await fx.control('/_sandbox/clock', { set: '2026-11-24T07:00:00Z' });
+    await page.clock.setSystemTime(at('2026-11-24T06:30:00Z'));
+    await page.clock.runFor(60 * 60_000);
+    await expect.poll(() => text(page, 'autoStatus'), { timeout: 15_000 }).toMatch(/^Refreshed at 0\d:\d\d UTC: DCHubBriefs: [1-9]\d* changed/);
+    const afterFirst = diffs.length;
+    expect(afterFirst).toBeGreaterThanOrEqual(1);
+    const stamp = await page.evaluate(() => (window as any).__wb.sheet('DC Hub briefs').value(1, 1));
+    expect(stamp).toMatch(/^Last refresh 2026-11-24T0\d:\d\dZ \(automatic\)$/);
+    await page.clock.runFor(60 * 60_000);
+    await expect.poll(() => text(page, 'autoStatus')).toMatch(/nothing can have changed/);
+    expect(diffs).toHaveLength(afterFirst);
+
+    // Reopened the day after: the add-in loads with the workbook and refreshes on open.
+    await fx.control('/_sandbox/clock', { set: '2026-11-25T09:00:00Z' });
+    await page.clock.setSystemTime(at('2026-11-25T09:00:00Z'));
+    await page.reload();
+    await page.locator('fluent-tab#tab-account').waitFor();
+    await expect.poll(() => text(page, 'autoStatus'), { timeout: 15_000 }).toMatch(/^Refreshed at 09:0\d UTC: DCHubBriefs/);
+    expect(diffs.length).toBeGreaterThan(afterFirst);
+    expect(await page.evaluate(() => (window as any).__wb.sheet('DC Hub briefs').value(1, 1))).toMatch(/^Last refresh 2026-11-25T09:0\dZ \(automatic\)$/);
+
+    // Opt out.
+    await page.locator('#tab-briefs').click();
+    await page.locator('#autoRefresh').click();
+    await expect.poll(() => text(page, 'autoStatus')).toBe('Off for this workbook.');
+    expect(await page.evaluate(() => (window as any).__startup.at(-1))).toBe('None');
+    await page.close();
+  });
 });

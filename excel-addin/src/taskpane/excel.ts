@@ -227,7 +227,7 @@ function runsOf(indexes: readonly number[]): Array<[number, number]> {
 export async function refreshBriefSheet(
   context: Ctx,
   diffRows: readonly (BriefCsvRowT | MarketBriefT)[],
-  opts: { table?: string; stamp?: string; now?: string } = {},
+  opts: { table?: string; stamp?: string; now?: string; automatic?: boolean } = {},
 ): Promise<BriefRefresh> {
   const rec = await findBriefTable(context, opts.table);
   if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
@@ -326,7 +326,12 @@ export async function refreshBriefSheet(
     const stampCell = sheet.getRangeByIndexes(header.rowIndex - 2, header.columnIndex, 1, 1);
     stampCell.load('values');
     await context.sync();
-    if (/^As of /.test(String(stampCell.values?.[0]?.[0] ?? ''))) stampCell.values = [[`As of ${asOf}`]];
+    if (/^As of /.test(String(stampCell.values?.[0]?.[0] ?? ''))) {
+      stampCell.values = [[`As of ${asOf}`]];
+      // Beside it: when the table was last checked against the service, and how.
+      const refreshed = `Last refresh ${isoMinute(opts.now ? new Date(opts.now) : new Date())}${opts.automatic ? ' (automatic)' : ''}`;
+      sheet.getRangeByIndexes(header.rowIndex - 2, header.columnIndex + 1, 1, 1).values = [[refreshed]];
+    }
   }
   const records = await readBriefRecords(context);
   writeBriefRecords(

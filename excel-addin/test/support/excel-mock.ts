@@ -90,6 +90,13 @@ export interface Write {
   cols: number;
 }
 
+export interface WorkbookSnapshot {
+  sheets: Array<{ name: string; cells: Array<[string, CellState]> }>;
+  tables: Array<Omit<FakeTable, 'sheet'> & { sheet: string }>;
+  settings: Array<[string, unknown]>;
+  active: string;
+}
+
 export class FakeWorkbook {
   readonly sheets: FakeSheet[] = [];
   readonly tables: FakeTable[] = [];
@@ -156,6 +163,29 @@ export class FakeWorkbook {
       sync: async () => wb.#sync(),
     });
     this.excel = { run: async (batch: (ctx: any) => Promise<unknown>) => batch(wb.context) };
+  }
+
+  /** Called after every sync (a stand-in that keeps the workbook across reloads saves it here). */
+  onSync?: () => void;
+
+  /** The workbook's state as plain data (cells, tables, settings), e.g. to reopen it later. */
+  snapshot(): WorkbookSnapshot {
+    return {
+      sheets: this.sheets.map((s) => ({ name: s.name, cells: [...s.cells] })),
+      tables: this.tables.map((t) => ({ ...t, sheet: t.sheet.name })),
+      settings: [...this.settings],
+      active: this.active.name,
+    };
+  }
+
+  /** A workbook reopened from a snapshot. */
+  static restore(snap: WorkbookSnapshot): FakeWorkbook {
+    const wb = new FakeWorkbook(snap.sheets.map((s) => s.name));
+    snap.sheets.forEach((s, i) => s.cells.forEach(([k, v]) => wb.sheets[i].cells.set(k, v)));
+    for (const t of snap.tables) wb.tables.push({ ...t, sheet: wb.sheet(t.sheet)! });
+    for (const [k, v] of snap.settings) wb.settings.set(k, v);
+    wb.active = wb.sheet(snap.active) ?? wb.sheets[0];
+    return wb;
   }
 
   sheet(name: string): FakeSheet | undefined {
@@ -311,5 +341,6 @@ export class FakeWorkbook {
     await new Promise((r) => setTimeout(r, 0)); // the mock updates loaded properties in microtasks
     for (const t of this.#ranges) if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
     for (const [m, flag] of this.#nullFlags) m.isNullObject = flag;
+    this.onSync?.();
   }
 }

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
+import { productionManifest, productionUrl } from './manifest-url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The custom functions, one module per resource: their JSDoc makes functions.json. */
@@ -62,6 +63,9 @@ export default async (env, argv) => {
   const dev = argv.mode !== 'production';
   const serve = Boolean(process.env.WEBPACK_SERVE);
   const https = serve ? await httpsOptions() : undefined;
+  // `npm run build:prod` (--env prod): both manifests name the deployed URL (DCHUB_ADDIN_URL).
+  const deployedUrl = env?.prod ? productionUrl() : undefined;
+  const manifest = (content) => (deployedUrl ? productionManifest(content, deployedUrl) : content);
   return {
     context: here,
     devtool: 'source-map',
@@ -98,8 +102,8 @@ export default async (env, argv) => {
           { from: 'assets', to: 'assets' },
           { from: 'src/taskpane/taskpane.css', to: 'taskpane.css' },
           // Both manifests beside the build (the unified one names its icons relative to it: assets/…).
-          { from: '../manifests/manifest.xml', to: 'manifest.xml' },
-          { from: '../manifests/manifest.json', to: 'manifest.json' },
+          { from: '../manifests/manifest.xml', to: 'manifest.xml', transform: manifest },
+          { from: '../manifests/manifest.json', to: 'manifest.json', transform: manifest },
         ],
       }),
     ],

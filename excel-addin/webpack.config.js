@@ -7,8 +7,35 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
+import { productionManifest, productionUrl } from './manifest-url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** The custom functions, one module per resource: their JSDoc makes functions.json. */
+export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) => path.join(here, 'src', 'functions', `${m}.ts`));
+
+/**
+ * custom-functions-metadata reads each file on its own, so a custom enum used in several files
+ * (HeaderRows) is declared in each and listed once per file: keep one entry per id (they must agree).
+ */
+class OneEnumPerId {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('OneEnumPerId', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'OneEnumPerId', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, () => {
+        const asset = compilation.getAsset('functions.json');
+        if (!asset) return;
+        const meta = JSON.parse(asset.source.source().toString());
+        const seen = new Map();
+        for (const e of meta.enums ?? []) {
+          const json = JSON.stringify(e);
+          if (seen.has(e.id) && seen.get(e.id) !== json) compilation.errors.push(new webpack.WebpackError(`custom enum ${e.id} is declared differently in two files`));
+          seen.set(e.id, json);
+        }
+        if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
+        compilation.updateAsset('functions.json', new webpack.sources.RawSource(JSON.stringify(meta, null, 2)));
+      });
+    });
+  }
+}
 const port = Number(process.env.npm_package_config_dev_server_port || 3000);
 
 async function httpsOptions() {
@@ -36,6 +63,9 @@ export default async (env, argv) => {
   const dev = argv.mode !== 'production';
   const serve = Boolean(process.env.WEBPACK_SERVE);
   const https = serve ? await httpsOptions() : undefined;
+  // `npm run build:prod` (--env prod): both manifests name the deployed URL (DCHUB_ADDIN_URL).
+  const deployedUrl = env?.prod ? productionUrl() : undefined;
+  const manifest = (content) => (deployedUrl ? productionManifest(content, deployedUrl) : content);
   return {
     context: here,
     devtool: 'source-map',
@@ -46,10 +76,13 @@ export default async (env, argv) => {
       // functions.js keeps the webpack runtime and still loads on its own.
       taskpane: { import: './src/taskpane/taskpane.ts', dependOn: 'functions' },
     },
-    output: { path: path.join(here, 'dist'), filename: '[name].js', clean: true },
+    output: { path: path.join(here, 'dist'), filename: '[name].js', chunkFilename: '[name].[contenthash:8].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },
     module: {
       rules: [
+        // Core's modules have no side effects: an unused re-export (the MCP client in core's
+        // index) stays out of the bundle, so TOOL's chunk alone carries the MCP SDK.
+        { include: path.resolve(here, '../core/dist'), sideEffects: false },
         { test: /\.ts$/, exclude: /node_modules/, use: { loader: 'ts-loader', options: { transpileOnly: true } } },
       ],
     },
@@ -57,7 +90,8 @@ export default async (env, argv) => {
       new webpack.DefinePlugin({
         DCHUB_DEFAULT_BASE_URL: JSON.stringify(process.env.DCHUB_BASE_URL || 'https://dchub.cloud'),
       }),
-      new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: './src/functions/functions.ts' }),
+      new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: FUNCTION_MODULES }),
+      new OneEnumPerId(),
       new HtmlWebpackPlugin({
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',
@@ -68,8 +102,8 @@ export default async (env, argv) => {
           { from: 'assets', to: 'assets' },
           { from: 'src/taskpane/taskpane.css', to: 'taskpane.css' },
           // Both manifests beside the build (the unified one names its icons relative to it: assets/…).
-          { from: '../manifests/manifest.xml', to: 'manifest.xml' },
-          { from: '../manifests/manifest.json', to: 'manifest.json' },
+          { from: '../manifests/manifest.xml', to: 'manifest.xml', transform: manifest },
+          { from: '../manifests/manifest.json', to: 'manifest.json', transform: manifest },
         ],
       }),
     ],

@@ -2,6 +2,7 @@
 // globals (the openai-excel-functions pattern), against an in-process sandbox.
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ERROR_CODES } from '../../test/excel/excel-runtime.js';
 
 class CellError extends Error {
   constructor(
@@ -11,15 +12,7 @@ class CellError extends Error {
     super(message);
   }
 }
-const ErrorCode = {
-  invalidValue: '#VALUE!',
-  notAvailable: '#N/A',
-  divisionByZero: '#DIV/0!',
-  invalidNumber: '#NUM!',
-  nullReference: '#NULL!',
-  invalidName: '#NAME?',
-  invalidReference: '#REF!',
-};
+const ErrorCode = ERROR_CODES;
 const storage = new Map<string, string>();
 Object.assign(globalThis, {
   CustomFunctions: { Error: CellError, ErrorCode },

@@ -6,6 +6,7 @@ import {
   BRIEF_TABLE_COLUMNS,
   CHANGED_COLUMN,
   CHANGED_FILL,
+  DATE_FORMAT,
   HEADER_ROW,
   findBriefTable,
   insertBriefSheet,
@@ -61,8 +62,9 @@ describe('insertBriefSheet', () => {
     expect(sheet.row(HEADER_ROW, 0, W)).toEqual([...BRIEF_CSV_COLUMNS, CHANGED_COLUMN]);
     expect(sheet.row(HEADER_ROW + 1, 0, W)).toEqual([
       'northern-virginia', 'northern virginia', 'BUILD', 70, 60, 40, 30, 'PJM', 'VA', 1000, 500, 12, 2.5, 130, 'Equinix', 400,
-      '2026-11-21T06:00:00Z', '2026-11-21T06:00:00Z', '',
+      46347.25, 46347.25, '', // live_as_of, computed_at: Excel dates (2026-11-21 06:00 UTC)
     ]);
+    expect(sheet.cell(HEADER_ROW + 1, col('computed_at')).nf).toBe(DATE_FORMAT);
     expect(sheet.value(HEADER_ROW + 3, col('composite_score'))).toBe(''); // missing number → blank, not 0
     expect(wb.tables).toHaveLength(1);
     expect(wb.tables[0]).toMatchObject({ name: 'DCHubBriefs', row: HEADER_ROW, col: 0, rows: 4, cols: W });

@@ -1,13 +1,17 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { launchChromium, serveStatic } from '../support/browser.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../excel-addin/dist');
 
-export type CallResult = { value?: any; error?: { code: string; message: string; isCFError?: boolean } };
+export { EMPTY, range } from './excel-runtime.js';
+
+/** What the cell shows; `defects` lists the rules of Excel's runtime the call broke. */
+export type CallResult = { value?: any; error?: { code: string; message: string }; defects?: string[] };
 
 export interface Harness {
   page: Page;
@@ -16,8 +20,8 @@ export interface Harness {
 }
 
 /**
- * A sandbox, a static server for the built add-in and harness.html (a stand-in for Excel's
- * CustomFunctions runtime and OfficeRuntime.storage), and Chromium.
+ * A sandbox, a static server for the built add-in and harness.html (the strict model of Excel's
+ * custom-functions runtime in excel-runtime.js, and OfficeRuntime.storage), and Chromium.
  */
 export class ExcelFixture {
   sb!: RunningSandbox;
@@ -47,7 +51,7 @@ export class ExcelFixture {
   }
 
   /** A fresh page running the functions bundle, with the add-in's settings (URL, key) stored. */
-  async harness(key?: string, baseUrl = this.sb.url): Promise<Harness> {
+  async harness(key?: string, baseUrl = this.sb.url, opts: { platform?: 'web' | 'desktop'; storage?: Record<string, string> } = {}): Promise<Harness> {
     const page = await this.#browser.newPage();
     let n = 0;
     page.on('request', (r) => {
@@ -55,9 +59,17 @@ export class ExcelFixture {
     });
     const settings: Array<[string, string]> = [['dchub.baseUrl', baseUrl]];
     if (key) settings.push(['dchub.apiKey', key]);
-    await page.goto(`${this.webUrl}/harness.html?storage=${encodeURIComponent(JSON.stringify(settings))}`);
-    await page.waitForFunction(() => Object.keys((window as any).__registered).length >= 20);
+    settings.push(...Object.entries(opts.storage ?? {}));
+    const q = new URLSearchParams({ storage: JSON.stringify(settings), platform: opts.platform ?? 'web' });
+    await page.goto(`${this.webUrl}/harness.html?${q}`);
+    await page.waitForFunction(() => (window as any).__loaded !== undefined);
+    expect(await page.evaluate(() => (window as any).__loaded), 'functions.js loaded').toBeGreaterThan(0);
     return { page, requests: () => n };
+  }
+
+  /** A plain page of the fixture's browser. */
+  newPage(): Promise<Page> {
+    return this.#browser.newPage();
   }
 
   /** The sandbox's own JSON answer, for comparison. */
@@ -70,6 +82,33 @@ export class ExcelFixture {
   }
 }
 
-/** Calls a registered function as Excel would: every argument, then an invocation. */
-export const call = (h: Harness, id: string, args: unknown[], invocation: Record<string, unknown> = {}) =>
-  h.page.evaluate(([i, a, inv]) => (window as any).__call(i, a, inv) as Promise<CallResult>, [id, args, invocation] as const);
+export interface CallOptions {
+  isInValuePreview?: boolean;
+  cancelAfterMs?: number;
+}
+
+/** Calls a function through the model, as Excel would; any broken rule of Excel's runtime fails the test. */
+export async function call(h: Harness, id: string, args: unknown[], opts: CallOptions = {}): Promise<CallResult> {
+  const r = await callRaw(h, id, args, opts);
+  expect(r.defects ?? [], `${id}(${JSON.stringify(args).slice(1, -1).slice(0, 120)}) breaks Excel's rules`).toEqual([]);
+  return r;
+}
+
+/** The model's verdict, defects included (for tests that show a defect is caught). */
+export const callRaw = (h: Harness, id: string, args: unknown[], opts: CallOptions = {}) =>
+  h.page.evaluate(([i, a, o]) => (window as any).__call(i, a, o) as Promise<CallResult>, [id, args, opts] as const);
+
+/** Starts a streaming function through the model and waits for `count` results. */
+export const streamResults = (h: Harness, id: string, args: unknown[], count = 1) =>
+  h.page.evaluate(
+    async ([i, a, n]) => {
+      const s = (window as any).__excel.stream(i, a);
+      try {
+        await s.waitFor(n);
+      } finally {
+        s.cancel();
+      }
+      return { results: s.results as CallResult[], defects: s.defects as string[] };
+    },
+    [id, args, count] as const,
+  );

@@ -15,10 +15,22 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
   });
 
   it('associates every DCHUB function named in functions.json', async () => {
-    const ids = await page.page.evaluate(() => Object.keys((window as any).__registered).sort());
+    const ids = await page.page.evaluate(() => [...(window as any).__excel.registered.keys()].sort());
     const meta = await (await fetch(`${fx.webUrl}/functions.json`)).json();
     expect(ids).toEqual(meta.functions.map((f: { id: string }) => f.id).sort());
     expect(ids).toEqual(expect.arrayContaining(['SITESCORE', 'QUEUE', 'RANK', 'CHAIN', 'TOOL', 'NEWS', 'FUELMIX', 'QUOTA', 'CITATION']));
+  });
+
+  it('loads the MCP client only when TOOL is first called', async () => {
+    const h = await fx.harness(PRO_KEY);
+    const scripts: string[] = [];
+    h.page.on('request', (r) => r.url().endsWith('.js') && scripts.push(r.url()));
+    expect(typeof (await call(h, 'SITESCORE', [39.04, -77.49, null, null])).value).toBe('number');
+    const loaded = await h.page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    expect(loaded.some((u) => /\/mcp\.[0-9a-f]+\.js$/.test(u))).toBe(false);
+    expect((await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=dallas'])).value.length).toBeGreaterThan(1);
+    expect(scripts.some((u) => /\/mcp\.[0-9a-f]+\.js$/.test(u))).toBe(true);
+    await h.page.close();
   });
 
   it('SITESCORE returns the sandbox overall score', async () => {
@@ -60,7 +72,7 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
 
   it('bad arguments give #VALUE! naming the argument', async () => {
     const lat = await call(page, 'SITESCORE', [95, 10, null, null]);
-    expect(lat.error).toMatchObject({ code: '#VALUE!', isCFError: true });
+    expect(lat.error).toMatchObject({ code: '#VALUE!' });
     expect(lat.error!.message).toMatch(/^lat: must be at most 90/);
     const minMw = await call(page, 'QUEUE', ['PJM', 'lots', null, null, null, null, null, null, null, null]);
     expect(minMw.error).toMatchObject({ code: '#VALUE!' });

@@ -22,14 +22,15 @@ export function rangeRecords(name: string, range: unknown): Array<Record<string,
 }
 
 /** Key/value pairs from a two-column range or from "k=v;k=v" / "k:v,k:v" text. */
-export function pairs(name: string, v: unknown, sep: RegExp): Array<[string, string | number]> {
+export function pairs(name: string, given: unknown, sep: RegExp): Array<[string, string | number]> {
+  const v = rangeOrText(given);
   if (blank(v)) return [];
   if (Array.isArray(v)) {
     return (v as unknown[][])
       .filter((r) => Array.isArray(r) && !blank(r[0]))
       .map((r) => {
         if (r.length < 2) throw new ValidationError(name, 'must be a two-column range (name, value)');
-        return [String(r[0]).trim(), r.length > 2 ? r.slice(1).map((x) => (blank(x) ? '' : String(x))).join(':') : (r[1] as string | number)];
+        return [String(r[0]).trim(), r.length > 2 ? r.slice(1).map((x) => (blank(x) ? '' : String(x))).join(':') : blank(r[1]) ? '' : typeof r[1] === 'number' ? r[1] : String(r[1])];
       });
   }
   return String(v)
@@ -80,6 +81,15 @@ export function requiredText(name: string, v: unknown): string {
   if (blank(v)) throw new ValidationError(name, 'is required');
   if (typeof v !== 'string' && typeof v !== 'number') throw new ValidationError(name, 'must be text');
   return String(v).trim();
+}
+
+/**
+ * A parameter declared as a range (`any[][]`) that also takes text: Excel passes a typed value as
+ * a 1×1 range. Gives the text (or number) of a single cell, the rows otherwise.
+ */
+export function rangeOrText(v: unknown): unknown {
+  if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) return v[0][0];
+  return v;
 }
 
 export const optional = <T>(v: T | null | undefined): T | undefined => (blank(v) ? undefined : (v as T));

@@ -1,53 +1,90 @@
-import {
-  dealsTable,
-  energyPrices,
-  facilitiesTable,
-  fuelMix,
-  fuelMixTable,
-  news,
-  newsTable,
-  pipeline,
-  pipelineTable,
-  searchFacilities,
-  transactions,
-  type CallOptions,
-} from '@dchub/core';
-import { optional, requiredText } from './args';
-import { answerNotes, serviceClient } from './service';
-import { spill } from './spill';
+/* global CustomFunctions */
+import { formula, stream } from './load';
 
-export async function facilitiesCall(query: unknown, country: unknown, limit: unknown, opts: CallOptions) {
-  const r = await searchFacilities(await serviceClient(), { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) }, opts);
-  return spill(facilitiesTable(r), 1, answerNotes(r), 'No facilities match this search');
+/**
+ * Deal types.
+ * @customenum {string}
+ */
+enum DealType {
+  acquisition = "acquisition",
+  investment = "investment",
+  joint_venture = "joint_venture",
+  lease = "lease",
+  development = "development",
+  merger = "merger",
 }
 
-export async function dealsCall(limit: unknown, dealType: unknown, opts: CallOptions) {
-  const r = await transactions(await serviceClient(), { limit: optional(limit as number), deal_type: optional(dealType as string) }, opts);
-  return spill(dealsTable(r), 1, answerNotes(r), 'No deals match');
+/**
+ * Grid operators with a live fuel mix.
+ * @customenum {string}
+ */
+enum GridIso {
+  ERCOT = "ERCOT",
+  PJM = "PJM",
+  CAISO = "CAISO",
+  MISO = "MISO",
+  SPP = "SPP",
+  NYISO = "NYISO",
+  ISONE = "ISONE",
 }
 
-export async function pipelineCall(opts: CallOptions) {
-  const r = await pipeline(await serviceClient(), {}, opts);
-  return spill(pipelineTable(r), 1, answerNotes(r));
+/**
+ * Recent M&A and investment transactions.
+ * @customfunction DEALS
+ * @helpurl https://dchub.cloud/docs/excel#deals
+ * @param [limit] Maximum rows (default 20).
+ * @param [deal_type] acquisition, investment, joint_venture, lease, development or merger.
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per deal.
+ */
+export function deals(limit: any, deal_type: DealType, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ transactions, dealsTable, optional, answerNotes, callOptions, serviceClient, spill }) => {
+    const r = await transactions(await serviceClient(), { limit: optional(limit as number), deal_type: optional(deal_type as string) }, callOptions(invocation));
+    return spill(dealsTable(r), 1, answerNotes(r), 'No deals match');
+  });
 }
 
-export async function priceCall(state: string, opts: CallOptions): Promise<number> {
-  const r = await energyPrices(await serviceClient(), state, opts);
-  return r.industrial_price_cents_kwh;
+/**
+ * Industrial retail electricity price of a US state, in cents per kWh.
+ * @customfunction PRICE
+ * @helpurl https://dchub.cloud/docs/excel#price
+ * @param state US state code or name.
+ * @param invocation Invocation (set by Excel).
+ * @returns Cents per kWh.
+ */
+export function price(state: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient }) => {
+    const r = await energyPrices(await serviceClient(), requiredText('state', state), callOptions(invocation));
+    return r.industrial_price_cents_kwh;
+  });
 }
 
-export async function newsCall(limit: unknown, opts: CallOptions) {
-  const r = await news(await serviceClient(), { limit: optional(limit as number) }, opts);
-  return spill(newsTable(r), 1, answerNotes(r), 'No news');
+/**
+ * Latest industry news, refreshed every 5 minutes.
+ * @customfunction NEWS
+ * @helpurl https://dchub.cloud/docs/excel#news
+ * @param [limit] Articles (default 10).
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per article.
+ */
+export function news(limit: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
+  stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, answerNotes, serviceClient, spill }, refresh) => {
+    const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
+    return spill(newsTable(r), 1, answerNotes(r), 'No news');
+  });
 }
 
-export async function fuelMixCall(iso: unknown, opts: CallOptions) {
-  const r = await fuelMix(await serviceClient(), requiredText('iso', iso), opts);
-  return spill(fuelMixTable(r), 1, answerNotes(r));
-}
-
-/** Calls left today, from the ledger (no network call). */
-export async function quotaLeft(): Promise<number> {
-  const client = await serviceClient();
-  return client.ledger ? client.ledger.remaining() : Infinity;
+/**
+ * Live fuel mix of a grid operator, refreshed every 5 minutes.
+ * @customfunction FUELMIX
+ * @helpurl https://dchub.cloud/docs/excel#fuelmix
+ * @param iso ERCOT, PJM, CAISO, MISO, SPP, NYISO or ISONE.
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per fuel: source, MW, percentage.
+ */
+export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
+  stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, answerNotes, serviceClient, spill }, refresh) => {
+    const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
+    return spill(fuelMixTable(r), 1, answerNotes(r));
+  });
 }

@@ -12,6 +12,7 @@ import {
   type KeyValueStore,
 } from '@dchub/core';
 import { loadSettings } from '../shared/settings';
+import { useDateMode } from './dates';
 
 /**
  * The one client of the add-in: answers cached in OfficeRuntime.storage (shared with the task
@@ -26,6 +27,7 @@ function storage(): KeyValueStore {
 
 export async function serviceClient(): Promise<DchubClient> {
   const s = await loadSettings();
+  useDateMode(s.dates);
   const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}`;
   if (!cached || cached.signature !== signature) {
     const store = storage();
@@ -50,14 +52,19 @@ export function resetServiceClient(): void {
   cached = undefined;
 }
 
-/** Excel caps error messages; keep them short and free of anything secret. */
-const clip = (s: string) => (s.length > 240 ? `${s.slice(0, 237)}...` : s);
+/** Excel shows at most 255 characters of a message: the first line only (never a stack trace), clipped. */
+const MAX_MESSAGE = 255;
+const clip = (s: string) => {
+  const line = s.split('\n')[0].trim();
+  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+};
 
 /**
  * Maps a failure to a cell error: bad arguments → #VALUE! naming the argument; anything from the
  * service or the network → #N/A with the reason.
  */
 export function toCellError(err: unknown): CustomFunctions.Error {
+  if (err instanceof CustomFunctions.Error) return err;
   if (err instanceof ValidationError && err.status === undefined) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.invalidValue, clip(err.message));
   }

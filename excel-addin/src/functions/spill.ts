@@ -1,19 +1,39 @@
 import { tableToMatrix, type Cell, type Table } from '@dchub/core';
+import { asExcelDate } from './dates';
 
-const pad = (row: Cell[], width: number): Cell[] => (row.length >= width ? row : [...row, ...Array<Cell>(width - row.length).fill('')]);
+/** The longest text a cell holds. */
+export const MAX_CELL_TEXT = 32_767;
+
+/** A value Excel can show in a cell: dates as serial numbers, text clipped to what a cell holds. */
+export const fit = (v: Cell): Cell => {
+  if (typeof v !== 'string') return v;
+  if (v.length > MAX_CELL_TEXT) return `${v.slice(0, MAX_CELL_TEXT - 1)}…`;
+  return asExcelDate(v);
+};
+
+const pad = (row: readonly Cell[], width: number): Cell[] => {
+  const out = row.map(fit);
+  while (out.length < width) out.push('');
+  return out;
+};
 
 /**
  * A table as a spilled range: optional source/as-of row (mode 2), header row (modes 1, 2), data
- * rows, then one row per note (a hint, a stale cache, a gated preview). Blanks are "", never
- * null (Excel would show 0).
+ * rows, then one row per note (a hint, a stale cache, a gated preview). Dates as serial numbers
+ * (see ./dates). Always a non-empty
+ * rectangle (an empty answer says so in a row of its own), blanks as "" never null (Excel would
+ * show 0).
  */
 export function spill(table: Table, mode: 0 | 1 | 2, notes: string[] = [], emptyText = 'No rows match these arguments'): Cell[][] {
   const width = Math.max(1, table.columns.length);
-  const out: Cell[][] = [];
-  if (mode === 2) out.push(pad([`Source: ${table.citation ?? 'DC Hub, dchub.cloud, CC-BY-4.0'}`, table.asOf ? `as of ${table.asOf}` : ''], width));
-  out.push(...tableToMatrix(table, mode !== 0));
+  const rows: (readonly Cell[])[] = [];
+  if (mode === 2) {
+    const source = `Source: ${table.citation ?? 'DC Hub, dchub.cloud, CC-BY-4.0'}`;
+    const asOf = table.asOf ? `as of ${table.asOf}` : '';
+    rows.push(width > 1 ? [source, asOf] : [asOf ? `${source}, ${asOf}` : source]);
+  }
+  rows.push(...tableToMatrix(table, mode !== 0 && table.columns.length > 0));
   const all = [...(table.rows.length === 0 && !table.note ? [emptyText] : []), ...(table.note ? [table.note] : []), ...notes];
-  for (const n of all) out.push(pad([n], width));
-  return out;
+  for (const n of all) rows.push([n]);
+  return rows.map((r) => pad(r, width));
 }
-

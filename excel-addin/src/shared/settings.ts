@@ -6,7 +6,7 @@
 
 declare const DCHUB_DEFAULT_BASE_URL: string;
 
-export const SETTINGS_KEYS = { baseUrl: 'dchub.baseUrl', apiKey: 'dchub.apiKey' } as const;
+export const SETTINGS_KEYS = { baseUrl: 'dchub.baseUrl', apiKey: 'dchub.apiKey', dates: 'dchub.dates' } as const;
 
 interface KeyValueStore {
   getItem(key: string): Promise<string | null>;
@@ -27,6 +27,8 @@ function store(): KeyValueStore {
 export interface AddinSettings {
   baseUrl: string;
   apiKey?: string;
+  /** How formulas return dates: Excel serial numbers (default) or ISO 8601 text. */
+  dates: 'serial' | 'text';
 }
 
 export const defaultBaseUrl = (): string =>
@@ -44,19 +46,23 @@ export function loadSettings(): Promise<AddinSettings> {
   const now = Date.now();
   if (!remembered || now - remembered.at > SETTINGS_TTL_MS) {
     const s = store();
-    const value = Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey)]).then(([baseUrl, apiKey]) => ({
-      baseUrl: baseUrl || defaultBaseUrl(),
-      apiKey: apiKey || undefined,
-    }));
+    const value = Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey), s.getItem(SETTINGS_KEYS.dates)]).then(
+      ([baseUrl, apiKey, dates]): AddinSettings => ({
+        baseUrl: baseUrl || defaultBaseUrl(),
+        apiKey: apiKey || undefined,
+        dates: dates === 'text' ? 'text' : 'serial',
+      }),
+    );
     remembered = { at: now, value };
     value.catch(() => (remembered = undefined));
   }
   return remembered.value;
 }
 
-export async function saveSettings(next: { baseUrl?: string; apiKey?: string | null }): Promise<void> {
+export async function saveSettings(next: { baseUrl?: string; apiKey?: string | null; dates?: 'serial' | 'text' }): Promise<void> {
   remembered = undefined;
   const s = store();
+  if (next.dates !== undefined) await s.setItem(SETTINGS_KEYS.dates, next.dates);
   if (next.baseUrl !== undefined) await s.setItem(SETTINGS_KEYS.baseUrl, next.baseUrl.trim());
   if (next.apiKey === null || next.apiKey === '') await s.removeItem(SETTINGS_KEYS.apiKey);
   else if (next.apiKey !== undefined) await s.setItem(SETTINGS_KEYS.apiKey, next.apiKey.trim());

@@ -21,6 +21,7 @@ import {
   type MarketBriefT,
   type Table,
 } from '@dchub/core';
+import { excelSerial } from '../functions/dates';
 
 /** Workbook setting holding the brief tables the pane inserted (never the key). */
 export const BRIEF_SETTINGS_KEY = 'dchub.briefTables';
@@ -33,7 +34,17 @@ export const CHANGED_FILL = '#FFF2CC';
 export const HEADER_ROW = 3;
 export const DEFAULT_CITATION = 'DC Hub, dchub.cloud, CC-BY-4.0';
 
-const TEXT_COLUMNS = new Set(['market_slug', 'market_name', 'verdict', 'iso', 'state', 'top_operator', 'live_as_of', 'computed_at', CHANGED_COLUMN]);
+const TEXT_COLUMNS = new Set(['market_slug', 'market_name', 'verdict', 'iso', 'state', 'top_operator', CHANGED_COLUMN]);
+/** Timestamps written as Excel dates (serial numbers, UTC) with a date format. */
+const DATE_COLUMNS = new Set(['live_as_of', 'computed_at']);
+export const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
+/** Format of a column: text, date or General. */
+type ColumnFormat = (column: string) => '@' | typeof DATE_FORMAT | 'General';
+const briefFormat: ColumnFormat = (c) => (TEXT_COLUMNS.has(c) ? '@' : DATE_COLUMNS.has(c) ? DATE_FORMAT : 'General');
+/** A brief value with its timestamps as serial numbers. */
+const briefValue = (column: string, v: unknown): unknown => (DATE_COLUMNS.has(column) && typeof v === 'string' ? (excelSerial(v) ?? v) : v);
+/** A brief value as written: dates as serial numbers, text neutralized. */
+const briefCell = (column: string, v: unknown): Cell => neutralizeCell(cell(briefValue(column, v)));
 const CHUNK_ROWS = 1000; // keeps each request far below Excel on the web's 5 MB payload limit
 
 export interface BriefTableRecord {
@@ -112,13 +123,13 @@ async function writeTableSheet(
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
   lines: readonly string[],
-  textColumns: (column: string) => boolean,
+  format: ColumnFormat,
 ): Promise<Excel.Worksheet> {
   const sheet = context.workbook.worksheets.add(names.sheet);
   const head = lines.slice(0, HEADER_ROW);
   if (head.length) sheet.getRangeByIndexes(0, 0, head.length, 1).values = head.map((l) => [neutralizeCell(l)]);
   const width = columns.length;
-  const formats = columns.map((c) => (textColumns(c) ? '@' : 'General'));
+  const formats = columns.map(format);
   const matrix: Cell[][] = [safeRow(columns), ...rows.map((r) => safeRow(columns.map((_, j) => r[j])))];
   for (let start = 0; start < matrix.length; start += CHUNK_ROWS) {
     const part = matrix.slice(start, start + CHUNK_ROWS);
@@ -148,7 +159,7 @@ export async function insertBriefSheet(
   const records = await readBriefRecords(context);
   const names = await freeNames(context, 'DC Hub briefs', 'DCHubBriefs');
   const cols = BRIEF_TABLE_COLUMNS;
-  const data = rows.map((r) => cols.map((c) => (c === CHANGED_COLUMN ? '' : (r as Record<string, unknown>)[c])));
+  const data = rows.map((r) => cols.map((c) => (c === CHANGED_COLUMN ? '' : briefValue(c, (r as Record<string, unknown>)[c]))));
   await writeTableSheet(
     context,
     names,
@@ -159,7 +170,7 @@ export async function insertBriefSheet(
       `As of ${asOf || 'unknown'}`,
       `Refresh from the DC Hub pane: changed rows are highlighted and stamped in "${CHANGED_COLUMN}"; your own columns are kept.`,
     ],
-    (c) => TEXT_COLUMNS.has(c),
+    briefFormat,
   );
   writeBriefRecords(context, [...records.filter((r) => r.table !== names.table), { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() }]);
   await context.sync();
@@ -216,7 +227,7 @@ function runsOf(indexes: readonly number[]): Array<[number, number]> {
 export async function refreshBriefSheet(
   context: Ctx,
   diffRows: readonly (BriefCsvRowT | MarketBriefT)[],
-  opts: { table?: string; stamp?: string; now?: string } = {},
+  opts: { table?: string; stamp?: string; now?: string; automatic?: boolean } = {},
 ): Promise<BriefRefresh> {
   const rec = await findBriefTable(context, opts.table);
   if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
@@ -261,7 +272,7 @@ export async function refreshBriefSheet(
 
   const ownValues = (row: BriefCsvRowT, mark: string): Map<number, Cell> => {
     const m = new Map<number, Cell>();
-    for (const [c, j] of colOf) m.set(j, c === CHANGED_COLUMN ? mark : neutralizeCell(cell((row as Record<string, unknown>)[c])));
+    for (const [c, j] of colOf) m.set(j, c === CHANGED_COLUMN ? mark : briefCell(c, (row as Record<string, unknown>)[c]));
     return m;
   };
   const writeRuns = (rowIndex: number, values: Map<number, Cell>) => {
@@ -287,7 +298,7 @@ export async function refreshBriefSheet(
     }
     const differs = BRIEF_CSV_COLUMNS.some((c) => {
       const j = colOf.get(c);
-      return j !== undefined && !sameCell(existing[i][j], cell((row as Record<string, unknown>)[c]));
+      return j !== undefined && !sameCell(existing[i][j], briefCell(c, (row as Record<string, unknown>)[c]));
     });
     if (!differs) {
       unchanged++;
@@ -315,7 +326,12 @@ export async function refreshBriefSheet(
     const stampCell = sheet.getRangeByIndexes(header.rowIndex - 2, header.columnIndex, 1, 1);
     stampCell.load('values');
     await context.sync();
-    if (/^As of /.test(String(stampCell.values?.[0]?.[0] ?? ''))) stampCell.values = [[`As of ${asOf}`]];
+    if (/^As of /.test(String(stampCell.values?.[0]?.[0] ?? ''))) {
+      stampCell.values = [[`As of ${asOf}`]];
+      // Beside it: when the table was last checked against the service, and how.
+      const refreshed = `Last refresh ${isoMinute(opts.now ? new Date(opts.now) : new Date())}${opts.automatic ? ' (automatic)' : ''}`;
+      sheet.getRangeByIndexes(header.rowIndex - 2, header.columnIndex + 1, 1, 1).values = [[refreshed]];
+    }
   }
   const records = await readBriefRecords(context);
   writeBriefRecords(
@@ -339,7 +355,7 @@ export async function writeRankedSheet(
   const lines = [`Source: ${table.citation ?? DEFAULT_CITATION}`, opts.summary ?? `Ranked ${table.rows.length} sites${table.asOf ? `, as of ${table.asOf}` : ''}`];
   if (table.note) lines.push(table.note);
   const numeric = new Set(table.columns.filter((_, j) => table.rows.length > 0 && table.rows.every((r) => typeof r[j] === 'number' || r[j] === '')));
-  await writeTableSheet(context, names, table.columns, table.rows, lines, (c) => !numeric.has(c));
+  await writeTableSheet(context, names, table.columns, table.rows, lines, (c) => (numeric.has(c) ? 'General' : '@'));
   return { ...names, rows: table.rows.length };
 }
 

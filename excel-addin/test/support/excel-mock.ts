@@ -71,7 +71,30 @@ interface Tracked {
   c: number;
   h: number;
   w: number;
-  seen: { values: unknown; numberFormat: unknown; color: unknown };
+  seen: { values: unknown; numberFormat: unknown; color: unknown; formulas: unknown };
+}
+
+/** A1-style address of a cell (zero-based row and column). */
+export const a1 = (r: number, c: number): string => {
+  let col = '';
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) col = String.fromCharCode(65 + ((n - 1) % 26)) + col;
+  return `${col}${r + 1}`;
+};
+
+/** One write that reached the grid on sync (what Excel.run was asked to change). */
+export interface Write {
+  sheet: string;
+  address: string;
+  kind: 'values' | 'formulas';
+  rows: number;
+  cols: number;
+}
+
+export interface WorkbookSnapshot {
+  sheets: Array<{ name: string; cells: Array<[string, CellState]> }>;
+  tables: Array<Omit<FakeTable, 'sheet'> & { sheet: string }>;
+  settings: Array<[string, unknown]>;
+  active: string;
 }
 
 export class FakeWorkbook {
@@ -79,6 +102,10 @@ export class FakeWorkbook {
   readonly tables: FakeTable[] = [];
   readonly settings = new Map<string, unknown>();
   readonly calculations: string[] = [];
+  /** Every values/formulas write, in order. */
+  readonly writes: Write[] = [];
+  /** The active cell of the active sheet (zero-based). */
+  activeCell = { r: 0, c: 0 };
   active: FakeSheet;
   syncs = 0;
   autofits = 0;
@@ -131,10 +158,34 @@ export class FakeWorkbook {
             wb.calculations.push(type);
           },
         },
+        getActiveCell: () => wb.#range(wb.active, wb.activeCell.r, wb.activeCell.c, 1, 1),
       },
       sync: async () => wb.#sync(),
     });
     this.excel = { run: async (batch: (ctx: any) => Promise<unknown>) => batch(wb.context) };
+  }
+
+  /** Called after every sync (a stand-in that keeps the workbook across reloads saves it here). */
+  onSync?: () => void;
+
+  /** The workbook's state as plain data (cells, tables, settings), e.g. to reopen it later. */
+  snapshot(): WorkbookSnapshot {
+    return {
+      sheets: this.sheets.map((s) => ({ name: s.name, cells: [...s.cells] })),
+      tables: this.tables.map((t) => ({ ...t, sheet: t.sheet.name })),
+      settings: [...this.settings],
+      active: this.active.name,
+    };
+  }
+
+  /** A workbook reopened from a snapshot. */
+  static restore(snap: WorkbookSnapshot): FakeWorkbook {
+    const wb = new FakeWorkbook(snap.sheets.map((s) => s.name));
+    snap.sheets.forEach((s, i) => s.cells.forEach(([k, v]) => wb.sheets[i].cells.set(k, v)));
+    for (const t of snap.tables) wb.tables.push({ ...t, sheet: wb.sheet(t.sheet)! });
+    for (const [k, v] of snap.settings) wb.settings.set(k, v);
+    wb.active = wb.sheet(snap.active) ?? wb.sheets[0];
+    return wb;
   }
 
   sheet(name: string): FakeSheet | undefined {
@@ -213,8 +264,11 @@ export class FakeWorkbook {
     const values = sheet.block(r, c, h, w);
     const numberFormat = values.map((row, i) => row.map((_, j) => sheet.cell(r + i, c + j).nf ?? 'General'));
     const color = sheet.cell(r, c).fill ?? '#FFFFFF';
+    const formulas = values.map((row) => row.map((v) => v));
     const mock = this.#track({
       values,
+      formulas,
+      address: `${sheet.name}!${a1(r, c)}${h > 1 || w > 1 ? `:${a1(r + h - 1, c + w - 1)}` : ''}`,
       numberFormat,
       rowIndex: r,
       columnIndex: c,
@@ -232,7 +286,7 @@ export class FakeWorkbook {
         },
       },
     });
-    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color } });
+    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas } });
     return mock;
   }
 
@@ -255,6 +309,13 @@ export class FakeWorkbook {
         check(m.values, 'values');
         (m.values as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
         t.seen.values = m.values;
+        this.writes.push({ sheet: t.sheet.name, address: a1(t.r, t.c), kind: 'values', rows: t.h, cols: t.w });
+      }
+      if (written(m.formulas, t.seen.formulas)) {
+        check(m.formulas, 'formulas');
+        (m.formulas as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
+        t.seen.formulas = m.formulas;
+        this.writes.push({ sheet: t.sheet.name, address: a1(t.r, t.c), kind: 'formulas', rows: t.h, cols: t.w });
       }
       const color = m.format.fill.color;
       if (written(color, t.seen.color)) {
@@ -280,5 +341,6 @@ export class FakeWorkbook {
     await new Promise((r) => setTimeout(r, 0)); // the mock updates loaded properties in microtasks
     for (const t of this.#ranges) if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
     for (const [m, flag] of this.#nullFlags) m.isNullObject = flag;
+    this.onSync?.();
   }
 }

@@ -1,4 +1,4 @@
-import { McpToolClient, ValidationError, toolTable, type CallOptions } from '@dchub/core';
+import { McpToolClient, ValidationError, toolTable, type CallOptions, type Cell } from '@dchub/core';
 import { pairs } from './args';
 import { loadSettings } from '../shared/settings';
 import { serviceClient } from './service';
@@ -27,7 +27,7 @@ export function toolArgs(v: unknown): Record<string, unknown> {
   return out;
 }
 
-export async function toolCall(name: string, args: unknown, opts: CallOptions): Promise<any> {
+export async function toolCall(name: string, args: unknown, opts: CallOptions): Promise<Cell[][]> {
   const client = await toolClient();
   const r = await client.callTool(name, toolArgs(args), { cacheOnly: opts.cacheOnly });
   if (r.isError) {
@@ -35,5 +35,5 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
     throw new ValidationError('args', `${name}: ${msg ?? 'tool error'}`);
   }
   const t = toolTable(r);
-  return t ? spill(t, 1) : r.text;
+  return t ? spill(t, 1) : spill({ columns: ['text'], rows: [[r.text]] }, 0);
 }

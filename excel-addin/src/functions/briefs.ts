@@ -1,0 +1,80 @@
+/* global CustomFunctions */
+import { formula } from './load';
+
+/**
+ * Header rows of a spilled table.
+ * @customenum {number}
+ */
+enum HeaderRows {
+  /** No header row */
+  none = 0,
+  /** A header row (default) */
+  header = 1,
+  /** A source/as-of row and a header row */
+  source = 2,
+}
+
+/**
+ * Market briefs of your tier, one row per market.
+ * @customfunction BRIEFS
+ * @helpurl https://dchub.cloud/docs/excel#briefs
+ * @param [limit] Page size (default 50).
+ * @param [offset] Briefs to skip (default 0).
+ * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per market: verdict, scores, MW, operators, dates.
+ */
+export function briefs(limit: any, offset: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ fetchBriefsAll, briefsAllTable, optional, answerNotes, callOptions, headerMode, serviceClient, spill }) => {
+    const h = headerMode(headers);
+    const all = await fetchBriefsAll(await serviceClient(), { limit: optional(limit), offset: optional(offset) }, callOptions(invocation));
+    return spill(briefsAllTable(all), h, answerNotes(all));
+  });
+}
+
+/**
+ * One market brief: every member as rows, or one member.
+ * @customfunction BRIEF
+ * @helpurl https://dchub.cloud/docs/excel#brief
+ * @param slug Market slug or alias (e.g. "northern-virginia", "nova", "dfw").
+ * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
+ * @param invocation Invocation (set by Excel).
+ * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
+ */
+export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ marketBrief, briefTable, requiredText, tableOr, callOptions, serviceClient }) => {
+    const b = await marketBrief(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
+    return tableOr(b, field, () => briefTable(b));
+  });
+}
+
+/**
+ * Power-readiness index (DCPI) of a market: the verdict, or any score.
+ * @customfunction DCPI
+ * @helpurl https://dchub.cloud/docs/excel#dcpi
+ * @param slug Market slug or alias.
+ * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score, time_to_power_months, ...
+ * @param invocation Invocation (set by Excel).
+ * @returns BUILD, CAUTION or AVOID, or the score named by field.
+ */
+export function dcpi(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+  return formula(async ({ dcpiScore, requiredText, optional, pick, callOptions, serviceClient }) => {
+    const s = await dcpiScore(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
+    return pick(s, optional(field) ?? 'verdict');
+  });
+}
+
+/**
+ * Markets ranked by AI-ready deployable MW.
+ * @customfunction AICAPACITY
+ * @helpurl https://dchub.cloud/docs/excel#aicapacity
+ * @param [horizon] Days ahead: 30, 60 or 90 (default 90).
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per market.
+ */
+export function aicapacity(horizon: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ aiCapacityIndex, aiCapacityTable, answerNotes, callOptions, serviceClient, spill }) => {
+    const a = await aiCapacityIndex(await serviceClient(), { horizon }, callOptions(invocation));
+    return spill(aiCapacityTable(a), 1, answerNotes(a));
+  });
+}

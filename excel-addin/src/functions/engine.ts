@@ -1,0 +1,47 @@
+/**
+ * The engine chunk: what the formulas use from core and the add-in's helpers, named one by one
+ * (a module loaded with import() counts as wholly used, so `export *` from core would drag the MCP
+ * client in).
+ */
+export {
+  DCPI_CITATION,
+  NotCachedError,
+  ValidationError,
+  aiCapacityIndex,
+  aiCapacityTable,
+  analyzeParcel,
+  briefTable,
+  briefsAllTable,
+  compareMarkets,
+  compareTable,
+  dcpiScore,
+  dealsTable,
+  energyPrices,
+  facilitiesTable,
+  fetchBriefsAll,
+  fieldTable,
+  fuelMix,
+  fuelMixTable,
+  getMarket,
+  listMarkets,
+  marketBrief,
+  marketsTable,
+  news,
+  newsTable,
+  parcelTable,
+  pipeline,
+  pipelineTable,
+  platformStats,
+  queueTable,
+  rankSites,
+  rankedTable,
+  refineQueue,
+  runChain,
+  searchFacilities,
+  siteScore,
+  transactions,
+} from '@dchub/core';
+export { constraintsArg, objectivesArg, optional, rangeOrText, rangeRecords, requiredText } from './args';
+export { pick, tableOr } from './fields';
+export { answerNotes, callOptions, headerMode, serviceClient, toCellError } from './service';
+export { spill } from './spill';

@@ -1,0 +1,34 @@
+/* global CustomFunctions */
+import { formula } from './load';
+
+/**
+ * Facilities matching a text search.
+ * @customfunction FACILITIES
+ * @helpurl https://dchub.cloud/docs/excel#facilities
+ * @param query City, operator, market or name text.
+ * @param [country] ISO 3166-1 alpha-2 country code, e.g. "US".
+ * @param [limit] Maximum rows, 1-100 (default 25).
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per facility.
+ */
+export function facilities(query: any, country: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
+    const q = { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) };
+    const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
+    return spill(facilitiesTable(r), 1, answerNotes(r), 'No facilities match this search');
+  });
+}
+
+/**
+ * Facilities under construction or announced.
+ * @customfunction PIPELINE
+ * @helpurl https://dchub.cloud/docs/excel#pipeline
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per project.
+ */
+export function pipeline(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ pipeline: fetchPipeline, pipelineTable, answerNotes, callOptions, serviceClient, spill }) => {
+    const r = await fetchPipeline(await serviceClient(), {}, callOptions(invocation));
+    return spill(pipelineTable(r), 1, answerNotes(r));
+  });
+}

@@ -1,0 +1,64 @@
+/* global CustomFunctions */
+import { formula } from './load';
+
+/**
+ * Scored markets of your tier with their summary statistics.
+ * @customfunction MARKETS
+ * @helpurl https://dchub.cloud/docs/excel#markets
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per market.
+ */
+export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ listMarkets, marketsTable, answerNotes, callOptions, serviceClient, spill }) => {
+    const m = await listMarkets(await serviceClient(), callOptions(invocation));
+    return spill(marketsTable(m), 1, answerNotes(m));
+  });
+}
+
+/**
+ * One market's details: every member as rows, or one member.
+ * @customfunction MARKET
+ * @helpurl https://dchub.cloud/docs/excel#market
+ * @param name Market slug or name (e.g. "Northern Virginia").
+ * @param [field] Member to return, e.g. "stats.facility_count".
+ * @param invocation Invocation (set by Excel).
+ * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
+ */
+export function market(name: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient }) => {
+    const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
+    return tableOr(m, field, () => fieldTable(m));
+  });
+}
+
+/**
+ * Two to four markets side by side.
+ * @customfunction COMPARE
+ * @helpurl https://dchub.cloud/docs/excel#compare
+ * @param markets Markets, comma-separated, or a range of names.
+ * @param invocation Invocation (set by Excel).
+ * @returns One row per market.
+ */
+export function compare(markets: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
+    const given = rangeOrText(markets);
+    const list = Array.isArray(given) ? (given as unknown[][]).flat().filter((v) => optional(v) !== undefined).map(String) : requiredText('markets', given);
+    const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
+    return spill(compareTable(c), 1, answerNotes(c));
+  });
+}
+
+/**
+ * Platform totals: facilities, countries, providers, markets, articles, transactions, MW.
+ * @customfunction STATS
+ * @helpurl https://dchub.cloud/docs/excel#stats
+ * @param invocation Invocation (set by Excel).
+ * @returns Field/value rows.
+ */
+export function stats(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ platformStats, fieldTable, answerNotes, callOptions, serviceClient, spill }) => {
+    const s = await platformStats(await serviceClient(), callOptions(invocation));
+    const { data: _d, ...top } = s;
+    return spill(fieldTable(top), 1, answerNotes(s));
+  });
+}

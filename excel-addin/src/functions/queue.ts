@@ -1,0 +1,56 @@
+/* global CustomFunctions */
+import { formula } from './load';
+
+/**
+ * Header rows of a spilled table.
+ * @customenum {number}
+ */
+enum HeaderRows {
+  /** No header row */
+  none = 0,
+  /** A header row (default) */
+  header = 1,
+  /** A source/as-of row and a header row */
+  source = 2,
+}
+
+/**
+ * Interconnection-queue projects that pass every filter, as a table.
+ * @customfunction QUEUE
+ * @helpurl https://dchub.cloud/docs/excel#queue
+ * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
+ * @param [min_mw] Minimum project capacity in MW.
+ * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.
+ * @param [fuel_type] Fuel label text to match, comma-separated (e.g. "gas,nuclear").
+ * @param [status] "active" (default), "all", or text to match in the status.
+ * @param [baseload_only] TRUE keeps firm fuels only (no wind, solar, storage).
+ * @param [max_fiber_km] Maximum km to the nearest long-haul fiber endpoint.
+ * @param [geocoded_only] TRUE keeps projects with coordinates.
+ * @param [limit] Maximum rows, 1-1000 (default 200).
+ * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
+ * @param invocation Invocation (set by Excel).
+ * @returns The surviving projects, one per row.
+ */
+export function queue(
+  iso: any,
+  min_mw: any,
+  max_ttp_months: any,
+  fuel_type: any,
+  status: any,
+  baseload_only: any,
+  max_fiber_km: any,
+  geocoded_only: any,
+  limit: any,
+  headers: HeaderRows,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
+  return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, answerNotes, headerMode, spill }) => {
+    const mode = headerMode(headers);
+    const r = await refineQueue(
+      await serviceClient(),
+      { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit },
+      callOptions(invocation),
+    );
+    return spill(queueTable(r), mode, answerNotes(r), 'No queued projects match these filters');
+  });
+}

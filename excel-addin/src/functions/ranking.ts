@@ -1,0 +1,78 @@
+/* global CustomFunctions */
+import { formula } from './load';
+
+/**
+ * Scoring mode of RANK.
+ * @customenum {string}
+ */
+enum RankMode {
+  /** Min-max within the candidates (default) */
+  relative = "relative",
+  /** Fixed 0-100 scale, stable across runs */
+  absolute = "absolute",
+  /** Percentile against the viable-site population */
+  percentile = "percentile",
+}
+
+/**
+ * Header rows of a spilled table.
+ * @customenum {number}
+ */
+enum HeaderRows {
+  /** No header row */
+  none = 0,
+  /** A header row (default) */
+  header = 1,
+  /** A source/as-of row and a header row */
+  source = 2,
+}
+
+/**
+ * Ranks candidate sites by weighted objectives.
+ * @customfunction RANK
+ * @helpurl https://dchub.cloud/docs/excel#rank
+ * @param candidates Range with a header row: id, lat, lon and metric columns.
+ * @param objectives Two-column range (field, weight) or "field:weight,..." text; + maximizes, - minimizes.
+ * @param [constraints] Range (field, min, max) or "field:min:max,..." text; a candidate missing a field fails.
+ * @param [mode] relative (default), absolute or percentile.
+ * @param [top_k] How many to return (default 3).
+ * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
+ * @param invocation Invocation (set by Excel).
+ * @returns The ranked candidates.
+ */
+export function rank(candidates: any[][], objectives: any[][], constraints: any[][], mode: RankMode, top_k: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async (e) => {
+    const { NotCachedError, ValidationError, rankSites, rankedTable, constraintsArg, objectivesArg, optional, rangeRecords, answerNotes, callOptions, headerMode, serviceClient, spill } = e;
+    const h = headerMode(headers);
+    const m = optional(mode);
+    if (m !== undefined && !['relative', 'absolute', 'percentile'].includes(String(m))) throw new ValidationError('mode', `must be relative, absolute or percentile, got ${JSON.stringify(m)}`);
+    const recs = rangeRecords('candidates', candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
+    const obj = objectivesArg(objectives);
+    const opts = callOptions(invocation);
+    if (opts.cacheOnly) throw new NotCachedError('RANK');
+    const r = await rankSites(await serviceClient(), { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m as RankMode | undefined, top_k: optional(top_k) }, opts);
+    return spill(rankedTable(r, Object.keys(obj)), h, answerNotes(r));
+  });
+}
+
+/**
+ * Queue → site score → ranking in one formula, within the calls left today.
+ * @customfunction CHAIN
+ * @helpurl https://dchub.cloud/docs/excel#chain
+ * @param iso Grid operators, comma-separated (blank for all).
+ * @param min_mw Minimum project capacity in MW.
+ * @param max_ttp_months Maximum average time to power, months.
+ * @param objectives Two-column range or "field:weight,..." text, e.g. "overall_score:1,fiber_km:-1".
+ * @param [top_k] How many ranked sites to return (default 3).
+ * @param invocation Invocation (set by Excel).
+ * @returns The ranked sites with queue fields, site scores and normalized objectives.
+ */
+export function chain(iso: any, min_mw: any, max_ttp_months: any, objectives: any[][], top_k: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ NotCachedError, runChain, objectivesArg, optional, callOptions, serviceClient, spill }) => {
+    const obj = objectivesArg(objectives);
+    const opts = callOptions(invocation);
+    if (opts.cacheOnly) throw new NotCachedError('CHAIN');
+    const r = await runChain(await serviceClient(), { filters: { iso, min_mw, max_ttp_months, geocoded_only: true }, objectives: obj, top_k: optional(top_k), maxSites: 10 });
+    return spill(r.table, 1, [`${r.scored} sites scored with ${r.callsSpent} calls`]);
+  });
+}

@@ -1,0 +1,22 @@
+/* global CustomFunctions */
+import { formula } from './load';
+
+/** The MCP client (the official SDK and its schema validator) loads on the first TOOL call, as its own chunk. */
+const loadToolClient = () => import(/* webpackChunkName: "mcp" */ './tool-client');
+
+/**
+ * Calls any of the 29 DC Hub MCP tools.
+ * @customfunction TOOL
+ * @helpurl https://dchub.cloud/docs/excel#tool
+ * @param name Tool name, e.g. "get_market_dcpi_rank".
+ * @param [args] Two-column range (name, value) or "k=v;k=v" text.
+ * @param invocation Invocation (set by Excel).
+ * @returns The tool's answer as a table, or its text.
+ */
+export function tool(name: any, args: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ requiredText, callOptions }) => {
+    const toolName = requiredText('name', name);
+    const { toolCall } = await loadToolClient();
+    return toolCall(toolName, args, callOptions(invocation));
+  });
+}

@@ -1,0 +1,303 @@
+// A strict model of Excel's custom-functions runtime, for tests. It reads functions.json and
+// enforces Microsoft's documented rules where the lenient stand-in accepted anything:
+//
+// - arguments as Excel passes them: one per declared parameter, an omitted optional as null, a
+//   range (or any value given to a matrix parameter) as a 2-D array even for one cell, an empty
+//   cell as null (Excel on the web) or 0 (desktop), then the invocation object last;
+// - a result without `result.dimensionality: "matrix"` must not be an array (Excel shows #VALUE!);
+//   a matrix result must be a non-empty rectangular 2-D array;
+// - each cell: a finite number, a string of at most 32,767 characters, a boolean, or a
+//   CustomFunctions.Error; null, undefined, NaN, Infinity, objects and Dates are defects;
+// - a declared scalar result type (number, string, boolean) must match the value;
+// - a failure must be a CustomFunctions.Error with a code Excel shows for a result (#NAME? and
+//   #REF! are input-only), a message only with #VALUE! or #N/A, at most 255 characters and no
+//   stack trace; anything else thrown shows as a bare #VALUE!;
+// - streaming functions return nothing and deliver through setResult (a thrown exception is
+//   ignored by Excel); cancelable functions get an invocation whose onCanceled Excel calls.
+//
+// Each call yields what the cell would show ({ value } or { error }) and the list of defects; a
+// call with defects shows #VALUE! as Excel would. The same file runs in Node (unit tests of the
+// model) and in the browser (harness.html), hence plain JavaScript.
+
+export const ERROR_CODES = Object.freeze({
+  invalidValue: '#VALUE!',
+  notAvailable: '#N/A',
+  divisionByZero: '#DIV/0!',
+  invalidNumber: '#NUM!',
+  nullReference: '#NULL!',
+  invalidName: '#NAME?',
+  invalidReference: '#REF!',
+});
+/** Codes a function may give as its result (the docs mark #NAME? and #REF! input-only). */
+const RESULT_CODES = new Set(['#VALUE!', '#N/A', '#DIV/0!', '#NUM!', '#NULL!']);
+/** Codes whose custom message Excel shows. */
+const MESSAGE_CODES = new Set(['#VALUE!', '#N/A']);
+export const MAX_TEXT = 32767;
+export const MAX_ERROR_MESSAGE = 255;
+/** How long a canceled call may take to settle. */
+const CANCEL_GRACE_MS = 1000;
+const STACK = /\n\s+at\s|\bat\s\S+\s\(\S+:\d+:\d+\)|@\S+:\d+:\d+/;
+
+/** A reference to a range of cells (a test writes `range([[1, 2], [3, 4]])`). */
+export const range = (rows) => ({ $range: rows });
+/** An empty cell, alone or inside a range. */
+export const EMPTY = Object.freeze({ $empty: true });
+
+class ModelUsageError extends Error {}
+
+/**
+ * @param {{ metadata: { functions: any[] }, platform?: 'web' | 'desktop', address?: string }} opts
+ */
+export function createExcelRuntime({ metadata, platform = 'web', address = 'Sheet1!A1' }) {
+  const byId = new Map(metadata.functions.map((f) => [f.id, f]));
+  const registered = new Map();
+
+  class CFError {
+    constructor(code, message) {
+      this.code = code;
+      if (message !== undefined) this.message = message;
+    }
+  }
+
+  const CustomFunctions = {
+    associate(id, fn) {
+      if (typeof id === 'object' && id) {
+        for (const [k, v] of Object.entries(id)) CustomFunctions.associate(k, v);
+        return;
+      }
+      if (!byId.has(id)) throw new ModelUsageError(`associate(${JSON.stringify(id)}): no such id in functions.json`);
+      if (typeof fn !== 'function') throw new ModelUsageError(`associate(${id}): not a function`);
+      registered.set(id, fn);
+    },
+    Error: CFError,
+    ErrorCode: ERROR_CODES,
+  };
+
+  const emptyCell = () => (platform === 'desktop' ? 0 : null);
+
+  /** One cell value of an argument, as Excel hands it over. */
+  function argCell(v, where) {
+    if (v && typeof v === 'object' && v.$empty) return emptyCell();
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new ModelUsageError(`${where}: a cell cannot hold ${v}`);
+      return v;
+    }
+    if (typeof v === 'string' && v.length > MAX_TEXT) throw new ModelUsageError(`${where}: text of ${v.length} characters (a cell holds at most ${MAX_TEXT})`);
+    if (typeof v === 'string' || typeof v === 'boolean') return v;
+    throw new ModelUsageError(`${where}: ${JSON.stringify(v)} is not a cell value (number, text, boolean, EMPTY)`);
+  }
+
+  function argRows(rows, where) {
+    if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.length > 0)) {
+      throw new ModelUsageError(`${where}: a range is a non-empty rectangular 2-D array`);
+    }
+    return rows.map((r, i) => r.map((v, j) => argCell(v, `${where}[${i}][${j}]`)));
+  }
+
+  /** The arguments Excel passes for `given` (a value, range(...), EMPTY, or undefined = omitted). */
+  function excelArgs(meta, given) {
+    const params = meta.parameters ?? [];
+    if (given.length > params.length) throw new ModelUsageError(`${meta.id}: ${given.length} arguments for ${params.length} parameters`);
+    return params.map((p, i) => {
+      const where = `${meta.id} argument ${p.name}`;
+      const v = given[i];
+      if (v === undefined || v === null) {
+        if (!p.optional) throw new ModelUsageError(`${where} is required (Excel will not accept the formula without it)`);
+        return null;
+      }
+      const isRange = v && typeof v === 'object' && '$range' in v;
+      if (Array.isArray(v)) throw new ModelUsageError(`${where}: write range([[...]]) for a range or an array constant`);
+      if (p.dimensionality === 'matrix') return isRange ? argRows(v.$range, where) : [[argCell(v, where)]];
+      if (isRange) {
+        const rows = argRows(v.$range, where);
+        if (rows.length !== 1 || rows[0].length !== 1) throw new ModelUsageError(`${where}: a ${rows.length}×${rows[0].length} range given to a scalar parameter (Excel would lift the call per cell)`);
+        return rows[0][0];
+      }
+      return argCell(v, where);
+    });
+  }
+
+  const isCFError = (e) => e instanceof CFError;
+
+  /** Defects of an error Excel is handed (thrown, rejected, set or inside an array). */
+  function errorDefects(e, where) {
+    const out = [];
+    if (!isCFError(e)) {
+      out.push(`${where}: ${describe(e)} is not a CustomFunctions.Error (Excel shows a bare #VALUE!)`);
+      return out;
+    }
+    if (!RESULT_CODES.has(e.code)) out.push(`${where}: error code ${JSON.stringify(e.code)} is not one a function may return`);
+    if (e.message !== undefined) {
+      if (typeof e.message !== 'string') out.push(`${where}: error message is not text`);
+      else {
+        if (!MESSAGE_CODES.has(e.code)) out.push(`${where}: Excel shows no message with ${e.code} ("${e.message.slice(0, 40)}")`);
+        if (e.message.length > MAX_ERROR_MESSAGE) out.push(`${where}: error message of ${e.message.length} characters (at most ${MAX_ERROR_MESSAGE})`);
+        if (STACK.test(e.message)) out.push(`${where}: error message carries a stack trace`);
+      }
+    }
+    return out;
+  }
+
+  function describe(v) {
+    if (v === null) return 'null';
+    if (v === undefined) return 'undefined';
+    if (typeof v === 'number') return String(v);
+    if (v instanceof Date) return 'a Date';
+    if (typeof v === 'function') return 'a function';
+    if (Array.isArray(v)) return 'an array';
+    if (v instanceof Error) return `${v.name} "${String(v.message).slice(0, 60)}"`;
+    if (typeof v === 'object') return 'an object';
+    return typeof v;
+  }
+
+  function cellDefects(v, where, declaredType) {
+    if (isCFError(v)) return errorDefects(v, where);
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return [`${where}: ${v} is not a cell value`];
+      return declaredType && declaredType !== 'number' && declaredType !== 'any' ? [`${where}: a number from a function declared ${declaredType}`] : [];
+    }
+    if (typeof v === 'string') {
+      const out = v.length > MAX_TEXT ? [`${where}: text of ${v.length} characters (a cell holds at most ${MAX_TEXT})`] : [];
+      if (declaredType && declaredType !== 'string' && declaredType !== 'any') out.push(`${where}: text from a function declared ${declaredType}`);
+      return out;
+    }
+    if (typeof v === 'boolean') return declaredType && declaredType !== 'boolean' && declaredType !== 'any' ? [`${where}: a boolean from a function declared ${declaredType}`] : [];
+    return [`${where}: ${describe(v)} is not a cell value`];
+  }
+
+  /** Defects of a value returned (or set) for function `meta`. */
+  function resultDefects(meta, value) {
+    const r = meta.result ?? {};
+    const where = meta.id;
+    if (r.dimensionality !== 'matrix') {
+      if (Array.isArray(value)) return [`${where}: an array from a function declared single-value (no result.dimensionality "matrix")`];
+      return cellDefects(value, where, r.type);
+    }
+    if (isCFError(value)) return errorDefects(value, where);
+    if (!Array.isArray(value)) return [`${where}: ${describe(value)} from a function declared matrix (a 2-D array is due)`];
+    if (!value.length) return [`${where}: an empty array (a matrix result needs at least one row)`];
+    const out = [];
+    const width = Array.isArray(value[0]) ? value[0].length : -1;
+    if (width < 1) out.push(`${where}: row 0 is ${Array.isArray(value[0]) ? 'empty' : 'not an array'}`);
+    value.forEach((row, i) => {
+      if (!Array.isArray(row)) out.push(`${where}: row ${i} is not an array`);
+      else if (row.length !== width) out.push(`${where}: row ${i} has ${row.length} cells, row 0 has ${width} (not rectangular)`);
+      if (Array.isArray(row)) row.forEach((c, j) => out.push(...cellDefects(c, `${where}[${i}][${j}]`, r.type)));
+    });
+    return out.slice(0, 20);
+  }
+
+  /** What the cell shows for a value that passed the checks. */
+  const shown = (value) => (isCFError(value) ? { error: { code: value.code, message: value.message ?? '' } } : { value });
+  const broken = (defects) => ({ error: { code: '#VALUE!', message: '' }, defects });
+
+  function invocationFor(meta, extra = {}) {
+    return {
+      address,
+      functionName: `DCHUB.${meta.id}`,
+      isInValuePreview: false,
+      ...extra,
+    };
+  }
+
+  function lookup(id) {
+    const meta = byId.get(id);
+    if (!meta) throw new ModelUsageError(`no function ${id} in functions.json`);
+    const fn = registered.get(id);
+    if (!fn) return { meta, fn: undefined };
+    return { meta, fn };
+  }
+
+  /**
+   * Calls a request/response function as Excel would. `opts.isInValuePreview` marks a formula
+   * value preview; `opts.cancelAfterMs` has Excel cancel the call (cancelable functions only).
+   */
+  async function invoke(id, given = [], opts = {}) {
+    const { meta, fn } = lookup(id);
+    if (!fn) return broken([`${id}: declared in functions.json but never associated (Excel shows #NAME? or #N/A)`]);
+    if (meta.options?.stream) throw new ModelUsageError(`${id} is streaming: use stream()`);
+    const args = excelArgs(meta, given);
+    const invocation = invocationFor(meta, { isInValuePreview: Boolean(opts.isInValuePreview) });
+    const defects = [];
+    let timer;
+    let settleBy;
+    if (opts.cancelAfterMs !== undefined) {
+      if (!meta.options?.cancelable) throw new ModelUsageError(`${id} is not cancelable: Excel never cancels it`);
+      timer = setTimeout(() => {
+        if (typeof invocation.onCanceled !== 'function') defects.push(`${id}: declared cancelable but sets no onCanceled`);
+        else invocation.onCanceled();
+        settleBy = Date.now() + CANCEL_GRACE_MS;
+      }, opts.cancelAfterMs);
+    }
+    let value;
+    let thrown;
+    let failed = false;
+    try {
+      value = await fn(...args, invocation);
+    } catch (e) {
+      failed = true;
+      thrown = e;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (settleBy !== undefined && Date.now() > settleBy) defects.push(`${id}: still running ${CANCEL_GRACE_MS} ms after Excel canceled it`);
+    if (failed) {
+      const d = [...defects, ...errorDefects(thrown, id)];
+      return d.length ? broken(d) : shown(thrown);
+    }
+    const d = [...defects, ...resultDefects(meta, value)];
+    return d.length ? broken(d) : shown(value);
+  }
+
+  /**
+   * Starts a streaming function. Returns the results Excel received (each checked), a way to
+   * wait for the next one, and cancel() (what Excel does when the formula is deleted).
+   */
+  function stream(id, given = []) {
+    const { meta, fn } = lookup(id);
+    if (!meta.options?.stream) throw new ModelUsageError(`${id} is not streaming: use invoke()`);
+    const results = [];
+    const waiters = [];
+    const invocation = invocationFor(meta, {
+      setResult(v) {
+        const d = resultDefects(meta, v);
+        results.push(d.length ? broken(d) : shown(v));
+        waiters.splice(0).forEach((w) => w());
+      },
+    });
+    const defects = [];
+    if (!fn) defects.push(`${id}: never associated`);
+    else {
+      try {
+        const r = fn(...excelArgs(meta, given), invocation);
+        if (r !== undefined) defects.push(`${id}: a streaming function returned ${describe(r)} (Excel ignores it; results go through setResult)`);
+        if (r && typeof r.then === 'function') r.then(undefined, () => {});
+      } catch (e) {
+        defects.push(`${id}: threw ${describe(e)}; Excel ignores exceptions of streaming functions (errors go through setResult)`);
+      }
+    }
+    return {
+      results,
+      defects,
+      /** Waits until `count` results have arrived; resolves with the latest. */
+      waitFor(count = 1, timeoutMs = 10_000) {
+        return new Promise((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error(`${id}: ${results.length} of ${count} results within ${timeoutMs} ms`)), timeoutMs);
+          const check = () => {
+            if (results.length >= count) {
+              clearTimeout(t);
+              resolve(results[results.length - 1]);
+            } else waiters.push(check);
+          };
+          check();
+        });
+      },
+      cancel() {
+        if (typeof invocation.onCanceled !== 'function') defects.push(`${id}: a streaming function without onCanceled (its timers outlive the cell)`);
+        else invocation.onCanceled();
+      },
+    };
+  }
+
+  return { CustomFunctions, registered, invoke, stream, resultDefects, errorDefects, excelArgs, ModelUsageError };
+}

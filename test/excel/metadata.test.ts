@@ -1,0 +1,27 @@
+// functions.json as built: every function id the add-in has shipped stays (workbooks refer to
+// them by id), every id has an implementation module, and shared enums appear once.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const meta = JSON.parse(readFileSync(path.resolve(here, '../../excel-addin/dist/functions.json'), 'utf8'));
+
+/** The ids of the release before the split into one module per resource. */
+const SHIPPED_IDS = ['AICAPACITY', 'BRIEF', 'BRIEFS', 'CHAIN', 'CITATION', 'COMPARE', 'DCPI', 'DEALS', 'FACILITIES', 'FUELMIX', 'MARKET', 'MARKETS', 'NEWS', 'PARCEL', 'PIPELINE', 'PRICE', 'QUEUE', 'QUOTA', 'RANK', 'SITESCORE', 'STATS', 'TOOL'];
+
+describe('functions.json', () => {
+  it('keeps every function id, each with its name', () => {
+    const ids = meta.functions.map((f: { id: string }) => f.id);
+    expect([...ids].sort()).toEqual(SHIPPED_IDS);
+    for (const f of meta.functions) expect(f.name).toBe(f.id);
+  });
+
+  it('lists each custom enum once, and every enum a parameter names exists', () => {
+    const enumIds = (meta.enums ?? []).map((e: { id: string }) => e.id);
+    expect(new Set(enumIds).size).toBe(enumIds.length);
+    const used = meta.functions.flatMap((f: any) => f.parameters.map((p: any) => p.customEnumId).filter(Boolean));
+    for (const id of used) expect(enumIds).toContain(id);
+  });
+});

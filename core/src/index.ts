@@ -17,3 +17,4 @@ export * from './feeds.js';
 export * from './energy.js';
 export * from './agent.js';
 export * from './mcp.js';
+export * from './preview.js';

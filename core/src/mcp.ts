@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
+import { redirectSafeFetch } from './http/redirects.js';
 import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
 import { fieldTable, recordsTable, type Table } from './table.js';
@@ -58,7 +59,8 @@ export class McpToolClient {
       const url = new URL(MCP_PATH.replace(/^\//, ''), this.rest.baseUrl);
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit: this.opts.apiKey ? { headers: { 'X-API-Key': this.opts.apiKey } } : undefined,
-        fetch: this.opts.fetch,
+        // Redirects by hand, the key kept on the base URL's origin (as for REST calls).
+        fetch: this.opts.fetch ? redirectSafeFetch(this.opts.fetch) : this.rest.safeFetch,
       });
       const client = new Client({ name: 'dchub-office', version: '0.1.0' });
       try {

@@ -1,0 +1,153 @@
+import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DchubClient, DchubError, NetworkError, RedirectError, SiteScore, errorFromResponse } from '../src/index.js';
+import { EXIT, runCli } from '../src/cli/main.js';
+
+/** A loopback server on port 0 that records what it receives and answers with `route`. */
+interface Seen {
+  method: string;
+  url: string;
+  key: string | undefined;
+  body: string;
+}
+async function loopback(route: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', key: req.headers['x-api-key'] as string | undefined, body });
+      route(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const SCORE = { success: true, overall_score: 71.4, interpretation: 'Good site', location: { lat: 33.45, lon: -112.07, state: 'AZ' } };
+const KEY = 'redirect-test-secret-key';
+const CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'dchub-http-'));
+let other: Awaited<ReturnType<typeof loopback>>;
+let service: Awaited<ReturnType<typeof loopback>>;
+
+beforeAll(async () => {
+  other = await loopback((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ ...SCORE, interpretation: 'served by the other origin' }));
+  });
+  service = await loopback((req, res, body) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const to = (status: number, location: string) => {
+      res.writeHead(status, { Location: location });
+      res.end();
+    };
+    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '1') return to(302, `${other.url}/api/site-score${u.search}`);
+    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '2') return to(301, `/moved/site-score${u.search}`);
+    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '3') return to(302, `/api/site-score?lat=3&hop=${Number(u.searchParams.get('hop') ?? 0) + 1}`);
+    if (u.pathname === '/api/v1/rank-sites' && req.method === 'POST' && !u.searchParams.has('moved')) return to(307, '/api/v1/rank-sites?moved=1');
+    if (u.pathname === '/api/v1/analyze-parcel' && req.method === 'POST') return to(303, '/parcel-result');
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    if (u.pathname === '/moved/site-score') return res.end(JSON.stringify(SCORE));
+    if (u.pathname === '/api/v1/rank-sites') return res.end(JSON.stringify({ echo: JSON.parse(body || 'null'), method: req.method }));
+    if (u.pathname === '/parcel-result') return res.end(JSON.stringify({ method: req.method, body }));
+    res.end('{}');
+  });
+});
+afterAll(async () => {
+  await other?.close();
+  await service?.close();
+});
+
+const client = (apiKey?: string) => new DchubClient({ baseUrl: service.url, apiKey, retries: 0, cache: false, ledger: false });
+const q = (lat: number) => new URLSearchParams({ lat: String(lat), lon: '1' });
+
+describe('redirects are followed by hand; the key stays on the configured origin', () => {
+  it('another origin while a key is set: refused, nothing sent there, the reason names the target', async () => {
+    other.seen.length = 0;
+    const err = await client(KEY).getJson('/api/site-score', SiteScore, q(1)).catch((e) => e);
+    expect(err).toBeInstanceOf(RedirectError);
+    expect(err.location).toBe(other.url);
+    expect(err.message).toMatch(/redirected to another site/);
+    expect(err.message).toContain(other.url);
+    expect(err.message).not.toContain(KEY);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it('another origin without a key: followed (no secret to protect)', async () => {
+    other.seen.length = 0;
+    const s = await client().getJson('/api/site-score', SiteScore, q(1));
+    expect(s.interpretation).toBe('served by the other origin');
+    expect(other.seen).toHaveLength(1);
+    expect(other.seen[0].key).toBeUndefined();
+  });
+
+  it('same origin: followed with the key', async () => {
+    service.seen.length = 0;
+    const s = await client(KEY).getJson('/api/site-score', SiteScore, q(2));
+    expect(s.overall_score).toBe(71.4);
+    expect(service.seen.map((x) => x.url)).toEqual(['/api/site-score?lat=2&lon=1', '/moved/site-score?lat=2&lon=1']);
+    expect(service.seen.every((x) => x.key === KEY)).toBe(true);
+  });
+
+  it('307 keeps the method and body; 303 continues as a GET without the body', async () => {
+    const c = client(KEY);
+    const r = await c.postJson('/api/v1/rank-sites', { candidates: [1, 2] }, (await import('zod')).z.looseObject({ echo: (await import('zod')).z.unknown(), method: (await import('zod')).z.string() }));
+    expect(r).toMatchObject({ method: 'POST', echo: { candidates: [1, 2] } });
+    const p = await c.postJson('/api/v1/analyze-parcel', { geometry: {} }, (await import('zod')).z.looseObject({ method: (await import('zod')).z.string(), body: (await import('zod')).z.string() }));
+    expect(p).toEqual({ method: 'GET', body: '' });
+  });
+
+  it('a redirect loop ends after 5 hops with a clear error', async () => {
+    service.seen.length = 0;
+    const err = await client(KEY).getJson('/api/site-score', SiteScore, q(3)).catch((e) => e);
+    expect(err).toBeInstanceOf(RedirectError);
+    expect(err.message).toMatch(/more than 5 times/);
+    expect(service.seen).toHaveLength(5);
+  });
+
+  it('the CLI exits 5 with one line naming the other origin, and never prints the key', async () => {
+    let out = '';
+    let errText = '';
+    const code = await runCli(['score', '1', '1', '--no-cache'], { out: (s) => (out += s), err: (s) => (errText += s), env: { DCHUB_BASE_URL: service.url, DCHUB_API_KEY: KEY, DCHUB_CACHE_DIR: CACHE_DIR } });
+    expect(code).toBe(EXIT.failure);
+    expect(errText).toMatch(/redirected to another site/);
+    expect(errText.trim().split('\n')).toHaveLength(1);
+    expect(out + errText).not.toContain(KEY);
+  });
+});
+
+describe('credentials in URLs', () => {
+  it('a base URL with user:password@ is refused without echoing the secret', () => {
+    const err = (() => {
+      try {
+        new DchubClient({ baseUrl: 'http://someone:TOPSECRET@127.0.0.1:8787' });
+      } catch (e) {
+        return e as DchubError;
+      }
+    })();
+    expect(err).toBeInstanceOf(DchubError);
+    expect(err!.kind).toBe('validation');
+    expect(err!.message).toMatch(/must not contain credentials/);
+    expect(err!.message).not.toContain('TOPSECRET');
+  });
+
+  it('the CLI refuses it with exit 2 and no secret in any output', async () => {
+    let all = '';
+    const code = await runCli(['score', '1', '1'], { out: (s) => (all += s), err: (s) => (all += s), env: { DCHUB_BASE_URL: 'https://me:TOPSECRET@dchub.example', DCHUB_CACHE_DIR: CACHE_DIR } });
+    expect(code).toBe(EXIT.usage);
+    expect(all).toMatch(/must not contain credentials/);
+    expect(all).not.toContain('TOPSECRET');
+  });
+
+  it('userinfo is stripped from every error message, whatever its source', () => {
+    expect(new NetworkError('cannot reach http://u:TOPSECRET@h.example/x').message).toBe('cannot reach http://h.example/x');
+    const e = errorFromResponse(502, { error: 'upstream https://svc:TOPSECRET@internal.example failed' });
+    expect(e.message).not.toContain('TOPSECRET');
+    expect(e.message).toContain('https://internal.example');
+  });
+});

@@ -151,3 +151,76 @@ describe('credentials in URLs', () => {
     expect(e.message).toContain('https://internal.example');
   });
 });
+
+describe('gateway pages and rate limits', () => {
+  const CF_524 = '<!DOCTYPE html>\n<html><head><title>dchub.cloud | 524: A timeout occurred</title><style>body{}</style></head>\n<body><h1>A timeout occurred</h1><p>The origin web server timed out responding to this request.</p></body></html>';
+  let gw: Awaited<ReturnType<typeof loopback>>;
+  beforeAll(async () => {
+    gw = await loopback((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const lat = u.searchParams.get('lat');
+      if (lat === '502' || lat === '524') {
+        res.writeHead(Number(lat), { 'Content-Type': 'text/html; charset=UTF-8' });
+        return res.end(CF_524);
+      }
+      if (lat === '200') {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        return res.end('<html><body>Please sign in to the hotel Wi-Fi</body></html>');
+      }
+      if (lat === '429') {
+        res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': u.searchParams.get('wait') ?? '3600' });
+        return res.end(JSON.stringify({ error: 'rate_limit_exceeded', message: 'Too many requests. Retry after 3600s.', retry_after: 3600 }));
+      }
+      if (lat === 'cap') {
+        res.writeHead(429, { 'Content-Type': 'application/json' });
+        return res.end(JSON.stringify({ error: 'daily_limit_reached', message: 'Daily download limit reached for your free plan.', resets_at: '2026-11-22T00:00:00Z' }));
+      }
+      if (lat === 'short') {
+        const n = gw.seen.filter((s) => s.url.includes('lat=short')).length;
+        if (n === 1) {
+          res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+          return res.end(JSON.stringify({ error: 'rate_limit_exceeded', retry_after: 1 }));
+        }
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(SCORE));
+    });
+  });
+  afterAll(() => gw?.close());
+  const c = () => new DchubClient({ baseUrl: gw.url, retries: 2, cache: false, ledger: false });
+  const score = (lat: string, extra: Record<string, string> = {}) => c().getJson('/api/site-score', SiteScore, new URLSearchParams({ lat, lon: '1', ...extra })).catch((e) => e);
+
+  it('an HTML 502/524 page becomes one line: status, what it was, what to do; no markup', async () => {
+    for (const status of ['502', '524']) {
+      const e = await score(status);
+      expect(e.status).toBe(Number(status));
+      expect(e.message).toMatch(new RegExp(`^HTTP ${status} \\(.+\\): the service's gateway answered an HTML error page; .*try again in a few minutes$`));
+      expect(e.message).not.toMatch(/[<>]/);
+      expect(e.message).not.toContain('\n');
+    }
+  });
+
+  it('an HTML page with a 200 says to check the base URL', async () => {
+    const e = await score('200');
+    expect(e.message).toMatch(/HTTP 200: the service's gateway answered an HTML error page; check the base URL/);
+    expect(e.message).not.toMatch(/[<>]/);
+  });
+
+  it('a long Retry-After or a daily cap fails at once with the reset time; no retry is sent', async () => {
+    gw.seen.length = 0;
+    const e = await score('429');
+    expect(e).toMatchObject({ daily: true, retryAfterSeconds: 3600 });
+    expect(e.resetAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(e.message).toContain(`resets at ${e.resetAt}`);
+    const cap = await score('cap');
+    expect(cap).toMatchObject({ daily: true, resetAt: '2026-11-22T00:00:00Z' });
+    expect(gw.seen).toHaveLength(2); // one request each, retries: 2 notwithstanding
+  });
+
+  it('a short Retry-After is waited out and retried', async () => {
+    gw.seen.length = 0;
+    const s = await score('short');
+    expect(s.overall_score).toBe(71.4);
+    expect(gw.seen).toHaveLength(2);
+  });
+});

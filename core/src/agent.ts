@@ -69,9 +69,16 @@ export async function claimKey(
 
 // ---------------------------------------------------------------- identity and description
 
-/** GET /api/agent/whoami: the caller's profile and calls left today. Not cached unless `cache: true`. */
-export const whoami = (client: DchubClient, opts: CallOptions = {}): Promise<AgentWhoamiT> =>
-  client.getJson('/api/agent/whoami', AgentWhoami, undefined, { cache: false, ...opts });
+/**
+ * GET /api/agent/whoami: the caller's profile and calls left today. Not cached unless `cache: true`.
+ * The calls left, when stated, make the quota ledger's allowance known.
+ */
+export async function whoami(client: DchubClient, opts: CallOptions = {}): Promise<AgentWhoamiT> {
+  const me = await client.getJson('/api/agent/whoami', AgentWhoami, undefined, { cache: false, ...opts });
+  const left = me.authenticated ? me.agent.api_calls_remaining : undefined;
+  if (typeof left === 'number' && Number.isFinite(left)) await client.ledger?.confirm({ remaining: left });
+  return me;
+}
 
 /** GET /api/agent/capabilities: what the agent interface offers. */
 export const agentCapabilities = (client: DchubClient, opts: CallOptions = {}): Promise<AgentCapabilitiesT> =>

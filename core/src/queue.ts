@@ -1,7 +1,7 @@
 import type { CallOptions, DchubClient } from './client.js';
+import { readQueue } from './read/queue.js';
 import {
   QueueFilters,
-  QueueResult,
   queueSearchParams,
   type QueueFiltersInput,
   type QueueResultT,
@@ -14,7 +14,7 @@ export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
 /** Server-side reduction of the interconnection queue (spec §4.2). */
 export async function refineQueue(client: DchubClient, filters: QueueFiltersInput = {}, opts: CallOptions = {}): Promise<QueueResultT> {
   const f = parseParams(QueueFilters, filters);
-  return client.getJson(QUEUE_PATH, QueueResult, queueSearchParams(f), opts);
+  return client.getJson(QUEUE_PATH, readQueue, queueSearchParams(f), opts);
 }
 
 /** Stable column order of a queue table. */

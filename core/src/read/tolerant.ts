@@ -149,6 +149,18 @@ export function findList(json: unknown, key: string, alternatives: readonly stri
   return { top: json, list: undefined };
 }
 
+/**
+ * findList for a list answer that cannot serve without its list: the top-level members (`head`,
+ * without the list under whichever key it came) and the list, else SchemaDriftError at `key`.
+ */
+export function listAnswer(json: unknown, key: string, alternatives: readonly string[], what: string): { top: Record<string, unknown>; head: Record<string, unknown>; list: unknown[] } {
+  const { top, list, from } = findList(json, key, alternatives);
+  if (!list) throw new SchemaDriftError(key, `no list of ${what} in the answer`);
+  const head: Record<string, unknown> = { ...top };
+  if (from && from !== key) delete head[from];
+  return { top, head, list };
+}
+
 export interface RecordsOptions<T> {
   /** A person's name for one record ("chicago", "queue record PJM-2"). */
   name: (raw: unknown, index: number) => string;

@@ -94,7 +94,7 @@ const clip = (s: string, max = 160) => {
  * shown; withheld: capacity_mw, fiber_km; your filters min_mw, max_ttp_months were not applied;
  * the Developer plan opens the full answer: https://dchub.cloud/pricing."
  */
-export function previewSentence(p: PreviewInfo): string {
+export function previewSentence(p: PreviewInfo, lead = 'Preview'): string {
   const rows =
     p.shown !== undefined && p.total !== undefined
       ? `${fmt(p.shown)} of ${fmt(p.total)} rows shown`
@@ -103,7 +103,7 @@ export function previewSentence(p: PreviewInfo): string {
         : p.shown !== undefined
           ? `${fmt(p.shown)} rows shown`
           : undefined;
-  const parts = [`Preview${rows ? `: ${rows}` : ''}`];
+  const parts = [`${lead}${rows ? `: ${rows}` : ''}`];
   if (p.lockedFields.length) parts.push(`withheld: ${list(p.lockedFields)}`);
   if (p.withheldSections.length) parts.push(`sections withheld: ${list(p.withheldSections)}`);
   if (p.filtersNotApplied.length) {

@@ -202,7 +202,9 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
   const reason = serverWords ?? `HTTP ${status}`;
   if (status === 400 || status === 413 || status === 422) {
     const param = text(b.param) ?? /^([a-z_][a-z0-9_.]*):/i.exec(text(b.error) ?? '')?.[1] ?? 'request';
-    const msg = oneLine(text(b.error) ?? reason).replace(new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`), '');
+    // `error` may be a code (`search_filter_required`): then the message says it in words.
+    const err = text(b.error);
+    const msg = oneLine(err && /\s/.test(err) ? err : (text(b.message) ?? err ?? reason)).replace(new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`), '');
     return new ValidationError(param, msg, { status, body });
   }
   const upgradeUrl = text(b.upgrade_url) ?? text(b.pricing_url) ?? text(human.url) ?? text(b._signup_url);

@@ -110,7 +110,7 @@ export function previewSentence(p: PreviewInfo, lead = 'Preview'): string {
     const many = p.filtersNotApplied.length > 1;
     parts.push(`your filter${many ? 's' : ''} ${list(p.filtersNotApplied)} ${many ? 'were' : 'was'} not applied`);
   }
-  const unlock = p.requiredTier ? `${planName(p.requiredTier)} opens the full answer` : p.message ? clip(p.message) : 'an API key opens the full answer';
+  const unlock = p.requiredTier ? `${planName(p.requiredTier)} opens the full answer` : p.message ? clip(p.message).replace(/[.\s]+$/, '') : 'an API key opens the full answer';
   parts.push(`${unlock}${p.upgradeUrl && !unlock.includes(p.upgradeUrl) ? `: ${p.upgradeUrl}` : ''}`);
   return `${parts.join('; ').replace(/[.\s]+$/, '')}.`;
 }

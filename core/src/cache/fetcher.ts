@@ -89,7 +89,7 @@ function staleReason(err: unknown): string | undefined {
   if (err instanceof QuotaSpentError) return 'daily limit reached';
   if (err instanceof RateLimitError) return err.daily ? `daily limit reached${err.resetAt ? `, resets ${err.resetAt}` : ''}` : 'rate limited';
   if (err instanceof NetworkError) return err.timeout ? 'offline (no answer in time)' : 'offline';
-  if (err instanceof ServerError) return `service error (HTTP ${err.status ?? '?'})`;
+  if (err instanceof ServerError) return 'service error'; // hosts show it as is ("cached 09:14, service error")
   if (err instanceof SchemaDriftError) return `the service's answer was unusable: ${err.message.length > 120 ? `${err.message.slice(0, 119)}…` : err.message}`;
   return undefined;
 }

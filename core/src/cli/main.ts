@@ -53,7 +53,7 @@ Answers go to stdout; on stderr, one line each: a cached answer's age (and why i
 what was mended or left out of the service's answer, and what a gated preview withholds.
 
 Exit codes: 0 success (a gated preview or a stale cached answer too, noted on stderr),
-2 bad usage or a 400, 3 authentication or plan (401/402/403, an MCP plan wall),
+2 bad usage, a 400 or an unknown name (404), 3 authentication or plan (401/402/403, an MCP plan wall),
 4 rate limit or spent quota, 5 network, server or unreadable answer.
 `;
 

@@ -1,5 +1,5 @@
 import { formatAge, type FetchMeta } from '../call.js';
-import { AuthError, DchubError, NetworkError, RateLimitError, ServerError, ValidationError } from '../errors.js';
+import { AuthError, DchubError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../errors.js';
 import { oneLine, stripUserinfo } from '../http/words.js';
 import { previewSentence, type PreviewInfo } from '../preview.js';
 
@@ -40,13 +40,15 @@ export function reportError(err: unknown, io: CliIO): number {
     io.err(`dchub: ${msg}\n(dchub --help for usage)\n`);
     return EXIT.usage;
   }
-  const see = err instanceof AuthError && err.authInstructions && !msg.includes(err.authInstructions) ? ` (see ${err.authInstructions})` : '';
+  // Where to get a key, unless the line already says where to upgrade.
+  const see = err instanceof AuthError && err.authInstructions && !msg.includes(err.authInstructions) && !(err.upgradeUrl && msg.includes(err.upgradeUrl)) ? ` (see ${err.authInstructions})` : '';
   if (err instanceof DchubError) io.err(`dchub: ${msg}${see}\n`);
   else {
     io.err(`dchub: internal error: ${msg || 'unknown'} (set DCHUB_DEBUG=1 for details)\n`);
     if (io.env.DCHUB_DEBUG && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
   }
-  if (err instanceof ValidationError) return EXIT.usage;
+  // A name the service does not know (404) is the user's to fix, like a bad argument.
+  if (err instanceof ValidationError || err instanceof NotFoundError) return EXIT.usage;
   if (err instanceof AuthError) return EXIT.auth;
   if (err instanceof RateLimitError) return EXIT.rateLimit;
   if (err instanceof NetworkError || err instanceof ServerError) return EXIT.failure;

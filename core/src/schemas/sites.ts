@@ -51,7 +51,6 @@ export const SiteScore = z.looseObject({
       single_carrier_risk: z.boolean().nullable().optional(),
       top_carriers: z.array(TopCarrier).optional(),
     })
-    .partial({ basis: true })
     .optional(),
   nearby: z
     .looseObject({

@@ -1,33 +1,10 @@
 import { mkdtempSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DchubClient, DchubError, NetworkError, RedirectError, SiteScore, errorFromResponse } from '../src/index.js';
 import { EXIT, runCli } from '../src/cli/main.js';
-
-/** A loopback server on port 0 that records what it receives and answers with `route`. */
-interface Seen {
-  method: string;
-  url: string;
-  key: string | undefined;
-  body: string;
-}
-async function loopback(route: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void) {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', key: req.headers['x-api-key'] as string | undefined, body });
-      route(req, res, body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { loopback } from './support/loopback.js';
 
 const SCORE = { success: true, overall_score: 71.4, interpretation: 'Good site', location: { lat: 33.45, lon: -112.07, state: 'AZ' } };
 const KEY = 'redirect-test-secret-key';

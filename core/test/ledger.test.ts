@@ -1,30 +1,17 @@
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DchubClient, NetworkError, QuotaSpentError, SiteScore, fetchMeta } from '../src/index.js';
+import { loopback } from './support/loopback.js';
 
-/** A loopback service on port 0: `answer` decides each reply (or none, to hang). */
+/** A loopback service: `answer` decides each reply (or none, to hang). */
 async function service(answer: (u: URL, res: http.ServerResponse) => void) {
-  const sockets = new Set<Socket>();
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    received++;
-    answer(new URL(req.url ?? '/', 'http://x'), res);
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const lb = await loopback((req, res) => answer(new URL(req.url ?? '/', 'http://x'), res));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: lb.url,
     get received() {
-      return received;
+      return lb.seen.length;
     },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
+    close: lb.close,
   };
 }
 

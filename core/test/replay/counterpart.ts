@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loopback } from '../support/loopback.js';
 import type { ReplayCase, Reply, Route } from './types.js';
 
 /**
@@ -21,30 +21,6 @@ export interface Counterpart {
   close(): Promise<void>;
 }
 
-async function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = http.createServer(handler);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-const readBody = (req: http.IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => resolve(body));
-  });
-
 function matches(route: Route, method: string, path: string, query: URLSearchParams): boolean {
   if ((route.method ?? 'GET') !== method) return false;
   if (typeof route.path === 'string' ? route.path !== path : !route.path.test(path)) return false;
@@ -56,7 +32,7 @@ export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Co
   const otherHits = new Map<number, number>();
   const served = new Map<string, number>(); // `${case}:${route}` → replies already given
 
-  const other = await listen((req, res) => {
+  const other = await loopback((req, res) => {
     const n = Number(/^\/c\/(\d+)\//.exec(req.url ?? '')?.[1] ?? -1);
     otherHits.set(n, (otherHits.get(n) ?? 0) + 1);
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -89,11 +65,10 @@ export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Co
     await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined);
   };
 
-  const main = await listen(async (req, res) => {
+  const main = await loopback(async (req, res, body) => {
     const m = /^\/c\/(\d+)(\/[^?]*)?(\?.*)?$/.exec(req.url ?? '');
     const n = Number(m?.[1] ?? -1);
     const c = cases[n];
-    const body = await readBody(req);
     if (!c) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return res.end(JSON.stringify({ error: 'no such replay case' }));

@@ -123,3 +123,18 @@ describe('concurrent calls', () => {
     expect(busy.received).toBeLessThan(4);
   });
 });
+
+describe('quota ledger: what makes an allowance known', () => {
+  it('whoami’s calls left make it known; a state written by older versions starts out assumed', async () => {
+    const { MemoryStore, QuotaLedger } = await import('../src/index.js');
+    const store = new MemoryStore();
+    const day = new Date().toISOString().slice(0, 10);
+    // Older versions marked "confirmed" after any answer, even one without headers: not a statement of the limit.
+    await store.set('dchub:quota:old', JSON.stringify({ day, used: 10, limit: 10, tier: 'free', confirmed: true }));
+    const old = new QuotaLedger(store, 'old', { tier: 'free' });
+    expect(await old.reserveCall()).toMatchObject({ ok: true, warning: expect.stringMatching(/assumed 10 calls/) });
+    await old.confirm({ remaining: 0 });
+    expect(await old.snapshot()).toMatchObject({ confirmed: true, remaining: 0 });
+    expect(await old.reserve()).toBe(false);
+  });
+});

@@ -37,11 +37,17 @@ export interface ClientOptions {
 /** A schema (validated as served, numeric strings coerced) or a resource's tolerant reader. */
 export type AnswerReader<T> = Reader<T> | z.ZodType<T>;
 
-const asReader = <T>(r: AnswerReader<T>): Reader<T> => (isReader<T>(r) ? r : (schemaReader(r as z.ZodType) as Reader<T>));
-const jsonDecoder = <T>(r: AnswerReader<T>): AnswerDecoder<T> => {
-  const reader = asReader(r);
-  return (raw, ctx) => decodeJson(raw, reader, ctx);
-};
+/** One decoder per reader or schema, made once (the warm-cache path allocates nothing for it). */
+const DECODERS = new WeakMap<object, AnswerDecoder<unknown>>();
+function jsonDecoder<T>(r: AnswerReader<T>): AnswerDecoder<T> {
+  let d = DECODERS.get(r);
+  if (!d) {
+    const reader = isReader<T>(r) ? r : (schemaReader(r as z.ZodType) as Reader<T>);
+    d = (raw, ctx) => decodeJson(raw, reader, ctx);
+    DECODERS.set(r, d);
+  }
+  return d as AnswerDecoder<T>;
+}
 
 /**
  * The client every resource module calls: the transport (ky, one timeout per call, short retries,

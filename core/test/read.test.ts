@@ -13,6 +13,8 @@ import {
   readSiteScore,
   readStats,
   readTransactions,
+  schemaReader,
+  KeyClaimAnswer,
   siteScoreTable,
   type Reader,
 } from '../src/index.js';
@@ -171,5 +173,11 @@ describe('tolerant readers', () => {
     expect(d.value).toMatchObject({ count: 1, total_count: 1932 });
     expect(d.value.transactions[0].value).toBeUndefined();
     expect(d.preview).toMatchObject({ shown: 1, total: 1932 });
+  });
+
+  it('key claim: a reused key without developer_id and claim_id still hands the key over', () => {
+    const d = decode(schemaReader(KeyClaimAnswer), { ok: true, api_key: 'dch_live_0123456789abcdef0123456789abcdef', tier: 'identified', daily_calls: 50, reused: true, note: 'Existing key reused.' });
+    expect(d.value.api_key).toMatch(/^dch_live_/);
+    expect(d.value.claim_id).toBeUndefined();
   });
 });

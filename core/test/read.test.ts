@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   SchemaDriftError,
@@ -13,6 +14,14 @@ import {
   readSiteScore,
   readStats,
   readTransactions,
+  readAiCapacity,
+  readBrief,
+  readBriefsDiff,
+  readEnergyPrices,
+  readFuelMix,
+  readNews,
+  readPipeline,
+  DchubError,
   schemaReader,
   KeyClaimAnswer,
   siteScoreTable,
@@ -179,5 +188,24 @@ describe('tolerant readers', () => {
     const d = decode(schemaReader(KeyClaimAnswer), { ok: true, api_key: 'dch_live_0123456789abcdef0123456789abcdef', tier: 'identified', daily_calls: 50, reused: true, note: 'Existing key reused.' });
     expect(d.value.api_key).toMatch(/^dch_live_/);
     expect(d.value.claim_id).toBeUndefined();
+  });
+
+  it('any odd JSON fails only with a typed error, never a crash, for every reader', () => {
+    const readers = [readQueue, readSiteScore, readBriefsAll, readBriefsDiff, readBrief, readMarketList, readStats, readDcpiScore, readAiCapacity, readFacilities, readNews, readTransactions, readPipeline, readFuelMix, readEnergyPrices] as Reader<unknown>[];
+    const listKeys = ['results', 'data', 'briefs', 'markets', 'articles', 'transactions', 'fuel_mix', 'hero', 'location', 'kpis', 'overall_score'];
+    const odd = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(fc.constantFrom(...listKeys), fc.oneof(fc.jsonValue(), fc.array(fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue())))), { maxKeys: 5 }),
+    );
+    fc.assert(
+      fc.property(odd, fc.constantFrom(...readers), (body, reader) => {
+        try {
+          decode(reader, body);
+        } catch (e) {
+          if (!(e instanceof DchubError)) throw e;
+        }
+      }),
+      { numRuns: 600 },
+    );
   });
 });

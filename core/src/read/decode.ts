@@ -78,7 +78,9 @@ export function decodeJson<T>(raw: RawResponse, reader: Reader<T>, ctx: ReadCont
     // `{"error": "Unsupported ISO: X", ...}` with a 200: the service's refusal, not drift.
     const said = (json as { error?: unknown } | null)?.error;
     if (err instanceof SchemaDriftError && typeof said === 'string' && said.trim()) throw errorFromResponse(500, json, raw.headers);
-    throw err;
+    if (err instanceof SchemaDriftError) throw err;
+    // Whatever odd shape tripped the reader, it is an unreadable answer (served stale when one is cached), never a crash.
+    throw new SchemaDriftError('', `${ctx.path}: the ${reader.what} could not be read (${err instanceof Error ? err.message : String(err)})`, { body: json });
   }
   const preview = ctx.preview ?? describeGated(json, { sent: ctx.params ?? (ctx.body as Record<string, unknown> | undefined) });
   return { value, warnings: ctx.warnings, ...(preview ? { preview } : {}) };

@@ -40,14 +40,17 @@ export const KeyClaimRequest = z.object({
   email: optionalString({ maxLength: 200, description: 'Contact address (optional)' }),
 });
 
-/** The answer of POST /api/v1/keys/claim: a free key, issued at once. */
+/**
+ * The answer of POST /api/v1/keys/claim: a free key, issued at once. A reused key (notes §2.25:
+ * idempotent reuse, the unused-key cap, the bind gate) comes without `developer_id` and `claim_id`.
+ */
 export const KeyClaimAnswer = z.looseObject({
   ok: z.literal(true),
   api_key: z.string().min(1),
   tier: z.string(),
-  developer_id: z.string(),
-  claim_id: z.string(),
-  reused: z.boolean(),
+  developer_id: z.string().optional(),
+  claim_id: z.string().optional(),
+  reused: z.boolean().optional(),
   usage_instructions: z.string().optional(),
   free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable().optional(),
 });
@@ -69,9 +72,16 @@ export async function claimKey(
 
 // ---------------------------------------------------------------- identity and description
 
-/** GET /api/agent/whoami: the caller's profile and calls left today. Not cached unless `cache: true`. */
-export const whoami = (client: DchubClient, opts: CallOptions = {}): Promise<AgentWhoamiT> =>
-  client.getJson('/api/agent/whoami', AgentWhoami, undefined, { cache: false, ...opts });
+/**
+ * GET /api/agent/whoami: the caller's profile and calls left today. Not cached unless `cache: true`.
+ * The calls left, when stated, make the quota ledger's allowance known.
+ */
+export async function whoami(client: DchubClient, opts: CallOptions = {}): Promise<AgentWhoamiT> {
+  const me = await client.getJson('/api/agent/whoami', AgentWhoami, undefined, { cache: false, ...opts });
+  const left = me.authenticated ? me.agent.api_calls_remaining : undefined;
+  if (typeof left === 'number' && Number.isFinite(left)) await client.ledger?.confirm({ remaining: left });
+  return me;
+}
 
 /** GET /api/agent/capabilities: what the agent interface offers. */
 export const agentCapabilities = (client: DchubClient, opts: CallOptions = {}): Promise<AgentCapabilitiesT> =>

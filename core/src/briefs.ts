@@ -1,13 +1,11 @@
-import Papa from 'papaparse';
 import type { CallOptions, DchubClient } from './client.js';
 import { noteList } from './derive/items.js';
 import { BRIEF_FROM_ALL, BRIEFS_ALL_PATH } from './derive/pairs.js';
-import { SchemaDriftError, ValidationError } from './errors.js';
+import { ValidationError } from './errors.js';
+import { readBriefsAll, readBriefsCsv, readBriefsDiff } from './read/briefs.js';
 import {
   BRIEF_CSV_COLUMNS,
   BriefCsvRow,
-  MarketBriefAll,
-  MarketBriefDiff,
   type BriefCsvRowT,
   type MarketBriefAllT,
   type MarketBriefDiffT,
@@ -26,29 +24,34 @@ export interface BriefsCsv {
   text: string;
 }
 
-/** Parses the brief CSV (header row, RFC 4180 quoting) into typed rows. */
-export function parseBriefsCsv(text: string): BriefCsvRowT[] {
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
-  const missing = BRIEF_CSV_COLUMNS.filter((c) => !parsed.meta.fields?.includes(c));
-  if (missing.length) throw new SchemaDriftError('columns', `brief CSV lacks ${missing.join(', ')}`);
-  return parsed.data.map((row, i) => {
-    const r = BriefCsvRow.safeParse(row);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      throw new SchemaDriftError(`rows.${i}.${issue?.path.join('.')}`, issue?.message ?? 'bad row');
-    }
-    return r.data;
-  });
+/**
+ * Parses the brief CSV (header row, RFC 4180 quoting) into typed rows; rows the service failed to
+ * build are left out and named in `warnings` (see readBriefsCsv).
+ */
+export function parseBriefsCsv(text: string, warnings: string[] = []): BriefCsvRowT[] {
+  return readBriefsCsv(text, warnings);
 }
 
 const filenameOf = (disposition: string | null): string | undefined =>
   disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
 
-/** GET /api/v1/market-brief/all.csv. */
-export async function fetchBriefsCsv(client: DchubClient, opts: CallOptions = {}): Promise<BriefsCsv> {
-  const raw = await client.getText(BRIEFS_CSV_PATH, undefined, opts);
-  return { rows: parseBriefsCsv(raw.text), filename: filenameOf(raw.headers.get('content-disposition')), text: raw.text };
+/** GET /api/v1/market-brief/all.csv (one page; the service's default page without `page`), through the cache. */
+export async function fetchBriefsCsv(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<BriefsCsv> {
+  const r = await client.fetchText(
+    BRIEFS_CSV_PATH,
+    (raw, ctx) => ({ value: { rows: readBriefsCsv(raw.text, ctx.warnings), filename: filenameOf(raw.headers.get('content-disposition')), text: raw.text }, warnings: ctx.warnings }),
+    pageParams(page),
+    opts,
+  );
+  return r.data;
 }
+
+const pageParams = (page: { limit?: number; offset?: number }) => {
+  const p = new URLSearchParams();
+  if (page.limit !== undefined) p.set('limit', String(page.limit));
+  if (page.offset !== undefined) p.set('offset', String(page.offset));
+  return p;
+};
 
 /** Brief rows as a table in the CSV's own column order. */
 export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
@@ -59,12 +62,13 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
 export { BRIEFS_ALL_PATH };
 export const BRIEFS_DIFF_PATH = '/api/v1/market-brief/diff';
 
-/** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
+/**
+ * GET /api/v1/market-brief/all (one page); a brief that failed to build is named in the warnings and
+ * left out. The page then answers `marketBriefFields` for its markets.
+ */
 export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
-  const p = new URLSearchParams();
-  if (page.limit !== undefined) p.set('limit', String(page.limit));
-  if (page.offset !== undefined) p.set('offset', String(page.offset));
-  const r = await client.fetchJson(BRIEFS_ALL_PATH, MarketBriefAll, p, opts);
+  const p = pageParams(page);
+  const r = await client.fetchJson(BRIEFS_ALL_PATH, readBriefsAll, p, opts);
   if (opts.cache !== false) await noteList(client, BRIEF_FROM_ALL, p.toString(), r);
   return r.data;
 }
@@ -72,7 +76,7 @@ export async function fetchBriefsAll(client: DchubClient, page: { limit?: number
 /** GET /api/v1/market-brief/diff?since=: the briefs recomputed after `since`. Never served from cache. */
 export async function fetchBriefsDiff(client: DchubClient, since: string, opts: CallOptions = {}): Promise<MarketBriefDiffT> {
   if (Number.isNaN(Date.parse(since))) throw new ValidationError('since', `must be an ISO 8601 time, got ${JSON.stringify(since)}`);
-  return client.getJson(BRIEFS_DIFF_PATH, MarketBriefDiff, new URLSearchParams({ since }), { ...opts, cache: false });
+  return client.getJson(BRIEFS_DIFF_PATH, readBriefsDiff, new URLSearchParams({ since }), { ...opts, cache: false });
 }
 
 /** A brief (JSON) as a row of the brief CSV, so JSON and CSV tables share one shape. */

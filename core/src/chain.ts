@@ -35,15 +35,23 @@ export interface ChainProgress {
 export interface ChainCost {
   /** Calls if nothing is cached: 1 queue + one score per site + 1 ranking. */
   worstCase: number;
+  /** Calls left today, when the service has stated the allowance. */
   remaining: number | undefined;
   affordable: boolean;
+}
+
+/** Calls left today when the service stated the allowance; undefined when it is only assumed (never a budget). */
+async function knownRemaining(client: DchubClient): Promise<number | undefined> {
+  if (!client.ledger) return undefined;
+  const snap = await client.ledger.snapshot();
+  return snap.confirmed ? snap.remaining : undefined;
 }
 
 /** What a chain run will cost against today's allowance, before any call is made. */
 export async function chainCost(client: DchubClient, input: Pick<ChainInput, 'maxSites' | 'budget'>): Promise<ChainCost> {
   const sites = input.maxSites ?? 20;
   const worstCase = 1 + sites + 1;
-  const remaining = client.ledger ? await client.ledger.remaining() : undefined;
+  const remaining = await knownRemaining(client);
   const budget = input.budget ?? remaining ?? Infinity;
   return { worstCase, remaining, affordable: worstCase <= budget };
 }
@@ -64,7 +72,7 @@ export interface ChainResult {
 export async function runChain(client: DchubClient, input: ChainInput, onProgress: (p: ChainProgress) => void = () => {}): Promise<ChainResult> {
   const start = client.requestsSent;
   const spent = () => client.requestsSent - start;
-  const budget = input.budget ?? (client.ledger ? await client.ledger.remaining() : Infinity);
+  const budget = input.budget ?? (await knownRemaining(client)) ?? Infinity;
   if (budget < 1) throw new QuotaSpentError(0, 'the next UTC midnight');
   onProgress({ step: 'queue', done: 0, total: 1, message: 'refining the interconnection queue' });
   const queue = await refineQueue(client, input.filters);

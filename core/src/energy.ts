@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
 import { ValidationError } from './errors.js';
+import { readEnergyPrices, readFuelMix } from './read/energy.js';
 import {
-  EnergyPrices,
-  FuelMix,
   FuelMixQuery,
   GridIntelligence,
   GRID_REGION_IDS,
@@ -27,18 +26,18 @@ const pathArg = (name: string, v: unknown, max = 60): string => {
 /** GET /api/grid/fuel-mix: generation by fuel of a US grid operator (ERCOT by default). */
 export async function fuelMix(client: DchubClient, iso?: string | null, opts: CallOptions = {}): Promise<FuelMixT> {
   const f = parseParams(FuelMixQuery, { iso });
-  return client.getJson('/api/grid/fuel-mix', FuelMix, new URLSearchParams({ iso: f.iso ?? 'ERCOT' }), opts);
+  return client.getJson('/api/grid/fuel-mix', readFuelMix, new URLSearchParams({ iso: f.iso ?? 'ERCOT' }), opts);
 }
 
 export const fuelMixTable = (m: FuelMixT): Table =>
   tableFromRecords(m.fuel_mix, ['source', 'mw', 'percentage'], {
-    asOf: m.timestamp,
-    note: `${m.iso}: ${m.total_generation_mw} MW total generation`,
+    asOf: m.timestamp ?? undefined,
+    note: m.total_generation_mw != null ? `${m.iso}: ${m.total_generation_mw} MW total generation` : `${m.iso}: ${m.note ?? 'shares only (no live totals)'}`,
   });
 
 /** GET /api/energy/prices/{state}: retail prices of a US state (code or name). */
 export async function energyPrices(client: DchubClient, state: string, opts: CallOptions = {}): Promise<EnergyPricesT> {
-  return client.getJson(`/api/energy/prices/${pathArg('state', state)}`, EnergyPrices, undefined, opts);
+  return client.getJson(`/api/energy/prices/${pathArg('state', state)}`, readEnergyPrices, undefined, opts);
 }
 
 /** Field/value rows; the 12-month trend becomes one row per period (`price_trend_12mo.2026-09`). */
@@ -49,9 +48,9 @@ export const pricesTable = (p: EnergyPricesT): Table => {
     {
       ...rest,
       ...(Array.isArray(isos) ? { isos: isos.join(', ') } : {}),
-      price_trend_12mo: Object.fromEntries(trend.map((t) => [t.period, t.price])),
+      price_trend_12mo: Object.fromEntries((trend ?? []).map((t) => [t.period, t.price])),
     },
-    { asOf: p.period, note: 'Prices in cents per kWh; estimated_monthly_cost_per_mw in USD' },
+    { asOf: p.period ?? undefined, note: 'Prices in cents per kWh; estimated_monthly_cost_per_mw in USD' },
   );
 };
 

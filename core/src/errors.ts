@@ -1,7 +1,11 @@
+import { looksLikeHtml, oneLine, stripUserinfo } from './http/words.js';
+import { describeGated, wallSentence, previewSentence, type PreviewInfo } from './preview.js';
+
 /**
  * Typed errors. Every failure a caller can meet is one of these, carrying the server's own
- * words where it gave any. Messages never contain the API key (the transport never puts it in
- * a URL, and server bodies are not echoed with request headers).
+ * words where it gave any, on one line. Messages never contain the API key (the transport never
+ * puts it in a URL, and server bodies are not echoed with request headers) nor the userinfo of
+ * any URL, and never markup.
  */
 export type ErrorKind =
   | 'validation'
@@ -18,7 +22,7 @@ export class DchubError extends Error {
   /** Parsed JSON body of the failed response, when there was one. */
   readonly body?: unknown;
   constructor(kind: ErrorKind, message: string, opts: { status?: number; body?: unknown; cause?: unknown } = {}) {
-    super(message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
+    super(stripUserinfo(message), opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = new.target.name;
     this.kind = kind;
     this.status = opts.status;
@@ -35,14 +39,22 @@ export class ValidationError extends DchubError {
   }
 }
 
-/** 401 (missing or unknown key), 402 (paid preview) or 403 (plan required). */
+/** 401 (missing or unknown key), 402 (paid preview), 403 (plan required), an MCP tool's plan wall. */
 export class AuthError extends DchubError {
   readonly authInstructions?: string;
   readonly requiredPlan?: string;
-  constructor(message: string, opts: { status: number; body?: unknown; authInstructions?: string; requiredPlan?: string }) {
+  readonly currentPlan?: string;
+  /** Where the plan that opens this is sold (checkout, pricing page). */
+  readonly upgradeUrl?: string;
+  constructor(
+    message: string,
+    opts: { status?: number; body?: unknown; authInstructions?: string; requiredPlan?: string; currentPlan?: string; upgradeUrl?: string },
+  ) {
     super('auth', message, opts);
     this.authInstructions = opts.authInstructions;
     this.requiredPlan = opts.requiredPlan;
+    this.currentPlan = opts.currentPlan;
+    this.upgradeUrl = opts.upgradeUrl;
   }
 }
 
@@ -55,11 +67,14 @@ export class GatedPreviewError extends AuthError {
   readonly preview: unknown;
   readonly hiddenCount?: number;
   readonly unlockUrl?: string;
-  constructor(message: string, opts: { status: number; body?: unknown; preview?: unknown; hiddenCount?: number; unlockUrl?: string }) {
-    super(message, { status: opts.status, body: opts.body, requiredPlan: undefined, authInstructions: opts.unlockUrl });
+  /** What the preview withholds and how to open it (formatted by `previewSentence`). */
+  readonly previewInfo?: PreviewInfo;
+  constructor(message: string, opts: { status: number; body?: unknown; preview?: unknown; hiddenCount?: number; unlockUrl?: string; previewInfo?: PreviewInfo; requiredPlan?: string }) {
+    super(message, { status: opts.status, body: opts.body, requiredPlan: opts.requiredPlan, authInstructions: opts.unlockUrl, upgradeUrl: opts.unlockUrl });
     this.preview = opts.preview;
     this.hiddenCount = opts.hiddenCount;
     this.unlockUrl = opts.unlockUrl;
+    this.previewInfo = opts.previewInfo;
   }
 }
 
@@ -72,12 +87,15 @@ export class NotFoundError extends DchubError {
 export class RateLimitError extends DchubError {
   /** Seconds to wait, from `Retry-After` or the body. */
   readonly retryAfterSeconds?: number;
-  /** When the daily window resets, if the server said. */
+  /** When the limit resets (the server's `resets_at`, else now + Retry-After). */
   readonly resetAt?: string;
-  constructor(message: string, opts: { status?: number; body?: unknown; retryAfterSeconds?: number; resetAt?: string }) {
+  /** A daily cap or a long wait (not worth retrying now), as opposed to a short burst limit. */
+  readonly daily: boolean;
+  constructor(message: string, opts: { status?: number; body?: unknown; retryAfterSeconds?: number; resetAt?: string; daily?: boolean }) {
     super('rate_limit', message, { status: opts.status ?? 429, body: opts.body });
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.resetAt = opts.resetAt;
+    this.daily = opts.daily ?? false;
   }
 }
 
@@ -92,7 +110,7 @@ export class NotCachedError extends DchubError {
 export class QuotaSpentError extends RateLimitError {
   readonly limit: number;
   constructor(limit: number, resetAt: string) {
-    super(`daily allowance of ${limit} calls is spent; it resets at ${resetAt}`, { resetAt });
+    super(`daily allowance of ${limit} calls is spent; it resets at ${resetAt}`, { resetAt, daily: true });
     this.limit = limit;
   }
 }
@@ -111,55 +129,124 @@ export class NetworkError extends DchubError {
   }
 }
 
+/**
+ * A redirect the client will not follow: to another origin while an API key is set (the key is
+ * never sent there), one the browser hides, or too many hops. `location` is the target's origin.
+ */
+export class RedirectError extends DchubError {
+  readonly location?: string;
+  constructor(message: string, opts: { status?: number; location?: string } = {}) {
+    super('network', message, { status: opts.status });
+    this.location = opts.location;
+  }
+}
+
 /** The answer did not have the shape the schemas expect; `path` says where. */
 export class SchemaDriftError extends DchubError {
   readonly path: string;
   constructor(path: string, message: string, opts: { body?: unknown } = {}) {
-    super('schema_drift', `response did not match at ${path || '(root)'}: ${message}`, opts);
+    super('schema_drift', path ? `response did not match at ${path}: ${message}` : message, opts);
     this.path = path;
   }
 }
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
+/** Gateway statuses (CDN pages) and what they mean, for the one-line message. */
+const GATEWAY: Record<number, string> = {
+  500: 'internal server error', 502: 'bad gateway', 503: 'service unavailable', 504: 'gateway timeout',
+  520: 'unknown error', 521: 'the service is down', 522: 'connection timed out', 523: 'the service is unreachable',
+  524: 'the service took too long to answer', 525: 'TLS handshake failed', 526: 'invalid TLS certificate', 530: 'origin error',
+};
+
+/** One line for an HTML page instead of data: status, what it was, what to do. Never the markup. */
+export function htmlPageMessage(status: number): string {
+  const what = GATEWAY[status] ? ` (${GATEWAY[status]})` : '';
+  const todo =
+    status >= 500
+      ? 'the service is down or overloaded; try again in a few minutes'
+      : status === 200
+        ? 'check the base URL (a proxy, login or captive page may be in the way)'
+        : 'check the base URL and your network';
+  return `HTTP ${status}${what}: the service's gateway answered an HTML error page; ${todo}`;
+}
+
+/** Seconds from a `Retry-After` header: delta-seconds or an HTTP date. */
+export function retryAfterSeconds(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (header === null || header === undefined || header.trim() === '') return undefined;
+  const n = Number(header);
+  if (Number.isFinite(n)) return Math.max(0, n);
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, Math.round((at - now) / 1000)) : undefined;
+}
+
+/** Rate-limit bodies that mean "not again today" (or for long): never worth a retry. */
+const DAILY_CODES = new Set(['daily_limit_reached', 'daily_cap_exceeded', 'quota_exceeded']);
+/** Waits beyond this many seconds fail at once instead of holding the caller. */
+export const MAX_RETRY_WAIT_SECONDS = 5;
+
 /** Maps an HTTP status and its (possibly JSON) body to the matching typed error. */
 export function errorFromResponse(status: number, body: unknown, headers?: Headers): DchubError {
+  if (typeof body === 'string' && looksLikeHtml(body, headers?.get('content-type'))) {
+    const msg = htmlPageMessage(status);
+    if (status === 429) return new RateLimitError(msg, { status, retryAfterSeconds: retryAfterSeconds(headers?.get('retry-after')) });
+    if (status === 401 || status === 402 || status === 403) return new AuthError(msg, { status });
+    if (status === 404) return new NotFoundError(msg);
+    if (status === 400 || status === 413 || status === 422) return new ValidationError('request', msg, { status });
+    return new ServerError(msg, { status });
+  }
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const serverWords = text(b.message) ?? text(b.error) ?? text(b.human_message) ?? (typeof body === 'string' ? body.slice(0, 200) : undefined);
+  const human = (b.for_your_human && typeof b.for_your_human === 'object' ? b.for_your_human : {}) as Record<string, unknown>;
+  const rawWords = text(b.message) ?? text(b.error) ?? text(b.human_message) ?? text(human.message) ?? (typeof body === 'string' ? body : undefined);
+  const serverWords = rawWords !== undefined ? oneLine(rawWords) || undefined : undefined;
   const reason = serverWords ?? `HTTP ${status}`;
   if (status === 400 || status === 413 || status === 422) {
     const param = text(b.param) ?? /^([a-z_][a-z0-9_.]*):/i.exec(text(b.error) ?? '')?.[1] ?? 'request';
-    const msg = (text(b.error) ?? reason).replace(new RegExp(`^${param}:\\s*`), '');
+    // `error` may be a code (`search_filter_required`): then the message says it in words.
+    const err = text(b.error);
+    const msg = oneLine(err && /\s/.test(err) ? err : (text(b.message) ?? err ?? reason)).replace(new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`), '');
     return new ValidationError(param, msg, { status, body });
   }
+  const upgradeUrl = text(b.upgrade_url) ?? text(b.pricing_url) ?? text(human.url) ?? text(b._signup_url);
   if (status === 402 && (b.status === 'paid_preview' || b.preview !== undefined || b._gated === true)) {
-    const unlock = text(b.upgrade_url) ?? text(b._signup_url) ?? text((b.agent_action as Record<string, unknown> | undefined)?.url);
-    return new GatedPreviewError(`${reason}${unlock ? ` (unlock: ${unlock})` : ''}`, {
+    const unlock = upgradeUrl ?? text((b.agent_action as Record<string, unknown> | undefined)?.url);
+    const info = describeGated({ ...b, preview: true }, {});
+    const words = text(b.human_message) ?? text(b.message) ?? reason;
+    return new GatedPreviewError(`${oneLine(words)}${unlock && !words.includes(unlock) ? ` (unlock: ${unlock})` : ''}`, {
       status,
       body,
       preview: b.preview_data ?? b.data ?? b.preview,
       hiddenCount: typeof b._hidden_count === 'number' ? b._hidden_count : undefined,
       unlockUrl: unlock,
+      previewInfo: info ? { ...info, upgradeUrl: unlock, message: info.message ?? previewSentence(info) } : undefined,
+      requiredPlan: text(b.required_plan) ?? text(b._required_tier),
     });
   }
   if (status === 401 || status === 402 || status === 403) {
-    return new AuthError(reason, {
+    const requiredPlan = text(b.required_plan) ?? text(b._required_tier);
+    const currentPlan = text(b.current_plan) ?? text(b.current_tier);
+    const planWall = status !== 401 && (requiredPlan !== undefined || /plan|upgrade|pro_required/i.test(text(b.error) ?? ''));
+    return new AuthError(planWall ? wallSentence({ message: serverWords, requiredTier: requiredPlan, currentPlan, upgradeUrl }) : reason, {
       status,
       body,
       authInstructions: text(b.auth_instructions) ?? text(b.get_key_url) ?? text(b.signup_url),
-      requiredPlan: text(b.required_plan) ?? text(b._required_tier),
+      requiredPlan,
+      currentPlan,
+      upgradeUrl,
     });
   }
   if (status === 404) return new NotFoundError(reason, { body });
   if (status === 429) {
-    const header = headers?.get('retry-after');
-    const fromHeader = header !== null && header !== undefined ? Number(header) : Number.NaN;
-    const fromBody = Number(b.retry_after ?? b.retry_after_seconds);
-    return new RateLimitError(reason, {
+    const wait = retryAfterSeconds(headers?.get('retry-after')) ?? (Number.isFinite(Number(b.retry_after ?? b.retry_after_seconds)) && (b.retry_after ?? b.retry_after_seconds) !== null ? Number(b.retry_after ?? b.retry_after_seconds) : undefined);
+    const code = text(b.error) ?? '';
+    const daily = DAILY_CODES.has(code) || text(b.resets_at) !== undefined || (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS);
+    const resetAt = text(b.resets_at) ?? (wait !== undefined ? new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined);
+    return new RateLimitError(daily && resetAt && !reason.includes(resetAt) ? `${reason.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : reason, {
       status,
       body,
-      retryAfterSeconds: Number.isFinite(fromHeader) ? fromHeader : Number.isFinite(fromBody) ? fromBody : undefined,
-      resetAt: text(b.resets_at),
+      retryAfterSeconds: wait,
+      resetAt,
+      daily,
     });
   }
   return new ServerError(reason, { status, body });

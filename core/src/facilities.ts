@@ -1,7 +1,8 @@
 import type { CallOptions, DchubClient } from './client.js';
 import { ValidationError } from './errors.js';
 import { SemanticSearchBody, SemanticSearchResult, type SemanticSearchResultT } from './schemas/agent.js';
-import { FacilityDetail, FacilitySearch, FacilitySearchQuery, type FacilityDetailT, type FacilitySearchT } from './schemas/facilities.js';
+import { readFacilities } from './read/facilities.js';
+import { FacilityDetail, FacilitySearchQuery, type FacilityDetailT, type FacilitySearchT } from './schemas/facilities.js';
 import { fieldTable, recordsTable, tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
@@ -33,7 +34,7 @@ export async function searchFacilities(client: DchubClient, q: FacilitySearchInp
   const f = parseParams(FacilitySearchQuery, q);
   return client.getJson(
     '/api/v1/facilities',
-    FacilitySearch,
+    readFacilities,
     query({ q: f.q, country: f.country, limit: f.limit, market: f.market, state: f.state, status: f.status }),
     opts,
   );

@@ -1,11 +1,9 @@
 import type { CallOptions, DchubClient } from './client.js';
 import { ValidationError } from './errors.js';
+import { readNews, readPipeline, readTransactions } from './read/feeds.js';
 import {
-  NewsList,
   NewsQuery,
   PipelineQuery,
-  PipelineResponse,
-  TransactionList,
   TransactionsQuery,
   type NewsListT,
   type PipelineResponseT,
@@ -45,7 +43,7 @@ export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOpt
   const { path = '/api/news', ...call } = opts;
   if (!(NEWS_PATHS as readonly string[]).includes(path)) throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
   const f = parseParams(NewsQuery, q);
-  return client.getJson(path, NewsList, query({ limit: f.limit, query: f.query, category: f.category, source: f.source }), call);
+  return client.getJson(path, readNews, query({ limit: f.limit, query: f.query, category: f.category, source: f.source }), call);
 }
 
 export const NEWS_COLUMNS = ['published_at', 'source', 'title', 'category', 'url', 'summary', 'tags', 'is_breaking', 'relevance_score', 'id'] as const;
@@ -56,7 +54,7 @@ export const newsTable = (n: NewsListT): Table =>
     NEWS_COLUMNS,
     {
       citation: (n as { _cite?: string })._cite,
-      asOf: n.articles[0]?.published_at,
+      asOf: n.articles[0]?.published_at ?? undefined,
       note: n.total > n.count ? `${n.count} of ${n.total} articles` : undefined,
     },
   );
@@ -85,7 +83,7 @@ export async function transactions(client: DchubClient, q: TransactionsInput = {
   const f = parseParams(TransactionsQuery, q);
   return client.getJson(
     alias ?? '/api/v1/transactions',
-    TransactionList,
+    readTransactions,
     query({ limit: f.limit, deal_type: f.deal_type, year: f.year, buyer: f.buyer, seller: f.seller }),
     call,
   );
@@ -113,7 +111,7 @@ export interface PipelineInput {
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
 export async function pipeline(client: DchubClient, q: PipelineInput = {}, opts: CallOptions = {}): Promise<PipelineResponseT> {
   const f = parseParams(PipelineQuery, q);
-  return client.getJson('/api/v1/pipeline', PipelineResponse, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
+  return client.getJson('/api/v1/pipeline', readPipeline, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
 }
 
 export const PIPELINE_COLUMNS = [
@@ -123,6 +121,6 @@ export const PIPELINE_COLUMNS = [
 export const pipelineTable = (p: PipelineResponseT): Table =>
   tableFromRecords(p.data, PIPELINE_COLUMNS, {
     citation: (p as { _cite?: string })._cite,
-    asOf: p.last_updated,
+    asOf: p.last_updated ?? undefined,
     note: `capacity in MW, investment in millions USD${p.total_count > p.count ? `; ${p.count} of ${p.total_count} projects` : ''}`,
   });

@@ -18,3 +18,5 @@ export * from './energy.js';
 export * from './agent.js';
 export * from './mcp.js';
 export * from './derive/index.js';
+export * from './preview.js';
+export * from './read/index.js';

@@ -3,19 +3,17 @@ import type { CallOptions, DchubClient } from './client.js';
 import { answerItemFields, noteList } from './derive/items.js';
 import { BRIEF_FROM_ALL, DCPI_FROM_SCORES, DCPI_SCORES_PATH } from './derive/pairs.js';
 import { ValidationError } from './errors.js';
-import { MarketBriefResponse, type MarketBriefAllT, type MarketBriefResponseT } from './schemas/briefs.js';
+import { readBrief } from './read/briefs.js';
+import { readAiCapacity, readDcpiScore, readMarketList, readStats } from './read/markets.js';
+import type { MarketBriefAllT, MarketBriefResponseT } from './schemas/briefs.js';
 import {
-  AiCapacityIndex,
   AiCapacityIndexQuery,
   DcpiLeaderboard,
   DcpiLeaderboardQuery,
   DcpiScoreList,
   DcpiScoreListQuery,
-  DcpiScoreResponse,
   MarketCompare,
   MarketDetail,
-  MarketList,
-  PlatformStats,
   type AiCapacityIndexT,
   type DcpiLeaderboardT,
   type DcpiScoreListT,
@@ -50,11 +48,11 @@ const query = (o: Record<string, unknown>) => {
 
 /** GET /api/v1/stats: platform totals. */
 export const platformStats = (client: DchubClient, opts: CallOptions = {}): Promise<PlatformStatsT> =>
-  client.getJson('/api/v1/stats', PlatformStats, undefined, opts);
+  client.getJson('/api/v1/stats', readStats, undefined, opts);
 
 /** GET /api/v1/markets/list: scored markets of the caller's tier. */
 export const listMarkets = (client: DchubClient, opts: CallOptions = {}): Promise<MarketListT> =>
-  client.getJson('/api/v1/markets/list', MarketList, undefined, opts);
+  client.getJson('/api/v1/markets/list', readMarketList, undefined, opts);
 
 export const marketsTable = (m: MarketListT): Table =>
   recordsTable(m.data, ['slug', 'id', 'name', 'state', 'country', 'facility_count', 'total_power_mw', 'pipeline_mw_total', 'avg_kwh_price_usd'], {
@@ -80,7 +78,7 @@ export const compareTable = (c: MarketCompareT): Table =>
 
 /** GET /api/v1/dcpi/scores/{slug}: power-readiness scores and verdict of one market. */
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
-  client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, DcpiScoreResponse, undefined, opts);
+  client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, readDcpiScore, undefined, opts);
 
 /**
  * Some fields of one market's DCPI (default: the verdict): served from a cached scores list that
@@ -89,7 +87,7 @@ export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions =
  */
 export async function dcpiScoreFields(client: DchubClient, slug: string, fields: string | readonly string[] = ['verdict'], opts: CallOptions = {}): Promise<Partial<DcpiScoreResponseT>> {
   const path = `/api/v1/dcpi/scores/${slugArg('slug', slug)}`;
-  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: DcpiScoreResponse }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<DcpiScoreResponseT>>;
+  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<DcpiScoreResponseT>>;
 }
 
 /** GET /api/v1/dcpi/scores: every market's DCPI (numbers masked below a paid plan). */
@@ -119,7 +117,7 @@ export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
 /** GET /api/v1/ai-capacity-index (horizon 30, 60 or 90 days). */
 export async function aiCapacityIndex(client: DchubClient, q: { horizon?: number | string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<AiCapacityIndexT> {
   const f = parseParams(AiCapacityIndexQuery, q);
-  return client.getJson('/api/v1/ai-capacity-index', AiCapacityIndex, query({ horizon: f.horizon, limit: f.limit }), opts);
+  return client.getJson('/api/v1/ai-capacity-index', readAiCapacity, query({ horizon: f.horizon, limit: f.limit }), opts);
 }
 
 export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
@@ -135,7 +133,7 @@ export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
 
 /** GET /api/v1/market-brief/{slug}: one market brief (Pro sections are teasers below Pro). */
 export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
-  client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, MarketBriefResponse, undefined, opts);
+  client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, readBrief, undefined, opts);
 
 /**
  * Some fields of one market brief (paths such as `hero.verdict`): served from a cached /all page
@@ -144,7 +142,7 @@ export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions
  */
 export async function marketBriefFields(client: DchubClient, slug: string, fields: string | readonly string[], opts: CallOptions = {}): Promise<Partial<MarketBriefResponseT>> {
   const path = `/api/v1/market-brief/${slugArg('slug', slug)}`;
-  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: MarketBriefResponse }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<MarketBriefResponseT>>;
+  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<MarketBriefResponseT>>;
 }
 
 export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });

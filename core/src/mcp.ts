@@ -3,7 +3,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
+import { redirectSafeFetch } from './http/redirects.js';
 import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
+import { parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
+import type { PreviewInfo } from './preview.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
 import { fieldTable, recordsTable, type Table } from './table.js';
 
@@ -14,15 +17,11 @@ export interface ToolResult {
   isError: boolean;
   text: string;
   fromCache: boolean;
+  /** The server cut a list for this caller ("3 of 10"): not the whole answer. */
+  partial: boolean;
+  /** What a partial answer withholds and how to open it (`previewSentence` words it). */
+  previewInfo?: PreviewInfo;
 }
-
-const parseText = (t: string): unknown => {
-  try {
-    return JSON.parse(t);
-  } catch {
-    return t;
-  }
-};
 
 /**
  * MCP client of the DC Hub server (streamable HTTP, the official SDK), bound to a DchubClient:
@@ -47,7 +46,7 @@ export class McpToolClient {
         : (opts.ledger ??
           new QuotaLedger(rest.cache?.store ?? new MemoryStore(), `${rest.callerId}:mcp`, {
             tier: opts.tier ?? (opts.apiKey ? 'free' : 'anonymous'),
-            confirmed: true,
+            // Assumed until the server says otherwise (a daily_limit_reached answer): warns, never refuses on a guess.
             allowance: MCP_DAILY_ALLOWANCE,
           }));
   }
@@ -58,7 +57,8 @@ export class McpToolClient {
       const url = new URL(MCP_PATH.replace(/^\//, ''), this.rest.baseUrl);
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit: this.opts.apiKey ? { headers: { 'X-API-Key': this.opts.apiKey } } : undefined,
-        fetch: this.opts.fetch,
+        // Redirects by hand, the key kept on the base URL's origin (as for REST calls).
+        fetch: this.opts.fetch ? redirectSafeFetch(this.opts.fetch) : this.rest.safeFetch,
       });
       const client = new Client({ name: 'dchub-office', version: '0.1.0' });
       try {
@@ -83,7 +83,11 @@ export class McpToolClient {
     return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   }
 
-  /** Calls one of the 29 tools (cached per tool and arguments). */
+  /**
+   * Calls one of the 29 tools (cached per tool and arguments). A plan wall is thrown as an AuthError
+   * carrying the upgrade message, a daily cap as a RateLimitError; a list the server cut for this
+   * caller comes back marked `partial` with its PreviewInfo.
+   */
   async callTool(name: string, args: Record<string, unknown> = {}, opts: { refresh?: boolean; cacheOnly?: boolean } = {}): Promise<ToolResult> {
     if (!(MCP_TOOL_NAMES as readonly string[]).includes(name)) {
       throw new ValidationError('name', `unknown tool ${JSON.stringify(name)}; one of ${MCP_TOOL_NAMES.join(', ')}`);
@@ -111,8 +115,17 @@ export class McpToolClient {
     }
     const content = (res.content as Array<{ type: string; text?: string }> | undefined) ?? [];
     const text = content.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n');
-    const data = res.structuredContent ?? parseText(text);
-    const result: ToolResult = { tool: name, data, isError: res.isError === true, text, fromCache: false };
+    const data = res.structuredContent ?? parseToolText(text).data;
+    const isError = res.isError === true;
+    const capped = toolDailyCap(name, data);
+    if (capped) {
+      await this.ledger?.exhaust(); // the server stated it: nothing more is sent today
+      throw capped;
+    }
+    const wall = toolWall(name, data, isError);
+    if (wall) throw wall;
+    const previewInfo = isError ? undefined : toolPreview(data);
+    const result: ToolResult = { tool: name, data, isError, text, fromCache: false, partial: previewInfo !== undefined, ...(previewInfo ? { previewInfo } : {}) };
     if (!result.isError && cache) {
       await cache.save(key, { text: JSON.stringify(result), storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
     }

@@ -1,5 +1,6 @@
 import type { CallOptions, DchubClient } from './client.js';
-import { SiteScore, SiteScoreQuery, siteScoreAliases, type SiteScoreQueryInput, type SiteScoreT } from './schemas/sites.js';
+import { readSiteScore } from './read/sites.js';
+import { SiteScoreQuery, siteScoreAliases, type SiteScoreQueryInput, type SiteScoreT } from './schemas/sites.js';
 import { flattenPaths, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
@@ -14,7 +15,7 @@ export async function siteScore(client: DchubClient, query: SiteScoreQueryInput,
     p.set('capacity_mw', String(q.capacity_mw));
     p.set('capacity', String(q.capacity_mw));
   }
-  return client.getJson(SITE_SCORE_PATH, SiteScore, p, opts);
+  return client.getJson(SITE_SCORE_PATH, readSiteScore, p, opts);
 }
 
 /** The answer as a two-column field/value table of every scalar member. */

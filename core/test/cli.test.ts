@@ -111,3 +111,50 @@ describe('dchub CLI: every subcommand', () => {
     expect((await pro('tool', 'no_such_tool')).code).toBe(EXIT.usage);
   });
 });
+
+describe('dchub CLI: version, pipes, messages', () => {
+  it('--version prints the package version', async () => {
+    const r = await dchub('--version');
+    expect(r.code).toBe(EXIT.ok);
+    const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(r.out).toBe(`dchub ${version}\n`);
+  });
+
+  it('a broken pipe (dchub … | head -1) exits quietly, without a stack trace', async () => {
+    const { spawn } = await import('node:child_process');
+    const bin = new URL('../dist/cli/dchub.js', import.meta.url).pathname;
+    const run = () =>
+      new Promise<{ code: number | null; err: string; out: string }>((resolve) => {
+        // The shell's `head -1` closes the pipe after one line while dchub is still writing.
+        const child = spawn('sh', ['-c', `node "${bin}" news --limit 200 --format json --api-key "${PRO}" | head -1; exit "\${PIPESTATUS:-0}"`], {
+          env: { ...process.env, DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir },
+        });
+        let err = '';
+        let out = '';
+        child.stderr.on('data', (c) => (err += c));
+        child.stdout.on('data', (c) => (out += c));
+        child.on('close', (code) => resolve({ code, err, out }));
+      });
+    const r = await run();
+    expect(r.out).toBe('{\n');
+    expect(r.err).not.toMatch(/EPIPE|Error|at .*\.js:\d+/);
+  });
+
+  it('a stale answer says its age and why on stderr, for briefs too', async () => {
+    await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
+    const first = await dchub('briefs', '--api-key', PRO);
+    expect(first.code).toBe(EXIT.ok);
+    await fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([{ path_prefix: '/api/v1/market-brief', kind: 'status', status: 502 }]) });
+    try {
+      const again = await dchub('briefs', '--refresh', '--api-key', PRO);
+      expect(again.code).toBe(EXIT.ok);
+      expect(again.out).toBe(first.out);
+      expect(again.err).toMatch(/^dchub: served from cache \(\d+ s old\): service error$/m);
+      const cached = await dchub('briefs', '--csv', '--api-key', PRO);
+      expect(cached.err).toMatch(/^dchub: from cache \(\d+ s old\)$/m);
+      expect(cached.out.split('\n')[0]).toMatch(/^market_slug,/);
+    } finally {
+      await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
+    }
+  });
+});

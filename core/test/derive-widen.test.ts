@@ -81,11 +81,17 @@ describe('widen before you spend', () => {
   });
 
   it('a key whose tier is not confirmed yet asks exactly first, then widens once the service named its tier', async () => {
-    const { c, sent } = client({ tier: undefined });
-    await core.refineQueue(c, { iso: 'CAISO', min_mw: 100 });
-    await core.refineQueue(c, { iso: 'CAISO', min_mw: 200 });
-    await core.refineQueue(c, { iso: 'CAISO', min_mw: 50 });
-    expect(sent).toEqual([`${core.QUEUE_PATH}?iso=CAISO&min_mw=100`, `${core.QUEUE_PATH}?iso=CAISO&limit=1000`]);
+    // The tier is named by the rate-limit headers, which a sandbox sends only with its limits on.
+    const limited = await startSandbox({ port: 0, seed: 'derive-widen', now: '2026-11-21T12:00:00Z', keys: `free=${FREE}` });
+    const { c, sent } = recordingClient(limited, { apiKey: FREE });
+    try {
+      await core.refineQueue(c, { iso: 'CAISO', min_mw: 100 });
+      await core.refineQueue(c, { iso: 'CAISO', min_mw: 200 });
+      await core.refineQueue(c, { iso: 'CAISO', min_mw: 50 });
+      expect(sent).toEqual([`${core.QUEUE_PATH}?iso=CAISO&min_mw=100`, `${core.QUEUE_PATH}?iso=CAISO&limit=1000`]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('Pro asks exactly by default; keyless too, and a tier that gets previews stops widening', async () => {

@@ -64,10 +64,16 @@ describe('every error class, through the sandbox fault injection', () => {
   it('malformed JSON and schema drift → SchemaDriftError naming where', async () => {
     await faults([{ path_prefix: '/api/site-score', kind: 'malformed_json' }]);
     expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(SchemaDriftError);
-    await faults([{ path_prefix: '/api/v1/interconnection-queue', kind: 'schema_drift' }]);
-    const e = await fail(refineQueue(client(), { iso: 'SPP' }));
+    // Drift that leaves the answer unusable (the score itself is gone) fails, naming the path.
+    await faults([{ path_prefix: '/api/site-score', kind: 'schema_drift' }]);
+    const e = await fail(siteScore(client(), { lat: 3, lon: 3 }));
     expect(e).toBeInstanceOf(SchemaDriftError);
-    expect(e.path).toBe('count_returned');
+    expect(e.path).toBe('overall_score');
+    // Issue 10: drift that can be read around (a count derivable from the rows) is served, and named.
+    await faults([{ path_prefix: '/api/v1/interconnection-queue', kind: 'schema_drift' }]);
+    const q = await client().fetchJson('/api/v1/interconnection-queue/refined', (await import('../src/read/queue.js')).readQueue, new URLSearchParams({ iso: 'SPP' }));
+    expect(q.data.count_returned).toBe(q.data.results.length);
+    expect(q.warnings).toContain('count_returned missing from the answer; counted from the rows');
   });
   it('401 and 400 from the service', async () => {
     expect(await fail(siteScore(client({ apiKey: 'nope-nope' }), { lat: 1, lon: 1 }))).toBeInstanceOf(AuthError);

@@ -367,7 +367,7 @@ describe('news refresh after the clock moves', () => {
     expect(fetchMetaOf(after).fromCache).toBe(false);
     expect(after).toEqual(await raw('/api/news?limit=3'));
     expect(after.articles[0].id).not.toBe(before.articles[0].id);
-    expect(Date.parse(after.articles[0].published_at)).toBeGreaterThan(Date.parse(before.articles[0].published_at));
+    expect(Date.parse(after.articles[0].published_at!)).toBeGreaterThan(Date.parse(before.articles[0].published_at!));
     expect(core.newsTable(after).rows[0][0]).toBe(after.articles[0].published_at);
   });
 });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { DchubClient, MCP_TOOL_NAMES, McpToolClient, ValidationError, toolTable } from '../src/index.js';
+import { AuthError, DchubClient, MCP_TOOL_NAMES, McpToolClient, RateLimitError, ValidationError, previewSentence, toolTable } from '../src/index.js';
 
 let sb: RunningSandbox;
 const PRO = 'mcp-client-pro';
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'mcp-client', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}` });
+  sb = await startSandbox({ port: 0, seed: 'mcp-client', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
 });
 afterAll(() => sb?.close());
 
@@ -36,22 +36,44 @@ describe('core MCP client (official SDK, streamable HTTP)', () => {
       await mcp.close();
     }
   });
-  it('keyless callers meet the Pro wall on Pro-only tools', async () => {
+  it('keyless callers meet the Pro wall on Pro-only tools: a plan error with the upgrade message, not a table', async () => {
     const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
     try {
-      const r = await mcp.callTool('analyze_site', { lat: 39, lon: -77 });
-      expect(r.isError).toBe(true);
-      expect(JSON.stringify(r.data)).toMatch(/pro_required/);
+      // Issue 10: the wall is an AuthError (exit 3, #N/A), no longer an isError result.
+      const e = await mcp.callTool('analyze_site', { lat: 39, lon: -77 }).catch((x) => x);
+      expect(e).toBeInstanceOf(AuthError);
+      expect(e.requiredPlan).toBe('pro');
+      expect(e.message).toMatch(/^analyze_site: analyze_site is a Pro tool\. The Pro plan opens it \(your plan: anonymous\); upgrade: https?:\/\//);
+      expect(e.upgradeUrl).toMatch(/pricing/);
     } finally {
       await mcp.close();
     }
   });
-  it('keyless callers have 10 MCP calls a day, then nothing is sent', async () => {
+  it('a keyless list answer cut to 2 rows is marked partial', async () => {
     const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
     try {
+      const r = await mcp.callTool('search_facilities', { query: 'dallas', limit: 10 });
+      expect(r.partial).toBe(true);
+      expect(r.previewInfo?.shown).toBe(2);
+      expect(r.previewInfo?.total).toBeGreaterThan(2);
+      expect(previewSentence(r.previewInfo!)).toMatch(/^Preview: 2 of \d+ rows shown; /);
+    } finally {
+      await mcp.close();
+    }
+  });
+  it('keyless callers have 10 MCP calls a day: the server says so once, then nothing is sent', async () => {
+    await fetch(`${sb.url}/_sandbox/limits`, { method: 'DELETE' }); // earlier keyless tests spent some
+    const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }), {});
+    try {
       for (let i = 0; i < 10; i++) await mcp.callTool('get_market_dcpi_rank', { market_slug: `m${i}` });
-      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'one-more' })).rejects.toThrow(/daily allowance of 10 calls/);
-      expect(mcp.callsSent).toBe(10);
+      // Issue 10: the MCP allowance is assumed (spec numbers) until the server states it, so the
+      // 11th call goes out; the server's daily_limit_reached makes it known and spent.
+      const e = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'one-more' }).catch((x) => x);
+      expect(e).toBeInstanceOf(RateLimitError);
+      expect(e.message).toMatch(/MCP daily allowance reached .*resets at/);
+      expect(mcp.callsSent).toBe(11);
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'and-another' })).rejects.toThrow(/daily allowance of 10 calls/);
+      expect(mcp.callsSent).toBe(11);
     } finally {
       await mcp.close();
     }

@@ -18,27 +18,45 @@ interface LedgerState {
   used: number;
   limit: number;
   tier: string;
-  /** The service has answered this caller at least once, so the tier and limit are known. */
-  confirmed?: boolean;
+  /**
+   * The service itself stated this allowance (X-RateLimit-* headers, whoami, a 429). Only a known
+   * allowance may hold calls back; an assumed one only warns. (Stored as `known`: states written by
+   * older versions, whose `confirmed` meant "answered once", start out assumed.)
+   */
+  known?: boolean;
+}
+
+/** The outcome of a reservation: `ok` false only on a known, spent allowance. */
+export interface Reservation {
+  ok: boolean;
+  /** Set when an assumed allowance is exceeded: the call goes out, the user is told. */
+  warning?: string;
 }
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * The caller's daily allowance, reserved before each network call and persisted, so that when it
- * is spent no request is sent at all. Server headers (X-RateLimit-Limit/-Remaining/-Tier), when
- * present, correct it. One ledger per caller (key fingerprint).
+ * The caller's daily allowance, reserved before each network call and persisted, so that when a
+ * known allowance is spent no request is sent at all. The allowance starts as assumed (from the
+ * tier the caller gave, or the spec's numbers) and becomes known when the service states it:
+ * rate-limit headers, whoami, or a 429. An assumed allowance never refuses a call — a Pro key on a
+ * service that sends no headers must not be held to the free tier's 10 calls — it only warns.
+ * Reservations never wait on each other's answers: concurrent first calls go out together.
  */
 export class QuotaLedger {
   #state: LedgerState | undefined;
   #chain: Promise<unknown> = Promise.resolve();
-  /** While a key's tier is only assumed, its first call goes alone: the answer tells the allowance. */
-  #gate: { promise: Promise<void>; resolve: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
     private readonly store: KeyValueStore,
     readonly callerId: string,
-    private readonly opts: { tier?: string; now?: () => number; confirmed?: boolean; allowance?: Record<string, number> } = {},
+    private readonly opts: {
+      tier?: string;
+      now?: () => number;
+      /** The allowance of `tier` is known (the caller has it from the service), not assumed. */
+      confirmed?: boolean;
+      allowance?: Record<string, number>;
+    } = {},
   ) {}
 
   get #storeKey(): string {
@@ -59,8 +77,8 @@ export class QuotaLedger {
     }
     const tier = this.#state?.tier ?? this.opts.tier ?? 'anonymous';
     if (!this.#state || this.#state.day !== day) {
-      const confirmed = this.#state?.confirmed ?? (this.opts.confirmed ?? tier === 'anonymous');
-      this.#state = { day, used: 0, limit: this.#state?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10, tier, confirmed };
+      const known = this.#state ? this.#state.known === true : this.opts.confirmed === true;
+      this.#state = { day, used: 0, limit: this.#state?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10, tier, known };
     }
     return this.#state;
   }
@@ -76,7 +94,7 @@ export class QuotaLedger {
     await this.store.set(this.#storeKey, JSON.stringify(this.#state));
   }
 
-  /** Calls left today. */
+  /** Calls left today (by the known or the assumed allowance; see `snapshot().confirmed`). */
   async remaining(): Promise<number> {
     return this.#locked(async () => {
       const s = await this.#load();
@@ -84,51 +102,36 @@ export class QuotaLedger {
     });
   }
 
-  async snapshot(): Promise<Readonly<LedgerState> & { remaining: number; resetsAt: string }> {
+  async snapshot(): Promise<{ day: string; used: number; limit: number; tier: string; confirmed: boolean; remaining: number; resetsAt: string }> {
     return this.#locked(async () => {
       const s = await this.#load();
       const d = new Date(this.#now());
       const resetsAt = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString();
-      return { ...s, remaining: Math.max(0, s.limit - s.used), resetsAt };
+      return { day: s.day, used: s.used, limit: s.limit, tier: s.tier, confirmed: s.known === true, remaining: Math.max(0, s.limit - s.used), resetsAt };
     });
   }
 
-  /** Reserves `n` calls; false (and nothing reserved) when the allowance cannot cover them. */
+  /** Reserves `n` calls; false (and nothing reserved) only when a known allowance cannot cover them. */
   async reserve(n = 1): Promise<boolean> {
-    for (;;) {
-      if (this.#gate) await this.#gate.promise;
-      const r = await this.#locked(async () => {
-        const s = await this.#load();
-        if (!s.confirmed && this.#gate) return 'wait' as const;
-        if (s.used + n > s.limit) return false;
-        s.used += n;
-        await this.#save();
-        if (!s.confirmed) this.#openGate();
-        return true;
-      });
-      if (r !== 'wait') return r;
-    }
+    return (await this.reserveCall(n)).ok;
   }
 
-  #openGate(): void {
-    let resolve!: () => void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    // Never hold calls back for long if the first answer gets lost.
-    const timer = setTimeout(() => this.#closeGate(), 15_000);
-    this.#gate = { promise, resolve, timer };
-  }
-
-  #closeGate(): void {
-    const g = this.#gate;
-    if (!g) return;
-    this.#gate = undefined;
-    clearTimeout(g.timer);
-    g.resolve();
+  /** Like reserve, with the warning to show when an assumed allowance is exceeded. */
+  async reserveCall(n = 1): Promise<Reservation> {
+    return this.#locked(async () => {
+      const s = await this.#load();
+      const over = s.used + n > s.limit;
+      if (over && s.known) return { ok: false };
+      s.used += n;
+      await this.#save();
+      return over
+        ? { ok: true, warning: `more than the assumed ${s.limit} calls a day (${s.tier} tier) were used; the service has not stated its limit, so calls continue` }
+        : { ok: true };
+    });
   }
 
   /** Gives back a reservation whose request never reached the service. */
   async release(n = 1): Promise<void> {
-    this.#closeGate();
     await this.#locked(async () => {
       const s = await this.#load();
       s.used = Math.max(0, s.used - n);
@@ -141,21 +144,35 @@ export class QuotaLedger {
     const limit = Number(headers.get('x-ratelimit-limit'));
     const remaining = Number(headers.get('x-ratelimit-remaining'));
     const tier = headers.get('x-ratelimit-tier');
-    const informative = headers.has('x-ratelimit-limit') || headers.has('x-ratelimit-remaining') || !!tier;
+    const hasLimit = headers.has('x-ratelimit-limit') && Number.isFinite(limit) && limit > 0;
+    // A per-minute Remaining without a daily Limit (the real token bucket) says nothing about the day.
+    if (!hasLimit && !tier) return;
     await this.#locked(async () => {
       const s = await this.#load();
-      const first = !s.confirmed;
-      s.confirmed = true;
-      if (!informative) {
-        if (first) await this.#save();
-        return;
-      }
       if (tier) s.tier = tier;
-      if (Number.isFinite(limit) && limit > 0) s.limit = limit;
-      if (Number.isFinite(remaining) && headers.has('x-ratelimit-remaining')) s.used = Math.max(0, s.limit - remaining);
+      if (hasLimit) {
+        s.limit = limit;
+        s.known = true;
+        // Remaining counts the day only beside a Reset (the real service's bare Remaining is its per-minute bucket).
+        if (Number.isFinite(remaining) && headers.has('x-ratelimit-remaining') && headers.has('x-ratelimit-reset')) s.used = Math.max(0, s.limit - remaining);
+      }
       await this.#save();
     });
-    this.#closeGate();
+  }
+
+  /** The service stated the calls left (whoami); the allowance becomes known. */
+  async confirm(facts: { tier?: string; limit?: number; remaining?: number }): Promise<void> {
+    await this.#locked(async () => {
+      const s = await this.#load();
+      if (facts.tier) s.tier = facts.tier;
+      if (facts.limit !== undefined && facts.limit > 0) s.limit = facts.limit;
+      if (facts.remaining !== undefined && facts.remaining >= 0) {
+        if (facts.limit === undefined && s.used + facts.remaining > s.limit) s.limit = s.used + facts.remaining;
+        s.used = Math.max(0, s.limit - facts.remaining);
+      }
+      s.known = true;
+      await this.#save();
+    });
   }
 
   /** The server said the allowance is spent (429): mark the day used up. */
@@ -163,9 +180,8 @@ export class QuotaLedger {
     await this.#locked(async () => {
       const s = await this.#load();
       s.used = s.limit;
-      s.confirmed = true;
+      s.known = true;
       await this.#save();
     });
-    this.#closeGate();
   }
 }

@@ -1,3 +1,4 @@
+import type { PreviewInfo } from '../preview.js';
 import { MemoryStore, type KeyValueStore } from './store.js';
 
 /** One stored answer: the raw JSON text (re-validated when read back) and its freshness. */
@@ -8,6 +9,14 @@ export interface StoredAnswer {
   etag?: string;
   /** A gated preview: served as a preview, never as the full data. */
   preview?: boolean;
+  /** Answer headers a text answer needs again (Content-Disposition, Content-Type). */
+  headers?: Record<string, string>;
+}
+
+/** What reading an answer noticed, kept beside its parsed value. */
+export interface ReadNotes {
+  warnings: string[];
+  preview?: PreviewInfo;
 }
 
 export interface CacheStats {
@@ -25,7 +34,7 @@ export interface CacheStats {
  * OfficeRuntime.storage or a directory) keeps answers across restarts.
  */
 export class ResponseCache {
-  readonly #parsed = new Map<string, { answer: StoredAnswer; value: unknown }>();
+  readonly #parsed = new Map<string, { answer: StoredAnswer; value: unknown; notes?: ReadNotes }>();
   readonly stats: CacheStats = { hits: 0, misses: 0, staleServed: 0, revalidated: 0, stored: 0, entries: 0 };
 
   constructor(
@@ -34,13 +43,13 @@ export class ResponseCache {
   ) {}
 
   /** The parsed value kept in memory for `key`, if any (no I/O). */
-  peek(key: string): { answer: StoredAnswer; value: unknown } | undefined {
+  peek(key: string): { answer: StoredAnswer; value: unknown; notes?: ReadNotes } | undefined {
     return this.#parsed.get(key);
   }
 
-  remember(key: string, answer: StoredAnswer, value: unknown): void {
+  remember(key: string, answer: StoredAnswer, value: unknown, notes?: ReadNotes): void {
     this.#parsed.delete(key);
-    this.#parsed.set(key, { answer, value });
+    this.#parsed.set(key, { answer, value, ...(notes ? { notes } : {}) });
     if (this.#parsed.size > this.maxParsed) this.#parsed.delete(this.#parsed.keys().next().value!);
   }
 
@@ -55,8 +64,8 @@ export class ResponseCache {
     }
   }
 
-  async save(key: string, answer: StoredAnswer, value: unknown): Promise<void> {
-    this.remember(key, answer, value);
+  async save(key: string, answer: StoredAnswer, value: unknown, notes?: ReadNotes): Promise<void> {
+    this.remember(key, answer, value, notes);
     this.stats.stored++;
     await this.store.set(key, JSON.stringify(answer)).catch(() => undefined);
   }

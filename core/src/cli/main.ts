@@ -1,42 +1,19 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
-import { briefToRow, briefsTable, fetchBriefsAll, fetchBriefsCsv, fetchBriefsDiff } from '../briefs.js';
-import { chainCost, runChain } from '../chain.js';
-import { parseCsv, toCsv } from '../csv.js';
-import { facilitiesTable, searchFacilities } from '../facilities.js';
-import { dealsTable, news, newsTable, transactions } from '../feeds.js';
-import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
-import { McpToolClient, toolTable } from '../mcp.js';
-import { analyzeParcel, parcelTable } from '../parcel.js';
-import { rankSites, rankedTable } from '../ranking.js';
-import { fieldTable } from '../table.js';
-import { ResponseCache } from '../cache/responses.js';
 import { QuotaLedger } from '../cache/ledger.js';
+import { ResponseCache } from '../cache/responses.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
-import { DEFAULT_BASE_URL, DchubClient, fetchMeta } from '../client.js';
-import { AuthError, DchubError, NetworkError, RateLimitError, ServerError, ValidationError } from '../errors.js';
-import { DirectoryStore } from '../node.js';
-import { queueTable, refineQueue } from '../queue.js';
-import { siteScore, siteScoreTable } from '../sites.js';
-import type { Table } from '../table.js';
+import { DEFAULT_BASE_URL, DchubClient } from '../client.js';
 import { parseDeriveMode } from '../derive/policy.js';
-import { describeDerived } from '../derive/sources.js';
-import { UsageError, bounds, mode, num, pickFields, shield, unshield, weights } from './args.js';
-import { render, type OutputFormat } from './format.js';
+import { DirectoryStore } from '../node.js';
+import { runCommand } from './commands.js';
+import type { OutputFormat } from './format.js';
+import { EXIT, reportError, type CliIO } from './report.js';
 
-/** Exit codes (documented in the README). */
-export const EXIT = { ok: 0, usage: 2, auth: 3, rateLimit: 4, failure: 5 } as const;
-
-export { UsageError };
-
-export interface CliIO {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  env: Record<string, string | undefined>;
-}
+export { EXIT, UsageError, type CliIO } from './report.js';
 
 const HELP = `dchub — DC Hub from the command line
 
@@ -72,17 +49,32 @@ Flags:
   --no-derive        never answer a question from a cached wider answer (same as --derive off)
   --derive MODE      off, exact or widen (env DCHUB_DERIVE; default by tier: widen for free,
                      starter and developer keys, exact otherwise)
+  --refresh          ask the service even when a fresh answer is cached (a failure still
+                     falls back to the cached answer, marked stale)
+  -V, --version
   -h, --help
 
-Exit codes: 0 success (a gated preview too, noted on stderr), 2 bad usage or a 400,
-3 authentication or plan (401/402/403), 4 rate limit or spent quota, 5 network or server failure.
+Answers go to stdout; on stderr, one line each: a cached answer's age (and why it is stale),
+what was mended or left out of the service's answer, and what a gated preview withholds.
+
+Exit codes: 0 success (a gated preview or a stale cached answer too, noted on stderr),
+2 bad usage, a 400 or an unknown name (404), 3 authentication or plan (401/402/403, an MCP plan wall),
+4 rate limit or spent quota, 5 network, server or unreadable answer.
 `;
 
-const readStdin = async (): Promise<string> => {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-};
+/** The version of @dchub/core (package.json sits two levels above both src/cli and dist/cli). */
+export function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Negative numbers (`-77.49`) are arguments, not flags: shield them from the option parser. */
+const SHIELD = '\u0000';
+const shield = (argv: string[]) => argv.map((a) => (/^-\d/.test(a) ? SHIELD + a : a));
+const unshield = <T>(v: T): T => (typeof v === 'string' ? (v.replace(SHIELD, '') as T) : v);
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let parsed;
@@ -96,9 +88,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         format: { type: 'string', default: 'table' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean', default: false },
+        refresh: { type: 'boolean', default: false },
         'no-derive': { type: 'boolean', default: false },
         derive: { type: 'string' },
+        field: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'V', default: false },
         iso: { type: 'string' },
         'min-mw': { type: 'string' },
         'max-ttp-months': { type: 'string' },
@@ -120,7 +115,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         'top-k': { type: 'string' },
         'max-sites': { type: 'string' },
         budget: { type: 'string' },
-        field: { type: 'string' },
       },
     });
   } catch (err) {
@@ -130,6 +124,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const f = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, unshield(v)])) as typeof parsed.values;
   const positionals = parsed.positionals.map(unshield);
   const [command, ...rest] = positionals;
+  if (f.version) {
+    io.out(`dchub ${version()}\n`);
+    return EXIT.ok;
+  }
   if (f.help || !command) {
     (f.help ? io.out : io.err)(HELP);
     return f.help ? EXIT.ok : EXIT.usage;
@@ -139,225 +137,25 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.err(`dchub: --format must be table, csv or json\n`);
     return EXIT.usage;
   }
-  const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'dchub');
-  const store: KeyValueStore = new DirectoryStore(cacheDir);
-  const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
   const deriveSetting = f['no-derive'] ? 'off' : (f.derive ?? io.env.DCHUB_DERIVE);
   const derive = parseDeriveMode(deriveSetting);
   if (deriveSetting !== undefined && deriveSetting !== '' && !derive) {
     io.err(`dchub: --derive must be off, exact or widen, got ${JSON.stringify(deriveSetting)}\n`);
     return EXIT.usage;
   }
+  const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'dchub');
+  const store: KeyValueStore = new DirectoryStore(cacheDir);
+  const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 
   try {
     const probe = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
+    // The tier is assumed until the service states the allowance: warned about, never refused on.
     const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
     const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
     const client = new DchubClient({ baseUrl, apiKey, ledger, cache, derive, ...(f['no-cache'] ? { cache: false } : {}) });
-    const emit = (table: Table, raw: unknown, answer: unknown = raw) => {
-      io.out(render(format, table, raw));
-      const meta = fetchMeta(answer);
-      if (meta?.stale) io.err(`dchub: served from cache (${Math.round(meta.ageMs / 60000)} min old): ${meta.reason}\n`);
-      if (meta?.derivedFrom) io.err(`dchub: ${describeDerived(meta.derivedFrom)}; --no-derive asks the service\n`);
-      const gated = answer as { _gated?: boolean; _hidden_count?: number; _upgrade_cta?: string } | null;
-      if (gated?._gated) io.err(`dchub: gated preview — ${gated._hidden_count ?? 'some'} rows hidden. ${gated._upgrade_cta ?? 'Send an API key to see everything.'}\n`);
-    };
-    /** Some members of an answer (`--field`), as field/value rows or a JSON object of them. */
-    const emitFields = (answer: unknown, fields: string) => {
-      const picked = pickFields(answer, fields);
-      emit(fieldTable(picked), picked, answer);
-    };
-
-    switch (command) {
-      case 'queue': {
-        const r = await refineQueue(client, {
-          iso: f.iso,
-          min_mw: f['min-mw'],
-          max_ttp_months: f['max-ttp-months'],
-          fuel_type: f['fuel-type'],
-          status: f.status,
-          baseload_only: f['baseload-only'],
-          max_fiber_km: f['max-fiber-km'],
-          geocoded_only: f['geocoded-only'],
-          limit: f.limit,
-        });
-        emit(queueTable(r), r);
-        return EXIT.ok;
-      }
-      case 'score': {
-        if (rest.length < 2) throw new UsageError('score needs <lat> <lon>');
-        const s = await siteScore(client, { lat: rest[0], lon: rest[1], capacity_mw: num('--capacity-mw', f['capacity-mw']) });
-        emit(siteScoreTable(s), s);
-        return EXIT.ok;
-      }
-      case 'briefs': {
-        if (f.since) {
-          const d = await fetchBriefsDiff(client, f.since);
-          const t = briefsTable(d.briefs.map(briefToRow));
-          io.out(f.csv ? toCsv(t) : render(format, t, d));
-          io.err(`dchub: ${d.changed_total} briefs recomputed since ${f.since}\n`);
-          return EXIT.ok;
-        }
-        if (f.limit || f.offset) {
-          const all = await fetchBriefsAll(client, { limit: num('--limit', f.limit), offset: num('--offset', f.offset) });
-          const t = briefsAllTable(all);
-          io.out(f.csv ? toCsv(t) : render(format, t, all));
-          return EXIT.ok;
-        }
-        const b = await fetchBriefsCsv(client);
-        if (f.csv) io.out(b.text);
-        else emit(briefsTable(b.rows), b.rows);
-        return EXIT.ok;
-      }
-      case 'dcpi': {
-        if (!rest[0]) throw new UsageError('dcpi needs a market slug');
-        if (f.field) {
-          emitFields(await dcpiScoreFields(client, rest[0], f.field), f.field);
-          return EXIT.ok;
-        }
-        const s = await dcpiScore(client, rest[0]);
-        emit(dcpiTable(s), s);
-        return EXIT.ok;
-      }
-      case 'brief': {
-        if (!rest[0]) throw new UsageError('brief needs a market slug');
-        if (f.field) {
-          emitFields(await marketBriefFields(client, rest[0], f.field), f.field);
-          return EXIT.ok;
-        }
-        const b = await marketBrief(client, rest[0]);
-        emit(briefTable(b), b);
-        return EXIT.ok;
-      }
-      case 'markets': {
-        if (rest[0]) {
-          const m = await getMarket(client, rest.join(' '));
-          emit(fieldTable(m), m);
-        } else {
-          const m = await listMarkets(client);
-          emit(marketsTable(m), m);
-        }
-        return EXIT.ok;
-      }
-      case 'facilities': {
-        const r = await searchFacilities(client, { q: rest.join(' ') || undefined, country: f.country, limit: num('--limit', f.limit) });
-        emit(facilitiesTable(r), r);
-        return EXIT.ok;
-      }
-      case 'news': {
-        const r = await news(client, { limit: num('--limit', f.limit) });
-        emit(newsTable(r), r);
-        return EXIT.ok;
-      }
-      case 'deals': {
-        const r = await transactions(client, { limit: num('--limit', f.limit), deal_type: f['deal-type'] });
-        emit(dealsTable(r), r);
-        return EXIT.ok;
-      }
-      case 'parcel': {
-        if (!rest[0]) throw new UsageError('parcel needs a GeoJSON file (or - for standard input)');
-        const text = rest[0] === '-' ? await readStdin() : await readFile(rest[0], 'utf8').catch(() => {
-          throw new UsageError(`cannot read ${rest[0]}`);
-        });
-        let geo: { geometry?: unknown } | undefined;
-        try {
-          geo = JSON.parse(text);
-        } catch {
-          throw new UsageError(`${rest[0]} is not JSON`);
-        }
-        const p = await analyzeParcel(client, geo?.geometry ?? geo, num('--capacity-mw', f['capacity-mw']));
-        emit(parcelTable(p), p);
-        return EXIT.ok;
-      }
-      case 'rank': {
-        if (!rest[0]) throw new UsageError('rank needs a candidates CSV file (id, lat, lon and metric columns)');
-        const table = parseCsv(await readFile(rest[0], 'utf8').catch(() => {
-          throw new UsageError(`cannot read ${rest[0]}`);
-        }));
-        const candidates = table.rows.map((r) => Object.fromEntries(table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]])));
-        const objectives = weights(f.objectives);
-        const r = await rankSites(client, { candidates, objectives, constraints: bounds(f.constraints), mode: mode(f.mode), top_k: num('--top-k', f['top-k']) });
-        emit(rankedTable(r, Object.keys(objectives)), r);
-        return EXIT.ok;
-      }
-      case 'chain': {
-        const input = {
-          filters: { iso: f.iso, min_mw: f['min-mw'], max_ttp_months: f['max-ttp-months'], geocoded_only: true },
-          objectives: weights(f.objectives),
-          constraints: bounds(f.constraints),
-          mode: mode(f.mode),
-          top_k: num('--top-k', f['top-k']),
-          maxSites: num('--max-sites', f['max-sites']),
-          budget: num('--budget', f.budget),
-        };
-        const cost = await chainCost(client, input);
-        io.err(`dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'unknown'} left today\n`);
-        const r = await runChain(client, input, (p) => io.err(`dchub: [${p.step}] ${p.message}\n`));
-        emit(r.table, r.ranked);
-        return EXIT.ok;
-      }
-      case 'tool': {
-        if (!rest[0]) throw new UsageError('tool needs a tool name (one of the 29 MCP tools)');
-        const args: Record<string, unknown> = {};
-        for (const kv of rest.slice(1)) {
-          const m = /^([^=]+)=(.*)$/.exec(kv);
-          if (!m) throw new UsageError(`tool arguments are key=value, got ${JSON.stringify(kv)}`);
-          args[m[1]] = /^-?\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : /^(true|false)$/.test(m[2]) ? m[2] === 'true' : m[2];
-        }
-        const mcp = new McpToolClient(client, { apiKey });
-        try {
-          const r = await mcp.callTool(rest[0], args);
-          if (r.isError) {
-            io.err(`dchub: ${rest[0]}: ${r.text}\n`);
-            return EXIT.usage;
-          }
-          const t = toolTable(r);
-          io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
-        } finally {
-          await mcp.close();
-        }
-        return EXIT.ok;
-      }
-      case 'quota': {
-        const s = await ledger.snapshot();
-        const table: Table = { columns: ['tier', 'limit', 'used', 'remaining', 'resets_at'], rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt]] };
-        io.out(render(format, table, s));
-        return EXIT.ok;
-      }
-      case 'cache': {
-        if (rest[0] === 'clear') {
-          const n = await cache.clear();
-          io.out(`cleared ${n} cached answers from ${cacheDir}\n`);
-          return EXIT.ok;
-        }
-        if (rest[0] === 'stats' || rest[0] === undefined) {
-          const n = await cache.count();
-          io.out(render(format, { columns: ['directory', 'answers'], rows: [[cacheDir, n]] }, { directory: cacheDir, answers: n }));
-          return EXIT.ok;
-        }
-        throw new UsageError('cache takes stats or clear');
-      }
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    }
+    return await runCommand(command, rest, { client, ledger, cache, cacheDir, apiKey, format, io, flags: f });
   } catch (err) {
     return reportError(err, io);
   }
-}
-
-function reportError(err: unknown, io: CliIO): number {
-  const msg = err instanceof Error ? err.message : String(err);
-  if (err instanceof UsageError) {
-    io.err(`dchub: ${msg}\n(dchub --help for usage)\n`);
-    return EXIT.usage;
-  }
-  io.err(`dchub: ${msg}\n`);
-  if (err instanceof AuthError && err.authInstructions) io.err(`dchub: see ${err.authInstructions}\n`);
-  if (err instanceof ValidationError) return EXIT.usage;
-  if (err instanceof AuthError) return EXIT.auth;
-  if (err instanceof RateLimitError) return EXIT.rateLimit;
-  if (err instanceof NetworkError || err instanceof ServerError) return EXIT.failure;
-  if (err instanceof DchubError) return err.kind === 'validation' ? EXIT.usage : EXIT.failure;
-  return EXIT.failure;
 }

@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import type { CallOptions, DchubClient, Fetched } from '../client.js';
+import type { AnswerReader, CallOptions, DchubClient, Fetched } from '../client.js';
 import { readPath } from '../table.js';
 import { answerThrough } from './flow.js';
 import { cachedSources, confirmedTier, deliverDerived, freshCached, noteSource } from './sources.js';
@@ -16,7 +15,7 @@ type Row = Record<string, unknown>;
 export interface ListItemPair {
   /** The list endpoint and its answer's schema. */
   listPath: string;
-  listSchema: z.ZodType;
+  listSchema: AnswerReader<unknown>;
   /** The list request sent when widening: the one that holds every item the caller may see. */
   widenQuery: string;
   /** The member of an item that names it (the key a row answers for). */
@@ -73,18 +72,18 @@ export async function noteList(client: DchubClient, pair: ListItemPair, query: s
  * item. The answer holds at least the asked fields (the whole item when fetched); `fetchMeta`
  * says how it was obtained.
  */
-export async function answerItemFields<S extends z.ZodType>(
+export async function answerItemFields<T>(
   client: DchubClient,
   pair: ListItemPair,
-  item: { path: string; schema: S },
+  item: { path: string; schema: AnswerReader<T> },
   key: string,
   fields: readonly string[],
   opts: CallOptions = {},
-): Promise<z.output<S> | Row> {
+): Promise<T | Row> {
   const exact = async () => (await client.fetchJson(item.path, item.schema, undefined, opts)).data;
   if (fields.length === 0) return exact();
   const tier = await confirmedTier(client);
-  return answerThrough<z.output<S> | Row>(client, opts, {
+  return answerThrough<T | Row>(client, opts, {
     exact,
     own: async () => (await freshCached(client, item.path, item.schema, ''))?.data,
     local: (reason) => fromLists(client, pair, key, fields, tier, reason),

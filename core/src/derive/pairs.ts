@@ -1,4 +1,5 @@
-import { MarketBriefAll, type MarketBriefAllT } from '../schemas/briefs.js';
+import { readBriefsAll } from '../read/briefs.js';
+import type { MarketBriefAllT } from '../schemas/briefs.js';
 import { DcpiScoreList, type DcpiScoreListT } from '../schemas/markets.js';
 import type { ListItemPair } from './items.js';
 
@@ -36,7 +37,7 @@ export const BRIEF_LIST_SECTIONS = ['slug', 'hero', 'live_as_of', 'kpis', 'outlo
 /** A GET /api/v1/market-brief/all page answers BRIEF(slug, field) for the briefs it holds. */
 export const BRIEF_FROM_ALL: ListItemPair = {
   listPath: BRIEFS_ALL_PATH,
-  listSchema: MarketBriefAll,
+  listSchema: readBriefsAll,
   widenQuery: '',
   keyField: 'slug',
   rows: (list) => (list as MarketBriefAllT).briefs,

@@ -1,5 +1,6 @@
 import type { CallOptions, DchubClient, Fetched } from '../client.js';
-import { QueueFilters, QueueResult, queueSearchParams, type QueueFiltersT, type QueueResultT } from '../schemas/queue.js';
+import { readQueue } from '../read/queue.js';
+import { QueueFilters, queueSearchParams, type QueueFiltersT, type QueueResultT } from '../schemas/queue.js';
 import { deriveQueueAnswer, sourceProblem, whyNotWider, widenQueueFilters, type Derived } from './queue.js';
 import { answerThrough } from './flow.js';
 import { cachedSources, deliverDerived, freshCached, noteSource, previewsSeen } from './sources.js';
@@ -37,7 +38,7 @@ async function fromCache(client: DchubClient, f: QueueFiltersT, fQuery: string, 
     const g = filtersOf(q);
     return q !== fQuery && g !== undefined && whyNotWider(g, f) === undefined;
   };
-  for await (const { query, answer } of cachedSources(client, QUEUE_PATH, QueueResult, wider, { allowStale })) {
+  for await (const { query, answer } of cachedSources(client, QUEUE_PATH, readQueue, wider, { allowStale })) {
     const d = deriveMemo(answer.data, filtersOf(query)!, f, fQuery);
     if (d.ok) return deliverDerived(d.value, answer, QUEUE_PATH, query, reason ? { stale: true, reason } : {});
   }
@@ -55,19 +56,19 @@ export function answerQueue(client: DchubClient, f: QueueFiltersT, opts: CallOpt
   const fQuery = params.toString();
   return answerThrough(client, opts, {
     exact: async () => {
-      const r = await client.fetchJson(QUEUE_PATH, QueueResult, params, opts);
+      const r = await client.fetchJson(QUEUE_PATH, readQueue, params, opts);
       await note(client, f, fQuery, r);
       return r.data;
     },
-    own: async () => (await freshCached(client, QUEUE_PATH, QueueResult, fQuery))?.data,
+    own: async () => (await freshCached(client, QUEUE_PATH, readQueue, fQuery))?.data,
     local: (reason) => fromCache(client, f, fQuery, reason !== undefined, reason),
     widen: async () => {
       const w = widenQueueFilters(f);
       const wParams = queueSearchParams(w);
       const wQuery = wParams.toString();
       // Nothing wider to ask, or this caller gets previews (which answer nothing but themselves).
-      if (wQuery === fQuery || (await previewsSeen(client, QUEUE_PATH, QueueResult))) return undefined;
-      const wide = await client.fetchJson(QUEUE_PATH, QueueResult, wParams, opts);
+      if (wQuery === fQuery || (await previewsSeen(client, QUEUE_PATH, readQueue))) return undefined;
+      const wide = await client.fetchJson(QUEUE_PATH, readQueue, wParams, opts);
       await note(client, w, wQuery, wide);
       if (wide.stale) return undefined;
       const d = deriveMemo(wide.data, w, f, fQuery);

@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import { attachFetchMeta, type DchubClient, type FetchMeta, type Fetched } from '../client.js';
+import { attachFetchMeta, type AnswerReader, type DchubClient, type FetchMeta, type Fetched } from '../client.js';
 import type { ResponseCache } from '../cache/responses.js';
 import { NetworkError, QuotaSpentError, RateLimitError, ServerError } from '../errors.js';
 import { defaultDeriveMode, type DeriveMode } from './policy.js';
@@ -69,7 +68,7 @@ export async function noteSource(client: DchubClient, path: string, query: strin
 }
 
 /** The cached answer to `path?query` (fresh or stale) without sending anything; undefined if none fits. */
-export async function cachedAnswer<S extends z.ZodType>(client: DchubClient, path: string, schema: S, query: string): Promise<Fetched<z.output<S>> | undefined> {
+export async function cachedAnswer<T>(client: DchubClient, path: string, schema: AnswerReader<T>, query: string): Promise<Fetched<T> | undefined> {
   try {
     return await client.fetchJson(path, schema, query ? new URLSearchParams(query) : undefined, { cacheOnly: true });
   } catch {
@@ -81,13 +80,13 @@ export async function cachedAnswer<S extends z.ZodType>(client: DchubClient, pat
  * Yields the cached answers of the noted sources that `accept` (by query), most recent first.
  * Previews are skipped unless `previews` (a list whose withheld fields are told apart field by field).
  */
-export async function* cachedSources<S extends z.ZodType>(
+export async function* cachedSources<T>(
   client: DchubClient,
   path: string,
-  schema: S,
+  schema: AnswerReader<T>,
   accept: (query: string) => boolean,
   opts: { allowStale: boolean; previews?: boolean },
-): AsyncGenerator<{ query: string; answer: Fetched<z.output<S>> }> {
+): AsyncGenerator<{ query: string; answer: Fetched<T> }> {
   let read = 0;
   for (const e of await sourcesOf(client, path)) {
     if (e.preview || !accept(e.q)) continue;
@@ -98,7 +97,7 @@ export async function* cachedSources<S extends z.ZodType>(
 }
 
 /** Whether this caller's cache holds a fresh preview from `path` (its tier gets previews there). */
-export async function previewsSeen(client: DchubClient, path: string, schema: z.ZodType): Promise<boolean> {
+export async function previewsSeen(client: DchubClient, path: string, schema: AnswerReader<unknown>): Promise<boolean> {
   for (const e of await loadIndex(client, path)) {
     if (!e.preview) continue;
     const a = await cachedAnswer(client, path, schema, e.q);
@@ -108,7 +107,7 @@ export async function previewsSeen(client: DchubClient, path: string, schema: z.
 }
 
 /** The fresh cached answer to exactly this request, if any (memory or the store underneath). */
-export async function freshCached<S extends z.ZodType>(client: DchubClient, path: string, schema: S, query: string): Promise<Fetched<z.output<S>> | undefined> {
+export async function freshCached<T>(client: DchubClient, path: string, schema: AnswerReader<T>, query: string): Promise<Fetched<T> | undefined> {
   const a = await cachedAnswer(client, path, schema, query);
   return a && !a.stale ? a : undefined;
 }
@@ -124,6 +123,8 @@ export function deliverDerived<T extends object>(value: T, source: FetchMeta, pa
     fetchedAt: source.fetchedAt,
     ageMs: source.ageMs,
     ...(reason ? { reason } : {}),
+    // What the reader mended or left out of the source holds for what is derived from it.
+    warnings: source.warnings ?? [],
     derivedFrom: { path, query, ageMs: source.ageMs },
   });
   return value;

@@ -79,24 +79,26 @@ export const MarketBriefKpis = z.looseObject({
   vacancy_pct: nnum,
   lease_rate: nnum,
   queue_months: nnum,
-  top_operator: z.looseObject({ name: z.string(), facility_count: z.number() }).nullable(),
+  top_operator: z.looseObject({ name: z.string(), facility_count: nnum }).nullable(),
 });
 
 export const MarketBriefOutlook = z.looseObject({
   narrative_md: z.string(),
-  word_count: z.number(),
+  word_count: nnum,
   generated_at: z.string().nullable(),
   verdict: z.string(),
   rationale: z.string(),
 });
 
+const ntext = z.string().nullable();
+
 const Deal = z.looseObject({
-  date: z.string(),
-  buyer: z.string(),
-  seller: z.string(),
-  value: z.number().nullable(),
-  mw: z.number().nullable(),
-  type: z.string(),
+  date: ntext,
+  buyer: ntext,
+  seller: ntext,
+  value: nnum,
+  mw: nnum,
+  type: ntext,
 });
 
 /** Brief paywall for callers below Pro (developer is not Pro here). */
@@ -127,13 +129,13 @@ export const MarketBrief = z.looseObject({
     })
     .nullable(),
   pipeline: z.array(
-    z.looseObject({ operator: z.string(), facility: z.string(), power_mw: nnum, status: z.string(), eta: z.string().nullable() }),
+    z.looseObject({ operator: ntext, facility: ntext, power_mw: nnum, status: ntext, eta: ntext }),
   ),
-  operators: z.array(z.looseObject({ operator: z.string(), facility_count: z.number(), total_mw: z.number() })),
+  operators: z.array(z.looseObject({ operator: z.string(), facility_count: nnum, total_mw: nnum })),
   ma: z.array(Deal),
   comps: z.looseObject({ powered_shell: z.array(Deal), land: z.array(Deal) }),
   risk: z
-    .looseObject({ water_stress: z.string(), drought_months_d2_plus: z.number(), wildfire_seismic_note: z.string() })
+    .looseObject({ water_stress: ntext, drought_months_d2_plus: nnum, wildfire_seismic_note: ntext })
     .nullable(),
   paywall: MarketBriefPaywall.optional(),
 });

@@ -15,33 +15,38 @@ export const FuelMixQuery = z.object({
   }),
 });
 
+const nnum = z.number().nullable();
+
 export const FuelMixEntry = z.looseObject({
   source: z.string(),
-  mw: z.number().nullable(),
-  percentage: z.number(),
+  mw: nnum,
+  percentage: nnum,
 });
 
+/** Live, or the EIA annual-average fallback (no total, `mw: null`, a `note`). */
 export const FuelMix = z.looseObject({
   iso: z.string(),
-  timestamp: z.string(),
-  total_generation_mw: z.number(),
+  timestamp: z.string().nullable(),
+  total_generation_mw: nnum.optional(),
   fuel_mix: z.array(FuelMixEntry),
   source: z.string(),
+  note: z.string().optional(),
 });
 
+/** Live EIA prices, or the fallback (industrial and commercial only, `data_quality: "fallback"`). */
 export const EnergyPrices = z.looseObject({
   state: z.string(),
   state_name: z.string().optional(),
   industrial_price_cents_kwh: z.number(),
-  industrial_price_dollars_kwh: z.number(),
-  commercial_price_cents_kwh: z.number(),
-  residential_price_cents_kwh: z.number(),
-  all_sectors_price_cents_kwh: z.number(),
-  estimated_monthly_cost_per_mw: z.number(),
-  period: z.string(),
-  price_trend_12mo: z.array(z.looseObject({ period: z.string(), price: z.number() })),
+  industrial_price_dollars_kwh: nnum.optional(),
+  commercial_price_cents_kwh: nnum.optional(),
+  residential_price_cents_kwh: nnum.optional(),
+  all_sectors_price_cents_kwh: nnum.optional(),
+  estimated_monthly_cost_per_mw: nnum.optional(),
+  period: z.string().nullable().optional(),
+  price_trend_12mo: z.array(z.looseObject({ period: z.string(), price: nnum })).optional(),
   source: z.string(),
-  data_quality: z.string(),
+  data_quality: z.string().optional(),
 });
 
 export const GRID_REGION_IDS = ['ercot', 'pjm', 'miso-spp', 'caiso', 'nyiso-isone'] as const;

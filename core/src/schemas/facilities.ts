@@ -33,30 +33,35 @@ export const FacilitySearchQuery = z.object({
   status: optionalString({ maxLength: 20, description: 'operational, construction or announced' }),
 });
 
-/** The basic fields every caller sees. */
+const ntext = z.string().nullable();
+
+/**
+ * The basic fields every caller sees. `state` is null for facilities of other countries; the keyed
+ * answer (the legacy table) carries no `slug`, `state_name` or `location_display`.
+ */
 export const FacilityBasic = z.looseObject({
-  id: z.number(),
+  id: z.union([z.number(), z.string()]).nullable(),
   name: z.string(),
-  city: z.string(),
-  state: z.string(),
-  country: z.string(),
-  provider: z.string(),
-  slug: z.string(),
-  state_name: z.string().nullable(),
-  country_name: z.string().nullable(),
-  location_display: z.string(),
+  city: ntext,
+  state: ntext,
+  country: ntext,
+  provider: ntext,
+  slug: z.string().optional(),
+  state_name: ntext.optional(),
+  country_name: ntext.optional(),
+  location_display: z.string().optional(),
 });
 
 /** A full search row (keyed callers). */
 export const FacilityRow = FacilityBasic.extend({
-  operator: z.string(),
-  market: z.string().nullable(),
-  latitude: z.number(),
-  longitude: z.number(),
-  power_mw: z.number(),
-  status: z.string(),
-  v: z.string(),
-  confidence_badge: z.string(),
+  operator: ntext,
+  market: ntext,
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  power_mw: z.number().nullable(),
+  status: ntext,
+  v: z.string().optional(),
+  confidence_badge: z.string().optional(),
 });
 
 export const FacilitySearch = z.looseObject({

@@ -41,14 +41,17 @@ export const NewsQuery = z.object({
   source: optionalString({ maxLength: 100, description: 'Case-insensitive source-name match' }),
 });
 
+const ntext = z.string().nullable();
+const nnum = z.number().nullable();
+
 export const NewsArticle = z.looseObject({
-  id: z.number(),
+  id: z.union([z.number(), z.string()]).nullable().optional(),
   title: z.string(),
-  summary: z.string(),
-  url: z.string(),
-  source: z.string(),
-  published_at: z.string(),
-  category: z.string(),
+  summary: ntext,
+  url: ntext,
+  source: ntext,
+  published_at: ntext,
+  category: ntext,
 });
 
 export const NewsList = z.looseObject({
@@ -73,28 +76,31 @@ export const TransactionsQuery = z.object({
   seller: optionalString({ maxLength: 100, description: 'Case-insensitive seller substring' }),
 });
 
+/** A deal. Keyless callers of the real service get only buyer, seller, market, date, type and region. */
 export const Transaction = z.looseObject({
-  id: z.number(),
-  date: z.string(),
-  year: z.number(),
-  buyer: z.string(),
-  seller: z.string(),
-  type: z.string(),
-  value: z.number().nullable(),
-  value_display: z.string(),
-  mw: z.number().nullable(),
-  market: z.string(),
-  region: z.string(),
+  id: z.union([z.number(), z.string()]).nullable().optional(),
+  date: ntext,
+  year: nnum.optional(),
+  buyer: ntext,
+  seller: ntext,
+  type: ntext,
+  value: nnum.optional(),
+  value_display: ntext.optional(),
+  mw: nnum.optional(),
+  market: ntext,
+  region: ntext,
 });
+
+const Tally = z.looseObject({ count: nnum, value: nnum });
 
 export const TransactionList = z.looseObject({
   success: z.boolean(),
   transactions: z.array(Transaction),
   count: z.number(),
   total_count: z.number(),
-  total_value: z.number(),
-  stats_by_type: z.record(z.string(), z.looseObject({ count: z.number(), value: z.number() })),
-  stats_by_year: z.record(z.string(), z.looseObject({ count: z.number(), value: z.number() })),
+  total_value: nnum.optional(),
+  stats_by_type: z.record(z.string(), Tally).optional(),
+  stats_by_year: z.record(z.string(), Tally).optional(),
 });
 
 // ---------------------------------------------------------------- pipeline
@@ -111,29 +117,32 @@ export const PipelineQuery = z.object({
   limit: optionalNumber({ min: 1, max: 1000, int: true, description: 'Projects to return (default 200, max 1000)' }),
 });
 
+/** A project. The real rows carry no `id`, and `status` may be `operational`. */
 export const PipelineProject = z.looseObject({
-  id: z.number(),
-  company: z.string(),
-  project: z.string(),
-  market: z.string(),
-  capacity: z.number(),
-  investment: z.number(),
-  delivery: z.string(),
-  status: z.enum(['construction', 'announced']),
-  preleased: z.boolean(),
-  type: z.string(),
+  id: z.union([z.number(), z.string()]).nullable().optional(),
+  company: ntext,
+  project: ntext,
+  market: ntext,
+  capacity: nnum,
+  investment: nnum,
+  delivery: ntext,
+  status: z.string(),
+  preleased: z.boolean().nullable(),
+  type: ntext,
 });
 
-export const PipelineStats = z.looseObject({
-  total_mw: z.number(),
-  total_gw: z.number(),
-  total_investment_millions: z.number(),
-  total_investment_billions: z.number(),
-  preleased_percentage: z.number(),
-  construction_count: z.number(),
-  announced_count: z.number(),
-  unique_markets: z.number(),
-});
+export const PipelineStats = z
+  .looseObject({
+    total_mw: nnum,
+    total_gw: nnum,
+    total_investment_millions: nnum,
+    total_investment_billions: nnum,
+    preleased_percentage: nnum,
+    construction_count: nnum,
+    announced_count: nnum,
+    unique_markets: nnum,
+  })
+  .partial();
 
 export const PipelineResponse = z.looseObject({
   success: z.boolean(),
@@ -141,9 +150,9 @@ export const PipelineResponse = z.looseObject({
   pipeline: z.array(PipelineProject),
   count: z.number(),
   total_count: z.number(),
-  stats: PipelineStats,
-  by_quarter: z.record(z.string(), z.looseObject({ capacity: z.number(), projects: z.number(), preleased: z.number() })),
-  last_updated: z.string(),
+  stats: PipelineStats.optional(),
+  by_quarter: z.record(z.string(), z.looseObject({ capacity: nnum, projects: nnum, preleased: nnum })).optional(),
+  last_updated: ntext.optional(),
 });
 
 export type NewsArticleT = z.infer<typeof NewsArticle>;

@@ -20,9 +20,9 @@ export const PlatformStatsData = z.looseObject({
   total_providers: num,
   total_countries: num,
   countries: num.optional(),
-  total_markets: num,
-  total_articles: num,
-  total_transactions: num,
+  total_markets: num.optional(),
+  total_articles: num.optional(),
+  total_transactions: num.optional(),
   total_substations: num.optional(),
   top_countries: z.record(z.string(), num).optional(),
   top_providers: z.record(z.string(), num).optional(),
@@ -32,18 +32,18 @@ export const PlatformStatsData = z.looseObject({
   pipeline_gw: num.optional(),
 });
 
-/** Platform totals (spec §4.1): `data{...}` plus the top-level counts. */
+/** Platform totals (spec §4.1): `data{...}` plus the top-level counts (the real service leaves some out). */
 export const PlatformStats = z.looseObject({
   success: z.boolean(),
   data: PlatformStatsData,
   generated_at: z.string(),
   facilities: num,
-  markets: num,
-  deals: num,
-  articles: num,
-  countries: num,
-  providers: num,
-  capacity_mw: num,
+  markets: num.optional(),
+  deals: num.optional(),
+  articles: num.optional(),
+  countries: num.optional(),
+  providers: num.optional(),
+  capacity_mw: num.optional(),
 });
 export type PlatformStatsT = z.infer<typeof PlatformStats>;
 
@@ -54,14 +54,14 @@ export const MarketListRow = z.looseObject({
   slug: z.string().optional(),
   name: z.string(),
   cities: z.array(z.string()).optional(),
-  facility_count: num,
-  total_power_mw: num,
+  facility_count: nnum,
+  total_power_mw: nnum,
   /** Removed for anonymous and free callers. */
-  pipeline_mw_total: num.optional(),
+  pipeline_mw_total: nnum.optional(),
   /** Removed for anonymous and free callers; may be null outside the US. */
   avg_kwh_price_usd: nnum.optional(),
-  state: z.string().optional(),
-  country: z.string().optional(),
+  state: z.string().nullable().optional(),
+  country: z.string().nullable().optional(),
   international: z.boolean().optional(),
   auto_discovered: z.boolean().optional(),
 });
@@ -85,22 +85,22 @@ export type MarketListT = z.infer<typeof MarketList>;
 export const MarketDetail = z.looseObject({
   success: z.boolean(),
   market: z.looseObject({ id: z.string(), name: z.string(), cities: z.array(z.string()).optional() }),
-  stats: z.looseObject({ facility_count: num, total_power_mw: num, avg_power_mw: num, provider_count: num }),
-  top_providers: z.array(z.looseObject({ name: z.string(), facilities: num, power_mw: num })).max(10),
-  by_status: z.record(z.string(), num),
-  recent_facilities: z
-    .array(
-      z.looseObject({
-        id: num,
-        name: z.string(),
-        provider: z.string(),
-        city: z.string(),
-        power_mw: nnum,
-        status: z.string().nullable(),
-        discovered_at: z.string().nullable().optional(),
-      }),
-    )
-    .max(5),
+  stats: z.looseObject({ facility_count: nnum, total_power_mw: nnum, avg_power_mw: nnum, provider_count: nnum }),
+  /** At most 10 (the service's cut; not enforced when reading). */
+  top_providers: z.array(z.looseObject({ name: z.string(), facilities: nnum, power_mw: nnum })),
+  by_status: z.record(z.string(), nnum),
+  /** At most 5 (the service's cut; not enforced when reading). */
+  recent_facilities: z.array(
+    z.looseObject({
+      id: z.union([num, z.string()]),
+      name: z.string(),
+      provider: z.string().nullable(),
+      city: z.string().nullable(),
+      power_mw: nnum,
+      status: z.string().nullable(),
+      discovered_at: z.string().nullable().optional(),
+    }),
+  ),
 });
 export type MarketDetailT = z.infer<typeof MarketDetail>;
 
@@ -117,13 +117,13 @@ export const MarketCompare = z.looseObject({
       market: z.string(),
       display_name: z.string(),
       metrics: z.looseObject({
-        facilities: num,
-        total_power_mw: num,
-        avg_power_mw: num,
-        max_power_mw: num,
-        providers: num,
-        operational: num,
-        pipeline: num,
+        facilities: nnum,
+        total_power_mw: nnum,
+        avg_power_mw: nnum,
+        max_power_mw: nnum,
+        providers: nnum,
+        operational: nnum,
+        pipeline: nnum,
       }),
       top_providers: z.array(z.string()),
     }),
@@ -156,17 +156,18 @@ export type DcpiScoreRowT = z.infer<typeof DcpiScoreRow>;
 
 const Forecast = z.looseObject({ available: z.boolean() });
 
+/** One market's DCPI row; its numbers come back null below the plan that opens them (a preview). */
 export const DcpiScoreResponse = DcpiScoreRow.extend({
-  id: num,
-  queue_capacity_mw: num,
-  queue_wait_months: num,
-  reserve_margin_pct: num,
-  gen_additions_12mo_mw: num,
-  curtailment_pct: num,
-  stranded_capacity_mw: num,
-  emergency_count_30d: num,
-  top_risks_json: z.array(z.string()),
-  top_opportunities_json: z.array(z.string()),
+  id: num.optional(),
+  queue_capacity_mw: nnum,
+  queue_wait_months: nnum,
+  reserve_margin_pct: nnum,
+  gen_additions_12mo_mw: nnum,
+  curtailment_pct: nnum,
+  stranded_capacity_mw: nnum,
+  emergency_count_30d: nnum,
+  top_risks_json: z.array(z.string()).nullable(),
+  top_opportunities_json: z.array(z.string()).nullable(),
   tier_required: z.string().optional(),
   published: z.boolean().optional(),
   quality_score: num.optional(),
@@ -210,14 +211,14 @@ export const DcpiLeaderboardRow = z.looseObject({
   market_name: z.string(),
   iso: z.string().nullable(),
   state: z.string().nullable(),
-  excess_power_score: num,
-  constraint_score: num,
-  quality_score: num.optional(),
-  time_to_power_months: num,
+  excess_power_score: nnum,
+  constraint_score: nnum,
+  quality_score: nnum.optional(),
+  time_to_power_months: nnum,
   verdict: z.string(),
   computed_at: z.string(),
   url: z.string(),
-  composite_score: num,
+  composite_score: nnum,
   reasoning: z.string().optional(),
 });
 
@@ -256,15 +257,16 @@ export const AiCapacityMarket = z.looseObject({
   rank: num,
   market: z.string(),
   market_slug: z.string().optional(),
-  city: z.string(),
+  city: z.string().nullable(),
   state: z.string().nullable(),
-  country: z.string(),
+  country: z.string().nullable(),
   deployable_mw: MwValue,
+  /** Sep-2026 rows (readers fill a blank one for older answers). */
   ai_ready_mw: MwValue.extend({ basis: z.string() }),
-  facility_count: num,
+  facility_count: nnum,
   total_installed_mw: nnum,
   total_installed_mw_band: z.string().optional(),
-  operator_count: num,
+  operator_count: nnum,
   hyperscale_ready: z.boolean(),
   score: nnum,
   score_band: z.string().optional(),

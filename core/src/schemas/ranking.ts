@@ -136,6 +136,7 @@ export const RankedSites = Envelope.extend({
   normalization_basis: z.record(z.string(), z.looseObject({ direction: z.enum(['maximize', 'minimize']) })),
   baseline: z
     .looseObject({ age_hours: z.number(), computed_at: z.string(), metrics: z.number().int(), min_sample_size: z.number().int() })
+    .partial()
     .optional(),
   percentile_baseline_available: z.array(z.string()).optional(),
   unbaselined_fields_fell_back_to_relative: z.array(z.string()).optional(),

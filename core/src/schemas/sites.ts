@@ -26,36 +26,41 @@ export function siteScoreAliases(q: Record<string, unknown>): Record<string, unk
   };
 }
 
-export const TopCarrier = z.looseObject({ carrier: z.string(), distance_km: z.number() });
+export const TopCarrier = z.looseObject({ carrier: z.string(), distance_km: z.number().nullable() });
 
-/** GET /api/site-score answer (spec §2.3): not enveloped; `success` instead of `_entity`. */
+const nnum = z.number().nullable();
+
+/**
+ * GET /api/site-score answer (spec §2.3): not enveloped; `success` instead of `_entity`. Scores are
+ * null below the plan that opens them (a preview), and `null` stays null: a blank, never 0.
+ */
 export const SiteScore = z.looseObject({
   success: z.boolean(),
-  overall_score: z.number(),
+  overall_score: nnum,
   interpretation: z.string(),
-  capacity_requested_mw: z.number().nullable().optional(),
+  capacity_requested_mw: nnum.optional(),
   location: z.looseObject({ lat: z.number(), lon: z.number(), state: z.string().nullable().optional() }),
-  scores: z.record(z.string(), z.number()).optional(),
+  scores: z.record(z.string(), nnum).optional(),
   fiber: z
     .looseObject({
       basis: z.string(),
-      connectivity_score: z.number(),
-      carrier_count: z.number().optional(),
-      near_net_bucket: z.string().optional(),
-      nearest_carrier_km: z.number().optional(),
-      single_carrier_risk: z.boolean().optional(),
+      connectivity_score: nnum,
+      carrier_count: nnum.optional(),
+      near_net_bucket: z.string().nullable().optional(),
+      nearest_carrier_km: nnum.optional(),
+      single_carrier_risk: z.boolean().nullable().optional(),
       top_carriers: z.array(TopCarrier).optional(),
     })
     .optional(),
   nearby: z
     .looseObject({
-      facilities_100km: z.number(),
-      fiber_carriers_in_state: z.number(),
-      gas_pipelines_50km: z.number(),
-      generation_capacity_mw: z.number(),
-      power_plants_80km: z.number(),
-      substations_50km: z.number(),
-      total_capacity_mw: z.number(),
+      facilities_100km: nnum,
+      fiber_carriers_in_state: nnum,
+      gas_pipelines_50km: nnum,
+      generation_capacity_mw: nnum,
+      power_plants_80km: nnum,
+      substations_50km: nnum,
+      total_capacity_mw: nnum,
     })
     .partial()
     .optional(),

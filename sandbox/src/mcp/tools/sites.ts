@@ -82,7 +82,7 @@ export function compareSites(args: Record<string, unknown>, env: ToolEnv): ToolR
     const r = scoreSiteAt(env.ctx.data, { lat: s.lat, lon: s.lon, capacity_mw: args.capacity_mw as number | undefined });
     return { site: i + 1, name: s.name ?? `Site ${i + 1}`, lat: s.lat, lon: s.lon, overall_score: r.overall_score, interpretation: r.interpretation, state: r.location?.state, scores: r.scores, nearby: r.nearby };
   });
-  const winner = scored.reduce((a, b) => (b.overall_score > a.overall_score ? b : a));
+  const winner = scored.reduce((a, b) => ((b.overall_score ?? -1) > (a.overall_score ?? -1) ? b : a));
   return { success: true, sites: scored, recommended: { site: winner.site, name: winner.name, overall_score: winner.overall_score, reason: `Highest composite site score (${winner.overall_score}).` }, ...labels() };
 }
 

@@ -1,0 +1,309 @@
+import { attachMeta, type CallOptions, type FetchMeta, type Fetched } from '../call.js';
+import {
+  DchubError,
+  NetworkError,
+  NotCachedError,
+  QuotaSpentError,
+  RateLimitError,
+  SchemaDriftError,
+  ServerError,
+} from '../errors.js';
+import type { RawResponse, SendInit } from '../http/transport.js';
+import type { Decoded, ReadContext } from '../read/decode.js';
+import type { QuotaLedger } from './ledger.js';
+import { lifetimeFor } from './lifetimes.js';
+import type { ResponseCache, StoredAnswer } from './responses.js';
+
+/** Non-cryptographic fingerprint (cyrb53): names a caller or a body in keys without storing it. */
+export function fingerprint(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** Turns a raw answer into a value and what reading it noticed. Must be pure: stored answers are decoded again. */
+export type AnswerDecoder<T> = (raw: RawResponse, ctx: ReadContext) => Decoded<T>;
+
+export interface FetcherDeps {
+  readonly callerId: string;
+  readonly cache: ResponseCache | undefined;
+  readonly ledger: QuotaLedger | undefined;
+  now(): number;
+  send(method: 'get' | 'post', path: string, init: SendInit): Promise<RawResponse>;
+}
+
+/** One call to make: a GET with its query, or a POST with its JSON body. */
+export interface CallSpec {
+  path: string;
+  params?: URLSearchParams;
+  body?: unknown;
+}
+
+interface InFlight {
+  promise: Promise<Fetched<unknown>>;
+  controller: AbortController;
+  waiters: number;
+}
+
+/** Headers a text answer needs when it is read back from the cache. */
+const KEPT_HEADERS = ['content-disposition', 'content-type'];
+
+/** Rejects with an AbortError when `signal` fires, without cancelling `p` for others. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    onAbort();
+    return Promise.reject(new DOMException('The operation was aborted.', 'AbortError'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort();
+      reject(new DOMException('The operation was aborted.', 'AbortError'));
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', abort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', abort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * A failed refresh that a cached answer may stand in for: the service unreachable or failing, a
+ * rate limit, or an answer that could not be read. (Auth, bad input and not-found are answers.)
+ */
+function staleReason(err: unknown): string | undefined {
+  if (err instanceof QuotaSpentError) return 'daily limit reached';
+  if (err instanceof RateLimitError) return err.daily ? `daily limit reached${err.resetAt ? `, resets ${err.resetAt}` : ''}` : 'rate limited';
+  if (err instanceof NetworkError) return err.timeout ? 'offline (no answer in time)' : 'offline';
+  if (err instanceof ServerError) return 'service error'; // hosts show it as is ("cached 09:14, service error")
+  if (err instanceof SchemaDriftError) return `the service's answer was unusable: ${err.message.length > 120 ? `${err.message.slice(0, 119)}…` : err.message}`;
+  return undefined;
+}
+
+/**
+ * Cached GETs (and cacheable POSTs): fresh answers from the cache, identical concurrent calls
+ * sharing one request, the quota ledger reserved before each send, ETag revalidation, and one rule
+ * for failures: a failed refresh serves the last good answer marked stale with its age and reason,
+ * and a bad answer is never stored.
+ */
+export class CachedFetcher {
+  readonly #inflight = new Map<string, InFlight>();
+  constructor(private readonly deps: FetcherDeps) {}
+
+  key(call: CallSpec): string {
+    const { path, params, body } = call;
+    if (body !== undefined) return `dchub:c:${this.deps.callerId}:POST ${path}#${fingerprint(JSON.stringify(body))}`;
+    const query = params ? new URLSearchParams([...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
+    return `dchub:c:${this.deps.callerId}:GET ${path}${query ? `?${query}` : ''}`;
+  }
+
+  /** Whether a call would be answered from a fresh cached answer (no call spent). */
+  isFresh(call: CallSpec): boolean {
+    const hit = this.deps.cache?.peek(this.key(call));
+    return hit !== undefined && hit.answer.expiresAt > this.deps.now();
+  }
+
+  async fetch<T>(call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions = {}): Promise<Fetched<T>> {
+    const cache = opts.cache === false ? undefined : this.deps.cache;
+    const key = this.key(call);
+    if (cache && !opts.refresh) {
+      const hit = cache.peek(key);
+      const now = this.deps.now();
+      if (hit && hit.answer.expiresAt > now) {
+        cache.stats.hits++;
+        return this.#deliver(hit.value as T, hit.answer, { fromCache: true, stale: false, now, notes: hit.notes });
+      }
+    }
+    if (opts.cacheOnly) return this.#fromCacheOnly(key, call, decode);
+    const shared = this.#inflight.get(key);
+    if (shared) {
+      shared.waiters++;
+      return raceAbort(shared.promise, opts.signal, () => this.#leave(key, shared)) as Promise<Fetched<T>>;
+    }
+    const controller = new AbortController();
+    const entry: InFlight = {
+      controller,
+      waiters: 1,
+      promise: this.#fetchThrough(key, call, decode, { ...opts, signal: controller.signal }, cache).finally(() => {
+        if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
+      }),
+    };
+    this.#inflight.set(key, entry);
+    return raceAbort(entry.promise, opts.signal, () => this.#leave(key, entry)) as Promise<Fetched<T>>;
+  }
+
+  /** Sends once, never cached (POSTs that change or cost something); the ledger still applies. */
+  async send<T>(method: 'get' | 'post', call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions = {}): Promise<Fetched<T>> {
+    const warning = await this.#reserve();
+    try {
+      const raw = await this.deps.send(method, call.path, { searchParams: call.params, json: call.body, signal: opts.signal });
+      await this.deps.ledger?.correct(raw.headers);
+      const d = decode(raw, this.#ctx(call));
+      const at = this.deps.now();
+      const answer: StoredAnswer = { text: raw.text, storedAt: at, expiresAt: at, preview: d.preview !== undefined };
+      return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning });
+    } catch (err) {
+      await this.#settleFailure(err);
+      throw err;
+    }
+  }
+
+  #ctx(call: CallSpec): ReadContext {
+    return { path: call.path, params: call.params, body: call.body, warnings: [] };
+  }
+
+  /** A stored answer decoded again (its notes with it), or undefined when it no longer reads. */
+  #readStored<T>(key: string, call: CallSpec, stored: StoredAnswer, decode: AnswerDecoder<T>, cache: ResponseCache): Decoded<T> | undefined {
+    const mem = cache.peek(key);
+    if (mem && mem.answer === stored) return { value: mem.value as T, warnings: mem.notes?.warnings ?? [], preview: mem.notes?.preview };
+    try {
+      const d = decode({ status: 200, headers: new Headers(stored.headers ?? {}), text: stored.text }, this.#ctx(call));
+      cache.remember(key, stored, d.value, d);
+      return d;
+    } catch {
+      return undefined; // what was stored no longer reads: ignore it
+    }
+  }
+
+  async #fromCacheOnly<T>(key: string, call: CallSpec, decode: AnswerDecoder<T>): Promise<Fetched<T>> {
+    const cache = this.deps.cache;
+    const stored = cache ? (cache.peek(key)?.answer ?? (await cache.load(key))) : undefined;
+    const d = stored && cache ? this.#readStored(key, call, stored, decode, cache) : undefined;
+    if (!stored || !d) throw new NotCachedError(call.path);
+    const now = this.deps.now();
+    const stale = stored.expiresAt <= now;
+    return this.#deliver(d.value, stored, { fromCache: true, stale, now, notes: d, ...(stale ? { reason: 'not refreshed in preview' } : {}) });
+  }
+
+  /** A waiter gave up; when none is left the shared request is aborted. */
+  #leave(key: string, entry: InFlight): void {
+    entry.waiters--;
+    if (entry.waiters <= 0) {
+      entry.controller.abort();
+      if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
+    }
+  }
+
+  #deliver<T>(
+    value: T,
+    answer: StoredAnswer,
+    m: { fromCache: boolean; stale: boolean; now: number; reason?: string; notes?: { warnings: string[]; preview?: FetchMeta['previewInfo'] }; extra?: string },
+  ): Fetched<T> {
+    const warnings = [...(m.notes?.warnings ?? []), ...(m.extra ? [m.extra] : [])];
+    const meta: FetchMeta = {
+      fromCache: m.fromCache,
+      stale: m.stale,
+      preview: answer.preview === true || m.notes?.preview !== undefined,
+      fetchedAt: answer.storedAt,
+      ageMs: Math.max(0, m.now - answer.storedAt),
+      ...(m.reason ? { reason: m.reason } : {}),
+      warnings,
+      ...(m.notes?.preview ? { previewInfo: m.notes.preview } : {}),
+    };
+    attachMeta(value, meta);
+    return { data: value, ...meta };
+  }
+
+  /** Reserves one call; the warning to show when an assumed allowance was exceeded. */
+  async #reserve(): Promise<string | undefined> {
+    const ledger = this.deps.ledger;
+    if (!ledger) return undefined;
+    const r = await ledger.reserveCall();
+    if (!r.ok) {
+      const snap = await ledger.snapshot();
+      throw new QuotaSpentError(snap.limit, snap.resetsAt);
+    }
+    return r.warning;
+  }
+
+  /** After a failed call: give back a reservation that never reached the service; note a spent day. */
+  async #settleFailure(err: unknown): Promise<void> {
+    const ledger = this.deps.ledger;
+    if (!ledger || err instanceof QuotaSpentError) return;
+    if ((err instanceof NetworkError && err.status === undefined) || (err instanceof DOMException && err.name === 'AbortError')) await ledger.release();
+    else if (err instanceof RateLimitError && (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached') await ledger.exhaust();
+  }
+
+  async #fetchThrough<T>(key: string, call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions, cache: ResponseCache | undefined): Promise<Fetched<T>> {
+    let stored = cache ? (cache.peek(key)?.answer ?? (await cache.load(key))) : undefined;
+    const storedRead = stored && cache ? this.#readStored(key, call, stored, decode, cache) : undefined;
+    if (!storedRead) stored = undefined;
+    const now = this.deps.now();
+    if (stored && storedRead && stored.expiresAt > now && !opts.refresh) {
+      cache!.stats.hits++;
+      return this.#deliver(storedRead.value, stored, { fromCache: true, stale: false, now, notes: storedRead });
+    }
+    if (cache) cache.stats.misses++;
+    // One rule for every failed refresh: the last good answer, marked stale with its age and reason.
+    const fallBack = (err: unknown): Fetched<T> => {
+      const reason = staleReason(err);
+      if (!stored || !storedRead || reason === undefined) throw err;
+      cache!.stats.staleServed++;
+      return this.#deliver(storedRead.value, stored, { fromCache: true, stale: true, now: this.deps.now(), reason, notes: storedRead });
+    };
+    let warning: string | undefined;
+    try {
+      warning = await this.#reserve();
+    } catch (err) {
+      return fallBack(err);
+    }
+    let raw: RawResponse;
+    try {
+      raw = await this.deps.send(call.body === undefined ? 'get' : 'post', call.path, {
+        searchParams: call.params,
+        json: call.body,
+        signal: opts.signal,
+        headers: stored?.etag ? { 'If-None-Match': stored.etag } : undefined,
+      });
+    } catch (err) {
+      await this.#settleFailure(err);
+      return fallBack(err);
+    }
+    await this.deps.ledger?.correct(raw.headers);
+    const at = this.deps.now();
+    if (raw.status === 304 && stored && storedRead) {
+      const refreshed: StoredAnswer = { ...stored, storedAt: at, expiresAt: at + lifetimeFor(call.path, at, storedRead.value) };
+      cache!.stats.revalidated++;
+      await cache!.save(key, refreshed, storedRead.value, storedRead);
+      return this.#deliver(storedRead.value, refreshed, { fromCache: true, stale: false, now: at, notes: storedRead, extra: warning });
+    }
+    let d: Decoded<T>;
+    try {
+      d = decode(raw, this.#ctx(call));
+    } catch (err) {
+      // Never stored: a malformed, drifted or error answer leaves the last good one in place.
+      if (err instanceof DchubError) return fallBack(err);
+      throw err;
+    }
+    const headers: Record<string, string> = {};
+    for (const h of KEPT_HEADERS) {
+      const v = raw.headers.get(h);
+      if (v !== null) headers[h] = v;
+    }
+    const answer: StoredAnswer = {
+      text: raw.text,
+      storedAt: at,
+      expiresAt: at + lifetimeFor(call.path, at, d.value),
+      etag: raw.headers.get('etag') ?? undefined,
+      preview: d.preview !== undefined || (d.value as { _gated?: unknown } | null)?._gated === true,
+      ...(Object.keys(headers).length ? { headers } : {}),
+    };
+    // A preview is stored as a preview (so it is never served as full data), under this caller only.
+    if (cache) await cache.save(key, answer, d.value, d);
+    return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning });
+  }
+}

@@ -1,0 +1,284 @@
+import { readFile } from 'node:fs/promises';
+import { briefToRow, briefsTable, fetchBriefsAll, fetchBriefsCsv, fetchBriefsDiff } from '../briefs.js';
+import type { QuotaLedger } from '../cache/ledger.js';
+import type { ResponseCache } from '../cache/responses.js';
+import { fetchMeta, type DchubClient } from '../client.js';
+import { chainCost, runChain } from '../chain.js';
+import { parseCsv, toCsv } from '../csv.js';
+import { facilitiesTable, searchFacilities } from '../facilities.js';
+import { dealsTable, news, newsTable, transactions } from '../feeds.js';
+import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
+import { McpToolClient, toolTable } from '../mcp.js';
+import { analyzeParcel, parcelTable } from '../parcel.js';
+import { queueTable, refineQueue } from '../queue.js';
+import { rankSites, rankedTable, type ScoringMode } from '../ranking.js';
+import { siteScore, siteScoreTable } from '../sites.js';
+import { fieldTable, readPath, type Table } from '../table.js';
+import { render, type OutputFormat } from './format.js';
+import { EXIT, UsageError, answerNotes, type CliIO } from './report.js';
+
+/** Everything a command needs: the client, its stores, the output format and the parsed flags. */
+export interface CommandContext {
+  client: DchubClient;
+  ledger: QuotaLedger;
+  cache: ResponseCache;
+  cacheDir: string;
+  apiKey: string | undefined;
+  format: OutputFormat;
+  io: CliIO;
+  flags: Record<string, string | boolean | undefined>;
+}
+
+const readStdin = async (): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+export const num = (name: string, v: string | boolean | undefined): number | undefined => {
+  if (v === undefined || typeof v === 'boolean') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`${name} must be a number, got ${JSON.stringify(v)}`);
+  return n;
+};
+
+const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** "field:weight,..." → objectives. */
+function weights(spec: string | undefined): Record<string, number> {
+  if (!spec) throw new UsageError('--objectives is required, e.g. --objectives overall_score:1,fiber_km:-1');
+  const out: Record<string, number> = {};
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [k, w] = item.split(':');
+    const n = Number(w);
+    if (!k || !Number.isFinite(n) || n === 0) throw new UsageError(`--objectives: ${JSON.stringify(item)} is not field:weight with a non-zero weight`);
+    out[k] = n;
+  }
+  return out;
+}
+
+/** "field:min:max,..." → constraints. */
+function bounds(spec: string | undefined): Record<string, { min?: number; max?: number }> | undefined {
+  if (!spec) return undefined;
+  const out: Record<string, { min?: number; max?: number }> = {};
+  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [k, lo = '', hi = ''] = item.split(':');
+    const c: { min?: number; max?: number } = {};
+    if (lo !== '') c.min = num(`--constraints ${k} min`, lo);
+    if (hi !== '') c.max = num(`--constraints ${k} max`, hi);
+    if (!k || (c.min === undefined && c.max === undefined)) throw new UsageError(`--constraints: ${JSON.stringify(item)} is not field:min:max`);
+    out[k] = c;
+  }
+  return out;
+}
+
+function mode(v: string | undefined): ScoringMode | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'relative' && v !== 'absolute' && v !== 'percentile') throw new UsageError('--mode must be relative, absolute or percentile');
+  return v;
+}
+
+/** The asked members of an answer, by path (a field the answer lacks is a usage error). */
+function pickFields(data: unknown, fields: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const path of fields.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const v = readPath(data, path);
+    if (v === undefined) throw new UsageError(`--field: no member ${JSON.stringify(path)} in this answer`);
+    out[path] = v;
+  }
+  return out;
+}
+
+/** Runs one command; the answer on stdout, what to know about it on stderr. */
+export async function runCommand(command: string, rest: string[], ctx: CommandContext): Promise<number> {
+  const { client, io, format, flags: f } = ctx;
+  // --refresh: ask the service even when a fresh answer is cached (a failure still falls back to it).
+  const call = { refresh: f.refresh === true };
+  /** The table on stdout (or `text` verbatim), then the answer's age, warnings and preview on stderr. */
+  const emit = (table: Table, raw: unknown, text?: string, answer: unknown = raw) => {
+    io.out(text ?? render(format, table, raw));
+    for (const line of answerNotes(fetchMeta(answer))) io.err(line);
+  };
+  /** Some members of an answer (`--field`), as field/value rows or a JSON object of them. */
+  const emitFields = (answer: unknown, fields: string) => {
+    const picked = pickFields(answer, fields);
+    emit(fieldTable(picked), picked, undefined, answer);
+  };
+
+  switch (command) {
+    case 'queue': {
+      const r = await refineQueue(client, {
+        iso: str(f.iso),
+        min_mw: str(f['min-mw']),
+        max_ttp_months: str(f['max-ttp-months']),
+        fuel_type: str(f['fuel-type']),
+        status: str(f.status),
+        baseload_only: f['baseload-only'] === true ? true : undefined,
+        max_fiber_km: str(f['max-fiber-km']),
+        geocoded_only: f['geocoded-only'] === true ? true : undefined,
+        limit: str(f.limit),
+      }, call);
+      emit(queueTable(r), r);
+      return EXIT.ok;
+    }
+    case 'score': {
+      if (rest.length < 2) throw new UsageError('score needs <lat> <lon>');
+      const s = await siteScore(client, { lat: rest[0], lon: rest[1], capacity_mw: num('--capacity-mw', f['capacity-mw']) }, call);
+      emit(siteScoreTable(s), s);
+      return EXIT.ok;
+    }
+    case 'briefs': {
+      if (f.since) {
+        const d = await fetchBriefsDiff(client, String(f.since));
+        const t = briefsTable(d.briefs.map(briefToRow));
+        emit(t, d, f.csv ? toCsv(t) : undefined);
+        io.err(`dchub: ${d.changed_total} briefs recomputed since ${f.since}\n`);
+        return EXIT.ok;
+      }
+      if (f.limit || f.offset) {
+        const all = await fetchBriefsAll(client, { limit: num('--limit', f.limit), offset: num('--offset', f.offset) }, call);
+        const t = briefsAllTable(all);
+        emit(t, all, f.csv ? toCsv(t) : undefined);
+        return EXIT.ok;
+      }
+      const b = await fetchBriefsCsv(client, {}, call);
+      emit(briefsTable(b.rows), b, f.csv ? b.text : undefined);
+      return EXIT.ok;
+    }
+    case 'dcpi': {
+      if (!rest[0]) throw new UsageError('dcpi needs a market slug');
+      if (typeof f.field === 'string') {
+        emitFields(await dcpiScoreFields(client, rest[0], f.field, call), f.field);
+        return EXIT.ok;
+      }
+      const s = await dcpiScore(client, rest[0], call);
+      emit(dcpiTable(s), s);
+      return EXIT.ok;
+    }
+    case 'brief': {
+      if (!rest[0]) throw new UsageError('brief needs a market slug');
+      if (typeof f.field === 'string') {
+        emitFields(await marketBriefFields(client, rest[0], f.field, call), f.field);
+        return EXIT.ok;
+      }
+      const b = await marketBrief(client, rest[0], call);
+      emit(briefTable(b), b);
+      return EXIT.ok;
+    }
+    case 'markets': {
+      if (rest[0]) {
+        const m = await getMarket(client, rest.join(' '), call);
+        emit(fieldTable(m), m);
+      } else {
+        const m = await listMarkets(client, call);
+        emit(marketsTable(m), m);
+      }
+      return EXIT.ok;
+    }
+    case 'facilities': {
+      const r = await searchFacilities(client, { q: rest.join(' ') || undefined, country: str(f.country), limit: num('--limit', f.limit) }, call);
+      emit(facilitiesTable(r), r);
+      return EXIT.ok;
+    }
+    case 'news': {
+      const r = await news(client, { limit: num('--limit', f.limit) }, call);
+      emit(newsTable(r), r);
+      return EXIT.ok;
+    }
+    case 'deals': {
+      const r = await transactions(client, { limit: num('--limit', f.limit), deal_type: str(f['deal-type']) }, call);
+      emit(dealsTable(r), r);
+      return EXIT.ok;
+    }
+    case 'parcel': {
+      if (!rest[0]) throw new UsageError('parcel needs a GeoJSON file (or - for standard input)');
+      const text = rest[0] === '-' ? await readStdin() : await readFile(rest[0], 'utf8').catch(() => {
+        throw new UsageError(`cannot read ${rest[0]}`);
+      });
+      let geo: { geometry?: unknown } | undefined;
+      try {
+        geo = JSON.parse(text);
+      } catch {
+        throw new UsageError(`${rest[0]} is not JSON`);
+      }
+      const p = await analyzeParcel(client, geo?.geometry ?? geo, num('--capacity-mw', f['capacity-mw']));
+      emit(parcelTable(p), p);
+      return EXIT.ok;
+    }
+    case 'rank': {
+      if (!rest[0]) throw new UsageError('rank needs a candidates CSV file (id, lat, lon and metric columns)');
+      const table = parseCsv(await readFile(rest[0], 'utf8').catch(() => {
+        throw new UsageError(`cannot read ${rest[0]}`);
+      }));
+      const candidates = table.rows.map((r) => Object.fromEntries(table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]])));
+      const objectives = weights(str(f.objectives));
+      const r = await rankSites(client, { candidates, objectives, constraints: bounds(str(f.constraints)), mode: mode(str(f.mode)), top_k: num('--top-k', f['top-k']) });
+      emit(rankedTable(r, Object.keys(objectives)), r);
+      return EXIT.ok;
+    }
+    case 'chain': {
+      const input = {
+        filters: { iso: str(f.iso), min_mw: str(f['min-mw']), max_ttp_months: str(f['max-ttp-months']), geocoded_only: true },
+        objectives: weights(str(f.objectives)),
+        constraints: bounds(str(f.constraints)),
+        mode: mode(str(f.mode)),
+        top_k: num('--top-k', f['top-k']),
+        maxSites: num('--max-sites', f['max-sites']),
+        budget: num('--budget', f.budget),
+      };
+      const cost = await chainCost(client, input);
+      io.err(`dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today\n`);
+      const r = await runChain(client, input, (p) => io.err(`dchub: [${p.step}] ${p.message}\n`));
+      emit(r.table, r.ranked);
+      return EXIT.ok;
+    }
+    case 'tool': {
+      if (!rest[0]) throw new UsageError('tool needs a tool name (one of the 29 MCP tools)');
+      const args: Record<string, unknown> = {};
+      for (const kv of rest.slice(1)) {
+        const m = /^([^=]+)=(.*)$/.exec(kv);
+        if (!m) throw new UsageError(`tool arguments are key=value, got ${JSON.stringify(kv)}`);
+        args[m[1]] = /^-?\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : /^(true|false)$/.test(m[2]) ? m[2] === 'true' : m[2];
+      }
+      const mcp = new McpToolClient(client, { apiKey: ctx.apiKey });
+      try {
+        const r = await mcp.callTool(rest[0], args, call);
+        if (r.isError) {
+          const d = r.data as { error?: unknown; message?: unknown } | null;
+          const words = typeof d === 'object' && d ? String(d.message ?? d.error ?? r.text) : r.text;
+          io.err(`dchub: ${rest[0]}: ${words.replace(/\s+/g, ' ').slice(0, 400)}\n`);
+          return EXIT.usage;
+        }
+        const t = toolTable(r);
+        io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
+        if (r.fromCache) io.err('dchub: from cache\n');
+        for (const line of answerNotes(undefined, r.previewInfo)) io.err(line);
+      } finally {
+        await mcp.close();
+      }
+      return EXIT.ok;
+    }
+    case 'quota': {
+      const s = await ctx.ledger.snapshot();
+      const table: Table = { columns: ['tier', 'limit', 'used', 'remaining', 'resets_at', 'confirmed'], rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt, s.confirmed]] };
+      io.out(render(format, table, s));
+      if (!s.confirmed) io.err('dchub: the allowance is assumed from the tier (the service has not stated it yet); it warns but never refuses calls\n');
+      return EXIT.ok;
+    }
+    case 'cache': {
+      if (rest[0] === 'clear') {
+        const n = await ctx.cache.clear();
+        io.out(`cleared ${n} cached answers from ${ctx.cacheDir}\n`);
+        return EXIT.ok;
+      }
+      if (rest[0] === 'stats' || rest[0] === undefined) {
+        const n = await ctx.cache.count();
+        io.out(render(format, { columns: ['directory', 'answers'], rows: [[ctx.cacheDir, n]] }, { directory: ctx.cacheDir, answers: n }));
+        return EXIT.ok;
+      }
+      throw new UsageError('cache takes stats or clear');
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}

@@ -1,0 +1,59 @@
+import { formatAge, type FetchMeta } from '../call.js';
+import { describeDerived } from '../derive/sources.js';
+import { AuthError, DchubError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../errors.js';
+import { oneLine, stripUserinfo } from '../http/words.js';
+import { previewSentence, type PreviewInfo } from '../preview.js';
+
+/** Exit codes (documented in the README). */
+export const EXIT = { ok: 0, usage: 2, auth: 3, rateLimit: 4, failure: 5 } as const;
+
+export class UsageError extends Error {}
+
+export interface CliIO {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+const MAX_WARNINGS = 8;
+
+/**
+ * What the user should know about an answer, on stderr, one line each: its age when it came from
+ * the cache (and why, when stale), what the reader mended or left out, and what a preview withholds.
+ */
+export function answerNotes(meta: Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom'> | undefined, preview?: PreviewInfo): string[] {
+  const lines: string[] = [];
+  if (meta?.stale) lines.push(`served from cache (${formatAge(meta.ageMs)} old): ${meta.reason ?? 'the service could not be asked'}`);
+  else if (meta?.derivedFrom) lines.push(`${describeDerived(meta.derivedFrom)}; --no-derive asks the service`);
+  else if (meta?.fromCache) lines.push(`from cache (${formatAge(meta.ageMs)} old)`);
+  const warnings = meta?.warnings ?? [];
+  for (const w of warnings.slice(0, MAX_WARNINGS)) lines.push(`warning: ${w}`);
+  if (warnings.length > MAX_WARNINGS) lines.push(`warning: … and ${warnings.length - MAX_WARNINGS} more`);
+  const p = preview ?? meta?.previewInfo;
+  if (p) lines.push(previewSentence(p, 'gated preview'));
+  return lines.map((l) => `dchub: ${oneLine(l, 400)}\n`);
+}
+
+/** One readable line on stderr (never a stack trace, never a secret) and the exit code. */
+export function reportError(err: unknown, io: CliIO): number {
+  const raw = err instanceof Error ? err.message : String(err);
+  const msg = oneLine(stripUserinfo(raw), 500);
+  if (err instanceof UsageError) {
+    io.err(`dchub: ${msg}\n(dchub --help for usage)\n`);
+    return EXIT.usage;
+  }
+  // Where to get a key, unless the line already says where to upgrade.
+  const see = err instanceof AuthError && err.authInstructions && !msg.includes(err.authInstructions) && !(err.upgradeUrl && msg.includes(err.upgradeUrl)) ? ` (see ${err.authInstructions})` : '';
+  if (err instanceof DchubError) io.err(`dchub: ${msg}${see}\n`);
+  else {
+    io.err(`dchub: internal error: ${msg || 'unknown'} (set DCHUB_DEBUG=1 for details)\n`);
+    if (io.env.DCHUB_DEBUG && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
+  }
+  // A name the service does not know (404) is the user's to fix, like a bad argument.
+  if (err instanceof ValidationError || err instanceof NotFoundError) return EXIT.usage;
+  if (err instanceof AuthError) return EXIT.auth;
+  if (err instanceof RateLimitError) return EXIT.rateLimit;
+  if (err instanceof NetworkError || err instanceof ServerError) return EXIT.failure;
+  if (err instanceof DchubError) return err.kind === 'validation' ? EXIT.usage : EXIT.failure;
+  return EXIT.failure;
+}

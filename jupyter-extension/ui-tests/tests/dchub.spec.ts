@@ -1,10 +1,8 @@
 import { expect, galata, test, type IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { APIRequestContext, Locator } from '@playwright/test';
 
-/** The sandbox Playwright starts (see playwright.config.cjs). */
-const SANDBOX = 'http://127.0.0.1:8791';
-/** The JupyterLab server Playwright starts (Galata configuration: no token). */
-const JUPYTER = 'http://localhost:8888';
+import { JUPYTER, SANDBOX } from './ports';
+
 const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
 /** The sandbox's Pro key. Only the Jupyter server holds it (DCHUB_API_KEY); the tests use it to
  * ask the sandbox for expected answers and to check it never reaches the page or the files. */

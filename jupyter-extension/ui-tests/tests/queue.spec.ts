@@ -1,7 +1,7 @@
 import { expect, galata, test } from '@jupyterlab/galata';
 
-/** The sandbox Playwright starts (see playwright.config.cjs). */
-const SANDBOX = 'http://127.0.0.1:8791';
+import { SANDBOX } from './ports';
+
 const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
 /** A Pro key of that sandbox (DCHUB_SANDBOX_KEYS in playwright.config.cjs). The panel gets it
  * from nowhere: the Jupyter server relay adds it (DCHUB_API_KEY in the jupyter webServer env).

@@ -4,6 +4,7 @@
 //
 // Paths are absolute because `npx` run from ui-tests/ executes in the npm workspace folder
 // (jupyter-extension/), where ../playwright.config.cjs re-exports this file.
+const fs = require('node:fs');
 const path = require('node:path');
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
 
@@ -19,6 +20,10 @@ const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
 const JUPYTER_URL = `http://localhost:${JUPYTER_PORT}`;
 // Galata's page fixture and the tests' request fixture go to this JupyterLab.
 process.env.TARGET_URL = JUPYTER_URL;
+// The kernel's Python API (and the dchub CLI) cache here: a fresh directory per run.
+const CACHE_DIR = here('test-results', 'dchub-cache');
+fs.rmSync(CACHE_DIR, { recursive: true, force: true });
+process.env.DCHUB_GALATA_CACHE_DIR = CACHE_DIR;
 
 module.exports = {
   ...baseConfig,
@@ -68,7 +73,9 @@ module.exports = {
       cwd: __dirname,
       // The server extension relays panel calls to the sandbox and adds this Pro key; the
       // browser never receives it (tests check the page, notebooks and CSVs for it).
-      env: { DCHUB_BASE_URL: SANDBOX_URL, DCHUB_API_KEY: 'galata-pro-key-0001' },
+      // The kernels it starts inherit them: notebook code calls `Client()` and gets the same service,
+      // key and cache without any of them written in the notebook.
+      env: { DCHUB_BASE_URL: SANDBOX_URL, DCHUB_API_KEY: 'galata-pro-key-0001', DCHUB_CACHE_DIR: CACHE_DIR },
       url: `${JUPYTER_URL}/lab`,
       timeout: 180 * 1000,
       reuseExistingServer: !CI,

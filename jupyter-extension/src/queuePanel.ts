@@ -1,6 +1,5 @@
 import {
   QUEUE_ISOS,
-  queueTable,
   refineQueue,
   type QueueFiltersInput,
   type Cell,
@@ -36,6 +35,7 @@ import { TableGrid } from './grid';
 import { candidatesFromRows, suggestedMaxTtp } from './helpers';
 import { formNumber, pythonCall } from './pycode';
 import { LatestRequest } from './request';
+import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
 import { ResultView } from './views';
 
@@ -383,7 +383,7 @@ export class QueuePanel extends Panel implements TableSource {
     const isos = this._lastQuery?.iso ?? [];
     this.view.title.label = `DC Hub queue${isos.length ? `: ${isos.join(', ')}` : ''}`;
     this._showView(this.view);
-    const table = queueTable(result);
+    const table = lazyQueueTable(result);
     this.grid.selectionModel?.clear();
     this.model.setTable(table);
     this.grid.fitColumns();

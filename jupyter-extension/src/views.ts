@@ -41,12 +41,12 @@ class ViewHost extends Panel {
   }
 }
 
-/** Puts views in the main area: one tab per view, several at once, docked and resizable. */
+/** Puts views in the main area: one tab per view, several at once, docked (beside the documents) and resizable. */
 export class ViewManager {
   private readonly _hosts = new Map<string, ViewHost>();
 
   constructor(
-    private readonly _shell: { add(widget: Widget, area: 'main', options?: { mode?: string; activate?: boolean }): void; activateById(id: string): void },
+    private readonly _shell: { add(widget: Widget, area: 'main', options?: { mode?: string; ref?: string; activate?: boolean }): void; activateById(id: string): void },
     private readonly _icon: LabIcon
   ) {}
 
@@ -59,8 +59,10 @@ export class ViewManager {
       host.disposed.connect(() => {
         if (this._hosts.get(view.viewId) === host) this._hosts.delete(view.viewId);
       });
+      // The first view docks beside the documents; the next ones are tabs next to it.
+      const sibling = [...this._hosts.values()].find((h) => !h.isDisposed && h.isAttached);
       this._hosts.set(view.viewId, host);
-      this._shell.add(host, 'main', { mode: 'split-right', activate });
+      this._shell.add(host, 'main', sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate });
     }
     if (activate) this._shell.activateById(host.id);
   }

@@ -101,6 +101,12 @@ test.describe('DC Hub Python API from the panel', () => {
 });
 
 test.describe('DC Hub resources in the main area', () => {
+  test('the DC Hub launcher card opens the sidebar and the briefs view', async ({ page }) => {
+    await page.locator('.jp-LauncherCard', { hasText: 'DC Hub' }).first().click();
+    await expect(page.locator('#dchub-panel')).toBeVisible();
+    await expect(page.locator('.jp-DCHub-view-briefs .jp-DCHub-briefs-count')).toHaveAttribute('data-count', /^[1-9]\d*$/);
+  });
+
   test('grid regions with provenance, the DCPI leaderboard and a pasted parcel open as views, several at once', async ({ page, request }, testInfo) => {
     await page.sidebar.openTab('dchub-panel');
     const panel = page.locator('#dchub-panel');

@@ -42,4 +42,6 @@ npm run --silent build > artifacts/build.log 2>&1 || { cat artifacts/build.log; 
 say "installing the JupyterLab extension into .venv"
 HATCH_JUPYTER_BUILDER_SKIP_NPM=1 .venv/bin/pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./jupyter-extension
 .venv/bin/jupyter labextension list 2>&1 | grep -q '@dchub/jupyterlab.*enabled.*OK' || { echo "the JupyterLab extension did not install" >&2; exit 1; }
+# The Python API and its dependencies (httpx, pandas, platformdirs, mcp) import in the venv's kernels.
+.venv/bin/python -c "from dchub_jupyterlab import Client" || { echo "the DC Hub Python API does not import in .venv" >&2; exit 1; }
 say "setup complete ($root)"

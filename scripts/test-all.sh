@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything, then runs every suite: Vitest (core, sandbox, Excel add-in, browser suites in
-# Chromium), the Python tests of the server extension, and Galata (JupyterLab in Chromium).
+# Chromium), the Python tests (the Python API, its shared cache with the CLI, the relay), and Galata (JupyterLab in Chromium).
 # Ends with one "N passed, N failed" line over all suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ status=0
 echo "== vitest: core, sandbox, Excel add-in (unit and browser) =="
 npx vitest run --reporter=default --reporter=json --outputFile=artifacts/vitest.json || status=1
 
-echo "== python: the JupyterLab server extension (relay) =="
+echo "== python: the Python API against a sandbox, its contract with the dchub CLI, the server extension (relay) =="
 .venv/bin/python scripts/pytests.py artifacts/python.json || status=1
 
 echo "== galata: JupyterLab extension in a real jupyter lab =="

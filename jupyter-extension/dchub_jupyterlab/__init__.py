@@ -1,4 +1,8 @@
-"""DC Hub panel for JupyterLab: prebuilt frontend extension plus a keyed relay server extension."""
+"""DC Hub for JupyterLab and notebooks.
+
+* ``from dchub_jupyterlab import Client``: the Python API (DataFrames, the CLI's cache and allowance).
+* The prebuilt JupyterLab extension (the DC Hub panel) and a keyed relay server extension.
+"""
 
 try:
     from ._version import __version__
@@ -26,3 +30,23 @@ def _load_jupyter_server_extension(server_app):
 
 # Older notebook-server spelling, kept so `jupyter server extension list` finds it either way.
 load_jupyter_server_extension = _load_jupyter_server_extension
+
+
+_API_NAMES = frozenset({
+    "Client", "DchubError", "ValidationError", "AuthError", "GatedPreviewError", "NotFoundError", "RateLimitError",
+    "QuotaSpentError", "ServerError", "NetworkError", "SchemaDriftError", "GatedPreviewWarning", "StaleAnswerWarning",
+    "AssumedAllowanceWarning", "default_cache_dir",
+})
+
+
+def __getattr__(name):
+    # The API (pandas, httpx) is imported on first use, so the Jupyter server extension stays light.
+    if name in _API_NAMES:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _API_NAMES)

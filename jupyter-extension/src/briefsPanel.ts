@@ -2,24 +2,27 @@ import {
   DchubError,
   briefsTable,
   fetchBriefsAll,
-  fetchBriefsDiff,
   mergeBriefDiff,
   type BriefCsvRowT,
   type Table
 } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type SectionActions, type TableSource } from './dom';
+import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
+import { pythonCall } from './pycode';
 import { TableGrid } from './grid';
-import { loadAllBriefs } from './briefsData';
+import { fetchBriefsDiffPage, loadAllBriefs, loadBriefsDiff } from './briefsData';
 import { formatAge } from './helpers';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
+import { ResultView } from './views';
 
 export interface BriefsPanelOptions {
   connection: Connection;
   /** Called when Refresh is pressed (the plugin routes it through a command). */
   onRefresh: () => void;
+  /** Puts the briefs view in the main area. */
+  showView: (view: ResultView) => void;
   actions: SectionActions;
 }
 
@@ -33,7 +36,7 @@ export interface BriefsRefreshResult {
 
 /**
  * Market briefs: every brief the caller's tier may see, in a sortable and filterable grid with
- * coloured verdicts. Refresh asks `/diff` for briefs recomputed since the newest `computed_at`
+ * coloured verdicts, in a main-area view (`view`); the sidebar tab keeps Refresh and the errors. Refresh asks `/diff` for briefs recomputed since the newest `computed_at`
  * in the table, merges them in place and highlights the changed rows. The DOM summary
  * (`.jp-DCHub-briefs-count[data-count]`, `.jp-DCHub-briefs-changed[data-changed]`,
  * `.jp-DCHub-briefs-status[data-stale][data-offline]`) says what the canvas paints.
@@ -43,6 +46,7 @@ export class BriefsPanel extends Panel implements TableSource {
   readonly exportTitle = 'DC Hub market briefs';
   readonly model = new TableModel(undefined, { keyColumn: 'market_slug' });
   readonly grid: TableGrid;
+  readonly view = new ResultView('briefs', 'DC Hub briefs', 'Market briefs (DC Hub Power Index)');
 
   private readonly _connection: Connection;
   private _rows: BriefCsvRowT[] | null = null;
@@ -61,6 +65,7 @@ export class BriefsPanel extends Panel implements TableSource {
   private readonly _changed: HTMLElement;
   private readonly _citation: HTMLElement;
   private readonly _view: RequestView;
+  private readonly _showView: (view: ResultView) => void;
 
   constructor(options: BriefsPanelOptions) {
     super();
@@ -79,24 +84,32 @@ export class BriefsPanel extends Panel implements TableSource {
       this.model.setFilter(text);
       this._showCount();
     });
-    bar.append(this._refresh, filter);
+    bar.append(this._refresh);
+    const viewBar = div('jp-DCHub-toolbar');
+    viewBar.append(filter);
     this._busy = hiddenDiv('jp-DCHub-briefs-busy', 'Loading briefs…', 'status');
     this._error = hiddenDiv('jp-DCHub-briefs-error', '', 'alert');
     this._count = div('jp-DCHub-briefs-count', 'Briefs not loaded yet.');
     this._count.setAttribute('aria-live', 'polite');
     this._status = hiddenDiv('jp-DCHub-briefs-status');
     this._changed = hiddenDiv('jp-DCHub-briefs-changed');
-    top.node.append(bar, this._busy, this._error, this._count, this._status, this._changed);
+    const intro = div('jp-DCHub-intro', 'The briefs open in the main area; Refresh merges the ones recomputed since.');
+    top.node.append(bar, intro, this._busy, this._error);
     this.addWidget(top);
+    this._showView = options.showView;
 
+    const head = new Widget();
+    head.addClass('jp-DCHub-top');
+    head.node.append(viewBar, this._count, this._status, this._changed);
+    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-briefs-grid', verdictColumn: 'verdict' });
-    this.addWidget(this.grid);
+    this.view.addWidget(this.grid);
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
     this._citation = hiddenDiv('jp-DCHub-briefs-citation');
     bottom.node.append(tableActions(this.kind, options.actions), this._citation);
-    this.addWidget(bottom);
+    this.view.addWidget(bottom);
 
     this._view = { error: this._error, setBusy: (busy) => this._setBusy(busy), onError: (err) => this._showFailure(err) };
 
@@ -111,6 +124,11 @@ export class BriefsPanel extends Panel implements TableSource {
 
   exportTable(): Table | null {
     return this._rows ? this.model.visibleTable : null;
+  }
+
+  /** `hub.briefs()`: every brief of the tier, fetched again when the cell runs. */
+  pythonCall(): PythonCall | null {
+    return this._rows ? { call: pythonCall('briefs') } : null;
   }
 
   /** Re-checks for changes every `minutes` (0 stops it); only runs once loaded. */
@@ -177,13 +195,16 @@ export class BriefsPanel extends Panel implements TableSource {
         this.grid.fitColumns();
         result = { count: rows.length, changed: [], added: [], asOf: this._asOf };
       } else {
-        const diff = await fetchBriefsDiff(client, this._asOf || new Date(0).toISOString());
+        // Every page of /diff: above one page of changed markets, nothing may be lost.
+        const since = this._asOf || new Date(0).toISOString();
+        const diff = await loadBriefsDiff((page) => fetchBriefsDiffPage(client, since, page));
         const merged = mergeBriefDiff(this._rows, diff);
         this._rows = merged.rows;
         this._asOf = merged.asOf || this._asOf;
         this.model.setTable(briefsTable(merged.rows), [...merged.changed, ...merged.added]);
         result = { count: merged.rows.length, changed: merged.changed, added: merged.added, asOf: this._asOf };
       }
+      this._showView(this.view);
       this._lastRefreshed = Date.now();
       this._status.dataset.offline = 'false';
       this._status.dataset.stale = String(stale);

@@ -1,4 +1,13 @@
-import { DchubClient, IndexedDbStore, McpToolClient, MemoryStore, QuotaLedger, ResponseCache, type KeyValueStore } from '@dchub/core';
+import {
+  DchubClient,
+  IndexedDbStore,
+  MCP_DAILY_ALLOWANCE,
+  McpToolClient,
+  MemoryStore,
+  QuotaLedger,
+  ResponseCache,
+  type KeyValueStore
+} from '@dchub/core';
 import { ServerConnection } from '@jupyterlab/services';
 import { proxyBaseUrl, proxyConfigUrl } from './helpers';
 
@@ -53,6 +62,7 @@ export class Connection {
   private _proxy: ProxyConfig | null = null;
   private _client: DchubClient | null = null;
   private _mcp: McpToolClient | null = null;
+  private _mcpTier = '';
   private _clientError: Error | null = null;
   private _state: ConnectionState = { mode: 'direct', serviceUrl: '', hasKey: false };
   private readonly _listeners = new Set<(state: ConnectionState) => void>();
@@ -100,28 +110,53 @@ export class Connection {
     return this._client;
   }
 
-  /** The MCP tool client bound to the current client (relay or direct, same key handling). */
+  /**
+   * The MCP tool client bound to the current client (relay or direct, same key handling), with
+   * the caller's own MCP allowance: the tier the service confirmed for the REST calls (or, before
+   * any answer, the Free assumption for a key), not the keyless 10 calls a day. In relay mode the
+   * browser has no key, so the allowance follows the server key's tier.
+   */
   async mcp(): Promise<McpToolClient> {
     const client = await this.client();
-    if (!this._mcp || this._mcp.rest !== client) {
+    const keyed = this._state.hasKey;
+    const snap = keyed ? await client.ledger?.snapshot().catch(() => undefined) : undefined;
+    const tier = !keyed ? 'anonymous' : snap?.confirmed && snap.tier && snap.tier !== 'anonymous' ? snap.tier.toLowerCase() : 'free';
+    if (!this._mcp || this._mcp.rest !== client || this._mcpTier !== tier) {
       void this._mcp?.close();
-      // MCP answers that carry X-RateLimit-* headers correct the ledger like REST answers do.
+      this._mcpTier = tier;
+      const store = client.cache?.store ?? new MemoryStore();
+      // One MCP ledger per caller and tier, so a tier learned later starts from its own allowance.
+      const ledger = new QuotaLedger(store, `${this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId}:mcp:${tier}`, {
+        tier,
+        confirmed: true,
+        allowance: MCP_DAILY_ALLOWANCE
+      });
+      let mcp: McpToolClient | null = null;
+      // MCP answers that carry X-RateLimit-* headers correct the MCP allowance (not the REST one).
       const observe = (res: Response) => {
-        if (res.headers.has('x-ratelimit-limit') || res.headers.has('x-ratelimit-remaining')) void client.ledger?.correct(res.headers);
+        if (res.headers.has('x-ratelimit-limit') || res.headers.has('x-ratelimit-remaining')) void mcp?.ledger?.correct(res.headers);
       };
-      this._mcp =
+      mcp =
         this._state.mode === 'proxy'
-          ? new McpToolClient(client, { fetch: relayFetch(this._serverSettings, observe) })
+          ? new McpToolClient(client, { fetch: relayFetch(this._serverSettings, observe), tier, ledger })
           : new McpToolClient(client, {
               apiKey: this._readKey() || undefined,
+              tier,
+              ledger,
               fetch: async (input, init) => {
                 const res = await fetch(input, init);
                 observe(res);
                 return res;
               }
             });
+      this._mcp = mcp;
     }
     return this._mcp;
+  }
+
+  /** MCP calls left today for this caller (the tools' own allowance), or null before any MCP client. */
+  async mcpCallsLeft(): Promise<number | null> {
+    return this._mcp?.ledger ? this._mcp.ledger.remaining() : null;
   }
 
   /** Stores (or, with '', forgets) the key used for direct calls. */

@@ -8,12 +8,23 @@ export interface TableSource {
   readonly exportTitle: string;
   /** The table as currently shown (filtered and sorted), or null before any data. */
   exportTable(): Table | null;
+  /** The Python API call that fetches this table again (`hub.queue(iso="PJM")`), or null. */
+  pythonCall?(): PythonCall | null;
+}
+
+/** A Python API call for notebook insertion, and the variable its result is kept in. */
+export interface PythonCall {
+  call: string;
+  variable?: string;
 }
 
 /** The buttons every table section shows; they call the plugin's commands. */
 export interface SectionActions {
   exportCsv: (kind: string) => void;
+  /** Inserts code that calls the Python API with the section's current arguments. */
   insertInNotebook: (kind: string) => void;
+  /** Inserts a CSV snapshot and a pandas loader (the second choice). */
+  insertCsvInNotebook: (kind: string) => void;
 }
 
 export function div(className: string, text = ''): HTMLDivElement {
@@ -165,8 +176,10 @@ export function tableActions(kind: string, actions: SectionActions): HTMLDivElem
   const exp = button('jp-DCHub-export', 'Export CSV', () => actions.exportCsv(kind));
   exp.title = 'Save the table as CSV (with a .citation.txt beside it) in the current folder';
   const ins = button('jp-DCHub-insert', 'Insert in notebook', () => actions.insertInNotebook(kind));
-  ins.title = 'Export the table and add cells that load it with pandas to the active notebook';
-  bar.append(exp, ins);
+  ins.title = 'Add cells that fetch this table with the DC Hub Python API (re-runnable) to the active notebook';
+  const csv = button('jp-DCHub-insert-csv', 'Insert CSV snapshot', () => actions.insertCsvInNotebook(kind));
+  csv.title = 'Export the table as CSV next to the notebook and add cells that load that snapshot with pandas';
+  bar.append(exp, ins, csv);
   return bar;
 }
 

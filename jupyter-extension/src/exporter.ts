@@ -12,6 +12,8 @@ import {
   numberedFileName,
   pandasSnippet
 } from './helpers';
+import type { PythonCall } from './dom';
+import { pythonCell, pythonMarkdown } from './pycode';
 
 /** Where an export went. */
 export interface ExportResult {
@@ -62,6 +64,36 @@ export async function exportTableCsv(
   return { path, citationPath, rows: table.rows.length, columns: table.columns.length };
 }
 
+/** Adds a markdown cell and a code cell below the active cell; returns their indices. */
+function insertCells(panel: NotebookPanel, markdown: string, code: string): { markdownIndex: number; codeIndex: number } {
+  const notebook = panel.content;
+  NotebookActions.insertBelow(notebook);
+  NotebookActions.changeCellType(notebook, 'markdown');
+  notebook.activeCell?.model.sharedModel.setSource(markdown);
+  const markdownIndex = notebook.activeCellIndex;
+  NotebookActions.insertBelow(notebook);
+  NotebookActions.changeCellType(notebook, 'code');
+  notebook.activeCell?.model.sharedModel.setSource(code);
+  return { markdownIndex, codeIndex: notebook.activeCellIndex };
+}
+
+/**
+ * Adds the citation and a code cell that fetches the table again through the Python API with the
+ * panel's arguments (re-runnable: tomorrow's run gets tomorrow's data). `baseUrl` is written only
+ * for direct connections; the key never is (the kernel reads DCHUB_API_KEY).
+ */
+export function insertPythonCells(
+  panel: NotebookPanel,
+  call: PythonCall,
+  source: { exportTitle: string },
+  table: Table | null,
+  baseUrl?: string
+): { markdownIndex: number; codeIndex: number; code: string } {
+  const code = pythonCell({ call: call.call, variable: call.variable, baseUrl });
+  const cells = insertCells(panel, pythonMarkdown({ title: source.exportTitle, citation: table?.citation, asOf: table?.asOf }), code);
+  return { ...cells, code };
+}
+
 /**
  * Adds two cells below the active cell of `panel`: a markdown cell with the citation and a code
  * cell that loads the exported CSV (path relative to the notebook) with pandas.
@@ -73,20 +105,10 @@ export function insertLoaderCells(
   table: Table,
   now: Date = new Date()
 ): { markdownIndex: number; codeIndex: number } {
-  const notebook = panel.content;
   const relative = PathExt.relative(PathExt.dirname(panel.context.path), exported.path);
-
-  NotebookActions.insertBelow(notebook);
-  NotebookActions.changeCellType(notebook, 'markdown');
-  const md = notebook.activeCell;
-  md?.model.sharedModel.setSource(
-    citationMarkdown({ title: source.exportTitle, path: relative, citation: table.citation, asOf: table.asOf, rows: table.rows.length, exportedAt: now })
+  return insertCells(
+    panel,
+    citationMarkdown({ title: source.exportTitle, path: relative, citation: table.citation, asOf: table.asOf, rows: table.rows.length, exportedAt: now }),
+    pandasSnippet(relative, dateColumnsOf(table))
   );
-  const markdownIndex = notebook.activeCellIndex;
-
-  NotebookActions.insertBelow(notebook);
-  NotebookActions.changeCellType(notebook, 'code');
-  notebook.activeCell?.model.sharedModel.setSource(pandasSnippet(relative, dateColumnsOf(table)));
-  const codeIndex = notebook.activeCellIndex;
-  return { markdownIndex, codeIndex };
 }

@@ -7,6 +7,7 @@ import {
   RendererMap,
   TextRenderer
 } from '@lumino/datagrid';
+import type { Cell } from '@dchub/core';
 import { Widget } from '@lumino/widgets';
 import { cellText, verdictColor } from './helpers';
 import { TableModel } from './tableModel';
@@ -140,7 +141,12 @@ export class TableGrid extends DataGrid {
   /** Sizes each column to its header and the first rows' text, within sane bounds. */
   fitColumns(): void {
     const { columns } = this.model.table;
-    const sample = this.model.visibleTable.rows.slice(0, 100);
+    // The first 100 rows as shown (reading them through the model shapes no other row).
+    const sample: Cell[][] = [];
+    for (let r = 0; r < Math.min(100, this.model.rowCount('body')); r++) {
+      const src = this.model.sourceRow(r);
+      if (src !== undefined) sample.push(this.model.table.rows[src]);
+    }
     const measure = textMeasurer(this._font);
     const headerMeasure = textMeasurer(`bold ${this._font}`);
     columns.forEach((name, j) => {

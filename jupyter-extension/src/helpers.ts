@@ -13,6 +13,9 @@ export interface ViewSpec {
 
 export const DEFAULT_VIEW: ViewSpec = Object.freeze({ sortColumn: null, descending: false, filter: '' });
 
+/** One collator for every text comparison: far cheaper than `localeCompare` with options per call. */
+const COLLATOR = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 /** Orders cells: numbers numerically before text, text by locale (numeric-aware), blanks last. */
 export function compareCells(a: Cell | undefined, b: Cell | undefined): number {
   const blankA = a === undefined || a === '';
@@ -21,7 +24,7 @@ export function compareCells(a: Cell | undefined, b: Cell | undefined): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'number') return -1;
   if (typeof b === 'number') return 1;
-  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+  return COLLATOR.compare(String(a), String(b));
 }
 
 /** Text of a cell as shown and as matched by the filter. */
@@ -32,37 +35,87 @@ export function cellText(v: Cell | null | undefined): string {
 }
 
 /**
+ * Lower-cased text of every row (cells joined by NUL, so a word never spans two cells), built once
+ * per table and kept while the table is: each keystroke of a filter then only searches strings.
+ */
+const SEARCH_TEXT = new WeakMap<readonly Cell[][], string[]>();
+
+export function searchText(table: Table): string[] {
+  let text = SEARCH_TEXT.get(table.rows);
+  if (!text) {
+    const n = table.rows.length;
+    text = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const row = table.rows[i];
+      let s = '';
+      for (let j = 0; j < row.length; j++) {
+        const c = row[j];
+        s += (j ? '\u0000' : '') + (typeof c === 'string' ? c : cellText(c));
+      }
+      text[i] = s.toLowerCase();
+    }
+    SEARCH_TEXT.set(table.rows, text);
+  }
+  return text;
+}
+
+/**
  * Indices of the source rows to show, in display order: rows whose any cell contains every
  * whitespace-separated word of the filter, sorted stably by the sort column (blanks last
  * in either direction).
  */
 export function viewRows(table: Table, view: ViewSpec): number[] {
   const words = view.filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const n = table.rows.length;
   let rows: number[] = [];
-  for (let i = 0; i < table.rows.length; i++) {
-    if (!words.length) {
-      rows.push(i);
-      continue;
-    }
-    const text = table.rows[i].map((c) => cellText(c).toLowerCase()).join('\u0000');
-    if (words.every((w) => text.includes(w))) rows.push(i);
+  if (!words.length) {
+    rows = new Array<number>(n);
+    for (let i = 0; i < n; i++) rows[i] = i;
+  } else {
+    const text = searchText(table);
+    for (let i = 0; i < n; i++) if (words.every((w) => text[i].includes(w))) rows.push(i);
   }
   const col = view.sortColumn;
   if (col !== null && col >= 0 && col < table.columns.length) {
     const dir = view.descending ? -1 : 1;
-    rows = rows
-      .map((i, pos) => ({ i, pos }))
-      .sort((x, y) => {
-        const a = table.rows[x.i][col];
-        const b = table.rows[y.i][col];
-        const blankA = a === undefined || a === '';
-        const blankB = b === undefined || b === '';
-        if (blankA !== blankB) return blankA ? 1 : -1;
-        return dir * compareCells(a, b) || x.pos - y.pos;
-      })
-      .map(({ i }) => i);
+    // Read the sort column once (a lazily shaped table builds each row once), then sort keys.
+    const keyed = rows.map((i, pos) => ({ i, pos, v: table.rows[i][col] }));
+    keyed.sort((x, y) => {
+      const blankA = x.v === undefined || x.v === '';
+      const blankB = y.v === undefined || y.v === '';
+      if (blankA !== blankB) return blankA ? 1 : -1;
+      return dir * compareCells(x.v, y.v) || x.pos - y.pos;
+    });
+    rows = keyed.map(({ i }) => i);
   }
   return rows;
+}
+
+/**
+ * Rows of a table shaped on demand: `make(i)` runs the first time row `i` is read (painting reads
+ * only the visible ones), then the row is kept. Behaves as a plain array (length, indexing,
+ * iteration, map, slice), so every table consumer works unchanged.
+ */
+export function lazyRows(count: number, make: (i: number) => Cell[]): Cell[][] {
+  const made: Cell[][] = new Array(count);
+  const row = (i: number): Cell[] => made[i] ?? (made[i] = make(i));
+  return new Proxy(made, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string') {
+        const c = prop.charCodeAt(0);
+        if (c >= 48 && c <= 57) {
+          const i = Number(prop);
+          if (Number.isInteger(i) && i < count) return row(i);
+        }
+        if (prop === 'length') return count;
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+    has(target, prop) {
+      if (typeof prop === 'string' && /^\d+$/.test(prop)) return Number(prop) < count;
+      return Reflect.has(target, prop);
+    }
+  });
 }
 
 /** The next view after a click on a column header: new column ascending, same column flips, third click clears. */
@@ -268,43 +321,109 @@ export function constraintsFromRows(rows: readonly ConstraintRow[]): Record<stri
 export interface ArgSchema {
   type?: string | string[];
   enum?: unknown[];
+  const?: unknown;
+  anyOf?: ArgSchema[];
+  oneOf?: ArgSchema[];
   description?: string;
-  items?: { type?: string | string[] };
+  items?: ArgSchema;
+  properties?: Record<string, ArgSchema>;
   default?: unknown;
 }
 
-/** How a tool argument is edited: a number box, a checkbox, a choice, a list or plain text. */
-export function argControl(schema: ArgSchema): 'number' | 'boolean' | 'enum' | 'list' | 'text' {
-  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+const typesOf = (s: ArgSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+
+/**
+ * The schema with unions (`anyOf`/`oneOf`) folded in: the types of every member, and when every
+ * member is a constant (`horizon`: 30 | 60 | 90) those constants as the choices, typed.
+ */
+export function resolveArgSchema(schema: ArgSchema): ArgSchema {
+  const members = schema.anyOf ?? schema.oneOf;
+  if (!members?.length) return schema.const !== undefined && !schema.enum ? { ...schema, enum: [schema.const] } : schema;
+  const resolved = members.map(resolveArgSchema);
+  const types = [...new Set([...typesOf(schema), ...resolved.flatMap(typesOf)])];
+  const allChoices = resolved.every((m) => m.enum?.length);
+  return {
+    ...schema,
+    type: types,
+    enum: allChoices ? resolved.flatMap((m) => m.enum ?? []) : schema.enum,
+    items: schema.items ?? resolved.find((m) => m.items)?.items
+  };
+}
+
+/** How a tool argument is edited: a number box, a checkbox, a choice, a list, a list of records (JSON or shorthand) or text. */
+export function argControl(raw: ArgSchema): 'number' | 'boolean' | 'enum' | 'list' | 'records' | 'text' {
+  const schema = resolveArgSchema(raw);
+  const types = typesOf(schema);
   if (schema.enum?.length) return 'enum';
-  if (types.includes('boolean')) return 'boolean';
-  if (types.includes('array')) return 'list';
-  if (types.includes('number') || types.includes('integer')) return 'number';
+  if (types.includes('boolean') && types.length === 1) return 'boolean';
+  if (types.includes('array')) return typesOf(resolveArgSchema(schema.items ?? {})).includes('object') || schema.items?.properties ? 'records' : 'list';
+  if ((types.includes('number') || types.includes('integer')) && !types.includes('string')) return 'number';
+  if (types.includes('boolean') && !types.includes('string')) return 'boolean';
   return 'text';
 }
 
+/** A typed value from text for a schema that allows numbers (text that is no number stays text). */
+function typedText(schema: ArgSchema, v: string): unknown {
+  const types = typesOf(resolveArgSchema(schema));
+  const n = Number(v);
+  if ((types.includes('number') || types.includes('integer')) && v.trim() !== '' && Number.isFinite(n)) return n;
+  if (types.includes('boolean') && (v === 'true' || v === 'false')) return v === 'true';
+  return v;
+}
+
 /**
- * Tool arguments from form values: blanks are left out, numbers and lists converted, unchecked
- * boxes left out (the tool's default applies). Text that is not a number stays text, so the
- * server's validation can name the bad argument.
+ * Records typed in a form: JSON (`[{"lat": 39, "lon": -77}]`) or the shorthand `39,-77; 40.1,-75.2`,
+ * whose values fill the item's properties in their declared order (numbers where the schema says so).
+ */
+export function parseRecords(text: string, items: ArgSchema | undefined): unknown {
+  const t = text.trim();
+  if (t.startsWith('[') || t.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(t) as unknown;
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      return t; // the tool's validation names the argument
+    }
+  }
+  const props = Object.entries(items?.properties ?? {});
+  return t
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((rec) => {
+      const out: Record<string, unknown> = {};
+      rec.split(',').forEach((value, i) => {
+        const [name, schema] = props[i] ?? [`field${i + 1}`, {}];
+        const v = value.trim();
+        if (v !== '') out[name] = typedText(schema, v);
+      });
+      return out;
+    });
+}
+
+/**
+ * Tool arguments from form values: blanks are left out, numbers, choices and lists converted to
+ * the schema's types (unions included), unchecked boxes left out (the tool's default applies).
+ * Text that is not a number stays text, so the server's validation can name the bad argument.
  */
 export function toolArgs(properties: Record<string, ArgSchema>, values: Record<string, string | boolean>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(properties)) {
+  for (const [name, raw] of Object.entries(properties)) {
+    const schema = resolveArgSchema(raw);
     const v = values[name];
     if (v === undefined || v === '' || v === false) continue;
     const kind = argControl(schema);
     if (kind === 'boolean') out[name] = v === true || v === 'true';
     else if (typeof v !== 'string') continue;
     else if (kind === 'number') out[name] = Number.isFinite(Number(v)) ? Number(v) : v;
+    else if (kind === 'records') out[name] = parseRecords(v, resolveArgSchema(schema.items ?? {}));
     else if (kind === 'list') {
-      const itemTypes = schema.items?.type ? ([] as string[]).concat(schema.items.type) : [];
       const items = v.split(',').map((s) => s.trim()).filter(Boolean);
-      out[name] = itemTypes.some((t) => t === 'number' || t === 'integer') ? items.map((s) => (Number.isFinite(Number(s)) ? Number(s) : s)) : items;
+      out[name] = items.map((s) => typedText(schema.items ?? {}, s));
     } else if (kind === 'enum') {
       const match = schema.enum?.find((e) => String(e) === v);
       out[name] = match ?? v;
-    } else out[name] = v;
+    } else out[name] = typedText(schema, v);
   }
   return out;
 }

@@ -15,11 +15,14 @@ import {
   tableActions,
   textInput,
   WIDE_FIELD,
+  type PythonCall,
   type SectionActions,
   type TableSource
 } from './dom';
+import { pythonCall } from './pycode';
+import { ResultView } from './views';
 import { TableGrid } from './grid';
-import { argControl, toolArgs, type ArgSchema } from './helpers';
+import { argControl, resolveArgSchema, toolArgs, type ArgSchema } from './helpers';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 
@@ -27,6 +30,8 @@ export interface McpPanelOptions {
   connection: Connection;
   /** Called when "Call tool" is pressed (the plugin routes it through a command). */
   onCall: () => void;
+  /** Puts the answer view in the main area. */
+  showView: (view: ResultView) => void;
   actions: SectionActions;
 }
 
@@ -44,6 +49,7 @@ export class McpPanel extends Panel implements TableSource {
   readonly kind = 'mcp';
   readonly model = new TableModel();
   readonly grid: TableGrid;
+  readonly view = new ResultView('mcp', 'DC Hub tool', 'DC Hub MCP tool answer');
 
   private readonly _connection: Connection;
   private _tools: ToolInfo[] = [];
@@ -61,6 +67,8 @@ export class McpPanel extends Panel implements TableSource {
   private readonly _result: HTMLElement;
   private readonly _json: HTMLPreElement;
   private readonly _view: RequestView;
+  private readonly _showView: (view: ResultView) => void;
+  private _lastArgs: Record<string, unknown> = {};
 
   constructor(options: McpPanelOptions) {
     super();
@@ -83,11 +91,16 @@ export class McpPanel extends Panel implements TableSource {
     this._busy = hiddenDiv('jp-DCHub-mcp-busy', 'Working…', 'status');
     this._error = hiddenDiv('jp-DCHub-mcp-error', '', 'alert');
     this._result = hiddenDiv('jp-DCHub-mcp-result');
-    top.node.append(this._count, this._form, this._description, this._busy, this._error, this._result);
+    top.node.append(this._count, this._form, this._description, this._busy, this._error);
     this.addWidget(top);
+    this._showView = options.showView;
 
+    const head = new Widget();
+    head.addClass('jp-DCHub-top');
+    head.node.append(this._result);
+    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-mcp-grid' });
-    this.addWidget(this.grid);
+    this.view.addWidget(this.grid);
     this.grid.hide();
 
     const bottom = new Widget();
@@ -96,7 +109,7 @@ export class McpPanel extends Panel implements TableSource {
     this._json.className = 'jp-DCHub-mcp-json';
     this._json.hidden = true;
     bottom.node.append(this._json, tableActions(this.kind, options.actions));
-    this.addWidget(bottom);
+    this.view.addWidget(bottom);
 
     this._view = { error: this._error, setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy) };
   }
@@ -119,6 +132,12 @@ export class McpPanel extends Panel implements TableSource {
     return this._last?.table ?? null;
   }
 
+  /** `hub.tool("name", arg=value, ...)` with the arguments of the last call. */
+  pythonCall(): PythonCall | null {
+    if (!this._last) return null;
+    return { call: pythonCall('tool', this._lastArgs, [this._last.result.tool]), variable: 'answer' };
+  }
+
   /** Loads the tool list once (concurrent calls share it). Never throws. */
   loadTools(): Promise<ToolInfo[]> {
     this._loading ??= this._load().finally(() => {
@@ -134,7 +153,7 @@ export class McpPanel extends Panel implements TableSource {
     this._select.value = tool;
     this._renderForm();
     for (const [name, value] of Object.entries(values)) {
-      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="arg_${CSS.escape(name)}"]`);
+      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(`[name="arg_${CSS.escape(name)}"]`);
       if (!el) continue;
       if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === true || value === 'true';
       else el.value = String(value);
@@ -150,6 +169,7 @@ export class McpPanel extends Panel implements TableSource {
       const mcp = await this._connection.mcp();
       const result = await mcp.callTool(tool.name, args);
       if (result.isError) throw new Error(`${tool.name}: ${result.text || 'the tool reported an error'}`);
+      this._lastArgs = args;
       this._show(result);
       return result;
     });
@@ -180,20 +200,28 @@ export class McpPanel extends Panel implements TableSource {
     const controls = Object.entries(schemaProperties(tool?.inputSchema)).map(([name, prop]) => {
       const label = `${name}${required.has(name) ? ' *' : ''}`;
       const kind = argControl(prop);
-      let control: HTMLInputElement | HTMLSelectElement;
+      const resolved = resolveArgSchema(prop);
+      let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
       if (kind === 'boolean') control = checkbox(`arg_${name}`);
       else if (kind === 'number') control = numberInput(`arg_${name}`, prop.default !== undefined ? String(prop.default) : '');
-      else if (kind === 'enum') control = select(`arg_${name}`, ['', ...(prop.enum ?? []).map(String)]);
-      else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
+      else if (kind === 'enum') control = select(`arg_${name}`, ['', ...(resolved.enum ?? []).map(String)]);
+      else if (kind === 'records') {
+        control = document.createElement('textarea');
+        control.name = `arg_${name}`;
+        control.className = 'jp-DCHub-input jp-DCHub-textarea';
+        control.rows = 3;
+        const fields = Object.keys(resolveArgSchema(resolved.items ?? {}).properties ?? {}).join(',');
+        control.placeholder = `JSON list, or ${fields || 'a,b'}; ${fields || 'a,b'}`;
+      } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
       control.title = prop.description ?? '';
-      return field(label, control, kind === 'boolean' ? CHECK_FIELD : 'jp-DCHub-field');
+      return field(label, control, kind === 'boolean' ? CHECK_FIELD : kind === 'records' ? WIDE_FIELD : 'jp-DCHub-field');
     });
     this._fields.replaceChildren(...controls);
   }
 
   private _values(): Record<string, string | boolean> {
     const out: Record<string, string | boolean> = {};
-    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[name^="arg_"]')) {
+    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name^="arg_"]')) {
       const name = el.name.slice(4);
       out[name] = el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value;
     }
@@ -203,6 +231,8 @@ export class McpPanel extends Panel implements TableSource {
   private _show(result: ToolResult): void {
     const table = toolTable(result);
     this._last = { result, table };
+    this.view.title.label = `DC Hub tool: ${result.tool}`;
+    this._showView(this.view);
     this._result.dataset.tool = result.tool;
     if (table && table.rows.length) {
       this.model.setTable(table);

@@ -1,6 +1,5 @@
 import {
   QUEUE_ISOS,
-  queueTable,
   refineQueue,
   type QueueFiltersInput,
   type Cell,
@@ -28,13 +27,17 @@ import {
   tableActions,
   textInput,
   WIDE_FIELD,
+  type PythonCall,
   type SectionActions,
   type TableSource
 } from './dom';
 import { TableGrid } from './grid';
 import { candidatesFromRows, suggestedMaxTtp } from './helpers';
+import { formNumber, pythonCall } from './pycode';
 import { LatestRequest } from './request';
+import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
+import { ResultView } from './views';
 
 /** The queue form's values as typed (blank means "no limit"). */
 export interface QueueQuery {
@@ -70,20 +73,25 @@ export interface QueuePanelOptions {
   onScoreSite: (site: SiteHandoff) => void;
   /** Hands the selected rows to the ranking tab as candidates. */
   onRank: (candidates: Array<Record<string, Cell>>) => void;
+  /** Puts the results view in the main area. */
+  showView: (view: ResultView) => void;
   actions: SectionActions;
 }
 
 /**
- * Interconnection-queue explorer: every predicate of spec §4.2 as a form control, the counts,
- * the time-to-power hint with a one-click fix, the survivors in a sortable and filterable grid,
- * the citation, and a hand-off of the selected row to site scoring. DOM elements carry stable
- * classes and data attributes so tests (and screen readers) can read what the canvas paints.
+ * Interconnection-queue explorer: every predicate of spec §4.2 as a form control in the sidebar;
+ * the results in a main-area view (`view`): the counts, the time-to-power hint with a one-click
+ * fix, the survivors in a sortable and filterable grid, the citation, and hand-offs of the
+ * selected rows to site scoring and ranking. DOM elements carry stable classes and data
+ * attributes so tests (and screen readers) can read what the canvas paints.
  */
 export class QueuePanel extends Panel implements TableSource {
   readonly kind = 'queue';
   readonly exportTitle = 'DC Hub interconnection queue';
   readonly model = new QueueModel(undefined, { keyColumn: 'queue_id' });
   readonly grid: TableGrid;
+  /** The results, shown in the main area. */
+  readonly view = new ResultView('queue', 'DC Hub queue', 'Interconnection-queue survivors');
 
   private readonly _connection: Connection;
   private _lastResult: QueueResultT | null = null;
@@ -110,6 +118,9 @@ export class QueuePanel extends Panel implements TableSource {
   private readonly _rankSelected: HTMLButtonElement;
   private readonly _selection: HTMLElement;
   private readonly _request: LatestRequest;
+  private readonly _showView: (view: ResultView) => void;
+  /** The filters of the last successful search, for the notebook code. */
+  private _lastQuery: QueueQuery | null = null;
 
   constructor(options: QueuePanelOptions) {
     super();
@@ -154,7 +165,7 @@ export class QueuePanel extends Panel implements TableSource {
     );
     top.node.appendChild(form);
 
-    this._intro = div('jp-DCHub-intro', 'Choose filters and press Search to list queued projects.');
+    this._intro = div('jp-DCHub-intro', 'Choose filters and press Search; the survivors open in the main area.');
     this._busy = hiddenDiv('jp-DCHub-busy', 'Searching the queue…', 'status');
     this._count = hiddenDiv('jp-DCHub-count');
     this._count.setAttribute('aria-live', 'polite');
@@ -169,11 +180,16 @@ export class QueuePanel extends Panel implements TableSource {
       this.model.setFilter(text);
       this._updateSelection();
     });
-    top.node.append(this._intro, this._busy, this._error, this._count, this._hint, filter);
+    top.node.append(this._intro, this._busy, this._error);
     this.addWidget(top);
+    this._showView = options.showView;
 
+    const head = new Widget();
+    head.addClass('jp-DCHub-top');
+    head.node.append(this._count, this._hint, filter);
+    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
-    this.addWidget(this.grid);
+    this.view.addWidget(this.grid);
     this.grid.selectionModel?.changed.connect(() => this._updateSelection());
 
     const bottom = new Widget();
@@ -190,7 +206,7 @@ export class QueuePanel extends Panel implements TableSource {
     handoffBar.append(this._handoff, this._rankSelected, this._selection);
     this._citation = hiddenDiv('jp-DCHub-citation');
     bottom.node.append(handoffBar, tableActions(this.kind, options.actions), this._citation);
-    this.addWidget(bottom);
+    this.view.addWidget(bottom);
 
     this._request = new LatestRequest({
       error: this._error,
@@ -211,6 +227,26 @@ export class QueuePanel extends Panel implements TableSource {
 
   exportTable(): Table | null {
     return this._lastResult ? this.model.visibleTable : null;
+  }
+
+  /** `hub.queue(...)` with the arguments of the search shown. */
+  pythonCall(): PythonCall | null {
+    const q = this._lastQuery;
+    if (!q) return null;
+    const limit = formNumber(q.limit) ?? this._connection.config.limit;
+    return {
+      call: pythonCall('queue', {
+        iso: q.iso.length ? q.iso.join(',') : undefined,
+        min_mw: formNumber(q.min_mw),
+        max_ttp_months: formNumber(q.max_ttp_months),
+        fuel_type: q.fuel_type.trim(),
+        status: q.status.trim() && q.status.trim() !== 'active' ? q.status.trim() : undefined,
+        baseload_only: q.baseload_only,
+        max_fiber_km: formNumber(q.max_fiber_km),
+        geocoded_only: q.geocoded_only,
+        limit: limit === 200 ? undefined : limit
+      })
+    };
   }
 
   /** The form's current values. */
@@ -264,7 +300,9 @@ export class QueuePanel extends Panel implements TableSource {
           limit: readNumber(this._limit, 'limit') || this._connection.config.limit
         };
         const client = await this._connection.client();
-        return refineQueue(client, filters, { signal });
+        const result = await refineQueue(client, filters, { signal });
+        this._lastQuery = q;
+        return result;
       },
       (result) => this._showResult(result)
     );
@@ -342,8 +380,10 @@ export class QueuePanel extends Panel implements TableSource {
 
   private _showResult(result: QueueResultT): void {
     this._lastResult = result;
-    this._intro.hidden = true;
-    const table = queueTable(result);
+    const isos = this._lastQuery?.iso ?? [];
+    this.view.title.label = `DC Hub queue${isos.length ? `: ${isos.join(', ')}` : ''}`;
+    this._showView(this.view);
+    const table = lazyQueueTable(result);
     this.grid.selectionModel?.clear();
     this.model.setTable(table);
     this.grid.fitColumns();

@@ -14,9 +14,12 @@ import {
   submitForm,
   tableActions,
   textInput,
+  type PythonCall,
   type SectionActions,
   type TableSource
 } from './dom';
+import { pythonCall } from './pycode';
+import { ResultView } from './views';
 import { TableGrid } from './grid';
 import { constraintsFromRows, numericFields, objectivesFromRows, type ConstraintRow, type ObjectiveRow } from './helpers';
 import { LatestRequest } from './request';
@@ -26,6 +29,8 @@ export interface RankPanelOptions {
   connection: Connection;
   /** Called when "Rank" is pressed (the plugin routes it through a command). */
   onRank: () => void;
+  /** Puts the ranking view in the main area. */
+  showView: (view: ResultView) => void;
   actions: SectionActions;
 }
 
@@ -46,6 +51,7 @@ export class RankPanel extends Panel implements TableSource {
   readonly exportTitle = 'DC Hub site ranking';
   readonly model = new TableModel(undefined, { keyColumn: 'id' });
   readonly grid: TableGrid;
+  readonly view = new ResultView('ranking', 'DC Hub ranking', 'Ranked candidate sites');
 
   private readonly _connection: Connection;
   private _candidates: Array<Record<string, Cell>> = [];
@@ -64,6 +70,8 @@ export class RankPanel extends Panel implements TableSource {
   private readonly _caveats: HTMLElement;
   private readonly _citation: HTMLElement;
   private readonly _request: LatestRequest;
+  private readonly _showView: (view: ResultView) => void;
+  private _lastArgs: { objectives: Record<string, number | string>; constraints: Record<string, unknown>; mode: ScoringMode; topK: number } | null = null;
 
   constructor(options: RankPanelOptions) {
     super();
@@ -108,17 +116,22 @@ export class RankPanel extends Panel implements TableSource {
     this._caveats = document.createElement('ul');
     this._caveats.className = 'jp-DCHub-rank-caveats';
     this._caveats.hidden = true;
-    top.node.append(this._candidateInfo, form, this._busy, this._error, this._count, this._caveats);
+    top.node.append(this._candidateInfo, form, this._busy, this._error);
     this.addWidget(top);
+    this._showView = options.showView;
 
+    const head = new Widget();
+    head.addClass('jp-DCHub-top');
+    head.node.append(this._count, this._caveats);
+    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-rank-grid' });
-    this.addWidget(this.grid);
+    this.view.addWidget(this.grid);
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
     this._citation = hiddenDiv('jp-DCHub-rank-citation');
     bottom.node.append(tableActions(this.kind, options.actions), this._citation);
-    this.addWidget(bottom);
+    this.view.addWidget(bottom);
 
     this._request = new LatestRequest({
       error: this._error,
@@ -154,6 +167,17 @@ export class RankPanel extends Panel implements TableSource {
     return this._last ? this.model.visibleTable : null;
   }
 
+  /** `hub.rank(candidates, objectives, ...)` with the candidates written out (they came from a selection). */
+  pythonCall(): PythonCall | null {
+    const a = this._lastArgs;
+    if (!this._last || !a) return null;
+    const args: Record<string, unknown> = {};
+    if (Object.keys(a.constraints).length) args.constraints = a.constraints;
+    if (a.mode !== 'relative') args.mode = a.mode;
+    args.top_k = a.topK;
+    return { call: pythonCall('rank', args, [this._candidates, a.objectives]), variable: 'ranked' };
+  }
+
   /** Ranks the candidates. Never throws: failures land in the error area. */
   async rank(): Promise<RankedSitesT | null> {
     let objectives: string[] = [];
@@ -164,15 +188,18 @@ export class RankPanel extends Panel implements TableSource {
         const topK = readNumber(this._topK, 'top_k');
         const objectiveMap = objectivesFromRows(editor.objectives);
         objectives = Object.keys(objectiveMap);
+        const constraints = constraintsFromRows(editor.constraints);
+        const topKValue = topK ? Number(topK) : this._candidates.length;
+        this._lastArgs = { objectives: objectiveMap, constraints, mode: editor.mode, topK: topKValue };
         const client = await this._connection.client();
         return rankSites(
           client,
           {
             candidates: this._candidates,
             objectives: objectiveMap as Record<string, number>,
-            constraints: constraintsFromRows(editor.constraints) as Record<string, { min?: number; max?: number }>,
+            constraints: constraints as Record<string, { min?: number; max?: number }>,
             mode: editor.mode,
-            top_k: topK ? Number(topK) : this._candidates.length
+            top_k: topKValue
           },
           { signal }
         );
@@ -193,6 +220,7 @@ export class RankPanel extends Panel implements TableSource {
 
   private _show(result: RankedSitesT, objectives: string[]): void {
     this._last = result;
+    this._showView(this.view);
     const table = rankedTable(result, objectives);
     this.model.setTable(table);
     this.grid.fitColumns();

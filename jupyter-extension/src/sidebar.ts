@@ -1,48 +1,39 @@
 import { Panel, TabPanel, Widget } from '@lumino/widgets';
-import { BriefsPanel } from './briefsPanel';
 import type { Connection, ConnectionState } from './connection';
-import { button, div, hiddenDiv, textInput, type SectionActions, type TableSource } from './dom';
-import { QueuePanel, type SiteHandoff } from './queuePanel';
-import { McpPanel } from './mcpPanel';
-import { RankPanel } from './rankPanel';
-import { SitePanel } from './sitePanel';
+import { button, div, hiddenDiv, textInput, type TableSource } from './dom';
 
-export interface SidebarOptions {
-  connection: Connection;
-  onSearch: () => void;
-  onRefreshBriefs: () => void;
-  onScoreSite: () => void;
-  /** Queue row handed to the site scorer (the plugin fills the form and scores). */
-  onHandoff: (site: SiteHandoff) => void;
-  onRank: () => void;
-  onCallTool: () => void;
-  onLoadTools: () => void;
-  actions: SectionActions;
+/** A sidebar tab of a feature: its form, what it exports, and what to do when first shown. */
+export type SidebarSection = Widget & TableSource & { updateTheme?: () => void; onShown?: () => void };
+
+/** A launcher button of the sidebar: opens a view through a command. */
+export interface LauncherItem {
+  label: string;
+  caption: string;
+  run: () => void;
 }
 
 /**
  * The DC Hub sidebar: a connection line (relay or direct, key present, calls left today), the
- * masked key field when calling the service directly, and tabs for the queue explorer, the
- * market briefs, the site score, the ranking and the MCP tools.
+ * masked key field when calling the service directly, a launcher row that opens the main-area
+ * views, and one tab per feature (its form; results open in the main area). Features add their
+ * tabs (`addSection`); tab labels wrap instead of being cut at narrow widths.
  */
 export class DchubSidebar extends Panel {
-  readonly queue: QueuePanel;
-  readonly briefs: BriefsPanel;
-  readonly site: SitePanel;
-  readonly rank: RankPanel;
-  readonly tools: McpPanel;
   readonly tabs: TabPanel;
 
   private readonly _connection: Connection;
   private readonly _status: HTMLElement;
   private readonly _quota: HTMLElement;
+  private readonly _launcher: HTMLElement;
   private readonly _keyForm: HTMLFormElement;
   private readonly _keyInput: HTMLInputElement;
   private readonly _keyForget: HTMLButtonElement;
   private readonly _unsubscribe: () => void;
+  private readonly _sections: Array<{ section: SidebarSection; rank: number }> = [];
+  private readonly _sources = new Map<string, TableSource>();
   private _resizeObserver: ResizeObserver | null;
 
-  constructor(options: SidebarOptions) {
+  constructor(options: { connection: Connection }) {
     super();
     this.id = 'dchub-panel';
     this.addClass('jp-DCHub-panel');
@@ -79,43 +70,30 @@ export class DchubSidebar extends Panel {
       this._keyInput.value = '';
       this._connection.setApiKey(key);
     });
-    top.node.append(header, this._status, this._quota, this._keyForm);
+    this._launcher = div('jp-DCHub-launcher');
+    this._launcher.setAttribute('aria-label', 'Open a DC Hub view');
+    top.node.append(header, this._status, this._quota, this._keyForm, this._launcher);
     this.addWidget(top);
-
-    this.queue = new QueuePanel({
-      connection: options.connection,
-      onSearch: options.onSearch,
-      onScoreSite: options.onHandoff,
-      onRank: (candidates) => {
-        this.rank.setCandidates(candidates);
-        this.showSection('ranking');
-      },
-      actions: options.actions
-    });
-    this.briefs = new BriefsPanel({ connection: options.connection, onRefresh: options.onRefreshBriefs, actions: options.actions });
-    this.site = new SitePanel({ connection: options.connection, onScore: options.onScoreSite, actions: options.actions });
-    this.rank = new RankPanel({ connection: options.connection, onRank: options.onRank, actions: options.actions });
-    this.tools = new McpPanel({ connection: options.connection, onCall: options.onCallTool, actions: options.actions });
 
     this.tabs = new TabPanel();
     this.tabs.addClass('jp-DCHub-tabs');
-    this.tabs.addWidget(this.queue);
-    this.tabs.addWidget(this.briefs);
-    this.tabs.addWidget(this.site);
-    this.tabs.addWidget(this.rank);
-    this.tabs.addWidget(this.tools);
     this.tabs.currentChanged.connect((_, args) => {
-      // Briefs load the first time their tab is shown.
-      if (args.currentWidget === this.briefs && !this.briefs.loaded) options.onRefreshBriefs();
-      // So does the MCP tool list.
-      if (args.currentWidget === this.tools && !this.tools.loaded) options.onLoadTools();
+      (args.currentWidget as SidebarSection | null)?.onShown?.();
       void this.updateQuota();
     });
     this.addWidget(this.tabs);
     // The tab panel lays its children out absolutely; re-measure whenever the flex layout
     // resizes it (the key form appearing, the sidebar being dragged).
     this._resizeObserver = new ResizeObserver(() => {
-      if (this.tabs.isVisible) this.tabs.processMessage(Widget.ResizeMessage.UnknownSize);
+      if (!this.tabs.isVisible) return;
+      // The labels wrap at narrow widths: give the tab bar the height of its rows, then re-fit.
+      const bar = this.tabs.tabBar;
+      const rows = `${Math.max(28, bar.contentNode.scrollHeight + 2)}px`;
+      if (bar.node.style.minHeight !== rows) {
+        bar.node.style.minHeight = rows;
+        this.tabs.fit();
+      }
+      this.tabs.processMessage(Widget.ResizeMessage.UnknownSize);
     });
     this._resizeObserver.observe(this.tabs.node);
 
@@ -123,22 +101,40 @@ export class DchubSidebar extends Panel {
     this._showConnection(options.connection.state);
   }
 
-  /** The section exporting under `kind` (queue, briefs, site-score). */
+  /** Adds a feature's tab; tabs are ordered by rank. */
+  addSection(section: SidebarSection, rank: number): void {
+    this._sections.push({ section, rank });
+    this._sections.sort((a, b) => a.rank - b.rank);
+    this.tabs.insertWidget(this._sections.findIndex((s) => s.section === section), section);
+    this.addSource(section);
+  }
+
+  /** Registers a table source that is not a tab (a resource view), for export and insertion. */
+  addSource(source: TableSource): void {
+    this._sources.set(source.kind, source);
+  }
+
+  /** Adds a launcher button. */
+  addLauncherItem(item: LauncherItem): void {
+    const b = button('jp-DCHub-launch', item.label, item.run);
+    b.title = item.caption;
+    this._launcher.append(b);
+  }
+
+  /** The table source registered under `kind`. */
   section(kind: string): TableSource | undefined {
-    return [this.queue, this.briefs, this.site, this.rank, this.tools].find((s) => s.kind === kind);
+    return this._sources.get(kind);
   }
 
   /** The section on the visible tab. */
-  get currentSection(): TableSource {
-    const w = this.tabs.currentWidget;
-    const sections: Array<TableSource & Widget> = [this.briefs, this.site, this.rank, this.tools];
-    return sections.find((s) => s === w) ?? this.queue;
+  get currentSection(): TableSource | undefined {
+    return this._sections.find((s) => s.section === this.tabs.currentWidget)?.section;
   }
 
   /** Shows a section's tab. */
   showSection(kind: string): void {
-    const s = this.section(kind);
-    if (s instanceof Widget) this.tabs.currentWidget = s;
+    const s = this._sections.find((x) => x.section.kind === kind);
+    if (s) this.tabs.currentWidget = s.section;
   }
 
   /** Shows the calls left today from the client's ledger. */
@@ -154,10 +150,7 @@ export class DchubSidebar extends Panel {
   }
 
   updateTheme(): void {
-    this.queue.updateTheme();
-    this.briefs.updateTheme();
-    this.rank.updateTheme();
-    this.tools.updateTheme();
+    for (const { section } of this._sections) section.updateTheme?.();
   }
 
   dispose(): void {

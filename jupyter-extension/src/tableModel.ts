@@ -1,6 +1,6 @@
 import type { Cell, Table } from '@dchub/core';
 import { DataModel } from '@lumino/datagrid';
-import { DEFAULT_VIEW, nextSort, pickRows, viewRows, type ViewSpec } from './helpers';
+import { DEFAULT_VIEW, nextSort, pickRows, searchText, viewRows, type ViewSpec } from './helpers';
 
 const EMPTY: Table = { columns: [], rows: [] };
 const NUMBER: DataModel.Metadata = Object.freeze({ type: 'number' });
@@ -64,6 +64,22 @@ export class TableModel extends DataModel {
     }
     this._changedKeys = new Set(changed);
     this._refresh();
+    this._prepareSearch();
+  }
+
+  /**
+   * Builds the filter's search text while the browser is idle after the first paint, so the
+   * first keystroke in the filter box only searches (a user cannot type within that time).
+   */
+  private _prepareSearch(): void {
+    const table = this._table;
+    if (!table.rows.length) return;
+    const run = () => {
+      if (this._table === table) searchText(table);
+    };
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+    if (idle) idle(run, { timeout: 1000 });
+    else setTimeout(run, 0);
   }
 
   /** Sets the text filter. */

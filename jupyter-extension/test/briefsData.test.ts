@@ -1,13 +1,13 @@
 // Loading every brief a tier may see, against the in-process sandbox with a real client.
-import { DchubClient, fetchBriefsAll, fetchBriefsDiff, mergeBriefDiff, type MarketBriefAllT } from '@dchub/core';
+import { briefToRow, DchubClient, fetchBriefsAll, fetchBriefsDiff, mergeBriefDiff, type MarketBriefAllT } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAllBriefs } from '../src/briefsData';
+import { fetchBriefsDiffPage, loadAllBriefs, loadBriefsDiff } from '../src/briefsData';
 
 let sb: RunningSandbox;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1', controls: true });
+  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1,enterprise=ent-key-1', controls: true });
 });
 afterAll(async () => {
   await sb?.close();
@@ -69,5 +69,31 @@ describe('loadAllBriefs', () => {
     const merged = mergeBriefDiff(rows, diff);
     expect([...merged.changed, ...merged.added].sort()).toEqual(diff.briefs.map((b) => b.slug).sort());
     expect(merged.asOf > asOf).toBe(diff.briefs.length > 0);
+  });
+});
+
+describe('loadBriefsDiff', () => {
+  it('reads every page of /diff: 232 changed markets through a first page of 50', async () => {
+    const client = new DchubClient({ baseUrl: sb.url, apiKey: 'ent-key-1' });
+    const pages: Array<{ limit: number; offset: number }> = [];
+    const diff = await loadBriefsDiff((page) => {
+      pages.push(page);
+      return fetchBriefsDiffPage(client, '2000-01-01T00:00:00Z', page);
+    });
+    expect(diff.changed_total).toBeGreaterThan(50);
+    expect(diff.briefs).toHaveLength(diff.changed_total);
+    expect(new Set(diff.briefs.map((b) => b.slug)).size).toBe(diff.changed_total);
+    expect(pages[0]).toEqual({ limit: 50, offset: 0 });
+    expect(pages.length).toBeGreaterThan(1);
+    // Merged into a table of the first page only, nothing is lost.
+    const first = await fetchBriefsAll(client, { limit: 50 });
+    const merged = mergeBriefDiff(first.briefs.map(briefToRow), diff);
+    expect(merged.rows).toHaveLength(diff.changed_total);
+  });
+
+  it('refuses a since that is not a time before any request', () => {
+    const client = new DchubClient({ baseUrl: sb.url });
+    expect(() => fetchBriefsDiffPage(client, 'yesterday', { limit: 50, offset: 0 })).toThrow(/since/);
+    expect(client.requestsSent).toBe(0);
   });
 });

@@ -4,12 +4,26 @@
 //
 // Paths are absolute because `npx` run from ui-tests/ executes in the npm workspace folder
 // (jupyter-extension/), where ../playwright.config.cjs re-exports this file.
+const fs = require('node:fs');
 const path = require('node:path');
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
 
 const here = (...parts) => path.join(__dirname, ...parts);
 
 const CI = !!process.env.CI;
+
+// Ports are configurable so that two runs (a CI run and a developer's) can share a machine;
+// the defaults are the usual ones. The tests read the same variables (tests/ports.ts).
+const SANDBOX_PORT = process.env.DCHUB_GALATA_SANDBOX_PORT || '8791';
+const JUPYTER_PORT = process.env.DCHUB_GALATA_JUPYTER_PORT || '8888';
+const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
+const JUPYTER_URL = `http://localhost:${JUPYTER_PORT}`;
+// Galata's page fixture and the tests' request fixture go to this JupyterLab.
+process.env.TARGET_URL = JUPYTER_URL;
+// The kernel's Python API (and the dchub CLI) cache here: a fresh directory per run.
+const CACHE_DIR = here('test-results', 'dchub-cache');
+fs.rmSync(CACHE_DIR, { recursive: true, force: true });
+process.env.DCHUB_GALATA_CACHE_DIR = CACHE_DIR;
 
 module.exports = {
   ...baseConfig,
@@ -20,6 +34,7 @@ module.exports = {
   retries: 0,
   use: {
     ...baseConfig.use,
+    baseURL: JUPYTER_URL,
     headless: true,
     // Video needs Playwright's own ffmpeg download; traces and screenshots do not.
     video: 'off',
@@ -42,24 +57,26 @@ module.exports = {
       command: 'node ../../sandbox/dist/main.js',
       cwd: __dirname,
       env: {
-        PORT: '8791',
+        PORT: SANDBOX_PORT,
         DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z',
         DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001',
         // Lets tests move the sandbox clock (POST /_sandbox/clock) to trigger the daily recompute.
         DCHUB_SANDBOX_CONTROLS: '1'
       },
-      url: 'http://127.0.0.1:8791/api/health',
+      url: `${SANDBOX_URL}/api/health`,
       timeout: 30 * 1000,
       reuseExistingServer: !CI,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 }
     },
     {
-      command: 'jupyter lab --config jupyter_server_test_config.py',
+      command: `jupyter lab --config jupyter_server_test_config.py --ServerApp.port=${JUPYTER_PORT}`,
       cwd: __dirname,
       // The server extension relays panel calls to the sandbox and adds this Pro key; the
       // browser never receives it (tests check the page, notebooks and CSVs for it).
-      env: { DCHUB_BASE_URL: 'http://127.0.0.1:8791', DCHUB_API_KEY: 'galata-pro-key-0001' },
-      url: 'http://localhost:8888/lab',
+      // The kernels it starts inherit them: notebook code calls `Client()` and gets the same service,
+      // key and cache without any of them written in the notebook.
+      env: { DCHUB_BASE_URL: SANDBOX_URL, DCHUB_API_KEY: 'galata-pro-key-0001', DCHUB_CACHE_DIR: CACHE_DIR },
+      url: `${JUPYTER_URL}/lab`,
       timeout: 180 * 1000,
       reuseExistingServer: !CI,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10000 }

@@ -1,15 +1,8 @@
 import { expect, galata, test, type IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { APIRequestContext, Locator } from '@playwright/test';
 
-/** The sandbox Playwright starts (see playwright.config.cjs). */
-const SANDBOX = 'http://127.0.0.1:8791';
-/** The JupyterLab server Playwright starts (Galata configuration: no token). */
-const JUPYTER = 'http://localhost:8888';
-const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
-/** The sandbox's Pro key. Only the Jupyter server holds it (DCHUB_API_KEY); the tests use it to
- * ask the sandbox for expected answers and to check it never reaches the page or the files. */
-const API_KEY = 'galata-pro-key-0001';
-const KEYED = { 'X-API-Key': API_KEY };
+import { API_KEY, JUPYTER, KEYED, QUEUE_PATH, SANDBOX } from './env';
+
 
 /** The browser's UTC day, as the panel puts it in export file names. */
 const today = () => new Date().toISOString().slice(0, 10);
@@ -21,7 +14,7 @@ test.use({
   }
 });
 
-async function openSection(page: IJupyterLabPageFixture, label: 'Queue' | 'Briefs' | 'Site score'): Promise<Locator> {
+async function openSection(page: IJupyterLabPageFixture, label: 'Queue' | 'Briefs' | 'Site score' | 'Rank' | 'Tools' | 'More'): Promise<Locator> {
   await page.sidebar.openTab('dchub-panel');
   const panel = page.locator('#dchub-panel');
   await expect(panel).toBeVisible();
@@ -29,15 +22,14 @@ async function openSection(page: IJupyterLabPageFixture, label: 'Queue' | 'Brief
   return panel;
 }
 
-/** Widens the left sidebar so screenshots show several grid columns. */
-async function widenSidebar(page: IJupyterLabPageFixture): Promise<void> {
-  const handle = page.locator('#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)').first();
-  const hb = await handle.boundingBox();
-  if (!hb) return;
-  await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(hb.x + 420, hb.y + hb.height / 2, { steps: 8 });
-  await page.mouse.up();
+/** A result view in the main area (the grids open there; the sidebar keeps the forms). */
+function view(page: IJupyterLabPageFixture, kind: string): Locator {
+  return page.locator(`.jp-DCHub-view-${kind}`);
+}
+
+/** Brings a main-area view's tab to the front. */
+async function showViewTab(page: IJupyterLabPageFixture, title: string): Promise<void> {
+  await page.locator('#jp-main-dock-panel .lm-TabBar-tab', { hasText: title }).first().click();
 }
 
 /** A file's text through the Jupyter Contents API. */
@@ -86,29 +78,30 @@ test.describe('DC Hub market briefs', () => {
     expect(body.tier.toLowerCase()).toBe('pro');
     expect(body.count).toBe(body.total_available);
 
-    const count = panel.locator('.jp-DCHub-briefs-count');
+    const briefs = view(page, 'briefs');
+    const count = briefs.locator('.jp-DCHub-briefs-count');
     await expect(count).toHaveAttribute('data-count', String(body.count));
     await expect(count).toHaveAttribute('data-tier', body.tier);
-    await expect(panel.locator('.jp-DCHub-briefs-status')).toHaveAttribute('data-offline', 'false');
-    await expect(panel.locator('.jp-DCHub-briefs-citation')).toContainText('DC Hub Power Index');
+    await expect(briefs.locator('.jp-DCHub-briefs-status')).toHaveAttribute('data-offline', 'false');
+    await expect(briefs.locator('.jp-DCHub-briefs-citation')).toContainText('DC Hub Power Index');
     await expect(page.locator('.jp-DCHub-quota')).toHaveAttribute('data-remaining', /^\d+$/);
 
     // The filter narrows the grid; the DOM summary follows.
-    const filter = panel.locator('input.jp-DCHub-briefs-filter');
+    const filter = briefs.locator('input.jp-DCHub-briefs-filter');
     await filter.fill('BUILD');
     const shown = Number(await count.getAttribute('data-shown'));
     expect(shown).toBeLessThanOrEqual(body.count);
     await filter.fill('');
     await expect(count).toHaveAttribute('data-shown', String(body.count));
 
-    await widenSidebar(page);
-    await expect(panel.locator('.jp-DCHub-briefs-grid')).toBeVisible();
-    await panel.screenshot({ path: testInfo.outputPath('briefs-panel.png') });
+    await expect(briefs.locator('.jp-DCHub-briefs-grid')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('briefs-view.png') });
   });
 
   test('refresh after the daily recompute marks the briefs the sandbox reports changed', async ({ page, request }, testInfo) => {
     const panel = await openSection(page, 'Briefs');
-    const count = panel.locator('.jp-DCHub-briefs-count');
+    const briefs = view(page, 'briefs');
+    const count = briefs.locator('.jp-DCHub-briefs-count');
     await expect(count).toHaveAttribute('data-as-of', /.+/);
     const asOf = (await count.getAttribute('data-as-of'))!;
 
@@ -127,21 +120,20 @@ test.describe('DC Hub market briefs', () => {
     await panel.getByRole('button', { name: 'Refresh' }).click();
     // The merge moves the as-of to the newest computed_at; then the changed list is final.
     await expect(count).not.toHaveAttribute('data-as-of', asOf);
-    const changed = panel.locator('.jp-DCHub-briefs-changed');
+    const changed = briefs.locator('.jp-DCHub-briefs-changed');
 
     const marked = ((await changed.getAttribute('data-changed')) ?? '').split(' ').filter(Boolean).sort();
     expect(marked).toEqual(expected);
     await expect(changed).toBeVisible();
-
-    await widenSidebar(page);
-    await panel.screenshot({ path: testInfo.outputPath('briefs-refreshed.png') });
+    await page.screenshot({ path: testInfo.outputPath('briefs-refreshed.png') });
   });
 });
 
 test.describe('DC Hub market briefs offline', () => {
   test('a failed refresh keeps the table and marks it offline', async ({ page, request }) => {
     const panel = await openSection(page, 'Briefs');
-    const count = panel.locator('.jp-DCHub-briefs-count');
+    const briefs = view(page, 'briefs');
+    const count = briefs.locator('.jp-DCHub-briefs-count');
     await expect(count).toHaveAttribute('data-count', /^\d+$/);
     const before = await count.getAttribute('data-count');
 
@@ -151,7 +143,7 @@ test.describe('DC Hub market briefs offline', () => {
     expect(faults.ok()).toBe(true);
     try {
       await panel.getByRole('button', { name: 'Refresh' }).click();
-      const status = panel.locator('.jp-DCHub-briefs-status');
+      const status = briefs.locator('.jp-DCHub-briefs-status');
       await expect(status).toHaveAttribute('data-offline', 'true', { timeout: 30_000 });
       await expect(status).toContainText('OFFLINE');
       await expect(panel.locator('.jp-DCHub-briefs-error')).toBeVisible();
@@ -179,12 +171,11 @@ test.describe('DC Hub queue explorer', () => {
     const body = (await res.json()) as QueueBody;
     // More than the keyless 3-row preview: the relay's key was used.
     expect(body.count_returned).toBeGreaterThan(3);
-    const count = panel.locator('.jp-DCHub-count');
+    const count = view(page, 'queue').locator('.jp-DCHub-count');
     await expect(count).toHaveAttribute('data-count-returned', String(body.count_returned));
     await expect(count).toHaveAttribute('data-count-total', String(body.count_total_matching));
 
-    await widenSidebar(page);
-    await panel.screenshot({ path: testInfo.outputPath('queue-results.png') });
+    await page.screenshot({ path: testInfo.outputPath('queue-view.png') });
     expect(await page.content()).not.toContain(API_KEY);
   });
 
@@ -197,7 +188,7 @@ test.describe('DC Hub queue explorer', () => {
     const suggested = first._error_mitigation?.suggested_params?.max_ttp_months;
     expect(suggested).toBeGreaterThan(10);
 
-    const apply = panel.locator('.jp-DCHub-hint-apply');
+    const apply = view(page, 'queue').locator('.jp-DCHub-hint-apply');
     await expect(apply).toBeVisible();
     await expect(apply).toHaveAttribute('data-value', String(suggested));
     await apply.click();
@@ -205,7 +196,7 @@ test.describe('DC Hub queue explorer', () => {
 
     const second = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: suggested! } })).json()) as QueueBody;
     expect(second.count_returned).toBeGreaterThan(0);
-    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(second.count_returned));
+    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(second.count_returned));
   });
 
   test('a selected row is handed to site scoring', async ({ page, request }) => {
@@ -213,7 +204,8 @@ test.describe('DC Hub queue explorer', () => {
     await panel.locator('select[name="iso"]').selectOption('PJM');
     await panel.locator('input[name="geocoded_only"]').check();
     await panel.getByRole('button', { name: 'Search' }).click();
-    await expect(panel.locator('.jp-DCHub-count')).toBeVisible();
+    const results = view(page, 'queue');
+    await expect(results.locator('.jp-DCHub-count')).toBeVisible();
 
     const body = (await (
       await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', geocoded_only: 'true' } })
@@ -221,12 +213,12 @@ test.describe('DC Hub queue explorer', () => {
     const handoff = body.results[0].site_evaluation_handoff!.analyze_site;
 
     // Click the first body row of the canvas grid (below the column header, right of the row numbers).
-    const grid = panel.locator('.jp-DCHub-grid');
+    const grid = results.locator('.jp-DCHub-grid');
     await grid.scrollIntoViewIfNeeded();
     const box = (await grid.boundingBox())!;
     await page.mouse.click(box.x + 120, box.y + 24 + 11);
-    await expect(panel.locator('.jp-DCHub-selection')).toHaveAttribute('data-scorable', '1');
-    await panel.getByRole('button', { name: 'Score selected site' }).click();
+    await expect(results.locator('.jp-DCHub-selection')).toHaveAttribute('data-scorable', '1');
+    await results.getByRole('button', { name: 'Score selected site' }).click();
 
     const card = panel.locator('.jp-DCHub-site-card');
     await expect(card).toBeVisible();
@@ -252,11 +244,11 @@ test.describe('DC Hub into files and notebooks', () => {
     const body = (await (
       await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 100 } })
     ).json()) as QueueBody;
-    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
 
     // Export CSV: into the file browser's folder (the test's tmpPath), citation beside it.
     const csvName = `dchub-queue-${today()}.csv`;
-    await panel.locator('.jp-DCHub-queue .jp-DCHub-export').click();
+    await view(page, 'queue').locator('.jp-DCHub-export').click();
     await expect.poll(() => page.contents.fileExists(`${tmpPath}/${csvName}`)).toBe(true);
     await expect.poll(() => page.contents.fileExists(`${tmpPath}/dchub-queue-${today()}.citation.txt`)).toBe(true);
     const csv = await fileText(request, `${tmpPath}/${csvName}`);
@@ -265,10 +257,10 @@ test.describe('DC Hub into files and notebooks', () => {
     const citation = await fileText(request, `${tmpPath}/dchub-queue-${today()}.citation.txt`);
     expect(citation).toContain(body._cite);
 
-    // Insert in notebook: a markdown cell with the citation and a pandas loader cell.
+    // Insert CSV snapshot (the second choice): a markdown cell with the citation and a pandas loader cell.
     await page.notebook.createNew('dchub-load.ipynb');
-    await page.sidebar.openTab('dchub-panel');
-    await page.locator('#dchub-panel .jp-DCHub-queue .jp-DCHub-insert').click();
+    await showViewTab(page, 'DC Hub queue');
+    await view(page, 'queue').locator('.jp-DCHub-insert-csv').click();
     await expect.poll(() => page.notebook.getCellCount()).toBe(3);
     // Insertion exports again next to the notebook; the earlier export keeps its name and content.
     const insertedName = `dchub-queue-${today()}-2.csv`;
@@ -327,7 +319,7 @@ test.describe('DC Hub without the relay (JupyterLite path)', () => {
     await panel.getByRole('button', { name: 'Search' }).click();
     const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'MISO' } })).json()) as QueueBody;
     expect(body.count_returned).toBeGreaterThan(3);
-    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
 
     // The settings hold no key.
     const settings = await request.get(`${JUPYTER}/lab/api/settings/@dchub/jupyterlab:plugin`);
@@ -346,18 +338,19 @@ test.describe('DC Hub ranking', () => {
     await panel.locator('input[name="geocoded_only"]').check();
     await panel.locator('input[name="limit"]').fill('10');
     await panel.getByRole('button', { name: 'Search' }).click();
-    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', '10');
+    const results = view(page, 'queue');
+    await expect(results.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', '10');
 
     // Select body rows 1-4 of the canvas grid (click, then shift-click).
-    const grid = panel.locator('.jp-DCHub-grid');
+    const grid = results.locator('.jp-DCHub-grid');
     await grid.scrollIntoViewIfNeeded();
     const box = (await grid.boundingBox())!;
     await page.mouse.click(box.x + 120, box.y + 24 + 11);
     await page.keyboard.down('Shift');
     await page.mouse.click(box.x + 120, box.y + 24 + 3 * 22 + 11);
     await page.keyboard.up('Shift');
-    await expect(panel.locator('.jp-DCHub-selection')).toHaveAttribute('data-selected', '4');
-    await panel.getByRole('button', { name: 'Rank selected' }).click();
+    await expect(results.locator('.jp-DCHub-selection')).toHaveAttribute('data-selected', '4');
+    await results.getByRole('button', { name: 'Rank selected' }).click();
     await expect(panel.locator('.jp-DCHub-rank-candidates')).toHaveAttribute('data-count', '4');
     await panel.locator('.jp-DCHub-rank-run').click();
 
@@ -378,11 +371,10 @@ test.describe('DC Hub ranking', () => {
       })
     ).json()) as { count_ranked: number; results: Array<{ id: string }> };
 
-    const count = panel.locator('.jp-DCHub-rank-count');
+    const count = view(page, 'ranking').locator('.jp-DCHub-rank-count');
     await expect(count).toHaveAttribute('data-count-ranked', String(ranked.count_ranked));
     await expect(count).toHaveAttribute('data-ids', ranked.results.map((r) => r.id).join(' '));
-    await widenSidebar(page);
-    await panel.screenshot({ path: testInfo.outputPath('ranking.png') });
+    await page.screenshot({ path: testInfo.outputPath('ranking-view.png') });
   });
 });
 
@@ -394,13 +386,12 @@ test.describe('DC Hub MCP tools', () => {
     await expect(panel.locator('.jp-DCHub-mcp-fields [name^="arg_"]').first()).toBeAttached();
     await panel.getByRole('button', { name: 'Call tool' }).click();
 
-    const result = panel.locator('.jp-DCHub-mcp-result');
+    const result = view(page, 'mcp').locator('.jp-DCHub-mcp-result');
     await expect(result).toHaveAttribute('data-tool', 'search_facilities');
     await expect(result).toHaveAttribute('data-kind', 'table');
     expect(Number(await result.getAttribute('data-rows'))).toBeGreaterThan(0);
     await expect(panel.locator('.jp-DCHub-mcp-error')).toBeHidden();
-    await widenSidebar(page);
-    await panel.screenshot({ path: testInfo.outputPath('mcp-tools.png') });
+    await page.screenshot({ path: testInfo.outputPath('mcp-tool-view.png') });
     expect(await page.content()).not.toContain(API_KEY);
   });
 });

@@ -1,13 +1,7 @@
 import { expect, galata, test } from '@jupyterlab/galata';
 
-/** The sandbox Playwright starts (see playwright.config.cjs). */
-const SANDBOX = 'http://127.0.0.1:8791';
-const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
-/** A Pro key of that sandbox (DCHUB_SANDBOX_KEYS in playwright.config.cjs). The panel gets it
- * from nowhere: the Jupyter server relay adds it (DCHUB_API_KEY in the jupyter webServer env).
- * The tests use it only to ask the sandbox directly for the expected answers. */
-const API_KEY = 'galata-pro-key-0001';
-const KEYED = { 'X-API-Key': API_KEY };
+import { KEYED, QUEUE_PATH, SANDBOX } from './env';
+
 
 test.use({
   mockSettings: {
@@ -27,7 +21,8 @@ test.describe('DC Hub queue panel', () => {
     await panel.locator('input[name="max_ttp_months"]').fill('60');
     await panel.getByRole('button', { name: 'Search' }).click();
 
-    const count = panel.locator('.jp-DCHub-count');
+    const results = page.locator('.jp-DCHub-view-queue');
+    const count = results.locator('.jp-DCHub-count');
     await expect(count).toBeVisible();
 
     // The same query straight from the sandbox (200 is the panel's default row limit).
@@ -43,7 +38,7 @@ test.describe('DC Hub queue panel', () => {
     await expect(count).toHaveAttribute('data-count-total', String(body.count_total_matching));
     await expect(count).toHaveText(`Showing ${body.count_returned} of ${body.count_total_matching} projects`);
 
-    const citation = panel.locator('.jp-DCHub-citation');
+    const citation = results.locator('.jp-DCHub-citation');
     await expect(citation).toBeVisible();
     await expect(citation).toHaveText(body._cite);
 
@@ -51,22 +46,12 @@ test.describe('DC Hub queue panel', () => {
     await expect(panel.locator('.jp-DCHub-busy')).toBeHidden();
     await expect(panel.getByRole('button', { name: 'Search' })).toBeEnabled();
 
-    // Widen the sidebar so the screenshot shows several columns (the grid repaints on resize).
-    const handle = page.locator('#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)').first();
-    const hb = await handle.boundingBox();
-    if (hb) {
-      await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(hb.x + 360, hb.y + hb.height / 2, { steps: 8 });
-      await page.mouse.up();
-    }
-
-    // The grid paints on canvas: check it has room, then keep a screenshot for review.
-    const grid = panel.locator('.jp-DCHub-grid');
+    // The grid paints on canvas in the main area: check it has room, then keep a screenshot for review.
+    const grid = results.locator('.jp-DCHub-grid');
     await expect(grid).toBeVisible();
     const box = await grid.boundingBox();
     expect(box?.height ?? 0).toBeGreaterThan(150);
-    await panel.screenshot({ path: testInfo.outputPath('queue-panel.png') });
+    await page.screenshot({ path: testInfo.outputPath('queue-view-main-area.png') });
   });
 
   test('a negative minimum MW shows the min_mw error without crashing', async ({ page }, testInfo) => {
@@ -82,13 +67,13 @@ test.describe('DC Hub queue panel', () => {
     await expect(error).toBeVisible();
     await expect(error).toContainText('min_mw');
     await expect(error).toHaveAttribute('data-param', 'min_mw');
-    await expect(panel.locator('.jp-DCHub-count')).toBeHidden();
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toBeHidden();
     await panel.screenshot({ path: testInfo.outputPath('queue-error.png') });
 
     // Still alive: a corrected value searches normally and clears the error.
     await panel.locator('input[name="min_mw"]').fill('100');
     await panel.getByRole('button', { name: 'Search' }).click();
-    await expect(panel.locator('.jp-DCHub-count')).toBeVisible();
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toBeVisible();
     await expect(error).toBeHidden();
     expect(pageErrors).toEqual([]);
   });
@@ -109,8 +94,8 @@ test.describe('DC Hub time-to-power hint', () => {
     };
     expect(body._error_mitigation?.deterministic_hint).toBeTruthy();
 
-    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
-    const hint = panel.locator('.jp-DCHub-hint');
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    const hint = page.locator('.jp-DCHub-view-queue .jp-DCHub-hint');
     await expect(hint).toBeVisible();
     await expect(hint).toContainText(body._error_mitigation!.deterministic_hint);
   });
@@ -142,6 +127,6 @@ test.describe('DC Hub commands', () => {
     expect(returned).toBe(body.count_returned);
     await expect(panel.locator('select[name="iso"]')).toHaveValues(['ERCOT']);
     await expect(panel.locator('input[name="min_mw"]')).toHaveValue('50');
-    await expect(panel.locator('.jp-DCHub-count')).toHaveAttribute('data-count-total', String(body.count_total_matching));
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute('data-count-total', String(body.count_total_matching));
   });
 });

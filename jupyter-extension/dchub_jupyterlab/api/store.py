@@ -1,0 +1,349 @@
+"""The cache directory shared with the ``dchub`` CLI: same files, same keys, same ledger.
+
+Mirrors core's ``DirectoryStore`` (one JSON file ``{"key", "value"}`` per key, named by
+``encodeURIComponent(key)`` with ``%`` → ``_``, cut to 180 characters), its ``StoredAnswer``
+(``{"text", "storedAt", "expiresAt", "etag"?, "preview"}``), the freshness rules of
+``cache/lifetimes.ts`` and the daily ``QuotaLedger`` state (``{"day", "used", "limit", "tier",
+"confirmed"}`` under ``dchub:quota:<caller>``). The contract tests run the CLI against this.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from .jsfmt import encode_uri_component
+
+try:  # POSIX: serialize read-modify-write of the ledger across processes
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+MINUTE = 60_000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+DCPI_RECOMPUTE_HOUR_UTC = 6
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class DirectoryStore:
+    """One file per key in ``directory``; writes are atomic (temporary file, then rename)."""
+
+    def __init__(self, directory: str | os.PathLike[str]):
+        self.directory = Path(directory)
+
+    def path_of(self, key: str) -> Path:
+        return self.directory / f"{encode_uri_component(key).replace('%', '_')[:180]}.json"
+
+    def get(self, key: str) -> str | None:
+        try:
+            raw = json.loads(self.path_of(key).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(raw, dict) or raw.get("key") != key or not isinstance(raw.get("value"), str):
+            return None
+        return raw["value"]
+
+    def set(self, key: str, value: str) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        target = self.path_of(key)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=target.name + ".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"key": key, "value": value}, f, ensure_ascii=False, separators=(",", ":"))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def delete(self, key: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.path_of(key).unlink()
+
+    def keys(self, prefix: str) -> list[str]:
+        try:
+            names = sorted(p for p in self.directory.iterdir() if p.suffix == ".json")
+        except OSError:
+            return []
+        out = []
+        for p in names:
+            try:
+                key = json.loads(p.read_text("utf-8")).get("key")
+            except (OSError, ValueError, AttributeError):
+                continue  # a file being written, or not ours
+            if isinstance(key, str) and key.startswith(prefix):
+                out.append(key)
+        return out
+
+    @contextlib.contextmanager
+    def locked(self, name: str) -> Iterator[None]:
+        """An advisory lock beside the files (not a ``.json`` file, so never read as a key)."""
+        if fcntl is None:
+            yield
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with open(self.directory / f".{name}.lock", "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+
+# ---------------------------------------------------------------- freshness (cache/lifetimes.ts)
+
+
+def until_next_recompute(now: int) -> int:
+    d = datetime.fromtimestamp(now / 1000, tz=timezone.utc)
+    nxt = d.replace(hour=DCPI_RECOMPUTE_HOUR_UTC, minute=0, second=0, microsecond=0)
+    ms = int(nxt.timestamp() * 1000)
+    if ms <= now:
+        ms += DAY
+    return ms - now
+
+
+def _queue_lifetime(_now: int, body: Any) -> int:
+    days = body.get("candidate_ttl_days") if isinstance(body, dict) else None
+    return days * DAY if isinstance(days, (int, float)) and not isinstance(days, bool) and days > 0 else DAY
+
+
+_RULES: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(r"^/api/v1/market-brief/"), lambda n, b: 6 * HOUR),
+    (re.compile(r"^/api/v1/(dcpi|ai-capacity-index)"), lambda n, b: until_next_recompute(n)),
+    (re.compile(r"^/api/(v1/)?(news|agent/news|news-feed|news/live)"), lambda n, b: 5 * MINUTE),
+    (re.compile(r"^/api/v1/interconnection-queue/"), _queue_lifetime),
+    (re.compile(r"^/api/site-score"), lambda n, b: 7 * DAY),
+    (re.compile(r"^/api/v1/(analyze-parcel|rank-sites)"), lambda n, b: 7 * DAY),
+    (re.compile(r"^/api/v1/stats"), lambda n, b: 5 * MINUTE),
+    (re.compile(r"^/api/v1/markets"), lambda n, b: 30 * MINUTE),
+    (re.compile(r"^/api/grid/fuel-mix"), lambda n, b: 5 * MINUTE),
+    (re.compile(r"^/api/energy/prices"), lambda n, b: DAY),
+    (re.compile(r"^/api/(v1/)?(transactions|deals)"), lambda n, b: HOUR),
+    (re.compile(r"^/api/v1/pipeline"), lambda n, b: 6 * HOUR),
+    (re.compile(r"^/api/v1/facilities"), lambda n, b: DAY),
+]
+
+
+def lifetime_for(path: str, now: int, body: Any = None) -> int:
+    """How long an answer from ``path`` stays fresh, in ms (core's rules)."""
+    for pattern, rule in _RULES:
+        if pattern.search(path):
+            return int(rule(now, body))
+    return HOUR
+
+
+# ---------------------------------------------------------------- answers (cache/responses.ts)
+
+
+@dataclass
+class StoredAnswer:
+    text: str
+    stored_at: int
+    expires_at: int
+    etag: str | None = None
+    preview: bool = False
+
+    def to_json(self) -> str:
+        o: dict[str, Any] = {"text": self.text, "storedAt": self.stored_at, "expiresAt": self.expires_at}
+        if self.etag is not None:
+            o["etag"] = self.etag
+        o["preview"] = self.preview
+        return json.dumps(o, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, raw: str | None) -> "StoredAnswer | None":
+        if not raw:
+            return None
+        try:
+            o = json.loads(raw)
+        except ValueError:
+            return None
+        if not isinstance(o, dict) or not isinstance(o.get("text"), str) or not isinstance(o.get("expiresAt"), (int, float)):
+            return None
+        stored = o.get("storedAt")
+        return cls(
+            text=o["text"],
+            stored_at=int(stored) if isinstance(stored, (int, float)) else int(o["expiresAt"]),
+            expires_at=int(o["expiresAt"]),
+            etag=o["etag"] if isinstance(o.get("etag"), str) else None,
+            preview=o.get("preview") is True,
+        )
+
+
+class ResponseCache:
+    """Cached answers under ``dchub:c:`` keys in a store (the CLI's directory by default)."""
+
+    PREFIX = "dchub:c:"
+
+    def __init__(self, store: DirectoryStore):
+        self.store = store
+        self.hits = 0
+        self.misses = 0
+        self.stale_served = 0
+
+    def load(self, key: str) -> StoredAnswer | None:
+        return StoredAnswer.from_json(self.store.get(key))
+
+    def save(self, key: str, answer: StoredAnswer) -> None:
+        try:
+            self.store.set(key, answer.to_json())
+        except OSError:
+            pass  # a read-only or full disk costs the cache, never the answer
+
+    def clear(self) -> int:
+        keys = self.store.keys(self.PREFIX)
+        for k in keys:
+            self.store.delete(k)
+        return len(keys)
+
+    def count(self) -> int:
+        return len(self.store.keys(self.PREFIX))
+
+
+# ---------------------------------------------------------------- daily allowance (cache/ledger.ts)
+
+#: REST requests per day by tier (spec §8.1); keyless callers get 10.
+DAILY_ALLOWANCE = {
+    "anonymous": 10, "free": 10, "identified": 50, "starter": 200, "developer": 500,
+    "pro": 2000, "founding": 2000, "enterprise": 100_000,
+}
+UNLIMITED = 1_000_000_000
+#: MCP tool calls per day (spec §8.1, MCP plans): an allowance apart from REST.
+MCP_DAILY_ALLOWANCE = {
+    "anonymous": 10, "free": 1000, "identified": 1000, "starter": 10_000, "developer": UNLIMITED,
+    "pro": UNLIMITED, "founding": UNLIMITED, "enterprise": UNLIMITED,
+}
+
+
+def utc_day(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d")
+
+
+def next_utc_midnight(ms: int) -> str:
+    d = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    nxt = datetime(d.year, d.month, d.day, tzinfo=timezone.utc) + timedelta(days=1)
+    return nxt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+class QuotaLedger:
+    """The caller's daily allowance in the shared store, read and written around every change.
+
+    Core keeps the state in memory for a process's life; here each step re-reads the file under a
+    lock, so the CLI and any number of kernels spend one allowance. It *refuses* a call only when
+    the allowance is confirmed (the service's headers, a 429, or the keyless tier, whose limit is
+    known); an assumed one (a key's tier before the first answer) only warns.
+    """
+
+    def __init__(self, store, caller_id: str, *, tier: str | None = None, confirmed: bool | None = None,
+                 allowance: dict[str, int] | None = None, now=now_ms):
+        self.store = store
+        self.caller_id = caller_id
+        self.tier = tier
+        self.confirmed = confirmed
+        self.allowance = allowance or DAILY_ALLOWANCE
+        self.now = now
+
+    @property
+    def store_key(self) -> str:
+        return f"dchub:quota:{self.caller_id}"
+
+    def _load(self) -> dict[str, Any]:
+        day = utc_day(self.now())
+        try:
+            state = json.loads(self.store.get(self.store_key) or "null")
+        except ValueError:
+            state = None
+        if not isinstance(state, dict):
+            state = None
+        tier = (state or {}).get("tier") or self.tier or "anonymous"
+        if state is None or state.get("day") != day:
+            confirmed = (state or {}).get("confirmed")
+            if confirmed is None:
+                confirmed = self.confirmed if self.confirmed is not None else tier == "anonymous"
+            limit = (state or {}).get("limit")
+            if not isinstance(limit, (int, float)):
+                limit = self.allowance.get(tier, 10)
+            state = {"day": day, "used": 0, "limit": int(limit), "tier": tier, "confirmed": bool(confirmed)}
+        state.setdefault("used", 0)
+        state.setdefault("confirmed", False)
+        return state
+
+    def _save(self, state: dict[str, Any]) -> None:
+        ordered = {k: state[k] for k in ("day", "used", "limit", "tier", "confirmed") if k in state}
+        ordered.update({k: v for k, v in state.items() if k not in ordered})
+        self.store.set(self.store_key, json.dumps(ordered, separators=(",", ":")))
+
+    @contextlib.contextmanager
+    def _state(self) -> Iterator[dict[str, Any]]:
+        with self.store.locked(re.sub(r"[^A-Za-z0-9_-]", "_", self.store_key)):
+            yield self._load()
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._state() as s:
+            return {**s, "remaining": max(0, s["limit"] - s["used"]), "resets_at": next_utc_midnight(self.now())}
+
+    def remaining(self) -> int:
+        return self.snapshot()["remaining"]
+
+    def reserve(self, n: int = 1) -> tuple[bool, bool]:
+        """Takes ``n`` calls. Returns (granted, over_assumed): refused only when confirmed."""
+        with self._state() as s:
+            over = s["used"] + n > s["limit"]
+            if over and s["confirmed"]:
+                return False, False
+            s["used"] += n
+            self._save(s)
+            return True, over
+
+    def release(self, n: int = 1) -> None:
+        with self._state() as s:
+            s["used"] = max(0, s["used"] - n)
+            self._save(s)
+
+    def correct(self, headers) -> None:
+        """The service's X-RateLimit-* headers set the tier, the limit and what is left."""
+        limit_h = headers.get("x-ratelimit-limit")
+        remaining_h = headers.get("x-ratelimit-remaining")
+        tier = headers.get("x-ratelimit-tier")
+        if limit_h is None and remaining_h is None and not tier:
+            return
+        with self._state() as s:
+            s["confirmed"] = True
+            if tier:
+                s["tier"] = tier
+            limit = _number(limit_h)
+            if limit is not None and limit > 0:
+                s["limit"] = int(limit)
+            remaining = _number(remaining_h)
+            if remaining is not None:
+                s["used"] = max(0, s["limit"] - int(remaining))
+            self._save(s)
+
+    def exhaust(self) -> None:
+        """The service said the allowance is spent (429): the day is used up, and that is confirmed."""
+        with self._state() as s:
+            s["used"] = s["limit"]
+            s["confirmed"] = True
+            self._save(s)
+
+
+def _number(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        n = float(text)
+    except ValueError:
+        return None
+    return n if n == n and n not in (float("inf"), float("-inf")) else None

@@ -1,0 +1,242 @@
+import type { Table } from '@dchub/core';
+import { Panel, Widget } from '@lumino/widgets';
+import type { Connection } from './connection';
+import {
+  button,
+  div,
+  failureHint,
+  field,
+  filterBox,
+  hiddenDiv,
+  numberInput,
+  select,
+  showBusy,
+  showError,
+  showText,
+  submitForm,
+  tableActions,
+  textInput,
+  WIDE_FIELD,
+  type PythonCall,
+  type SectionActions,
+  type TableSource
+} from './dom';
+import { TableGrid } from './grid';
+import { LatestRequest } from './request';
+import { citationFor, RESOURCES, type ResourceSpec } from './resources';
+import { TableModel } from './tableModel';
+import { ResultView } from './views';
+
+export interface ExplorePanelOptions {
+  connection: Connection;
+  /** Called when "Open" is pressed (the plugin routes it through a command). */
+  onOpen: () => void;
+  showView: (view: ResultView) => void;
+  /** Registers each resource view as an exportable table source. */
+  addSource: (source: TableSource) => void;
+  readFile: (path: string) => Promise<string>;
+  actions: SectionActions;
+}
+
+/** One resource's main-area view: summary, provenance or preview line, a filterable grid, actions. */
+class ResourceView implements TableSource {
+  readonly kind: string;
+  readonly exportTitle: string;
+  readonly view: ResultView;
+  readonly model = new TableModel();
+  readonly grid: TableGrid;
+  private readonly _count: HTMLElement;
+  private readonly _provenance: HTMLElement;
+  private readonly _note: HTMLElement;
+  private readonly _citation: HTMLElement;
+  private _table: Table | null = null;
+  private _args: Record<string, string> = {};
+
+  constructor(readonly spec: ResourceSpec, actions: SectionActions) {
+    this.kind = `explore:${spec.id}`;
+    this.exportTitle = `DC Hub ${spec.label.toLowerCase()}`;
+    this.view = new ResultView(`res-${spec.id}`, `DC Hub ${spec.label.toLowerCase()}`, spec.description);
+    this.view.addClass('jp-DCHub-resource');
+    const head = new Widget();
+    head.addClass('jp-DCHub-top');
+    this._count = div('jp-DCHub-resource-count');
+    this._provenance = hiddenDiv('jp-DCHub-resource-provenance');
+    this._note = hiddenDiv('jp-DCHub-resource-note');
+    const filter = filterBox('jp-DCHub-resource-filter', (text) => {
+      this.model.setFilter(text);
+      this._showCount();
+    });
+    head.node.append(this._count, this._note, this._provenance, filter);
+    this.view.addWidget(head);
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-resource-grid', verdictColumn: 'verdict' });
+    this.view.addWidget(this.grid);
+    const bottom = new Widget();
+    bottom.addClass('jp-DCHub-bottom');
+    this._citation = hiddenDiv('jp-DCHub-resource-citation');
+    bottom.node.append(tableActions(this.kind, actions), this._citation);
+    this.view.addWidget(bottom);
+  }
+
+  show(table: Table, args: Record<string, string>, provenance?: string, preview?: boolean): void {
+    this._table = { ...table, citation: citationFor(this.spec.id, table) };
+    this._args = { ...args };
+    this.model.setTable(this._table);
+    this.grid.fitColumns();
+    this.view.dataset.resource = this.spec.id;
+    this._showCount();
+    showText(this._note, [preview ? 'Preview: part of the data is withheld below your tier.' : '', table.note ?? ''].filter(Boolean).join(' '));
+    this._note.dataset.preview = String(!!preview);
+    showText(this._provenance, provenance ? `Provenance: ${provenance}` : '');
+    showText(this._citation, this._table.citation);
+  }
+
+  exportTable(): Table | null {
+    return this._table ? this.model.visibleTable : null;
+  }
+
+  pythonCall(): PythonCall | null {
+    return this._table ? this.spec.python(this._args) : null;
+  }
+
+  private _showCount(): void {
+    const total = this.model.table.rows.length;
+    const shown = this.model.rowCount('body');
+    this._count.dataset.count = String(total);
+    this._count.dataset.shown = String(shown);
+    this._count.textContent = `${this.spec.label}: ${shown === total ? total : `${shown} of ${total}`} rows${this._table?.asOf ? ` · as of ${this._table.asOf}` : ''}`;
+  }
+}
+
+/**
+ * Every other resource of the spec (grid regions, DCPI, receipts, parcels, markets, facilities,
+ * news, deals, pipeline, fuel mix, prices): pick one, fill its small form, and its table opens in
+ * the main area, one tab per resource.
+ */
+export class ExplorePanel extends Panel implements TableSource {
+  readonly kind = 'explore';
+  readonly exportTitle = 'DC Hub data';
+  private readonly _options: ExplorePanelOptions;
+  private readonly _views = new Map<string, ResourceView>();
+  private _lastShown: ResourceView | null = null;
+  private readonly _select: HTMLSelectElement;
+  private readonly _description: HTMLElement;
+  private readonly _fields: HTMLElement;
+  private readonly _button: HTMLButtonElement;
+  private readonly _busy: HTMLElement;
+  private readonly _error: HTMLElement;
+  private readonly _request: LatestRequest;
+
+  constructor(options: ExplorePanelOptions) {
+    super();
+    this._options = options;
+    this.addClass('jp-DCHub-section');
+    this.addClass('jp-DCHub-explore');
+    this.title.label = 'More';
+    this.title.caption = 'Grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline';
+    const top = new Widget();
+    top.addClass('jp-DCHub-top');
+    top.addClass('jp-DCHub-scroll');
+    const form = submitForm('jp-DCHub-form jp-DCHub-explore-form', () => options.onOpen());
+    this._select = select('resource', RESOURCES.map((r) => r.id));
+    for (const o of this._select.options) o.textContent = RESOURCES.find((r) => r.id === o.value)?.label ?? o.value;
+    this._select.addEventListener('change', () => this._renderForm());
+    this._description = div('jp-DCHub-explore-description');
+    this._fields = div('jp-DCHub-explore-fields');
+    this._button = button('jp-DCHub-explore-open', 'Open', undefined, 'submit');
+    form.append(field('Data', this._select, WIDE_FIELD), this._description, this._fields, this._button);
+    this._busy = hiddenDiv('jp-DCHub-explore-busy', 'Loading…', 'status');
+    this._error = hiddenDiv('jp-DCHub-explore-error', '', 'alert');
+    top.node.append(form, this._busy, this._error);
+    this.addWidget(top);
+    this._renderForm();
+    this._request = new LatestRequest({
+      error: this._error,
+      setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy),
+      onError: (err) => showError(this._error, err, failureHint(options.connection.state.mode, 'The Jupyter server could not reach the DC Hub service.'))
+    });
+  }
+
+  /** The resource currently chosen. */
+  get resource(): string {
+    return this._select.value;
+  }
+
+  /** Chooses a resource and fills its form (values by field name). */
+  fill(resource: string, values: Record<string, string> = {}): void {
+    if (!RESOURCES.some((r) => r.id === resource)) return;
+    this._select.value = resource;
+    this._renderForm();
+    for (const [name, value] of Object.entries(values)) {
+      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(`[name="${CSS.escape(name)}"]`);
+      if (el) el.value = value;
+    }
+  }
+
+  /** The table of the resource view shown last. */
+  exportTable(): Table | null {
+    return this._lastShown?.exportTable() ?? null;
+  }
+
+  pythonCall(): PythonCall | null {
+    return this._lastShown?.pythonCall() ?? null;
+  }
+
+  /** Loads the chosen resource into its main-area view. Never throws: failures land in the error area. */
+  async open(): Promise<Table | null> {
+    const spec = RESOURCES.find((r) => r.id === this._select.value);
+    if (!spec) return null;
+    const args = this._values();
+    return this._request.run(
+      async (signal) => {
+        const client = await this._options.connection.client();
+        return spec.load({ client, signal, readFile: this._options.readFile }, args);
+      },
+      (result) => {
+        const view = this._viewOf(spec);
+        view.show(result.table, args, result.provenance, result.preview);
+        this._lastShown = view;
+        this._options.showView(view.view);
+      }
+    ).then((r) => r?.table ?? null);
+  }
+
+  updateTheme(): void {
+    for (const v of this._views.values()) v.grid.updateTheme();
+  }
+
+  private _viewOf(spec: ResourceSpec): ResourceView {
+    let v = this._views.get(spec.id);
+    if (!v) {
+      v = new ResourceView(spec, this._options.actions);
+      this._views.set(spec.id, v);
+      this._options.addSource(v);
+    }
+    return v;
+  }
+
+  private _renderForm(): void {
+    const spec = RESOURCES.find((r) => r.id === this._select.value);
+    this._description.textContent = spec?.description ?? '';
+    const controls = (spec?.fields ?? []).map((f) => {
+      let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+      if (f.kind === 'select') control = select(f.name, f.options ?? []);
+      else if (f.kind === 'number') control = numberInput(f.name, f.placeholder ?? '');
+      else if (f.kind === 'geojson') {
+        control = document.createElement('textarea');
+        control.name = f.name;
+        control.rows = 4;
+        control.className = 'jp-DCHub-input jp-DCHub-textarea';
+        control.placeholder = f.placeholder ?? '';
+        control.spellcheck = false;
+      } else control = textInput(f.name, f.placeholder ?? '');
+      return field(f.label, control, f.kind === 'geojson' ? WIDE_FIELD : 'jp-DCHub-field');
+    });
+    this._fields.replaceChildren(...controls);
+  }
+
+  private _values(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name]')) out[el.name] = el.value;
+    return out;
+  }
+}

@@ -1,0 +1,114 @@
+"""Fixtures of the Python tests: a real DC Hub sandbox over HTTP (node sandbox/dist/main.js on a free
+port, test controls on), the CLI of core, and a fresh cache directory per test."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "jupyter-extension"))
+
+KEYS = {"pro": "py-pro-key-0001", "free": "py-free-key-0001", "developer": "py-dev-key-0001", "enterprise": "py-ent-key-0001"}
+
+
+class Sandbox:
+    def __init__(self, url: str, proc: subprocess.Popen):
+        self.url = url
+        self.proc = proc
+
+    def control(self, method: str, path: str, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return json.loads(res.read() or b"null")
+
+    def faults(self, rules):
+        return self.control("POST", "/_sandbox/faults", rules)
+
+    def get(self, path: str, key: str | None = None):
+        req = urllib.request.Request(self.url + path, headers={"X-API-Key": key} if key else {})
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return json.loads(res.read())
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    main = ROOT / "sandbox" / "dist" / "main.js"
+    if not main.exists():
+        pytest.fail("the sandbox is not built: run npm run build:ts")
+    env = {**os.environ, "PORT": "0", "DCHUB_SANDBOX_CONTROLS": "1", "DCHUB_SEED": "pytest",
+           "DCHUB_SANDBOX_KEYS": ",".join(f"{t}={k}" for t, k in KEYS.items())}
+    proc = subprocess.Popen(["node", str(main)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = None
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"listening on (http://\S+)", line)
+        if m:
+            url = m.group(1).rstrip("/")
+            break
+    if url is None:
+        proc.kill()
+        pytest.fail("the sandbox did not start")
+    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # keep draining its output
+    yield Sandbox(url, proc)
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sandbox_day(request):
+    """Each test starts with the sandbox's daily counters reset and no faults."""
+    if "sandbox" in request.fixturenames:
+        sb = request.getfixturevalue("sandbox")
+        sb.control("DELETE", "/_sandbox/limits")
+        sb.control("DELETE", "/_sandbox/faults")
+    yield
+
+
+@pytest.fixture
+def cache_dir(tmp_path):
+    d = tmp_path / "dchub-cache"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def hub(sandbox, cache_dir):
+    from dchub_jupyterlab import Client
+
+    c = Client(base_url=sandbox.url, api_key=KEYS["pro"], cache_dir=cache_dir, sleep=lambda s: None)
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def cli(sandbox):
+    """Runs the dchub CLI of core against the sandbox; returns (exit code, stdout, stderr)."""
+    script = ROOT / "core" / "dist" / "cli" / "dchub.js"
+
+    def run(*args: str, cache_dir, api_key: str | None = None):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
+        env["DCHUB_BASE_URL"] = sandbox.url
+        env["DCHUB_CACHE_DIR"] = str(cache_dir)
+        if api_key:
+            env["DCHUB_API_KEY"] = api_key
+        p = subprocess.run(["node", str(script), *args], env=env, capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+
+    return run

@@ -1,0 +1,181 @@
+"""The typed errors and the retry rules, through the sandbox's fault controls and its tiers."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conftest import KEYS
+
+QUEUE = "/api/v1/interconnection-queue/refined"
+
+
+def client(sandbox, cache_dir, key=KEYS["pro"], **kw):
+    from dchub_jupyterlab import Client
+
+    return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, sleep=lambda s: None, **kw)
+
+
+def test_a_passing_5xx_is_retried(sandbox, cache_dir):
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "status", "status": 503, "count": 2}])
+    df = hub.queue(iso="PJM", limit=5)
+    assert len(df) == 5 and hub.requests_sent == 3
+
+
+def test_server_error_after_the_retries(sandbox, cache_dir):
+    from dchub_jupyterlab import ServerError
+
+    hub = client(sandbox, cache_dir, retries=2)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "status", "status": 502}])
+    with pytest.raises(ServerError) as info:
+        hub.queue(iso="PJM")
+    assert info.value.status == 502 and hub.requests_sent == 3
+
+
+def test_posts_are_never_retried(sandbox, cache_dir):
+    from dchub_jupyterlab import ServerError
+
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": "/api/v1/rank-sites", "kind": "status", "status": 503}])
+    with pytest.raises(ServerError):
+        hub.rank([{"id": "a", "x": 1}, {"id": "b", "x": 2}], {"x": 1})
+    assert hub.requests_sent == 1
+
+
+def test_rate_limit_with_a_long_retry_after_fails_at_once(sandbox, cache_dir):
+    from dchub_jupyterlab import RateLimitError
+
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "rate_limit", "retry_after": 3600}])
+    t0 = time.monotonic()
+    with pytest.raises(RateLimitError) as info:
+        hub.queue(iso="PJM")
+    assert time.monotonic() - t0 < 5 and info.value.retry_after_seconds == 3600 and hub.requests_sent == 1
+
+
+def test_a_short_retry_after_is_waited(sandbox, cache_dir):
+    waits: list[float] = []
+    from dchub_jupyterlab import Client
+
+    hub = Client(base_url=sandbox.url, api_key=KEYS["pro"], cache_dir=cache_dir, sleep=waits.append)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "rate_limit", "retry_after": 2, "count": 1}])
+    assert len(hub.queue(iso="PJM", limit=3)) == 3
+    assert waits == [2.0]
+
+
+def test_connection_reset_is_a_network_error(sandbox, cache_dir):
+    from dchub_jupyterlab import NetworkError
+
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "reset"}])
+    with pytest.raises(NetworkError) as info:
+        hub.queue(iso="PJM")
+    assert not info.value.timeout and hub.quota()["used"] == 0  # a call that never got an answer is given back
+
+
+def test_timeout_is_a_network_error_with_timeout(sandbox, cache_dir):
+    from dchub_jupyterlab import NetworkError
+
+    hub = client(sandbox, cache_dir, timeout=0.3, retries=0)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "latency", "latency_ms": 2000}])
+    with pytest.raises(NetworkError) as info:
+        hub.queue(iso="PJM")
+    assert info.value.timeout
+
+
+def test_malformed_json_is_schema_drift_and_never_stored(sandbox, cache_dir):
+    from dchub_jupyterlab import SchemaDriftError
+
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": "/api/v1/markets/list", "kind": "malformed_json"}])
+    with pytest.raises(SchemaDriftError, match="malformed JSON"):
+        hub.markets()
+    assert hub.cache_info()["answers"] == 0
+
+
+def test_a_body_cut_half_way_is_a_dropped_connection(sandbox, cache_dir):
+    from dchub_jupyterlab import NetworkError
+
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": "/api/v1/markets/list", "kind": "truncate"}])
+    with pytest.raises(NetworkError, match="dropped"):
+        hub.markets()
+    assert hub.cache_info()["answers"] == 0 and hub.requests_sent == 3  # retried, like any GET
+
+
+def test_schema_drift_fault_keeps_the_data_that_is_there(sandbox, cache_dir):
+    hub = client(sandbox, cache_dir)
+    sandbox.faults([{"path_prefix": QUEUE, "kind": "schema_drift"}])
+    df = hub.queue(iso="PJM", limit=5)
+    assert len(df) == 5 and "queue_id" in df.columns
+
+
+def test_unknown_key_is_an_auth_error_with_instructions(sandbox, cache_dir):
+    from dchub_jupyterlab import AuthError
+
+    bad = "not-a-real-key-4242"
+    hub = client(sandbox, cache_dir, key=bad)
+    with pytest.raises(AuthError) as info:
+        hub.queue(iso="PJM")
+    assert info.value.status == 401 and info.value.auth_instructions
+    assert bad not in str(info.value) and bad not in repr(info.value) and bad not in str(info.value.body)
+
+
+def test_plan_wall_of_an_mcp_tool_is_an_auth_error(sandbox, cache_dir):
+    from dchub_jupyterlab import AuthError
+
+    hub = client(sandbox, cache_dir, key=KEYS["free"])
+    with pytest.raises(AuthError, match="analyze_site"):
+        hub.tool("analyze_site", lat=39.0, lon=-77.5)
+
+
+def test_not_found(sandbox, cache_dir):
+    from dchub_jupyterlab import NotFoundError
+
+    with pytest.raises(NotFoundError):
+        client(sandbox, cache_dir).dcpi("atlantis-nowhere")
+
+
+def test_bad_request_from_the_service_names_the_parameter(sandbox, cache_dir):
+    """Arguments that pass local checks but the service refuses come back as ValidationError with its param."""
+    from dchub_jupyterlab import ValidationError
+
+    hub = client(sandbox, cache_dir)
+    with pytest.raises(ValidationError) as info:
+        hub._s.fetch("/api/v1/interconnection-queue/refined", [("min_mw", "abc")])
+    assert info.value.param == "min_mw" and info.value.status == 400
+
+
+def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox, cache_dir):
+    from dchub_jupyterlab import QuotaSpentError, StaleAnswerWarning
+
+    now = [1_700_000_000_000]
+    hub = client(sandbox, cache_dir, key="", now=lambda: now[0])
+    hub.news(limit=3)
+    for i in range(9):
+        hub.news(limit=4 + i)
+    assert hub.quota()["remaining"] == 0
+    sent = hub.requests_sent
+    with pytest.raises(QuotaSpentError) as info:
+        hub.news(limit=20)
+    assert hub.requests_sent == sent and info.value.reset_at
+    now[0] += 10 * 60_000  # the news answers are stale now (5 minutes)
+    with pytest.warns(StaleAnswerWarning, match="daily limit reached"):
+        df = hub.news(limit=3)
+    assert df.attrs["stale"] and df.attrs["age_seconds"] >= 600 and hub.requests_sent == sent
+
+
+def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, cache_dir):
+    from dchub_jupyterlab import StaleAnswerWarning
+
+    now = [1_700_000_000_000]
+    hub = client(sandbox, cache_dir, now=lambda: now[0])
+    first = hub.news(limit=5)
+    now[0] += 3600_000
+    sandbox.faults([{"path_prefix": "/api/news", "kind": "status", "status": 500}])
+    with pytest.warns(StaleAnswerWarning, match="60 min old"):
+        again = hub.news(limit=5)
+    assert again.attrs["stale"] and again.attrs["stale_reason"] == "service error"
+    assert list(again["id"]) == list(first["id"])

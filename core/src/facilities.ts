@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
 import { ValidationError } from './errors.js';
 import { SemanticSearchBody, SemanticSearchResult, type SemanticSearchResultT } from './schemas/agent.js';
@@ -18,15 +19,8 @@ export const positiveIdArg = (name: string, v: unknown): number => {
   return Number(s);
 };
 
-export interface FacilitySearchInput {
-  q?: string | null;
-  /** ISO 3166-1 alpha-2 code (US, DE, SG). */
-  country?: string | null;
-  limit?: number | string | null;
-  market?: string | null;
-  state?: string | null;
-  status?: string | null;
-}
+/** `country` is an ISO 3166-1 alpha-2 code (US, DE, SG). */
+export type FacilitySearchInput = z.input<typeof FacilitySearchQuery>;
 
 /** GET /api/v1/facilities: text, country and market search (keyless callers get a 5-row preview). */
 export async function searchFacilities(client: DchubClient, q: FacilitySearchInput = {}, opts: CallOptions = {}): Promise<FacilitySearchT> {

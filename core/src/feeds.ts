@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
 import { ValidationError } from './errors.js';
 import {
@@ -28,12 +29,7 @@ const joinList = (v: unknown): unknown => (Array.isArray(v) ? v.join(', ') : v);
 export const NEWS_PATHS = ['/api/news', '/api/v1/news', '/api/news/live', '/api/agent/news', '/api/news-feed'] as const;
 export type NewsPath = (typeof NEWS_PATHS)[number];
 
-export interface NewsInput {
-  limit?: number | string | null;
-  query?: string | null;
-  category?: string | null;
-  source?: string | null;
-}
+export type NewsInput = z.input<typeof NewsQuery>;
 
 export interface NewsOptions extends CallOptions {
   /** Which listing to read (default `/api/news`). */
@@ -63,13 +59,7 @@ export const newsTable = (n: NewsListT): Table =>
 
 // ---------------------------------------------------------------- transactions
 
-export interface TransactionsInput {
-  limit?: number | string | null;
-  deal_type?: string | null;
-  year?: number | string | null;
-  buyer?: string | null;
-  seller?: string | null;
-}
+export type TransactionsInput = z.input<typeof TransactionsQuery>;
 
 export interface TransactionsOptions extends CallOptions {
   /** Read an alias listing (default 100 deals) instead of /api/v1/transactions (default 20). */
@@ -103,12 +93,7 @@ export const dealsTable = (t: TransactionListT): Table =>
 
 // ---------------------------------------------------------------- pipeline
 
-export interface PipelineInput {
-  status?: string | null;
-  market?: string | null;
-  company?: string | null;
-  limit?: number | string | null;
-}
+export type PipelineInput = z.input<typeof PipelineQuery>;
 
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
 export async function pipeline(client: DchubClient, q: PipelineInput = {}, opts: CallOptions = {}): Promise<PipelineResponseT> {

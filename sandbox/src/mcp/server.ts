@@ -3,11 +3,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
-  MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, describeIssue, type McpToolName,
+  MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, safeParseParams, type McpToolName,
 } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { readJsonBody } from '../body.js';
-import { safeParse } from '../registry.js';
 import type { SandboxEnv } from '../http.js';
 import { gatedMarkers, isKeyless, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { dailyReset } from '../policy/limits.js';
@@ -133,11 +132,8 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       );
     }
 
-    const parsed = safeParse(McpToolInputs[tool.name], params.arguments ?? {});
-    if (!parsed.success) {
-      const { param, message } = describeIssue(parsed.error);
-      return toolText({ error: `${param}: ${message}`, param, tool: tool.name }, true);
-    }
+    const parsed = safeParseParams(McpToolInputs[tool.name], params.arguments ?? {});
+    if (!parsed.success) return toolText({ error: `${parsed.param}: ${parsed.message}`, param: parsed.param, tool: tool.name }, true);
     const env: ToolEnv = { ctx, tier, nowMs: now };
     let result: ToolResult;
     try {

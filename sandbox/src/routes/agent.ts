@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import {
+  idParam,
   AGENT_FACILITIES_DEFAULT_LIMIT,
   AgentCapabilities,
   AgentFacilities,
@@ -202,16 +204,14 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     path: '/api/v1/receipts/:run_id',
     summary: 'One published evaluation run with its full call record',
     tags: ['Public'],
-    pathParams: { run_id: { description: 'Run id (integer)', type: 'integer' } },
+    params: z.object({ run_id: idParam('Run id (a positive whole number)') }),
     responses: {
       200: { description: 'The run', schema: ReceiptDetail },
       400: { description: 'run_id is not an integer', schema: ErrorBody },
       404: { description: 'No published run with this id', schema: ErrorBody },
     },
-    handler: (c) => {
-      const raw = c.req.param('run_id') ?? '';
-      if (!/^\d{1,12}$/.test(raw)) return badRequest(c, 'run_id', `must be a whole number, got ${JSON.stringify(raw)}`);
-      const id = Number(raw);
+    handler: (c, { params }) => {
+      const id = params.run_id;
       const run = receiptsOf(ctx).find((x) => x.run_id === id && x.publishedMs <= ctx.clock.nowMs());
       if (!run) return c.json({ ok: false, error: 'Receipt not found', run_id: id }, 404);
       return c.json({ ok: true, ...publicReceipt(run) });

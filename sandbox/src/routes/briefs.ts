@@ -1,13 +1,12 @@
 import {
   BRIEF_CSV_COLUMNS,
   ErrorBody,
-  MarketBriefAll,
   MarketBriefCapExceeded,
-  MarketBriefDiff,
   MarketBriefNotFound,
   MarketBriefResponse,
   optionalNumber,
   optionalString,
+  showValue,
 } from '@dchub/core';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -27,7 +26,7 @@ const BRIEF_CACHE = 'public, max-age=21600, s-maxage=21600';
 /** Paging of the bulk brief endpoints; the tier's maximum (50, or 500 from Pro) is checked per call. */
 export const BriefPageQuery = z.object({
   limit: optionalNumber({ int: true, min: 1, max: 500, description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)' }).transform((n) => n ?? 50),
-  offset: optionalNumber({ int: true, min: 0, description: 'Briefs to skip' }).transform((n) => n ?? 0),
+  offset: optionalNumber({ int: true, min: 0, max: 1_000_000, description: 'Briefs to skip' }).transform((n) => n ?? 0),
 });
 
 
@@ -107,7 +106,12 @@ function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<
 }
 
 export const BriefDiffQuery = BriefPageQuery.extend({
-  since: optionalString({ maxLength: 40, description: 'ISO 8601 timestamp (or date); briefs whose computed_at is later' }),
+  since: optionalString({
+    maxLength: 40,
+    pattern: /^\s*\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[Tt ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?\s*$/,
+    refused: (v) => `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got ${showValue(v)}`,
+    description: 'ISO 8601 timestamp (or date); briefs whose computed_at is later',
+  }),
 });
 
 const isoNow = (ms: number) => new Date(ms).toISOString();
@@ -158,7 +162,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     tags: ['Briefs'],
     query: BriefPageQuery,
     responses: {
-      200: { description: 'Briefs (chunked when the page holds more than 50)', schema: MarketBriefAll },
+      200: { description: 'Briefs (chunked when the page holds more than 50)', schema: ctx.presenters.schemas.briefAll },
       400: { description: 'limit above the tier maximum, or bad offset', schema: ErrorBody },
       429: capResponse,
     },
@@ -190,7 +194,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     tags: ['Briefs'],
     query: BriefDiffQuery,
     responses: {
-      200: { description: 'Changed briefs with `since` and `changed_total`', schema: MarketBriefDiff },
+      200: { description: 'Changed briefs with `since` and `changed_total`', schema: ctx.presenters.schemas.briefDiff },
       400: { description: '`since` not an ISO 8601 timestamp, or bad limit/offset', schema: ErrorBody },
       429: capResponse,
     },
@@ -229,7 +233,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     path: '/api/v1/market-brief/:slug',
     summary: 'One market brief (Pro sections complete from Pro; teasers and a paywall below)',
     tags: ['Briefs'],
-    pathParams: { slug: { description: 'Market slug or alias (nova, dfw, sv, nyc, ...)' } },
+    params: z.object({ slug: z.string().meta({ description: 'Market slug or alias (nova, dfw, sv, nyc, ...)' }) }),
     responses: {
       200: { description: 'Brief', schema: MarketBriefResponse },
       404: { description: '`market_not_found` with `sample_markets`', schema: MarketBriefNotFound },

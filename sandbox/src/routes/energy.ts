@@ -1,4 +1,5 @@
-import { EnergyPrices, ErrorBody, FuelMix, FuelMixQuery, GridIntelligence, GridRegionDetail } from '@dchub/core';
+import { z } from 'zod';
+import { ErrorBody, FuelMix, FuelMixQuery, GridIntelligence, GridRegionDetail } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { findUsState, fuelMix, statePrices } from '../data/energy.js';
 import { gridIntelligenceAnswer, gridRegionAnswer, gridRegionsAt } from '../domain/energy.js';
@@ -25,9 +26,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     path: '/api/energy/prices/:state',
     summary: 'Retail electricity prices of a US state (code or name), with a 12-month trend',
     tags: ['Public'],
-    pathParams: { state: { description: 'US state code or name, any case (TX, texas, DC, New York)' } },
+    params: z.object({ state: z.string().meta({ description: 'US state code or name, any case (TX, texas, DC, New York)' }) }),
     responses: {
-      200: { description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100', schema: EnergyPrices },
+      200: { description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100', schema: ctx.presenters.schemas.energyPrices },
       404: { description: 'Not a US state', schema: ErrorBody },
     },
     handler: (c) => {
@@ -55,7 +56,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: 'One grid-intelligence region (requires a key)',
     tags: ['Keyed'],
     requires: 'free',
-    pathParams: { region_id: { description: 'ercot, pjm, miso-spp, caiso or nyiso-isone' } },
+    params: z.object({ region_id: z.string().meta({ description: 'ercot, pjm, miso-spp, caiso or nyiso-isone' }) }),
     responses: {
       200: { description: 'The region', schema: GridRegionDetail },
       401: { description: 'No API key', schema: ErrorBody },

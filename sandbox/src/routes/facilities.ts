@@ -1,7 +1,7 @@
-import { ErrorBody, FacilityDetail, FacilitySearch, FacilitySearchQuery, SemanticSearchBody, SemanticSearchResult } from '@dchub/core';
+import { z } from 'zod';
+import { ErrorBody, idParam, FacilityDetail, FacilitySearch, FacilitySearchQuery, SemanticSearchBody, SemanticSearchResult } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { facilityById, facilityDetailAnswer, facilitySearchAnswer, semanticSearchAnswer } from '../domain/facilities.js';
-import { badRequest } from '../http.js';
 import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
@@ -24,17 +24,15 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: 'Full facility record: contacts, capacity, certifications (requires a key)',
     tags: ['Keyed'],
     requires: 'free',
-    pathParams: { facility_id: { description: 'Facility id (integer)', type: 'integer' } },
+    params: z.object({ facility_id: idParam('Facility id (a positive whole number)') }),
     responses: {
       200: { description: 'The full facility record', schema: FacilityDetail },
       400: { description: 'facility_id is not an integer', schema: ErrorBody },
       401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'No facility with this id', schema: ErrorBody },
     },
-    handler: (c) => {
-      const raw = c.req.param('facility_id') ?? '';
-      if (!/^\d{1,12}$/.test(raw)) return badRequest(c, 'facility_id', `must be a whole number, got ${JSON.stringify(raw)}`);
-      const id = Number(raw);
+    handler: (c, { params }) => {
+      const id = params.facility_id;
       const f = facilityById(ctx, id);
       if (!f) return c.json({ success: false, error: 'Facility not found', id }, 404);
       return c.json(facilityDetailAnswer(ctx, f));

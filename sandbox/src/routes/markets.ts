@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ErrorBody, MarketCompare, MarketCompareQuery, MarketDetail, MarketList } from '@dchub/core';
 import type { Context } from 'hono';
 import type { SandboxContext } from '../context.js';
@@ -41,14 +42,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       400: { description: '`markets` missing or not 2–4 names (code VALIDATION_ERROR)', schema: ErrorBody },
       404: { description: 'Unknown markets, with `available_markets`', schema: ErrorBody },
     },
+    errorExtras: { code: 'VALIDATION_ERROR' },
     handler: (c, { query }) => {
-      const names = (query.markets ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      if (names.length === 0) {
-        return c.json({ error: 'markets: parameter required (comma-separated)', code: 'VALIDATION_ERROR', param: 'markets' }, 400);
-      }
-      if (names.length < 2 || names.length > 4) {
-        return c.json({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'markets' }, 400);
-      }
+      const names = query.markets;
       const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
       const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
       if (unknown.length) {
@@ -70,7 +66,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     path: '/api/v1/markets/:market_name',
     summary: 'One market: stats, top providers, status breakdown, recent facilities',
     tags: ['Markets'],
-    pathParams: { market_name: { description: 'Market slug or name (case-insensitive; hyphens and spaces are equal)' } },
+    params: z.object({ market_name: z.string().meta({ description: 'Market slug or name (case-insensitive; hyphens and spaces are equal)' }) }),
     responses: {
       200: { description: 'Market details', schema: MarketDetail },
       404: { description: '`{"error":"Market not found","code":"NOT_FOUND"}`', schema: ErrorBody },

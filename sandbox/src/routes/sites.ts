@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ErrorBody, SITE_SCORE_PATH, SiteScore, SiteScoreQuery } from '@dchub/core';
+import { ErrorBody, SITE_SCORE_PATH, SiteScore } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { scoreSiteAt } from '../domain/sites.js';
 import { show } from '../http.js';
@@ -11,7 +10,8 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     path: SITE_SCORE_PATH,
     summary: 'Site score of a location (not enveloped; `success` instead of `_entity`). `lng` and `capacity` are accepted as aliases.',
     tags: ['Chain', 'Public'],
-    query: z.preprocess((q) => ctx.presenters.site.readQuery(q as Record<string, string>), SiteScoreQuery),
+    query: ctx.presenters.site.query,
+    prepareQuery: ctx.presenters.site.prepareQuery,
     responses: {
       200: { description: 'Site score', schema: SiteScore },
       400: { description: 'lat or lon missing or out of range', schema: ErrorBody },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody } from '@dchub/core';
+import type { Tier } from './policy/tiers.js';
 import type { ResponseSpec, RouteRegistry, RouteSpec } from './registry.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -36,11 +37,15 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): u
   });
 }
 
-function operation(spec: RouteSpec) {
+/** The tier a route needs under the serving profile (the real profile walls some public routes). */
+export type RequiredTier = (spec: RouteSpec) => Tier | undefined;
+
+function operation(spec: RouteSpec, requiredTier: RequiredTier) {
+  const requires = requiredTier(spec);
   const parameters = [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')];
   const responses: Record<string, unknown> = {};
   // A route that needs a key or a plan may refuse: 401 (no key), 403 (plan below; the real profile's answer to a missing key too).
-  const refusals: Record<number, ResponseSpec> = spec.requires
+  const refusals: Record<number, ResponseSpec> = requires
     ? { 401: { description: 'No API key', schema: ErrorBody }, 403: { description: 'Plan below the one required (the real profile also answers 403 plan_required without a key)', schema: ErrorBody } }
     : {};
   for (const [status, r] of Object.entries({ ...refusals, ...spec.responses })) {
@@ -58,8 +63,8 @@ function operation(spec: RouteSpec) {
     operationId: `${spec.method}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
     ...(parameters.length ? { parameters } : {}),
     ...(spec.body ? { requestBody: { required: !bodyOptional, content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } } } } : {}),
-    security: spec.requires && spec.requires !== 'anonymous' ? [{ apiKey: [] }] : [{ apiKey: [] }, {}],
-    ...(spec.requires ? { 'x-required-tier': spec.requires } : {}),
+    security: requires && requires !== 'anonymous' ? [{ apiKey: [] }] : [{ apiKey: [] }, {}],
+    ...(requires ? { 'x-required-tier': requires } : {}),
     responses,
   };
 }
@@ -67,13 +72,13 @@ function operation(spec: RouteSpec) {
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 /** OpenAPI 3.1.0 generated from the declared routes and their zod schemas. */
-export function buildOpenApi(registry: RouteRegistry, serverUrl: string) {
+export function buildOpenApi(registry: RouteRegistry, serverUrl: string, requiredTier: RequiredTier = (spec) => spec.requires) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of registry.routes) {
     for (const p of [spec.path, ...(spec.aliases ?? [])]) {
       const path = toOpenApiPath(p);
       paths[path] ??= {};
-      const op = operation(spec);
+      const op = operation(spec, requiredTier);
       paths[path][spec.method] = p === spec.path ? op : { ...op, operationId: `${op.operationId}Alias${Object.keys(paths).length}` };
     }
   }

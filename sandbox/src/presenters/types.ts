@@ -77,7 +77,7 @@ export interface Presenters {
   /** Energy prices of a state. */
   energyPrices(body: Body): Body;
   /** The answer schemas this profile's shapes follow, for its /openapi.json (where they differ from the spec's). */
-  schemas: { energyPrices: z.ZodType; briefAll: z.ZodType; briefDiff: z.ZodType };
+  schemas: { energyPrices: z.ZodType; briefAll: z.ZodType; briefDiff: z.ZodType; transactions: z.ZodType };
   /** Briefs of /all and /diff, and the CSV lines, with any that failed to build. */
   briefFails(seed: string, slug: string, day: number): boolean;
   failedBrief(slug: string): Body;

@@ -1,4 +1,4 @@
-import { DEAL_TYPES, ErrorBody, NewsList, NewsQuery, PipelineQuery, PipelineResponse, TransactionList, TransactionsQuery } from '@dchub/core';
+import { DEAL_TYPES, ErrorBody, NewsList, NewsQuery, PipelineQuery, PipelineResponse, TransactionsQuery } from '@dchub/core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
@@ -48,7 +48,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       return gatedListing ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute)) : c.json(compute(true));
     };
   const dealResponses = {
-    200: { description: 'Transactions, newest first; values in millions USD', schema: TransactionList },
+    200: { description: 'Transactions, newest first; values in millions USD', schema: ctx.presenters.schemas.transactions },
     400: { description: `A parameter is invalid (deal_type must be one of ${DEAL_TYPES.join(', ')})`, schema: ErrorBody },
   };
   r.add({

@@ -1,6 +1,6 @@
 /** The real service's shapes per resource (reference notes §2): teases, nulls, decimal strings, walls. */
 import { z } from 'zod';
-import { EnergyPrices, MarketBrief, MarketBriefAll, MarketBriefDiff, SiteScoreQuery, type QueueResultT, type SiteScoreT } from '@dchub/core';
+import { EnergyPrices, MarketBrief, MarketBriefAll, MarketBriefDiff, SiteScoreQuery, TransactionList, type QueueResultT, type SiteScoreT } from '@dchub/core';
 import { PREVIEW_IGNORED } from '../../domain/queue.js';
 import { callerId } from '../../policy/limits.js';
 import { atLeast, type Tier } from '../../policy/tiers.js';
@@ -137,8 +137,19 @@ export function realEnergyPrices(body: Body): Body {
 const FailedBrief = z.looseObject({ ok: z.literal(false), slug: z.string(), error: z.string() });
 const briefsOrFailures = z.array(z.union([MarketBrief, FailedBrief]));
 
-/** §2.17 and §2.29 in the document: decimal-string prices, and briefs that failed to build among the others. */
+/** §2.13: the keyless tease of /api/v1/transactions (3 newest deals, basic fields). */
+const TransactionTease = z.looseObject({
+  success: z.literal(true),
+  transactions: z.array(z.looseObject(Object.fromEntries(BASIC_DEAL_FIELDS.map((k) => [k, z.string().nullable()])))),
+  count: z.number(),
+  total_matching: z.number(),
+  tier: z.literal('free'),
+  note: z.string(),
+});
+
+/** §2.13, §2.17 and §2.29 in the document: the deals tease, decimal-string prices, briefs that failed to build among the others. */
 export const realSchemas = {
+  transactions: z.union([TransactionList, TransactionTease]),
   energyPrices: EnergyPrices.extend(Object.fromEntries(PRICE_FIELDS.map((k) => [k, z.string().regex(/^\d+\.\d{2}$/)]))),
   briefAll: MarketBriefAll.extend({ briefs: briefsOrFailures }),
   briefDiff: MarketBriefDiff.extend({ briefs: briefsOrFailures }),

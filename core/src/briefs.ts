@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS } from './endpoints.js';
 import { SchemaDriftError, ValidationError } from './errors.js';
 import {
   BRIEF_CSV_COLUMNS,
@@ -13,7 +14,7 @@ import {
 } from './schemas/briefs.js';
 import { tableFromRecords, type Table } from './table.js';
 
-export const BRIEFS_CSV_PATH = '/api/v1/market-brief/all.csv';
+export const BRIEFS_CSV_PATH = ENDPOINTS.briefsCsv.path;
 export const DCPI_CITATION = 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0';
 
 export interface BriefsCsv {
@@ -54,8 +55,8 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
   return tableFromRecords(rows, BRIEF_CSV_COLUMNS, { citation: DCPI_CITATION, asOf: asOf || undefined });
 }
 
-export const BRIEFS_ALL_PATH = '/api/v1/market-brief/all';
-export const BRIEFS_DIFF_PATH = '/api/v1/market-brief/diff';
+export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
+export const BRIEFS_DIFF_PATH = ENDPOINTS.briefsDiff.path;
 
 /** GET /api/v1/market-brief/all (one page). */
 export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import {
   NewsList,
@@ -26,7 +27,7 @@ const joinList = (v: unknown): unknown => (Array.isArray(v) ? v.join(', ') : v);
 // ---------------------------------------------------------------- news
 
 /** `/api/news` answers 10 articles by default; the alias listings answer 50. */
-export const NEWS_PATHS = ['/api/news', '/api/v1/news', '/api/news/live', '/api/agent/news', '/api/news-feed'] as const;
+export const NEWS_PATHS = [ENDPOINTS.news.path, ENDPOINTS.newsListing.path, ...ENDPOINTS.newsListing.aliases] as const;
 export type NewsPath = (typeof NEWS_PATHS)[number];
 
 export type NewsInput = z.input<typeof NewsQuery>;
@@ -38,7 +39,7 @@ export interface NewsOptions extends CallOptions {
 
 /** GET /api/news (or an alias): articles newest first, refreshed every 5 minutes. */
 export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOptions = {}): Promise<NewsListT> {
-  const { path = '/api/news', ...call } = opts;
+  const { path = ENDPOINTS.news.path, ...call } = opts;
   if (!(NEWS_PATHS as readonly string[]).includes(path)) throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
   const f = parseParams(NewsQuery, q);
   return client.getJson(path, NewsList, query({ limit: f.limit, query: f.query, category: f.category, source: f.source }), call);
@@ -74,7 +75,7 @@ export async function transactions(client: DchubClient, q: TransactionsInput = {
   }
   const f = parseParams(TransactionsQuery, q);
   return client.getJson(
-    alias ?? '/api/v1/transactions',
+    alias ?? ENDPOINTS.transactions.path,
     TransactionList,
     query({ limit: f.limit, deal_type: f.deal_type, year: f.year, buyer: f.buyer, seller: f.seller }),
     call,
@@ -98,7 +99,7 @@ export type PipelineInput = z.input<typeof PipelineQuery>;
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
 export async function pipeline(client: DchubClient, q: PipelineInput = {}, opts: CallOptions = {}): Promise<PipelineResponseT> {
   const f = parseParams(PipelineQuery, q);
-  return client.getJson('/api/v1/pipeline', PipelineResponse, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.pipeline.path, PipelineResponse, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
 }
 
 export const PIPELINE_COLUMNS = [

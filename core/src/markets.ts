@@ -1,5 +1,6 @@
 import { DCPI_CITATION, briefToRow, briefsTable } from './briefs.js';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS, endpointPath } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { MarketBriefResponse, type MarketBriefAllT, type MarketBriefResponseT } from './schemas/briefs.js';
 import {
@@ -38,11 +39,11 @@ const query = (o: Record<string, unknown>) => {
 
 /** GET /api/v1/stats: platform totals. */
 export const platformStats = (client: DchubClient, opts: CallOptions = {}): Promise<PlatformStatsT> =>
-  client.getJson('/api/v1/stats', PlatformStats, undefined, opts);
+  client.getJson(ENDPOINTS.stats.path, PlatformStats, undefined, opts);
 
 /** GET /api/v1/markets/list: scored markets of the caller's tier. */
 export const listMarkets = (client: DchubClient, opts: CallOptions = {}): Promise<MarketListT> =>
-  client.getJson('/api/v1/markets/list', MarketList, undefined, opts);
+  client.getJson(ENDPOINTS.marketList.path, MarketList, undefined, opts);
 
 export const marketsTable = (m: MarketListT): Table =>
   recordsTable(m.data, ['slug', 'id', 'name', 'state', 'country', 'facility_count', 'total_power_mw', 'pipeline_mw_total', 'avg_kwh_price_usd'], {
@@ -51,13 +52,13 @@ export const marketsTable = (m: MarketListT): Table =>
 
 /** GET /api/v1/markets/{name}: one market by slug or name. */
 export const getMarket = (client: DchubClient, name: string, opts: CallOptions = {}): Promise<MarketDetailT> =>
-  client.getJson(`/api/v1/markets/${slugArg('name', name)}`, MarketDetail, undefined, opts);
+  client.getJson(endpointPath(ENDPOINTS.market, { market_name: slugArg('name', name) }), MarketDetail, undefined, opts);
 
 /** GET /api/v1/markets/compare: 2-4 markets side by side. */
 export async function compareMarkets(client: DchubClient, markets: string | readonly string[], opts: CallOptions = {}): Promise<MarketCompareT> {
   const list = (typeof markets === 'string' ? markets.split(',') : [...markets]).map((s) => s.trim()).filter(Boolean);
   if (list.length < 2 || list.length > 4) throw new ValidationError('markets', `give 2 to 4 markets, got ${list.length}`);
-  return client.getJson('/api/v1/markets/compare', MarketCompare, query({ markets: list.join(',') }), opts);
+  return client.getJson(ENDPOINTS.marketCompare.path, MarketCompare, query({ markets: list.join(',') }), opts);
 }
 
 export const compareTable = (c: MarketCompareT): Table =>
@@ -68,14 +69,14 @@ export const compareTable = (c: MarketCompareT): Table =>
 
 /** GET /api/v1/dcpi/scores/{slug}: power-readiness scores and verdict of one market. */
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
-  client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, DcpiScoreResponse, undefined, opts);
+  client.getJson(endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) }), DcpiScoreResponse, undefined, opts);
 
 export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
 
 /** GET /api/v1/dcpi/leaderboard. */
 export async function dcpiLeaderboard(client: DchubClient, q: { verdict?: string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<DcpiLeaderboardT> {
   const f = parseParams(DcpiLeaderboardQuery, q);
-  return client.getJson('/api/v1/dcpi/leaderboard', DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.dcpiLeaderboard.path, DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
 }
 
 export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
@@ -84,7 +85,7 @@ export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
 /** GET /api/v1/ai-capacity-index (horizon 30, 60 or 90 days). */
 export async function aiCapacityIndex(client: DchubClient, q: { horizon?: number | string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<AiCapacityIndexT> {
   const f = parseParams(AiCapacityIndexQuery, q);
-  return client.getJson('/api/v1/ai-capacity-index', AiCapacityIndex, query({ horizon: f.horizon, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.aiCapacityIndex.path, AiCapacityIndex, query({ horizon: f.horizon, limit: f.limit }), opts);
 }
 
 export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
@@ -100,7 +101,7 @@ export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
 
 /** GET /api/v1/market-brief/{slug}: one market brief (Pro sections are teasers below Pro). */
 export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
-  client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, MarketBriefResponse, undefined, opts);
+  client.getJson(endpointPath(ENDPOINTS.brief, { slug: slugArg('slug', slug) }), MarketBriefResponse, undefined, opts);
 
 export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });
 

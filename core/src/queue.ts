@@ -1,4 +1,5 @@
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS } from './endpoints.js';
 import {
   QueueFilters,
   QueueResult,
@@ -9,7 +10,7 @@ import {
 import { tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
-export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+export const QUEUE_PATH = ENDPOINTS.queue.path;
 
 /** Server-side reduction of the interconnection queue (spec §4.2). */
 export async function refineQueue(client: DchubClient, filters: QueueFiltersInput = {}, opts: CallOptions = {}): Promise<QueueResultT> {

@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
-import { RANK_SITES_PATH, RankSitesRequest, RankedSites, type RankedSitesT } from './schemas/ranking.js';
+import { ENDPOINTS } from './endpoints.js';
+import { RankSitesRequest, RankedSites, type RankedSitesT } from './schemas/ranking.js';
 import { cell, type Cell, type Table } from './table.js';
 import { parseParams } from './validate.js';
+
+export const RANK_SITES_PATH = ENDPOINTS.rankSites.path;
 
 export type ScoringMode = 'relative' | 'absolute' | 'percentile';
 

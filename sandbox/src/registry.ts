@@ -6,8 +6,9 @@ import type { SandboxEnv } from './http.js';
 import type { Tier } from './policy/tiers.js';
 
 /**
- * Every endpoint is declared once, with the same zod schemas that validate its input and
- * describe its output; the Hono route and the OpenAPI document are both derived from that.
+ * Every endpoint is declared once, in core's ENDPOINTS (method, path, parameter, body and answer
+ * schemas); a route spreads its descriptor and adds what serving it needs (summary, tags, tier,
+ * handler). The Hono route and the OpenAPI document are both derived from that.
  */
 export interface ResponseSpec {
   description: string;
@@ -23,7 +24,9 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   /** Hono path (`/api/v1/markets/:name`); OpenAPI gets `{name}`. */
   path: string;
   /** Further paths answering the same way (aliases). */
-  aliases?: string[];
+  aliases?: readonly string[];
+  /** Schema of the 200 answer when `responses[200]` names none (the endpoint descriptor's). */
+  response?: z.ZodType;
   summary: string;
   tags: string[];
   /** Lowest tier that may call it; below that the route answers 401/403. */
@@ -53,7 +56,9 @@ export class RouteRegistry {
   readonly routes: RouteSpec[] = [];
 
   add<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType>(spec: RouteSpec<Q, B, P>): void {
-    this.routes.push(spec as unknown as RouteSpec);
+    const ok = spec.responses[200];
+    const responses = ok && !ok.schema && !ok.contentType && spec.response ? { ...spec.responses, 200: { ...ok, schema: spec.response } } : spec.responses;
+    this.routes.push({ ...spec, responses } as unknown as RouteSpec);
   }
 
   /** Mounts every declared route on the app, with input validation. */

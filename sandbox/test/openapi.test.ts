@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS, type Endpoint } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '../src/server.js';
 
 /**
@@ -129,6 +130,14 @@ describe('/openapi.json', () => {
 
   it('documents the API key scheme', () => {
     expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  });
+
+  it('documents exactly the endpoints core describes (ENDPOINTS), each served from its descriptor', () => {
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
+    const described = Object.values(ENDPOINTS as Record<string, Endpoint>).flatMap((e) =>
+      [e.path, ...(e.aliases ?? [])].map((p) => `${e.method} ${p.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
+    );
+    expect(ops.sort()).toEqual(described.sort());
   });
 
   it('every documented operation is exercised by a sample', () => {

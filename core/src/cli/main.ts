@@ -20,6 +20,7 @@ import { DEFAULT_BASE_URL, DchubClient, fetchMeta } from '../client.js';
 import { AuthError, DchubError, NetworkError, RateLimitError, ServerError, ValidationError } from '../errors.js';
 import { DirectoryStore } from '../node.js';
 import { queueTable, refineQueue } from '../queue.js';
+import { QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import type { Table } from '../table.js';
 import { render, type OutputFormat } from './format.js';
@@ -195,17 +196,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
     switch (command) {
       case 'queue': {
-        const r = await refineQueue(client, {
-          iso: f.iso,
-          min_mw: f['min-mw'],
-          max_ttp_months: f['max-ttp-months'],
-          fuel_type: f['fuel-type'],
-          status: f.status,
-          baseload_only: f['baseload-only'],
-          max_fiber_km: f['max-fiber-km'],
-          geocoded_only: f['geocoded-only'],
-          limit: f.limit,
-        });
+        // Each predicate's flag is its name with dashes (--min-mw for min_mw).
+        const flags = f as Record<string, string | boolean | undefined>;
+        const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, flags[k.replace(/_/g, '-')]])) as QueueFiltersInput);
         emit(queueTable(r), r);
         return EXIT.ok;
       }

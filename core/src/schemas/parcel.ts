@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { Envelope } from './envelope.js';
 import { caseless, optionalNumber, showValue } from './params.js';
 
-export const PARCEL_PATH = '/api/v1/analyze-parcel';
 
 /** Refusal thresholds of the parcel analysis (absurd geometries are refused before any work). */
 export const PARCEL_MAX_VERTICES = 10_000;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { Envelope } from './envelope.js';
 import { booleanParam, optionalNumber, readWithShape, showValue } from './params.js';
 
-export const RANK_SITES_PATH = '/api/v1/rank-sites';
 export const RANK_MAX_CANDIDATES = 1000;
 export const RANK_DEFAULT_TOP_K = 3;
 /** Objectives and constraints a request may name. */

@@ -1,10 +1,9 @@
-import { z } from 'zod';
-import { DCPI_CITATION, DCPI_LEADERBOARD_CSV_COLUMNS, DcpiLeaderboard, DcpiLeaderboardQuery, DcpiScoreList, DcpiScoreListQuery, DcpiScoreResponse, ErrorBody } from '@dchub/core';
+import { DCPI_CITATION, DCPI_LEADERBOARD_CSV_COLUMNS, DcpiLeaderboard, ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { resolveMarket } from '../data/market-extras.js';
 import { scoringDay } from '../data/markets.js';
 import { dcpiLeaderboardRows, dcpiMarketAnswer, dcpiScoresAnswer, leaderboardAsOf } from '../domain/dcpi.js';
-import { badRequest, csvField } from '../http.js';
+import { csvField } from '../http.js';
 import { SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
 import type { RouteRegistry } from '../registry.js';
 import { hexId } from '../rng.js';
@@ -15,13 +14,11 @@ const etagMatches = (header: string | undefined, etag: string) =>
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/v1/dcpi/scores',
+    ...ENDPOINTS.dcpiScores,
     summary: 'DCPI scores of every market (sort and filters; numbers masked below the Developer plan)',
     tags: ['DCPI'],
-    query: DcpiScoreListQuery,
     responses: {
-      200: { description: 'Scores', schema: DcpiScoreList },
+      200: { description: 'Scores' },
       400: { description: 'Bad sort or verdict', schema: ErrorBody },
     },
     handler: (c, { query }) => {
@@ -30,13 +27,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/dcpi/scores/:market_slug',
+    ...ENDPOINTS.dcpiMarket,
     summary: 'DCPI of one market: verdict, composite, excess power, constraint, time to power, inputs',
     tags: ['DCPI'],
-    params: z.object({ market_slug: z.string().meta({ description: 'Market slug (aliases such as nova, dfw, sv are accepted)' }) }),
     responses: {
-      200: { description: 'Score (ETag; If-None-Match → 304)', schema: DcpiScoreResponse },
+      200: { description: 'Score (ETag; If-None-Match → 304)' },
       304: { description: 'Not modified' },
       404: { description: '`{"error":"market not found","slug":...}`', schema: ErrorBody },
     },
@@ -55,11 +50,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/dcpi/leaderboard',
+    ...ENDPOINTS.dcpiLeaderboard,
     summary: 'Markets ranked by DCPI composite (JSON or CSV)',
     tags: ['DCPI'],
-    query: DcpiLeaderboardQuery,
     responses: {
       200: { description: 'Leaderboard (CSV with format=csv)', schema: DcpiLeaderboard, alsoContentTypes: ['text/csv'] },
       400: { description: 'Bad verdict, limit or format', schema: ErrorBody },

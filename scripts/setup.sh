@@ -33,6 +33,14 @@ if [ ! -x .venv/bin/python ] || [ "$req" -nt .venv/.installed ]; then
   touch .venv/.installed
 fi
 
+# 3b. schemathesis into the same venv, for the OpenAPI contract run of scripts/test-all.sh.
+streq=sandbox/test/schemathesis/requirements.txt
+if [ ! -x .venv/bin/schemathesis ] || [ "$streq" -nt .venv/.schemathesis-installed ]; then
+  say "schemathesis into .venv from $streq"
+  .venv/bin/pip install --quiet --disable-pip-version-check -r "$streq"
+  touch .venv/.schemathesis-installed
+fi
+
 # 4. Builds: core, sandbox, Excel add-in bundle, JupyterLab prebuilt extension.
 say "building"
 mkdir -p artifacts

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything, then runs every suite: Vitest (core, sandbox, Excel add-in, browser suites in
-# Chromium), the Python tests (the Python API, its shared cache with the CLI, the relay), and Galata (JupyterLab in Chromium).
+# Chromium), the Python tests (the Python API, its shared cache with the CLI, the relay), schemathesis against
+# the sandbox's /openapi.json, and Galata (JupyterLab in Chromium).
 # Ends with one "N passed, N failed" line over all suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +18,11 @@ npx vitest run --reporter=default --reporter=json --outputFile=artifacts/vitest.
 echo "== python: the Python API against a sandbox, its contract with the dchub CLI, the server extension (relay) =="
 .venv/bin/python scripts/pytests.py artifacts/python.json || status=1
 
+echo "== schemathesis: /openapi.json of the sandbox, spec and real profiles (every check, fixed seed) =="
+node scripts/schemathesis.mjs artifacts/schemathesis.json || status=1
+
 echo "== galata: JupyterLab extension in a real jupyter lab =="
 (cd jupyter-extension/ui-tests && PLAYWRIGHT_JSON_OUTPUT_NAME="$root/artifacts/galata.json" npx playwright test --reporter=list,json) || status=1
 
-node scripts/summarize-tests.mjs artifacts/vitest.json artifacts/python.json artifacts/galata.json || status=1
+node scripts/summarize-tests.mjs artifacts/vitest.json artifacts/python.json artifacts/schemathesis.json artifacts/galata.json || status=1
 exit $status

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS, endpointPath } from './endpoints.js';
 import { positiveIdArg } from './facilities.js';
 import {
   AgentCapabilities,
@@ -7,6 +8,8 @@ import {
   AgentFacilitiesQuery,
   AgentStats,
   AgentWhoami,
+  KeyClaimAnswer,
+  KeyClaimRequest,
   Onboard,
   OnboardQuery,
   ReceiptDetail,
@@ -17,7 +20,6 @@ import {
   type ReceiptListT,
   type ReceiptT,
 } from './schemas/agent.js';
-import { optionalString } from './schemas/params.js';
 import { recordsTable, tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
@@ -33,27 +35,6 @@ const query = (o: Record<string, unknown>) => {
 
 // ---------------------------------------------------------------- keys
 
-/** Body of POST /api/v1/keys/claim (limits as the service's). */
-export const KeyClaimRequest = z.object({
-  client_name: optionalString({ maxLength: 200, description: 'Name of the client claiming the key' }),
-  intended_use: optionalString({ maxLength: 2000, description: 'What the key is for' }),
-  email: optionalString({ maxLength: 200, description: 'Contact address (optional)' }),
-});
-
-/**
- * The answer of POST /api/v1/keys/claim: a free key, issued at once. A reused key (notes §2.25:
- * idempotent reuse, the unused-key cap, the bind gate) comes without `developer_id` and `claim_id`.
- */
-export const KeyClaimAnswer = z.looseObject({
-  ok: z.literal(true),
-  api_key: z.string().min(1),
-  tier: z.string(),
-  developer_id: z.string().optional(),
-  claim_id: z.string().optional(),
-  reused: z.boolean().optional(),
-  usage_instructions: z.string().optional(),
-  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable().optional(),
-});
 export type KeyClaimAnswerT = z.infer<typeof KeyClaimAnswer>;
 
 /**
@@ -67,7 +48,7 @@ export async function claimKey(
 ): Promise<KeyClaimAnswerT> {
   const f = parseParams(KeyClaimRequest, q);
   const body = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
-  return client.postJson('/api/v1/keys/claim', body, KeyClaimAnswer, opts);
+  return client.postJson(ENDPOINTS.keyClaim.path, body, KeyClaimAnswer, opts);
 }
 
 // ---------------------------------------------------------------- identity and description
@@ -77,7 +58,7 @@ export async function claimKey(
  * The calls left, when stated, make the quota ledger's allowance known.
  */
 export async function whoami(client: DchubClient, opts: CallOptions = {}): Promise<AgentWhoamiT> {
-  const me = await client.getJson('/api/agent/whoami', AgentWhoami, undefined, { cache: false, ...opts });
+  const me = await client.getJson(ENDPOINTS.agentWhoami.path, AgentWhoami, undefined, { cache: false, ...opts });
   const left = me.authenticated ? me.agent.api_calls_remaining : undefined;
   if (typeof left === 'number' && Number.isFinite(left)) await client.ledger?.confirm({ remaining: left });
   return me;
@@ -85,7 +66,7 @@ export async function whoami(client: DchubClient, opts: CallOptions = {}): Promi
 
 /** GET /api/agent/capabilities: what the agent interface offers. */
 export const agentCapabilities = (client: DchubClient, opts: CallOptions = {}): Promise<AgentCapabilitiesT> =>
-  client.getJson('/api/agent/capabilities', AgentCapabilities, undefined, opts);
+  client.getJson(ENDPOINTS.agentCapabilities.path, AgentCapabilities, undefined, opts);
 
 export const capabilitiesTable = (a: AgentCapabilitiesT): Table =>
   recordsTable(
@@ -97,7 +78,7 @@ export const agentEndpointsTable = (a: AgentCapabilitiesT): Table => recordsTabl
 
 /** GET /api/agent/stats: global counts. */
 export const agentStats = (client: DchubClient, opts: CallOptions = {}): Promise<AgentStatsT> =>
-  client.getJson('/api/agent/stats', AgentStats, undefined, opts);
+  client.getJson(ENDPOINTS.agentStats.path, AgentStats, undefined, opts);
 
 // ---------------------------------------------------------------- facilities for agents
 
@@ -108,7 +89,7 @@ export async function agentFacilities(
   opts: CallOptions = {},
 ): Promise<AgentFacilitiesT> {
   const f = parseParams(AgentFacilitiesQuery, q);
-  return client.getJson('/api/agent/facilities', AgentFacilities, query({ q: f.q, country: f.country, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.agentFacilities.path, AgentFacilities, query({ q: f.q, country: f.country, limit: f.limit }), opts);
 }
 
 export const agentFacilitiesTable = (a: AgentFacilitiesT): Table =>
@@ -119,14 +100,14 @@ export const agentFacilitiesTable = (a: AgentFacilitiesT): Table =>
 /** GET /api/v1/onboard: guidance for browse, mcp, connector or rest clients (default: detected). */
 export async function onboard(client: DchubClient, type?: string | null, opts: CallOptions = {}): Promise<OnboardT> {
   const f = parseParams(OnboardQuery, { type });
-  return client.getJson('/api/v1/onboard', Onboard, query({ type: f.type }), opts);
+  return client.getJson(ENDPOINTS.onboard.path, Onboard, query({ type: f.type }), opts);
 }
 
 // ---------------------------------------------------------------- receipts
 
 /** GET /api/v1/receipts: published model-evaluation runs. */
 export const receipts = (client: DchubClient, opts: CallOptions = {}): Promise<ReceiptListT> =>
-  client.getJson('/api/v1/receipts', ReceiptList, undefined, opts);
+  client.getJson(ENDPOINTS.receipts.path, ReceiptList, undefined, opts);
 
 export const RECEIPT_COLUMNS = [
   'run_id', 'model_id', 'platform', 'platform_label', 'status', 'evaluated_at', 'published_at', 'model_replies', 'api_call_count',
@@ -142,7 +123,7 @@ export const receiptsTable = (l: ReceiptListT): Table =>
 
 /** GET /api/v1/receipts/{run_id}: one run with its full call record. */
 export async function receipt(client: DchubClient, runId: number | string, opts: CallOptions = {}): Promise<ReceiptDetailT> {
-  return client.getJson(`/api/v1/receipts/${positiveIdArg('run_id', runId)}`, ReceiptDetail, undefined, opts);
+  return client.getJson(endpointPath(ENDPOINTS.receipt, { run_id: positiveIdArg('run_id', runId) }), ReceiptDetail, undefined, opts);
 }
 
 export const RECEIPT_CALL_COLUMNS = ['n', 'method', 'url', 'executed', 'http_status', 'response_bytes', 'response_sha256', 'response_truncated_by_harness', 'response_excerpt'] as const;

@@ -1,6 +1,7 @@
 import type { CallOptions, DchubClient } from './client.js';
 import { noteList } from './derive/items.js';
-import { BRIEF_FROM_ALL, BRIEFS_ALL_PATH } from './derive/pairs.js';
+import { BRIEF_FROM_ALL } from './derive/pairs.js';
+import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readBriefsAll, readBriefsCsv, readBriefsDiff } from './read/briefs.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from './schemas/briefs.js';
 import { tableFromRecords, type Table } from './table.js';
 
-export const BRIEFS_CSV_PATH = '/api/v1/market-brief/all.csv';
+export const BRIEFS_CSV_PATH = ENDPOINTS.briefsCsv.path;
 export const DCPI_CITATION = 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0';
 
 export interface BriefsCsv {
@@ -59,8 +60,8 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
   return tableFromRecords(rows, BRIEF_CSV_COLUMNS, { citation: DCPI_CITATION, asOf: asOf || undefined });
 }
 
-export { BRIEFS_ALL_PATH };
-export const BRIEFS_DIFF_PATH = '/api/v1/market-brief/diff';
+export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
+export const BRIEFS_DIFF_PATH = ENDPOINTS.briefsDiff.path;
 
 /**
  * GET /api/v1/market-brief/all (one page); a brief that failed to build is named in the warnings and

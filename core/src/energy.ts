@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS, endpointPath } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readEnergyPrices, readFuelMix } from './read/energy.js';
 import {
@@ -26,7 +27,7 @@ const pathArg = (name: string, v: unknown, max = 60): string => {
 /** GET /api/grid/fuel-mix: generation by fuel of a US grid operator (ERCOT by default). */
 export async function fuelMix(client: DchubClient, iso?: string | null, opts: CallOptions = {}): Promise<FuelMixT> {
   const f = parseParams(FuelMixQuery, { iso });
-  return client.getJson('/api/grid/fuel-mix', readFuelMix, new URLSearchParams({ iso: f.iso ?? 'ERCOT' }), opts);
+  return client.getJson(ENDPOINTS.fuelMix.path, readFuelMix, new URLSearchParams({ iso: f.iso ?? 'ERCOT' }), opts);
 }
 
 export const fuelMixTable = (m: FuelMixT): Table =>
@@ -37,7 +38,7 @@ export const fuelMixTable = (m: FuelMixT): Table =>
 
 /** GET /api/energy/prices/{state}: retail prices of a US state (code or name). */
 export async function energyPrices(client: DchubClient, state: string, opts: CallOptions = {}): Promise<EnergyPricesT> {
-  return client.getJson(`/api/energy/prices/${pathArg('state', state)}`, readEnergyPrices, undefined, opts);
+  return client.getJson(endpointPath(ENDPOINTS.energyPrices, { state: pathArg('state', state) }), readEnergyPrices, undefined, opts);
 }
 
 /** Field/value rows; the 12-month trend becomes one row per period (`price_trend_12mo.2026-09`). */
@@ -56,7 +57,7 @@ export const pricesTable = (p: EnergyPricesT): Table => {
 
 /** GET /api/v1/grid-intelligence: the grid regions (keyless answers are a preview flagged `_gated`). */
 export const gridRegions = (client: DchubClient, opts: CallOptions = {}): Promise<GridIntelligenceT> =>
-  client.getJson('/api/v1/grid-intelligence', GridIntelligence, undefined, opts);
+  client.getJson(ENDPOINTS.gridIntelligence.path, GridIntelligence, undefined, opts);
 
 export const GRID_REGION_COLUMNS = [
   'id', 'iso', 'name', 'total_queue_gw', 'large_load_queue_gw', 'corridor_count', 'status', 'queue_basis', 'key_states',
@@ -80,5 +81,5 @@ export async function gridRegion(client: DchubClient, id: string, opts: CallOpti
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(s)) {
     throw new ValidationError('region_id', `must be a region id such as ${GRID_REGION_IDS.join(', ')}, got ${JSON.stringify(id)}`);
   }
-  return client.getJson(`/api/v1/grid-intelligence/${encodeURIComponent(s)}`, GridRegionDetail, undefined, opts);
+  return client.getJson(endpointPath(ENDPOINTS.gridRegion, { region_id: encodeURIComponent(s) }), GridRegionDetail, undefined, opts);
 }

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS, endpointPath } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { SemanticSearchBody, SemanticSearchResult, type SemanticSearchResultT } from './schemas/agent.js';
 import { readFacilities } from './read/facilities.js';
@@ -19,21 +21,14 @@ export const positiveIdArg = (name: string, v: unknown): number => {
   return Number(s);
 };
 
-export interface FacilitySearchInput {
-  q?: string | null;
-  /** ISO 3166-1 alpha-2 code (US, DE, SG). */
-  country?: string | null;
-  limit?: number | string | null;
-  market?: string | null;
-  state?: string | null;
-  status?: string | null;
-}
+/** `country` is an ISO 3166-1 alpha-2 code (US, DE, SG). */
+export type FacilitySearchInput = z.input<typeof FacilitySearchQuery>;
 
 /** GET /api/v1/facilities: text, country and market search (keyless callers get a 5-row preview). */
 export async function searchFacilities(client: DchubClient, q: FacilitySearchInput = {}, opts: CallOptions = {}): Promise<FacilitySearchT> {
   const f = parseParams(FacilitySearchQuery, q);
   return client.getJson(
-    '/api/v1/facilities',
+    ENDPOINTS.facilities.path,
     readFacilities,
     query({ q: f.q, country: f.country, limit: f.limit, market: f.market, state: f.state, status: f.status }),
     opts,
@@ -56,7 +51,7 @@ export const facilitiesTable = (s: FacilitySearchT): Table =>
 
 /** GET /api/v1/facilities/detail/{id}: the full record (requires a key). */
 export async function facilityDetail(client: DchubClient, id: number | string, opts: CallOptions = {}): Promise<FacilityDetailT> {
-  return client.getJson(`/api/v1/facilities/detail/${positiveIdArg('facility_id', id)}`, FacilityDetail, undefined, opts);
+  return client.getJson(endpointPath(ENDPOINTS.facilityDetail, { facility_id: positiveIdArg('facility_id', id) }), FacilityDetail, undefined, opts);
 }
 
 /** The record as field/value rows (capacity.* flattened; lists as JSON text). */
@@ -66,7 +61,7 @@ export const facilityTable = (d: FacilityDetailT): Table =>
 /** POST /api/v1/search/semantic: natural-language facility search (Developer plan or higher). Not cached. */
 export async function semanticSearch(client: DchubClient, text: string, topK?: number, opts: CallOptions = {}): Promise<SemanticSearchResultT> {
   const body = parseParams(SemanticSearchBody, { query: text, topK });
-  return client.postJson('/api/v1/search/semantic', body, SemanticSearchResult, opts);
+  return client.postJson(ENDPOINTS.semanticSearch.path, body, SemanticSearchResult, opts);
 }
 
 export const SEMANTIC_COLUMNS = ['id', 'score', 'name', 'provider', 'city', 'state', 'country', 'market', 'power_mw', 'status', 'lat', 'lng'] as const;

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readNews, readPipeline, readTransactions } from './read/feeds.js';
 import {
@@ -23,15 +25,10 @@ const joinList = (v: unknown): unknown => (Array.isArray(v) ? v.join(', ') : v);
 // ---------------------------------------------------------------- news
 
 /** `/api/news` answers 10 articles by default; the alias listings answer 50. */
-export const NEWS_PATHS = ['/api/news', '/api/v1/news', '/api/news/live', '/api/agent/news', '/api/news-feed'] as const;
+export const NEWS_PATHS = [ENDPOINTS.news.path, ENDPOINTS.newsListing.path, ...ENDPOINTS.newsListing.aliases] as const;
 export type NewsPath = (typeof NEWS_PATHS)[number];
 
-export interface NewsInput {
-  limit?: number | string | null;
-  query?: string | null;
-  category?: string | null;
-  source?: string | null;
-}
+export type NewsInput = z.input<typeof NewsQuery>;
 
 export interface NewsOptions extends CallOptions {
   /** Which listing to read (default `/api/news`). */
@@ -40,7 +37,7 @@ export interface NewsOptions extends CallOptions {
 
 /** GET /api/news (or an alias): articles newest first, refreshed every 5 minutes. */
 export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOptions = {}): Promise<NewsListT> {
-  const { path = '/api/news', ...call } = opts;
+  const { path = ENDPOINTS.news.path, ...call } = opts;
   if (!(NEWS_PATHS as readonly string[]).includes(path)) throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
   const f = parseParams(NewsQuery, q);
   return client.getJson(path, readNews, query({ limit: f.limit, query: f.query, category: f.category, source: f.source }), call);
@@ -61,13 +58,7 @@ export const newsTable = (n: NewsListT): Table =>
 
 // ---------------------------------------------------------------- transactions
 
-export interface TransactionsInput {
-  limit?: number | string | null;
-  deal_type?: string | null;
-  year?: number | string | null;
-  buyer?: string | null;
-  seller?: string | null;
-}
+export type TransactionsInput = z.input<typeof TransactionsQuery>;
 
 export interface TransactionsOptions extends CallOptions {
   /** Read an alias listing (default 100 deals) instead of /api/v1/transactions (default 20). */
@@ -82,7 +73,7 @@ export async function transactions(client: DchubClient, q: TransactionsInput = {
   }
   const f = parseParams(TransactionsQuery, q);
   return client.getJson(
-    alias ?? '/api/v1/transactions',
+    alias ?? ENDPOINTS.transactions.path,
     readTransactions,
     query({ limit: f.limit, deal_type: f.deal_type, year: f.year, buyer: f.buyer, seller: f.seller }),
     call,
@@ -101,17 +92,12 @@ export const dealsTable = (t: TransactionListT): Table =>
 
 // ---------------------------------------------------------------- pipeline
 
-export interface PipelineInput {
-  status?: string | null;
-  market?: string | null;
-  company?: string | null;
-  limit?: number | string | null;
-}
+export type PipelineInput = z.input<typeof PipelineQuery>;
 
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
 export async function pipeline(client: DchubClient, q: PipelineInput = {}, opts: CallOptions = {}): Promise<PipelineResponseT> {
   const f = parseParams(PipelineQuery, q);
-  return client.getJson('/api/v1/pipeline', readPipeline, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.pipeline.path, readPipeline, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
 }
 
 export const PIPELINE_COLUMNS = [

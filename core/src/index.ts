@@ -4,6 +4,7 @@ export * from './client.js';
 export * from './cache/index.js';
 export * from './table.js';
 export * from './validate.js';
+export * from './endpoints.js';
 export * from './queue.js';
 export * from './sites.js';
 export * from './briefs.js';

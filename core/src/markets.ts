@@ -2,6 +2,7 @@ import { DCPI_CITATION, briefToRow, briefsTable } from './briefs.js';
 import type { CallOptions, DchubClient } from './client.js';
 import { answerItemFields, noteList } from './derive/items.js';
 import { BRIEF_FROM_ALL, DCPI_FROM_SCORES, DCPI_SCORES_PATH } from './derive/pairs.js';
+import { ENDPOINTS, endpointPath } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readBrief } from './read/briefs.js';
 import { readAiCapacity, readDcpiScore, readMarketList, readStats } from './read/markets.js';
@@ -48,11 +49,11 @@ const query = (o: Record<string, unknown>) => {
 
 /** GET /api/v1/stats: platform totals. */
 export const platformStats = (client: DchubClient, opts: CallOptions = {}): Promise<PlatformStatsT> =>
-  client.getJson('/api/v1/stats', readStats, undefined, opts);
+  client.getJson(ENDPOINTS.stats.path, readStats, undefined, opts);
 
 /** GET /api/v1/markets/list: scored markets of the caller's tier. */
 export const listMarkets = (client: DchubClient, opts: CallOptions = {}): Promise<MarketListT> =>
-  client.getJson('/api/v1/markets/list', readMarketList, undefined, opts);
+  client.getJson(ENDPOINTS.marketList.path, readMarketList, undefined, opts);
 
 export const marketsTable = (m: MarketListT): Table =>
   recordsTable(m.data, ['slug', 'id', 'name', 'state', 'country', 'facility_count', 'total_power_mw', 'pipeline_mw_total', 'avg_kwh_price_usd'], {
@@ -61,13 +62,13 @@ export const marketsTable = (m: MarketListT): Table =>
 
 /** GET /api/v1/markets/{name}: one market by slug or name. */
 export const getMarket = (client: DchubClient, name: string, opts: CallOptions = {}): Promise<MarketDetailT> =>
-  client.getJson(`/api/v1/markets/${slugArg('name', name)}`, MarketDetail, undefined, opts);
+  client.getJson(endpointPath(ENDPOINTS.market, { market_name: slugArg('name', name) }), MarketDetail, undefined, opts);
 
 /** GET /api/v1/markets/compare: 2-4 markets side by side. */
 export async function compareMarkets(client: DchubClient, markets: string | readonly string[], opts: CallOptions = {}): Promise<MarketCompareT> {
   const list = (typeof markets === 'string' ? markets.split(',') : [...markets]).map((s) => s.trim()).filter(Boolean);
   if (list.length < 2 || list.length > 4) throw new ValidationError('markets', `give 2 to 4 markets, got ${list.length}`);
-  return client.getJson('/api/v1/markets/compare', MarketCompare, query({ markets: list.join(',') }), opts);
+  return client.getJson(ENDPOINTS.marketCompare.path, MarketCompare, query({ markets: list.join(',') }), opts);
 }
 
 export const compareTable = (c: MarketCompareT): Table =>
@@ -78,7 +79,7 @@ export const compareTable = (c: MarketCompareT): Table =>
 
 /** GET /api/v1/dcpi/scores/{slug}: power-readiness scores and verdict of one market. */
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
-  client.getJson(`/api/v1/dcpi/scores/${slugArg('slug', slug)}`, readDcpiScore, undefined, opts);
+  client.getJson(endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) }), readDcpiScore, undefined, opts);
 
 /**
  * Some fields of one market's DCPI (default: the verdict): served from a cached scores list that
@@ -86,7 +87,7 @@ export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions =
  * setting — from the list fetched once for every market; otherwise the whole single answer.
  */
 export async function dcpiScoreFields(client: DchubClient, slug: string, fields: string | readonly string[] = ['verdict'], opts: CallOptions = {}): Promise<Partial<DcpiScoreResponseT>> {
-  const path = `/api/v1/dcpi/scores/${slugArg('slug', slug)}`;
+  const path = endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) });
   return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<DcpiScoreResponseT>>;
 }
 
@@ -108,7 +109,7 @@ export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citat
 /** GET /api/v1/dcpi/leaderboard. */
 export async function dcpiLeaderboard(client: DchubClient, q: { verdict?: string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<DcpiLeaderboardT> {
   const f = parseParams(DcpiLeaderboardQuery, q);
-  return client.getJson('/api/v1/dcpi/leaderboard', DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.dcpiLeaderboard.path, DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
 }
 
 export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
@@ -117,7 +118,7 @@ export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
 /** GET /api/v1/ai-capacity-index (horizon 30, 60 or 90 days). */
 export async function aiCapacityIndex(client: DchubClient, q: { horizon?: number | string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<AiCapacityIndexT> {
   const f = parseParams(AiCapacityIndexQuery, q);
-  return client.getJson('/api/v1/ai-capacity-index', readAiCapacity, query({ horizon: f.horizon, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.aiCapacityIndex.path, readAiCapacity, query({ horizon: f.horizon, limit: f.limit }), opts);
 }
 
 export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
@@ -133,7 +134,7 @@ export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
 
 /** GET /api/v1/market-brief/{slug}: one market brief (Pro sections are teasers below Pro). */
 export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
-  client.getJson(`/api/v1/market-brief/${slugArg('slug', slug)}`, readBrief, undefined, opts);
+  client.getJson(endpointPath(ENDPOINTS.brief, { slug: slugArg('slug', slug) }), readBrief, undefined, opts);
 
 /**
  * Some fields of one market brief (paths such as `hero.verdict`): served from a cached /all page
@@ -141,7 +142,7 @@ export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions
  * otherwise the whole brief.
  */
 export async function marketBriefFields(client: DchubClient, slug: string, fields: string | readonly string[], opts: CallOptions = {}): Promise<Partial<MarketBriefResponseT>> {
-  const path = `/api/v1/market-brief/${slugArg('slug', slug)}`;
+  const path = endpointPath(ENDPOINTS.brief, { slug: slugArg('slug', slug) });
   return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<MarketBriefResponseT>>;
 }
 

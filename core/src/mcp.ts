@@ -110,6 +110,9 @@ export class McpToolClient {
       res = await c.callTool({ name, arguments: args });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
+      // -32602 (invalid params) names the parameter in `data.param` and leads the one-line message with it.
+      const param = (err as { code?: unknown; data?: { param?: unknown } }).code === -32602 ? (err as { data?: { param?: unknown } }).data?.param : undefined;
+      if (typeof param === 'string') throw new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, ''));
       if (/invalid|required|expected/i.test(msg)) throw new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, ''));
       throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
     }

@@ -1,7 +1,10 @@
 import type { CallOptions, DchubClient } from './client.js';
-import { PARCEL_PATH, ParcelAnalysis, ParcelRequest, type ParcelAnalysisT } from './schemas/parcel.js';
+import { ENDPOINTS } from './endpoints.js';
+import { ParcelAnalysis, ParcelRequest, type ParcelAnalysisT } from './schemas/parcel.js';
 import { flattenPaths, type Table } from './table.js';
 import { parseParams } from './validate.js';
+
+export const PARCEL_PATH = ENDPOINTS.analyzeParcel.path;
 
 /** POST /api/v1/analyze-parcel with a GeoJSON Polygon or MultiPolygon (spec §4.3). */
 export async function analyzeParcel(client: DchubClient, geometry: unknown, capacity_mw?: number | null, opts: CallOptions = {}): Promise<ParcelAnalysisT> {

@@ -1,17 +1,24 @@
+import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
-import { RANK_SITES_PATH, RankSitesRequest, RankedSites, type RankedSitesT } from './schemas/ranking.js';
+import { ENDPOINTS } from './endpoints.js';
+import { RankSitesRequest, RankedSites, type RankedSitesT } from './schemas/ranking.js';
 import { cell, type Cell, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
+export const RANK_SITES_PATH = ENDPOINTS.rankSites.path;
+
 export type ScoringMode = 'relative' | 'absolute' | 'percentile';
 
+type RankSitesBody = z.input<typeof RankSitesRequest>;
+
+/** The request body's fields, with `mode` in place of the `absolute`/`percentile` flags. */
 export interface RankSitesInput {
-  candidates: Array<Record<string, unknown>>;
+  candidates: RankSitesBody['candidates'];
   /** field → signed weight: + maximizes, − minimizes. */
-  objectives: Record<string, number>;
-  constraints?: Record<string, { min?: number; max?: number }>;
+  objectives: RankSitesBody['objectives'];
+  constraints?: RankSitesBody['constraints'];
   mode?: ScoringMode;
-  top_k?: number;
+  top_k?: RankSitesBody['top_k'];
 }
 
 /** POST /api/v1/rank-sites (spec §4.4). Arguments are checked first, so a bad one spends nothing. */

@@ -1,10 +1,11 @@
 import type { CallOptions, DchubClient } from './client.js';
+import { ENDPOINTS } from './endpoints.js';
 import { readSiteScore } from './read/sites.js';
 import { SiteScoreQuery, siteScoreAliases, type SiteScoreQueryInput, type SiteScoreT } from './schemas/sites.js';
 import { flattenPaths, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
-export const SITE_SCORE_PATH = '/api/site-score';
+export const SITE_SCORE_PATH = ENDPOINTS.siteScore.path;
 
 /** Scores a location (spec §2.3). Sends both `capacity_mw` and the real service's `capacity`. */
 export async function siteScore(client: DchubClient, query: SiteScoreQueryInput, opts: CallOptions = {}): Promise<SiteScoreT> {

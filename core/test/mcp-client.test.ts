@@ -32,6 +32,10 @@ describe('core MCP client (official SDK, streamable HTTP)', () => {
       await expect(mcp.callTool('no_such_tool')).rejects.toBeInstanceOf(ValidationError);
       const bad = await mcp.callTool('compare_isos', { isos: 'PJM' });
       expect(bad.isError).toBe(true);
+      // -32602 from the server is a ValidationError naming the parameter, in one line.
+      const invalid = await mcp.callTool('get_news', { limit: 'lots' }).catch((e: unknown) => e);
+      expect(invalid).toBeInstanceOf(ValidationError);
+      expect(invalid).toMatchObject({ param: 'limit', message: expect.stringMatching(/^limit: [^\n]+$/) });
     } finally {
       await mcp.close();
     }

@@ -168,7 +168,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
 
   const registry = buildRegistry(ctx);
   registry.mount(app, routeGuard(ctx));
-  registerDocs(app, registry);
+  registerDocs(app, registry, (spec) => ctx.presenters.access.required(spec.path, spec.requires));
   registerMcp(app, ctx);
   if (ctx.controls) registerControls(app, ctx);
 

@@ -140,17 +140,46 @@ describe('MCP tools answer from the same data as REST', () => {
     expect(bad.isError).toBe(true);
   });
 
-  it('tool argument errors are JSON tool errors naming the parameter', async () => {
+  it('arguments that break the input schema answer JSON-RPC -32602 in one line naming the parameter', async () => {
+    const client = await connect('f1');
+    const rejected = async (name: string, args: Obj) => {
+      const err = await client.callTool({ name, arguments: args }).then(
+        () => undefined,
+        (e: unknown) => e as { code?: number; message: string; data?: Obj },
+      );
+      expect(err, `${name} ${JSON.stringify(args)} was accepted`).toBeDefined();
+      return err!;
+    };
+    const noQuery = await rejected('semantic_search', {});
+    expect(noQuery).toMatchObject({ code: -32602, data: { param: 'query', tool: 'semantic_search' } });
+    expect(noQuery.message).toMatch(/^MCP error -32602: query: /);
+    const badEnum = await rejected('rank_markets', { criteria: 'cheapest' });
+    expect(badEnum).toMatchObject({ code: -32602, data: { param: 'criteria' } });
+    const wrongType = await rejected('get_news', { limit: 'lots' });
+    expect(wrongType).toMatchObject({ code: -32602, data: { param: 'limit' } });
+    for (const e of [noQuery, badEnum, wrongType]) expect(e.message).not.toContain('\n');
+  });
+
+  it('a value the schema allows but the data refuses stays a JSON tool error naming it', async () => {
     const client = await connect('f1');
     const few = await call(client, 'compare_isos', { isos: 'PJM' });
     expect(few.isError).toBe(true);
     expect(few.data.supported_isos).toEqual(['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE']);
     const ok = await call(client, 'compare_isos', { isos: 'PJM,ERCOT,ISO-NE' });
     expect(ok.data.isos).toEqual(['PJM', 'ERCOT', 'ISONE']);
-    const noQuery = await call(client, 'semantic_search', {});
-    expect(noQuery).toMatchObject({ isError: true, data: { param: 'query' } });
-    const badEnum = await call(client, 'rank_markets', { criteria: 'cheapest' });
-    expect(badEnum).toMatchObject({ isError: true, data: { param: 'criteria' } });
+  });
+
+  it('an argument error spends nothing: the daily allowance and the Pro wall come after it', async () => {
+    const client = await connect('f1');
+    const used = () => sb.ctx.counters.used(sb.ctx.clock.nowMs(), 'mcp:key:f1');
+    await call(client, 'get_market_dcpi_rank', { market_slug: 'dallas' });
+    const before = used();
+    expect(before).toBeGreaterThan(0);
+    const err = await client.callTool({ name: 'analyze_site', arguments: { lat: 'north' } }).catch((e: { code?: number; data?: Obj }) => e);
+    expect(err).toMatchObject({ code: -32602, data: { param: 'lat' } });
+    expect(used()).toBe(before);
+    const walled = await call(client, 'analyze_site', { lat: 39, lon: -77 });
+    expect(walled.data.error).toBe('pro_required');
   });
 
   it('internal REST reads do not spend the caller\'s REST allowance', async () => {

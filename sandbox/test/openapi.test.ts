@@ -1,7 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS, type Endpoint } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '../src/server.js';
 
 /**
@@ -129,6 +132,14 @@ describe('/openapi.json', () => {
     expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 
+  it('documents exactly the endpoints core describes (ENDPOINTS), each served from its descriptor', () => {
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
+    const described = Object.values(ENDPOINTS as Record<string, Endpoint>).flatMap((e) =>
+      [e.path, ...(e.aliases ?? [])].map((p) => `${e.method} ${p.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
+    );
+    expect(ops.sort()).toEqual(described.sort());
+  });
+
   it('every documented operation is exercised by a sample', () => {
     const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
@@ -155,6 +166,94 @@ describe('/openapi.json', () => {
       const validate = ajv.compile((media as any).schema);
       const ok = validate(body);
       expect(ok, JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    }
+  });
+});
+
+/** The parameter schema of `name` in `METHOD path`. */
+const param = (method: string, path: string, name: string) =>
+  (doc.paths[path][method].parameters as Array<{ name: string; required: boolean; schema: any }>).find((p) => p.name === name)!;
+/** Whether a JSON Schema admits a value (ajv, the document's own dialect). */
+const admits = (schema: unknown, value: unknown) => ajv.validate(schema as object, value) as boolean;
+
+describe('/openapi.json describes what the server accepts (the cases schemathesis found)', () => {
+  const get = async (url: string, init: RequestInit = {}) => {
+    const res = await fetch(sb.url + url, { ...init, headers: { 'X-API-Key': KEY, ...(init.headers ?? {}) } });
+    return { status: res.status, allow: res.headers.get('allow'), body: await res.json().catch(() => undefined) };
+  };
+
+  it('is generated from the schemas with z.toJSONSchema: no walk of zod internals in the sandbox or core', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
+    const root = join(__dirname, '../..');
+    const walking = [...files(join(root, 'sandbox/src')), ...files(join(root, 'core/src'))].filter((f) => /_zod\s*[.[]\s*['"]?def/.test(readFileSync(f, 'utf8')));
+    expect(walking).toEqual([]);
+  });
+
+  it('every pattern compiles as JSON Schema reads it (ECMA-262, Unicode mode)', () => {
+    const patterns: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'pattern' && typeof x === 'string' ? patterns.push(x) : walk(x);
+    };
+    walk(doc.paths);
+    expect(patterns.length).toBeGreaterThan(10);
+    for (const p of patterns) expect(() => new RegExp(p, 'u'), p).not.toThrow();
+  });
+
+  it('site-score capacity_mw must be greater than 0, in the document as at the server', async () => {
+    const cap = param('get', '/api/site-score', 'capacity_mw');
+    expect(admits(cap.schema, 0)).toBe(false);
+    expect(admits(cap.schema, 0.5)).toBe(true);
+    expect((await get('/api/site-score?lat=10&lon=10&capacity_mw=0')).status).toBe(400);
+    expect((await get('/api/site-score?lat=10&lon=10&capacity_mw=0.5')).status).toBe(200);
+    expect(param('get', '/api/site-score', 'lat').required).toBe(true);
+  });
+
+  it('ai-capacity-index horizon is the enum 30, 60, 90', async () => {
+    const h = param('get', '/api/v1/ai-capacity-index', 'horizon').schema;
+    expect([30, 60, 90].map((v) => admits(h, v))).toEqual([true, true, true]);
+    expect(admits(h, 85)).toBe(false);
+    expect((await get('/api/v1/ai-capacity-index?horizon=85')).status).toBe(400);
+  });
+
+  it('markets/compare requires markets (two to four names)', async () => {
+    const m = param('get', '/api/v1/markets/compare', 'markets');
+    expect(m.required).toBe(true);
+    expect(admits(m.schema, 'dallas')).toBe(false);
+    expect(admits(m.schema, 'dallas, nova')).toBe(true);
+    expect((await get('/api/v1/markets/compare')).status).toBe(400);
+  });
+
+  it('path ids: a positive whole number of at most 12 digits; a large one is a 404, not a 400', async () => {
+    for (const [path, name] of [['/api/v1/facilities/detail/{facility_id}', 'facility_id'], ['/api/v1/receipts/{run_id}', 'run_id']] as const) {
+      const s = param('get', path, name).schema;
+      expect([admits(s, 1), admits(s, 999_999_999_999), admits(s, 0), admits(s, -399), admits(s, 1e12)]).toEqual([true, true, false, false, false]);
+    }
+    expect((await get('/api/v1/facilities/detail/999999999999')).status).toBe(404);
+    expect((await get('/api/v1/receipts/-399')).status).toBe(400);
+  });
+
+  it('blank values (iso=, limit=, type=) are documented as "not given" and accepted', async () => {
+    for (const [path, name] of [['/api/grid/fuel-mix', 'iso'], ['/api/news', 'limit'], ['/api/v1/onboard', 'type']] as const) {
+      expect(admits(param('get', path, name).schema, '')).toBe(true);
+      expect(admits(param('get', path, name).schema, 'zzz')).toBe(false);
+    }
+    expect((await get('/api/grid/fuel-mix?iso=')).body.iso).toBe('ERCOT');
+    expect((await get('/api/news?limit=')).status).toBe(200);
+    expect((await get('/api/v1/onboard?type=')).status).toBe(200);
+  });
+
+  it('keys/claim documents its body as optional, and answers without one', async () => {
+    expect(doc.paths['/api/v1/keys/claim'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/api/v1/rank-sites'].post.requestBody.required).toBe(true);
+    expect((await get('/api/v1/keys/claim', { method: 'POST' })).status).toBe(200);
+  });
+
+  it('an undeclared method on a declared path is 405 with Allow', async () => {
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const r = await get('/api/v1/interconnection-queue/refined', { method });
+      expect([r.status, r.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
     }
   });
 });

@@ -215,7 +215,7 @@ describe.each(PROFILES)('%s profile', (profile) => {
       await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 5, max: 1 } } }, /^constraints\.a: min 5 is above max 1/);
     });
     it('top_k and flags', async () => {
-      await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, top_k: 0 }, /^top_k: must be a whole number of at least 1/);
+      await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, top_k: 0 }, /^top_k: must be at least 1, got 0/);
       await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, top_k: 2.5 }, /^top_k: /);
       await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, percentile: 'maybe' }, /^percentile: must be true or false/);
     });

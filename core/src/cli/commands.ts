@@ -11,6 +11,7 @@ import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getM
 import { McpToolClient, toolTable } from '../mcp.js';
 import { analyzeParcel, parcelTable } from '../parcel.js';
 import { queueTable, refineQueue } from '../queue.js';
+import { QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
 import { rankSites, rankedTable, type ScoringMode } from '../ranking.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import { fieldTable, readPath, type Table } from '../table.js';
@@ -107,17 +108,8 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
 
   switch (command) {
     case 'queue': {
-      const r = await refineQueue(client, {
-        iso: str(f.iso),
-        min_mw: str(f['min-mw']),
-        max_ttp_months: str(f['max-ttp-months']),
-        fuel_type: str(f['fuel-type']),
-        status: str(f.status),
-        baseload_only: f['baseload-only'] === true ? true : undefined,
-        max_fiber_km: str(f['max-fiber-km']),
-        geocoded_only: f['geocoded-only'] === true ? true : undefined,
-        limit: str(f.limit),
-      }, call);
+      // Each predicate's flag is its name with dashes (--min-mw for min_mw).
+      const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])) as QueueFiltersInput, call);
       emit(queueTable(r), r);
       return EXIT.ok;
     }

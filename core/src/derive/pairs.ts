@@ -1,10 +1,11 @@
+import { ENDPOINTS } from '../endpoints.js';
 import { readBriefsAll } from '../read/briefs.js';
 import type { MarketBriefAllT } from '../schemas/briefs.js';
 import { DcpiScoreList, type DcpiScoreListT } from '../schemas/markets.js';
 import type { ListItemPair } from './items.js';
 
-export const DCPI_SCORES_PATH = '/api/v1/dcpi/scores';
-export const BRIEFS_ALL_PATH = '/api/v1/market-brief/all';
+export const DCPI_SCORES_PATH = ENDPOINTS.dcpiScores.path;
+export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
 
 /** Members of a DCPI list row, the same as the single-market endpoint's (notes §2.5, §2.6: one stored row). */
 export const DCPI_LIST_FIELDS = [

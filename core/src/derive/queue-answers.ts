@@ -1,3 +1,4 @@
+import { ENDPOINTS } from '../endpoints.js';
 import type { CallOptions, DchubClient, Fetched } from '../client.js';
 import { readQueue } from '../read/queue.js';
 import { QueueFilters, queueSearchParams, type QueueFiltersT, type QueueResultT } from '../schemas/queue.js';
@@ -6,7 +7,7 @@ import { answerThrough } from './flow.js';
 import { cachedSources, deliverDerived, freshCached, noteSource, previewsSeen } from './sources.js';
 import { isPreview } from './values.js';
 
-export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+export const QUEUE_PATH = ENDPOINTS.queue.path;
 
 /** Filters of a noted source, from its canonical query string. */
 function filtersOf(query: string): QueueFiltersT | undefined {

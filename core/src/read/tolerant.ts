@@ -21,15 +21,16 @@ export function toNumber(v: unknown): number | null | undefined {
 }
 
 type AnySchema = z.ZodType;
-const def = (s: AnySchema) => (s as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
 
-/** The schema under optional/nullable/default/catch wrappers and a preprocess pipe's output side. */
+/** The schema under optional/nullable/default/catch/readonly wrappers and a pipe's typed side (public zod API only). */
 function core(s: AnySchema): AnySchema {
   for (let i = 0; i < 8; i++) {
-    const d = def(s);
-    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'catch' || d.type === 'readonly' || d.type === 'nonoptional') s = d.innerType as AnySchema;
-    else if (d.type === 'pipe') s = (def(d.out as AnySchema).type === 'transform' ? d.in : d.out) as AnySchema;
-    else return s;
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodCatch || s instanceof z.ZodReadonly || s instanceof z.ZodNonOptional) {
+      s = s.unwrap() as AnySchema;
+    } else if (s instanceof z.ZodPipe) {
+      // A preprocess pipe (transform → schema) is typed by its output; a schema → transform pipe by its input.
+      s = (s.out instanceof z.ZodTransform ? s.in : s.out) as AnySchema;
+    } else return s;
   }
   return s;
 }
@@ -59,13 +60,11 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
     return n ?? value;
   }
   const s = core(schema);
-  const d = def(s);
-  if (Array.isArray(value)) return d.type === 'array' ? value.map((x) => fitNumbers(d.element as AnySchema, x)) : value;
+  if (Array.isArray(value)) return s instanceof z.ZodArray ? value.map((x) => fitNumbers(s.element as AnySchema, x)) : value;
   if (typeof value !== 'object') return value;
-  if (d.type === 'object') {
-    const shape = (s as unknown as { shape: Record<string, AnySchema> }).shape;
+  if (s instanceof z.ZodObject) {
     let out: Record<string, unknown> | undefined;
-    for (const [k, field] of Object.entries(shape)) {
+    for (const [k, field] of Object.entries(s.shape as Record<string, AnySchema>)) {
       const v = (value as Record<string, unknown>)[k];
       if (v === undefined || v === null) continue;
       const fitted = fitNumbers(field, v);
@@ -73,8 +72,8 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
     }
     return out ?? value;
   }
-  if (d.type === 'record') {
-    const vt = d.valueType as AnySchema;
+  if (s instanceof z.ZodRecord) {
+    const vt = s.valueType as AnySchema;
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fitNumbers(vt, v)]));
   }
   return value;

@@ -186,3 +186,27 @@ export type SemanticSearchBodyT = z.output<typeof SemanticSearchBody>;
 export type SemanticSearchResultT = z.infer<typeof SemanticSearchResult>;
 export type ReceiptT = z.infer<typeof Receipt>;
 export type ReceiptListT = z.infer<typeof ReceiptList>;
+
+// ---------------------------------------------------------------- keys
+
+/** Body of POST /api/v1/keys/claim (limits as the service's). */
+export const KeyClaimRequest = z.object({
+  client_name: optionalString({ maxLength: 200, description: 'Name of the client claiming the key' }),
+  intended_use: optionalString({ maxLength: 2000, description: 'What the key is for' }),
+  email: optionalString({ maxLength: 200, description: 'Contact address (optional)' }),
+});
+
+/**
+ * The answer of POST /api/v1/keys/claim: a free key, issued at once. A reused key (notes §2.25:
+ * idempotent reuse, the unused-key cap, the bind gate) comes without `developer_id` and `claim_id`.
+ */
+export const KeyClaimAnswer = z.looseObject({
+  ok: z.literal(true),
+  api_key: z.string().min(1),
+  tier: z.string(),
+  developer_id: z.string().optional(),
+  claim_id: z.string().optional(),
+  reused: z.boolean().optional(),
+  usage_instructions: z.string().optional(),
+  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable().optional(),
+});

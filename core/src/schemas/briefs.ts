@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalNumber, optionalString, showValue } from './params.js';
 
 /** Columns of /api/v1/market-brief/all.csv, in the order of spec §2.6. */
 export const BRIEF_CSV_COLUMNS = [
@@ -188,4 +189,21 @@ export const MarketBriefCapExceeded = z.looseObject({
   current_count: z.number(),
   upgrade_url: z.string(),
   message: z.string(),
+});
+
+// ---------------------------------------------------------------- paging of /all, /all.csv and /diff
+
+/** Paging of the bulk brief endpoints; the tier's maximum (50, or 500 from Pro) is checked per call. */
+export const BriefPageQuery = z.object({
+  limit: optionalNumber({ int: true, min: 1, max: 500, description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)' }).transform((n) => n ?? 50),
+  offset: optionalNumber({ int: true, min: 0, max: 1_000_000, description: 'Briefs to skip' }).transform((n) => n ?? 0),
+});
+
+export const BriefDiffQuery = BriefPageQuery.extend({
+  since: optionalString({
+    maxLength: 40,
+    pattern: /^\s*\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[Tt ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?\s*$/,
+    refused: (v) => `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got ${showValue(v)}`,
+    description: 'ISO 8601 timestamp (or date); briefs whose computed_at is later',
+  }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatedFields, Provenance } from './envelope.js';
-import { optionalNumber, optionalString, type ParamMeta } from './params.js';
+import { optionalNumber, optionalString } from './params.js';
 
 /** Facility inventory: search (spec §4.1, notes §2.9) and the keyed detail record (spec §4.5). */
 
@@ -9,20 +9,11 @@ export const FACILITIES_MAX_LIMIT = 100;
 /** Rows a keyless caller sees (notes §2.9: the free path returns at most 5). */
 export const FACILITIES_KEYLESS_ROWS = 5;
 
-/** ISO 3166-1 alpha-2 country code (two letters, upper-cased). */
-export const countryCodeParam = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): string | undefined => {
-    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
-    const s = typeof v === 'string' ? v.trim() : '';
-    if (!/^[A-Za-z]{2}$/.test(s)) {
-      ctx.addIssue({ code: 'custom', message: `must be an ISO 3166-1 alpha-2 country code (two letters, e.g. US), got ${JSON.stringify(v)}`, input: v });
-      return z.NEVER;
-    }
-    return s.toUpperCase();
-  })
-  .meta({ param: { type: 'string', description: 'ISO 3166-1 alpha-2 country code, e.g. US, DE, SG' } satisfies ParamMeta });
+/** ISO 3166-1 alpha-2 country code (two letters, any case; read upper-cased). */
+export const countryCodeParam = optionalString({
+  pattern: /^\s*[A-Za-z]{2}\s*$/,
+  description: 'ISO 3166-1 alpha-2 country code, e.g. US, DE, SG',
+}).transform((s) => s?.toUpperCase());
 
 export const FacilitySearchQuery = z.object({
   q: optionalString({ maxLength: 200, description: 'Text matched against name, city, operator (provider) and market' }),

@@ -1,34 +1,12 @@
 import { z } from 'zod';
-import { optionalNumber, optionalString, type ParamMeta } from './params.js';
+import { choiceParam, optionalNumber, optionalString } from './params.js';
 
 /**
  * Feeds: news, transactions (deals) and the construction pipeline (spec §4.1, notes §2.12-2.14).
  */
 
-/**
- * A query parameter limited to a fixed list of words (case-insensitive). Unknown words are
- * refused with a message naming the accepted values; `aliases` maps other spellings.
- */
-export function feedChoiceParam<const T extends string>(
-  values: readonly T[],
-  opts: { description?: string; aliases?: Record<string, T>; fallback?: T } = {},
-) {
-  const byKey = new Map<string, T>(values.map((v) => [v.toLowerCase(), v]));
-  for (const [k, v] of Object.entries(opts.aliases ?? {})) byKey.set(k.toLowerCase(), v);
-  return z
-    .unknown()
-    .optional()
-    .transform((v, ctx): T | undefined => {
-      if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return opts.fallback;
-      const hit = typeof v === 'string' ? byKey.get(v.trim().toLowerCase()) : undefined;
-      if (hit === undefined) {
-        ctx.addIssue({ code: 'custom', message: `must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`, input: v });
-        return z.NEVER;
-      }
-      return hit;
-    })
-    .meta({ param: { type: 'string', enum: values, default: opts.fallback, description: opts.description } satisfies ParamMeta });
-}
+/** A parameter limited to a fixed list of words (any case); see `choiceParam`. */
+export const feedChoiceParam = choiceParam;
 
 // ---------------------------------------------------------------- news
 

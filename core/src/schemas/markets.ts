@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatedFields } from './envelope.js';
-import { optionalNumber, optionalString } from './params.js';
+import { choiceParam, numberChoiceParam, optionalNumber, optionalString, readWithShape } from './params.js';
 
 /**
  * Markets, platform totals and the DC Hub Power Index (DCPI): the legacy `success`/`data`
@@ -106,9 +106,26 @@ export type MarketDetailT = z.infer<typeof MarketDetail>;
 
 // ---------------------------------------------------------------- GET /api/v1/markets/compare
 
-export const MarketCompareQuery = z.object({
-  markets: optionalString({ maxLength: 400, description: 'Two to four market slugs or names, comma-separated' }),
-});
+export const MARKET_COMPARE_MAX_LENGTH = 400;
+/** A market name in the list: no comma, no space at either end. */
+const MARKET_NAME = '[^,\\s](?:[^,]*[^,\\s])?';
+
+/** Two to four market names, read with the real service's messages. */
+const marketList = readWithShape(
+  z
+    .string()
+    .regex(new RegExp(`^\\s*${MARKET_NAME}(?:\\s*,\\s*${MARKET_NAME}){1,3}\\s*$`), { error: 'provide 2-4 markets to compare, comma-separated' })
+    .meta({ maxLength: MARKET_COMPARE_MAX_LENGTH }),
+  (v, ctx): string[] => {
+    const names = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    if (typeof v === 'string' && [...v].length > MARKET_COMPARE_MAX_LENGTH) ctx.issues.push({ code: 'custom', message: `must be at most ${MARKET_COMPARE_MAX_LENGTH} characters`, input: v });
+    else if (names.length === 0) ctx.issues.push({ code: 'custom', message: 'parameter required (comma-separated)', input: v });
+    else if (names.length < 2 || names.length > 4) ctx.issues.push({ code: 'custom', message: `provide 2-4 markets to compare, got ${names.length}`, input: v });
+    return names;
+  },
+).meta({ description: 'Two to four market slugs or names, comma-separated' });
+
+export const MarketCompareQuery = z.object({ markets: marketList });
 
 export const MarketCompare = z.looseObject({
   success: z.boolean(),
@@ -180,10 +197,15 @@ export const DcpiScoreResponse = DcpiScoreRow.extend({
 });
 export type DcpiScoreResponseT = z.infer<typeof DcpiScoreResponse>;
 
+/** DCPI orderings and their other names. */
+export const DCPI_SORTS = ['excess', 'constraint', 'time_to_power', 'composite'] as const;
+export type DcpiSort = (typeof DCPI_SORTS)[number];
+const dcpiSortParam = (description: string) => choiceParam(DCPI_SORTS, { description, aliases: { ttp: 'time_to_power', rank: 'composite' } });
+
 export const DcpiScoreListQuery = z.object({
-  sort: optionalString({ maxLength: 20, description: 'excess (default), constraint, time_to_power|ttp, composite|rank' }),
-  sort_by: optionalString({ maxLength: 20, description: 'Same as sort' }),
-  verdict: optionalString({ maxLength: 20, description: 'BUILD, CAUTION or AVOID' }),
+  sort: dcpiSortParam('Order: excess (default), constraint, time_to_power (ttp), composite (rank)'),
+  sort_by: dcpiSortParam('Same as sort (sort wins when both are given)'),
+  verdict: choiceParam(DCPI_VERDICTS, { description: 'Verdict filter' }),
   iso: optionalString({ maxLength: 20, description: 'Grid operator, e.g. PJM' }),
   state: optionalString({ maxLength: 10, description: 'State or region code' }),
   limit: optionalNumber({ int: true, min: 0, max: 1000, description: 'Rows (0 = all; default all)' }),
@@ -200,9 +222,9 @@ export const DcpiScoreList = z.looseObject({
 export type DcpiScoreListT = z.infer<typeof DcpiScoreList>;
 
 export const DcpiLeaderboardQuery = z.object({
-  verdict: optionalString({ maxLength: 20, description: 'BUILD, CAUTION or AVOID' }),
+  verdict: choiceParam(DCPI_VERDICTS, { description: 'Verdict filter' }),
   limit: optionalNumber({ int: true, min: 1, max: 100, description: 'Rows (default 25, max 100)' }),
-  format: optionalString({ maxLength: 10, description: 'json (default) or csv' }),
+  format: choiceParam(['json', 'csv'] as const, { description: 'Answer format (default json)', fallback: 'json' }),
 });
 
 export const DcpiLeaderboardRow = z.looseObject({
@@ -243,11 +265,7 @@ export const DCPI_LEADERBOARD_CSV_COLUMNS = [
 export const AI_CAPACITY_HORIZONS = [30, 60, 90] as const;
 
 export const AiCapacityIndexQuery = z.object({
-  horizon: optionalNumber({ int: true, min: 30, max: 90, description: 'Days ahead: 30, 60 or 90 (default 90)' })
-    .refine((n) => n === undefined || (AI_CAPACITY_HORIZONS as readonly number[]).includes(n), {
-      message: 'must be one of 30, 60, 90',
-    })
-    .transform((n) => n ?? 90),
+  horizon: numberChoiceParam(AI_CAPACITY_HORIZONS, { description: 'Days ahead (default 90)' }).transform((n) => n ?? 90),
   limit: optionalNumber({ int: true, min: 1, max: 50, description: 'Markets (default 20, max 50)' }).transform((n) => n ?? 20),
 });
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { Envelope } from './envelope.js';
-import { optionalNumber, type ParamMeta } from './params.js';
+import { caseless, optionalNumber, showValue } from './params.js';
 
-export const PARCEL_PATH = '/api/v1/analyze-parcel';
 
 /** Refusal thresholds of the parcel analysis (absurd geometries are refused before any work). */
 export const PARCEL_MAX_VERTICES = 10_000;
@@ -11,10 +10,7 @@ export const PARCEL_MAX_MEMBERS = 100;
 /** One member polygon's outer ring as `[lng, lat]` pairs (closing point dropped). */
 export type ParcelRing = Array<[number, number]>;
 
-const show = (v: unknown): string => {
-  const s = typeof v === 'string' ? JSON.stringify(v) : String(v);
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
-};
+const show = (v: unknown): string => showValue(v);
 
 /**
  * Reads a GeoJSON Polygon or MultiPolygon (type case-insensitive) into outer rings, or says which
@@ -74,20 +70,28 @@ export function readParcelGeometry(g: unknown): { rings: ParcelRing[] } | { path
   return { rings };
 }
 
+/** The accepted geometry's shape, as documented (the reader above adds what JSON Schema cannot say: distinct points, the vertex total). */
+const Position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)], z.number()).meta({ description: '[lng, lat]' });
+const Ring = z.array(Position).max(PARCEL_MAX_VERTICES);
+const PolygonRings = z.array(Ring).min(1);
+export const ParcelGeometryShape = z.union([
+  z.looseObject({ type: z.string().regex(new RegExp(`^${caseless('Polygon')}$`)), coordinates: PolygonRings }),
+  z.looseObject({ type: z.string().regex(new RegExp(`^${caseless('MultiPolygon')}$`)), coordinates: z.array(PolygonRings).min(1).max(PARCEL_MAX_MEMBERS) }),
+]);
+export type ParcelGeometryInput = z.input<typeof ParcelGeometryShape>;
+
+/** Read first (messages naming the field, sizes before coordinates), then held to the documented shape. */
 const geometryParam = z
-  .unknown()
-  .transform((v, ctx): ParcelRing[] => {
-    const r = readParcelGeometry(v);
-    if ('rings' in r) return r.rings;
-    ctx.addIssue({ code: 'custom', message: r.message, path: r.path, input: v });
-    return z.NEVER;
-  })
-  .meta({
-    param: {
-      type: 'string',
-      description: 'GeoJSON Polygon or MultiPolygon, coordinates [lng, lat]; outer rings only; each ring >= 3 distinct points',
-    } satisfies ParamMeta,
-  });
+  .pipe(
+    z.transform((v: ParcelGeometryInput, ctx) => {
+      const r = readParcelGeometry(v);
+      if ('rings' in r) return v;
+      ctx.issues.push({ code: 'custom', message: r.message, path: r.path, input: v });
+      return z.NEVER;
+    }),
+    ParcelGeometryShape.transform((v) => (readParcelGeometry(v) as { rings: ParcelRing[] }).rings),
+  )
+  .meta({ description: 'GeoJSON Polygon or MultiPolygon (type in any case), coordinates [lng, lat]; outer rings only; each outer ring >= 3 distinct points' });
 
 /** Request body of `POST /api/v1/analyze-parcel` (spec §4.3). */
 export const ParcelRequest = z.object({

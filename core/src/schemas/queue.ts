@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Envelope, Provenance } from './envelope.js';
-import { booleanParam, optionalNumber, type ParamMeta } from './params.js';
+import { booleanParam, listParam, optionalNumber, optionalString, showValue } from './params.js';
 
 /** The seven US grid operators of the queue, in their canonical spelling. */
 export const QUEUE_ISOS = ['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE'] as const;
@@ -14,86 +14,52 @@ export function normalizeIso(token: string): QueueIso | undefined {
   return ISO_BY_KEY.get(token.toUpperCase().replace(/[^A-Z0-9]/g, ''));
 }
 
-const splitList = (v: unknown): string[] | undefined => {
-  if (v === undefined || v === null) return undefined;
-  const parts = (Array.isArray(v) ? v.map(String) : [String(v)])
-    .flatMap((s) => s.split(/[,;]/))
-    .map((s) => s.trim())
+/**
+ * `^ T ([,;] T)* [,;]? $` with space allowed around the separators: a list of tokens matching `token`
+ * (a trailing separator, as people type `PJM,` or `solar;`, adds nothing).
+ */
+const listPattern = (token: string) => new RegExp(`^\\s*(?:${token})(?:\\s*[,;]\\s*(?:${token}))*(?:\\s*[,;])?\\s*$`);
+const splitTokens = (s: string) =>
+  s
+    .split(/[,;]/)
+    .map((t) => t.trim())
     .filter(Boolean);
-  return parts.length ? parts : undefined;
-};
 
-const isoParam = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): QueueIso[] | undefined => {
-    const tokens = splitList(v);
-    if (!tokens) return undefined;
+/** The ISO spellings accepted: canonical names, any case; ISO-NE also as ISONE, ISO NE, ISO_NE. */
+const ISO_TOKEN = [...QUEUE_ISOS.filter((iso) => iso !== 'ISO-NE'), 'ISO[-_ ]?NE']
+  .map((w) => w.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`))
+  .join('|');
+
+const isoParam = listParam(
+  listPattern(ISO_TOKEN),
+  (s) => {
     const out: QueueIso[] = [];
-    for (const t of tokens) {
+    for (const t of splitTokens(s)) {
       const iso = normalizeIso(t);
-      if (!iso) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `unknown ISO ${JSON.stringify(t)}; expected one or more of ${QUEUE_ISOS.join(', ')}`,
-          input: v,
-        });
-        return z.NEVER;
-      }
-      if (!out.includes(iso)) out.push(iso);
+      if (iso && !out.includes(iso)) out.push(iso);
     }
     return out;
-  })
-  .meta({
-    param: {
-      type: 'string',
-      description: 'Comma-separated union of PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE (ISONE accepted)',
-    } satisfies ParamMeta,
-  });
+  },
+  (v) => {
+    const bad = typeof v === 'string' ? splitTokens(v).find((t) => !normalizeIso(t)) : undefined;
+    return `unknown ISO ${showValue(bad ?? v)}; expected one or more of ${QUEUE_ISOS.join(', ')}, comma-separated`;
+  },
+  'Comma-separated union of PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE (ISONE accepted), any case',
+);
 
-const FUEL_TOKEN = /^[A-Za-z0-9 /+-]{1,24}$/;
-const fuelParam = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): string[] | undefined => {
-    const tokens = splitList(v);
-    if (!tokens) return undefined;
-    const bad = tokens.find((t) => !FUEL_TOKEN.test(t));
-    if (bad !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `fuel label ${JSON.stringify(bad)} must be 1-24 letters, digits, spaces or / + -`,
-        input: v,
-      });
-      return z.NEVER;
-    }
-    return tokens;
-  })
-  .meta({
-    param: {
-      type: 'string',
-      description: 'Case-insensitive substring of the raw fuel label; comma or semicolon separates a union',
-    } satisfies ParamMeta,
-  });
+/** A fuel label: 1-24 letters, digits, spaces or / + - (no space at either end). */
+const FUEL_TOKEN = '[A-Za-z0-9/+-](?:[A-Za-z0-9 /+-]{0,22}[A-Za-z0-9/+-])?';
+const fuelParam = listParam(
+  listPattern(FUEL_TOKEN),
+  splitTokens,
+  (v) => `must be fuel labels of 1-24 letters, digits, spaces or / + -, comma- or semicolon-separated, got ${showValue(v)}`,
+  'Case-insensitive substring of the raw fuel label; comma or semicolon separates a union',
+);
 
-const statusParam = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): string => {
-    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return 'active';
-    if (typeof v !== 'string' || v.length > 64) {
-      ctx.addIssue({ code: 'custom', message: 'must be "active", "all" or a status substring (≤64 chars)', input: v });
-      return z.NEVER;
-    }
-    return v.trim();
-  })
-  .meta({
-    param: {
-      type: 'string',
-      default: 'active',
-      description: '"active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every status; other text is a substring match',
-    } satisfies ParamMeta,
-  });
+const statusParam = optionalString({
+  maxLength: 64,
+  description: '"active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every status; other text is a substring match',
+}).transform((s) => s ?? 'active');
 
 export const QUEUE_LIMIT_MAX = 1000;
 export const QUEUE_LIMIT_DEFAULT = 200;
@@ -112,31 +78,22 @@ export const QueueFilters = z.object({
     (n) => n ?? QUEUE_LIMIT_DEFAULT,
   ),
 });
-export type QueueFiltersInput = {
-  iso?: string | readonly string[] | null;
-  min_mw?: number | string | null;
-  max_ttp_months?: number | string | null;
-  fuel_type?: string | readonly string[] | null;
-  status?: string | null;
-  baseload_only?: boolean | string | null;
-  max_fiber_km?: number | string | null;
-  geocoded_only?: boolean | string | null;
-  limit?: number | string | null;
-};
+/** What a caller may pass: numbers or their text, booleans or yes/no text, lists as arrays or comma-separated text. */
+export type QueueFiltersInput = z.input<typeof QueueFilters>;
 export type QueueFiltersT = z.output<typeof QueueFilters>;
 
-/** The canonical query string of a filter set: fixed key order, unset predicates left out. */
+/** The nine predicate names of the refined queue, in the canonical query order (written once, here). */
+export const QUEUE_PREDICATES = QueueFilters.keyof().options;
+export type QueuePredicate = (typeof QUEUE_PREDICATES)[number];
+
+/** The canonical query string of a filter set: fixed key order, unset and default predicates left out. */
 export function queueSearchParams(f: QueueFiltersT): URLSearchParams {
   const p = new URLSearchParams();
-  if (f.iso) p.set('iso', f.iso.join(','));
-  if (f.min_mw !== undefined) p.set('min_mw', String(f.min_mw));
-  if (f.max_ttp_months !== undefined) p.set('max_ttp_months', String(f.max_ttp_months));
-  if (f.fuel_type) p.set('fuel_type', f.fuel_type.join(','));
-  if (f.status !== 'active') p.set('status', f.status);
-  if (f.baseload_only) p.set('baseload_only', 'true');
-  if (f.max_fiber_km !== undefined) p.set('max_fiber_km', String(f.max_fiber_km));
-  if (f.geocoded_only) p.set('geocoded_only', 'true');
-  if (f.limit !== QUEUE_LIMIT_DEFAULT) p.set('limit', String(f.limit));
+  for (const k of QUEUE_PREDICATES) {
+    const v = f[k];
+    if (v === undefined || v === false || (k === 'status' && v === 'active') || (k === 'limit' && v === QUEUE_LIMIT_DEFAULT)) continue;
+    p.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
   return p;
 }
 

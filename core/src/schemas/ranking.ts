@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { Envelope } from './envelope.js';
-import { booleanParam, type ParamMeta } from './params.js';
+import { booleanParam, optionalNumber, readWithShape, showValue } from './params.js';
 
-export const RANK_SITES_PATH = '/api/v1/rank-sites';
 export const RANK_MAX_CANDIDATES = 1000;
 export const RANK_DEFAULT_TOP_K = 3;
+/** Objectives and constraints a request may name. */
+export const RANK_MAX_OBJECTIVES = 100;
+export const RANK_MAX_CONSTRAINTS = 100;
 
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+const show = (v: unknown): string => showValue(v);
 
 /** A candidate: `{id?, lat?, lng?|lon?, <metric>: number...}`; nested `{id, fields:{...}}` is flattened (top-level keys win). */
-const candidate = z
-  .unknown()
-  .transform((v, ctx): Record<string, unknown> => {
+const candidate = readWithShape(z.looseObject({}), (v, ctx): Record<string, unknown> => {
     if (!v || typeof v !== 'object' || Array.isArray(v)) {
       ctx.addIssue({ code: 'custom', message: `must be an object, got ${show(Array.isArray(v) ? 'array' : v)}` });
       return z.NEVER;
@@ -19,11 +19,13 @@ const candidate = z
     const { fields, ...top } = v as Record<string, unknown>;
     if (fields && typeof fields === 'object' && !Array.isArray(fields)) return { ...(fields as Record<string, unknown>), ...top };
     return fields === undefined ? top : { ...top, fields };
-  });
+});
 
-const objectives = z
-  .unknown()
-  .transform((v, ctx): Record<string, number> => {
+/** A weight: a number or its text (non-zero, which JSON Schema cannot say). */
+const Weight = z.union([z.number().meta({ not: { const: 0 } }), z.string().regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/)]);
+const RangeBound = z.union([z.number(), z.string().regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/), z.null()]);
+
+const objectives = readWithShape(z.record(z.string(), Weight).meta({ minProperties: 1, maxProperties: RANK_MAX_OBJECTIVES }), (v, ctx): Record<string, number> => {
     const fail = (message: string, path: (string | number)[] = []) => {
       ctx.addIssue({ code: 'custom', message, path });
       return z.NEVER;
@@ -39,8 +41,7 @@ const objectives = z
     }
     if (!Object.keys(out).length) return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
     return out;
-  })
-  .meta({ param: { type: 'string', description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' } satisfies ParamMeta });
+}).meta({ description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' });
 
 const bound = (v: unknown): number | undefined | null => {
   if (v === undefined || v === null) return undefined;
@@ -48,10 +49,8 @@ const bound = (v: unknown): number | undefined | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-const constraints = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): Record<string, { min?: number; max?: number }> => {
+const Range = z.looseObject({ min: RangeBound.optional(), max: RangeBound.optional() });
+const constraints = readWithShape(z.union([z.record(z.string(), Range).meta({ maxProperties: RANK_MAX_CONSTRAINTS }), z.null()]), (v, ctx): Record<string, { min?: number; max?: number }> => {
     if (v === undefined || v === null) return {};
     if (typeof v !== 'object' || Array.isArray(v)) {
       ctx.addIssue({ code: 'custom', message: 'must be an object {field: {min?, max?}}' });
@@ -81,22 +80,14 @@ const constraints = z
       out[k] = { ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}) };
     }
     return out;
-  })
-  .meta({ param: { type: 'string', description: 'Object {field: {min?, max?}}: hard filters, fail-closed' } satisfies ParamMeta });
-
-const topK = z
-  .unknown()
+})
   .optional()
-  .transform((v, ctx): number => {
-    if (v === undefined || v === null || v === '') return RANK_DEFAULT_TOP_K;
-    const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim()) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1) {
-      ctx.addIssue({ code: 'custom', message: `must be a whole number of at least 1, got ${show(v)}` });
-      return z.NEVER;
-    }
-    return n;
-  })
-  .meta({ param: { type: 'integer', minimum: 1, default: RANK_DEFAULT_TOP_K, description: 'Results returned (default 3)' } satisfies ParamMeta });
+  .transform((c) => c ?? {})
+  .meta({ description: 'Object {field: {min?, max?}}: hard filters, fail-closed (min at most max)' });
+
+const topK = optionalNumber({ int: true, min: 1, max: RANK_MAX_CANDIDATES, description: `Results returned (default ${RANK_DEFAULT_TOP_K})` }).transform(
+  (n) => n ?? RANK_DEFAULT_TOP_K,
+);
 
 /** Request body of `POST /api/v1/rank-sites` (spec §4.4). */
 export const RankSitesRequest = z.object({

@@ -9,12 +9,7 @@ export const SiteScoreQuery = z
     state: optionalString({ maxLength: 2, description: 'US state abbreviation' }),
     capacity_mw: optionalNumber({ gt: 0, max: 100000, description: 'Target load in MW' }),
   });
-export type SiteScoreQueryInput = {
-  lat: number | string;
-  lon: number | string;
-  state?: string | null;
-  capacity_mw?: number | string | null;
-};
+export type SiteScoreQueryInput = z.input<typeof SiteScoreQuery>;
 export type SiteScoreQueryT = z.output<typeof SiteScoreQuery>;
 
 /** Folds the real service's parameter spellings (`lng`, `capacity`) into the spec's names. */

@@ -84,16 +84,6 @@ function forecastOf(hist: DcpiScore[]) {
 
 export const byComposite = (a: DcpiScore, b: DcpiScore) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug);
 
-/** DCPI sort names (`sort`/`sort_by`) and the ordering each stands for. */
-export const DCPI_SORTS: ReadonlyMap<string, 'excess' | 'constraint' | 'time_to_power' | 'composite'> = new Map([
-  ['excess', 'excess'],
-  ['constraint', 'constraint'],
-  ['time_to_power', 'time_to_power'],
-  ['ttp', 'time_to_power'],
-  ['composite', 'composite'],
-  ['rank', 'composite'],
-] as const);
-
 const DCPI_ORDER: Record<'excess' | 'constraint' | 'time_to_power' | 'composite', (a: DcpiScore, b: DcpiScore) => number> = {
   excess: (a, b) => b.excess_power_score - a.excess_power_score,
   constraint: (a, b) => b.constraint_score - a.constraint_score,

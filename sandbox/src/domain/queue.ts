@@ -1,4 +1,4 @@
-import { QUEUE_ISOS, type QueueFiltersT, type QueueResultT } from '@dchub/core';
+import { QUEUE_ISOS, type QueueFiltersT, type QueuePredicate, type QueueResultT } from '@dchub/core';
 import { dayIso, dayNumber } from '../clock.js';
 import { ISO_TTP_MONTHS, INTERMITTENT_LABEL, candidateId, type QueueProject } from '../data/queue.js';
 import { attribution, SYNTHETIC_NOTICE } from '../labels.js';
@@ -6,6 +6,8 @@ import { gatedMarkers } from '../policy/gating.js';
 
 /** Rows of the keyless preview. */
 export const PREVIEW_ROWS = 3;
+/** Predicates the keyless preview does not apply (it shows the first rows of the broader set). */
+export const PREVIEW_IGNORED = ['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'] as const satisfies readonly QueuePredicate[];
 
 export const QUEUE_NOTE =
   'Server-side set-reduction over the interconnection queues of seven US grid operators (~5,300 projects). ' +
@@ -159,8 +161,9 @@ export function selectQueueSurvivors(queue: readonly QueueProject[], f: QueueFil
 
 /** The keyless preview (spec §5.3): 3 rows, paid numerics withheld, coordinates rounded, some predicates not applied. */
 export function previewQueueSurvivors(queue: readonly QueueProject[], f: QueueFiltersT, seed: string, nowMs: number): QueueResultT {
-  const notApplied = (['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'] as const).filter((k) => k === 'limit' || f[k] !== undefined);
-  const full = selectQueueSurvivors(queue, { ...f, min_mw: undefined, max_fiber_km: undefined, max_ttp_months: undefined, limit: PREVIEW_ROWS }, seed, nowMs);
+  const notApplied = PREVIEW_IGNORED.filter((k) => k === 'limit' || f[k] !== undefined);
+  const unapplied = Object.fromEntries(PREVIEW_IGNORED.map((k) => [k, undefined]));
+  const full = selectQueueSurvivors(queue, { ...f, ...unapplied, limit: PREVIEW_ROWS }, seed, nowMs);
   const r2 = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
   const results = full.results.map((x) => {
     const lat = r2(x.lat);

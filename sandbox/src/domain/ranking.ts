@@ -1,4 +1,4 @@
-import type { RankSitesRequestT, RankedSitesT } from '@dchub/core';
+import { RANK_MAX_CONSTRAINTS, RANK_MAX_OBJECTIVES, type RankSitesRequestT, type RankedSitesT } from '@dchub/core';
 import { dayNumber } from '../clock.js';
 import type { Dataset } from '../dataset.js';
 import { attribution, SYNTHETIC_NOTICE } from '../labels.js';
@@ -89,8 +89,7 @@ const numeric = (v: unknown): number | undefined => {
 const ownField = (c: Record<string, unknown>, field: string): unknown => (Object.hasOwn(c, field) ? c[field] : undefined);
 
 /** Objectives and constraints a request may name, and the work bound: candidates × (objectives + constraints). */
-export const RANK_MAX_OBJECTIVES = 100;
-export const RANK_MAX_CONSTRAINTS = 100;
+export { RANK_MAX_CONSTRAINTS, RANK_MAX_OBJECTIVES };
 export const RANK_MAX_WORK = 100_000;
 
 /**

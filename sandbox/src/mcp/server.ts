@@ -1,13 +1,12 @@
 import type { Context, Hono } from 'hono';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
-  MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, describeIssue, type McpToolName,
+  MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, safeParseParams, type McpToolName,
 } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { readJsonBody } from '../body.js';
-import { safeParse } from '../registry.js';
 import type { SandboxEnv } from '../http.js';
 import { gatedMarkers, isKeyless, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { dailyReset } from '../policy/limits.js';
@@ -92,6 +91,12 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     const name = params.name;
     const tool = typeof name === 'string' ? TOOL_BY_NAME.get(name as McpToolName) : undefined;
     if (!tool) return { rpcError: { code: -32602, message: `Unknown tool: ${String(name)}` } };
+    // Arguments that break the tool's input schema are invalid params (-32602), one line naming the
+    // parameter, before anything is counted or walled.
+    const parsed = safeParseParams(McpToolInputs[tool.name], params.arguments ?? {});
+    if (!parsed.success) {
+      return { rpcError: { code: -32602, message: `${parsed.param}: ${parsed.message}`, data: { param: parsed.param, tool: tool.name } } };
+    }
     const now = ctx.clock.nowMs();
 
     // The MCP daily allowance (spec §8.1): a tool error, not an HTTP error, so agents can read it.
@@ -133,11 +138,6 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       );
     }
 
-    const parsed = safeParse(McpToolInputs[tool.name], params.arguments ?? {});
-    if (!parsed.success) {
-      const { param, message } = describeIssue(parsed.error);
-      return toolText({ error: `${param}: ${message}`, param, tool: tool.name }, true);
-    }
     const env: ToolEnv = { ctx, tier, nowMs: now };
     let result: ToolResult;
     try {
@@ -176,11 +176,12 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         () => toolText({ error: 'unreachable' }, true) as never,
       );
     }
-    // Our own call handler: allowance, Pro wall, argument errors as JSON tool errors, previews, keyless cap.
+    // Our own call handler: arguments (-32602), allowance, Pro wall, previews, keyless cap.
     server.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       const who = (extra.authInfo?.extra ?? {}) as { tier?: Tier; caller?: string };
       const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params as Record<string, unknown>);
-      if ('rpcError' in r && r.rpcError) throw new McpError(r.rpcError.code, r.rpcError.message);
+      // The SDK answers a thrown error's code, message and data as the JSON-RPC error (McpError would prefix the message).
+      if ('rpcError' in r && r.rpcError) throw Object.assign(new Error(r.rpcError.message), { code: r.rpcError.code, data: 'data' in r.rpcError ? r.rpcError.data : undefined });
       return r as never;
     });
     return server;

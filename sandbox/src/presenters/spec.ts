@@ -1,4 +1,4 @@
-import { siteScoreAliases } from '@dchub/core';
+import { EnergyPrices, MarketBriefAll, MarketBriefDiff, SiteScoreQuery, TransactionList, siteScoreAliases } from '@dchub/core';
 import { AUTH_INSTRUCTIONS_PATH } from '../labels.js';
 import { gatedMarkers, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { MCP_ANON_RESULTS } from '../policy/tiers.js';
@@ -58,7 +58,8 @@ export const specPresenters: Presenters = {
     fullHeaders: () => ({}),
   },
   site: {
-    readQuery: (q) => siteScoreAliases(q) as Record<string, string>,
+    query: SiteScoreQuery,
+    prepareQuery: siteScoreAliases,
     refuse: () => undefined,
     present: (score) => score,
   },
@@ -67,6 +68,7 @@ export const specPresenters: Presenters = {
   aiCapacity: (body) => body,
   transactions: (_c, _tier, _q, compute) => ({ status: 200, body: compute(true) }),
   energyPrices: (body) => body,
+  schemas: { energyPrices: EnergyPrices, briefAll: MarketBriefAll, briefDiff: MarketBriefDiff, transactions: TransactionList },
   briefFails: () => false,
   failedBrief: (slug) => ({ ok: false, slug, error: 'build_failed' }),
   failedCsvLine: (slug) => slug,

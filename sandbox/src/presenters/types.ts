@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import type { QueueResultT, SiteScoreT } from '@dchub/core';
+import type { z } from 'zod';
+import type { QueueResultT, SiteScoreQueryT, SiteScoreT } from '@dchub/core';
 import type { SandboxClock } from '../clock.js';
 import type { DailyCounters } from '../policy/limits.js';
 import type { SandboxEnv } from '../http.js';
@@ -49,8 +50,10 @@ export interface QueuePresenter {
 }
 
 export interface SitePresenter {
-  /** Query aliases the profile reads (`lng`/`capacity` in spec; the real service reads `lon` and `capacity` only). */
-  readQuery(q: Record<string, string>): Record<string, string>;
+  /** The query the profile reads and documents (spec: `lon`, `capacity_mw`; the real service reads `lon` and `capacity` only). */
+  query: z.ZodType<SiteScoreQueryT, Record<string, unknown>>;
+  /** Aliases folded in before validation (spec: `lng`, `capacity`). */
+  prepareQuery?: (q: Record<string, string>) => Record<string, unknown>;
   /** Refusal before scoring (e.g. a zero coordinate, or a paid wall), if any. */
   refuse(c: Ctx, ctx: Allowances, tier: Tier, q: { lat: number; lon: number }): Shown | undefined;
   present(score: SiteScoreT, tier: Tier): Body;
@@ -73,6 +76,8 @@ export interface Presenters {
   transactions(c: Ctx, tier: Tier, q: { year?: number; buyer?: string; seller?: string }, compute: (filtered: boolean, limit?: number) => Body): Shown;
   /** Energy prices of a state. */
   energyPrices(body: Body): Body;
+  /** The answer schemas this profile's shapes follow, for its /openapi.json (where they differ from the spec's). */
+  schemas: { energyPrices: z.ZodType; briefAll: z.ZodType; briefDiff: z.ZodType; transactions: z.ZodType };
   /** Briefs of /all and /diff, and the CSV lines, with any that failed to build. */
   briefFails(seed: string, slug: string, day: number): boolean;
   failedBrief(slug: string): Body;

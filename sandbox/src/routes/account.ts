@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { ErrorBody } from '@dchub/core';
+import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { hexId } from '../rng.js';
 import type { RouteRegistry } from '../registry.js';
-
-export const KeyClaimBody = z.looseObject({
-  client_name: z.string().max(200).optional(),
-  intended_use: z.string().max(2000).optional(),
-  email: z.string().max(200).optional(),
-});
 
 export const KeyClaim = z.looseObject({
   ok: z.literal(true),
@@ -26,12 +20,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const claimed = new Map<string, string>();
   let minted = 0;
   r.add({
-    method: 'post',
-    path: '/api/v1/keys/claim',
+    ...ENDPOINTS.keyClaim,
     summary: 'Issue a free API key at once (no card)',
     tags: ['Account'],
     counted: false,
-    body: KeyClaimBody,
     responses: {
       200: { description: 'A free key', schema: KeyClaim },
       400: { description: 'Body is not JSON', schema: ErrorBody },

@@ -1,22 +1,15 @@
 import {
   AGENT_FACILITIES_DEFAULT_LIMIT,
-  AgentCapabilities,
-  AgentFacilities,
-  AgentFacilitiesQuery,
-  AgentStats,
-  AgentWhoami,
   ErrorBody,
-  Onboard,
-  OnboardQuery,
-  ReceiptDetail,
-  ReceiptList,
+  ENDPOINTS,
+  type Endpoint,
 } from '@dchub/core';
 import type { Context } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { facilityFull } from '../data/facility-search.js';
 import { NEWS_SOURCES } from '../data/news.js';
 import { detectCategory, onboarding, publicReceipt, receiptListAnswer, receiptsOf } from '../domain/agent.js';
-import { badRequest, type SandboxEnv } from '../http.js';
+import { type SandboxEnv } from '../http.js';
 import { SYNTHETIC_NOTICE } from '../labels.js';
 import { authInstructions } from '../policy/guard.js';
 import { callerId } from '../policy/limits.js';
@@ -37,42 +30,44 @@ function callsRemaining(ctx: SandboxContext, c: Context<SandboxEnv>, tier: Tier)
 const agentName = (ctx: SandboxContext, c: Context<SandboxEnv>, tier: Tier) =>
   `sandbox-${tier}-agent-${hexId(6, ctx.seed, 'agent', c.req.header('x-api-key') ?? c.req.header('authorization') ?? '')}`;
 
+/** The endpoints the capabilities answer lists, with their auth rule. */
+const CAPABILITY_ENDPOINTS: Array<[Endpoint, string]> = [
+  [ENDPOINTS.facilities, 'optional'],
+  [ENDPOINTS.facilityDetail, 'required'],
+  [ENDPOINTS.news, 'optional'],
+  [ENDPOINTS.transactions, 'optional'],
+  [ENDPOINTS.pipeline, 'optional'],
+  [ENDPOINTS.fuelMix, 'optional'],
+  [ENDPOINTS.energyPrices, 'optional'],
+  [ENDPOINTS.gridIntelligence, 'optional (preview without a key)'],
+  [ENDPOINTS.queue, 'optional (preview without a key)'],
+  [ENDPOINTS.siteScore, 'optional'],
+  [ENDPOINTS.semanticSearch, 'required (Developer plan)'],
+  [ENDPOINTS.agentWhoami, 'optional'],
+  [ENDPOINTS.onboard, 'none'],
+  [ENDPOINTS.keyClaim, 'none'],
+];
+
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/agent/capabilities',
+    ...ENDPOINTS.agentCapabilities,
     summary: 'Agent description: capabilities, endpoints, auth and discovery files',
     tags: ['Agent'],
-    responses: { 200: { description: 'Static agent description', schema: AgentCapabilities } },
+    responses: { 200: { description: 'Static agent description' } },
     handler: (c) => {
       const origin = new URL(c.req.url).origin;
       return c.json({
         agent: { name: 'DCHubBot', platform: 'DC Hub Nexus', version: '2.1', portal: `${BASE}/agent-portal`, environment: 'sandbox' },
         capabilities: [
-          { name: 'facility_search', description: 'Search data center facilities by text and country', endpoint: '/api/agent/facilities', params: ['q', 'country', 'limit'] },
-          { name: 'market_intelligence', description: 'Platform totals and market statistics', endpoint: '/api/v1/stats' },
-          { name: 'transaction_tracking', description: 'M&A and investment transactions', endpoint: '/api/v1/transactions' },
-          { name: 'pipeline_tracking', description: 'Construction pipeline', endpoint: '/api/v1/pipeline' },
-          { name: 'news_aggregation', description: 'Industry news from 40+ sources, refreshed every 5 minutes', endpoint: '/api/v1/news' },
-          { name: 'grid_intelligence', description: 'Fuel mix, retail prices and grid regions', endpoint: '/api/v1/grid-intelligence' },
-          { name: 'agent_identity', description: 'Who am I and how many calls are left', endpoint: '/api/agent/whoami' },
+          { name: 'facility_search', description: 'Search data center facilities by text and country', endpoint: ENDPOINTS.agentFacilities.path, params: ['q', 'country', 'limit'] },
+          { name: 'market_intelligence', description: 'Platform totals and market statistics', endpoint: ENDPOINTS.stats.path },
+          { name: 'transaction_tracking', description: 'M&A and investment transactions', endpoint: ENDPOINTS.transactions.path },
+          { name: 'pipeline_tracking', description: 'Construction pipeline', endpoint: ENDPOINTS.pipeline.path },
+          { name: 'news_aggregation', description: 'Industry news from 40+ sources, refreshed every 5 minutes', endpoint: ENDPOINTS.newsListing.path },
+          { name: 'grid_intelligence', description: 'Fuel mix, retail prices and grid regions', endpoint: ENDPOINTS.gridIntelligence.path },
+          { name: 'agent_identity', description: 'Who am I and how many calls are left', endpoint: ENDPOINTS.agentWhoami.path },
         ],
-        endpoints: [
-          { method: 'GET', path: '/api/v1/facilities', auth: 'optional' },
-          { method: 'GET', path: '/api/v1/facilities/detail/{facility_id}', auth: 'required' },
-          { method: 'GET', path: '/api/news', auth: 'optional' },
-          { method: 'GET', path: '/api/v1/transactions', auth: 'optional' },
-          { method: 'GET', path: '/api/v1/pipeline', auth: 'optional' },
-          { method: 'GET', path: '/api/grid/fuel-mix', auth: 'optional' },
-          { method: 'GET', path: '/api/energy/prices/{state}', auth: 'optional' },
-          { method: 'GET', path: '/api/v1/grid-intelligence', auth: 'optional (preview without a key)' },
-          { method: 'GET', path: '/api/v1/interconnection-queue/refined', auth: 'optional (preview without a key)' },
-          { method: 'GET', path: '/api/site-score', auth: 'optional' },
-          { method: 'POST', path: '/api/v1/search/semantic', auth: 'required (Developer plan)' },
-          { method: 'GET', path: '/api/agent/whoami', auth: 'optional' },
-          { method: 'GET', path: '/api/v1/onboard', auth: 'none' },
-          { method: 'POST', path: '/api/v1/keys/claim', auth: 'none' },
-        ],
+        endpoints: CAPABILITY_ENDPOINTS.map(([e, auth]) => ({ method: e.method.toUpperCase(), path: e.path.replace(/:([A-Za-z_]+)/g, '{$1}'), auth })),
         auth: {
           protocol: 'api_key',
           header: 'X-API-Key',
@@ -96,11 +91,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/agent/whoami',
+    ...ENDPOINTS.agentWhoami,
     summary: 'The calling agent: profile and requests left today, or auth instructions without a key',
     tags: ['Agent'],
-    responses: { 200: { description: 'Profile, or `authenticated: false` with auth instructions', schema: AgentWhoami } },
+    responses: { 200: { description: 'Profile, or `authenticated: false` with auth instructions' } },
     handler: (c) => {
       const tier = c.get('tier');
       if (tier === 'anonymous') {
@@ -120,13 +114,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/agent/facilities',
+    ...ENDPOINTS.agentFacilities,
     summary: 'Facility search for agents (country is a country name here); works without a key',
     tags: ['Agent'],
-    query: AgentFacilitiesQuery,
     responses: {
-      200: { description: 'Matching facilities', schema: AgentFacilities },
+      200: { description: 'Matching facilities' },
       400: { description: 'A parameter is invalid', schema: ErrorBody },
     },
     handler: (c, { query }) => {
@@ -144,11 +136,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/agent/stats',
+    ...ENDPOINTS.agentStats,
     summary: 'Global counts',
     tags: ['Agent'],
-    responses: { 200: { description: 'Counts of the inventory', schema: AgentStats } },
+    responses: { 200: { description: 'Counts of the inventory' } },
     handler: (c) => {
       const fac = ctx.data.infra.facilities;
       return c.json({
@@ -169,13 +160,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/onboard',
+    ...ENDPOINTS.onboard,
     summary: 'Onboarding guidance for a kind of client (browse, mcp, connector, rest)',
     tags: ['Agent'],
-    query: OnboardQuery,
     responses: {
-      200: { description: 'Onboarding guidance', schema: Onboard },
+      200: { description: 'Onboarding guidance' },
       400: { description: 'type is not one of browse, mcp, connector, rest', schema: ErrorBody },
     },
     handler: (c, { query }) => {
@@ -187,31 +176,26 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/receipts',
+    ...ENDPOINTS.receipts,
     summary: 'Published model-evaluation runs (receipts)',
     tags: ['Public'],
-    responses: { 200: { description: 'The published runs with counts and protocol', schema: ReceiptList } },
+    responses: { 200: { description: 'The published runs with counts and protocol' } },
     handler: (c) => {
       return c.json(receiptListAnswer(ctx, ctx.clock.nowMs()));
     },
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/receipts/:run_id',
+    ...ENDPOINTS.receipt,
     summary: 'One published evaluation run with its full call record',
     tags: ['Public'],
-    pathParams: { run_id: { description: 'Run id (integer)', type: 'integer' } },
     responses: {
-      200: { description: 'The run', schema: ReceiptDetail },
+      200: { description: 'The run' },
       400: { description: 'run_id is not an integer', schema: ErrorBody },
       404: { description: 'No published run with this id', schema: ErrorBody },
     },
-    handler: (c) => {
-      const raw = c.req.param('run_id') ?? '';
-      if (!/^\d{1,12}$/.test(raw)) return badRequest(c, 'run_id', `must be a whole number, got ${JSON.stringify(raw)}`);
-      const id = Number(raw);
+    handler: (c, { params }) => {
+      const id = params.run_id;
       const run = receiptsOf(ctx).find((x) => x.run_id === id && x.publishedMs <= ctx.clock.nowMs());
       if (!run) return c.json({ ok: false, error: 'Receipt not found', run_id: id }, 404);
       return c.json({ ok: true, ...publicReceipt(run) });

@@ -1,4 +1,4 @@
-import { AiCapacityIndex, AiCapacityIndexQuery, ErrorBody } from '@dchub/core';
+import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { scoringDay } from '../data/markets.js';
 import { aiCapacityAnswer } from '../domain/ai-capacity.js';
@@ -6,13 +6,11 @@ import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/v1/ai-capacity-index',
+    ...ENDPOINTS.aiCapacityIndex,
     summary: 'Markets ranked by AI-ready deployable MW over a 30, 60 or 90 day horizon (keyless: gated preview)',
     tags: ['DCPI'],
-    query: AiCapacityIndexQuery,
     responses: {
-      200: { description: 'Index (keyless callers get banded values and §5.3 markers)', schema: AiCapacityIndex },
+      200: { description: 'Index (keyless callers get banded values and §5.3 markers)' },
       400: { description: 'horizon not 30, 60 or 90, or bad limit', schema: ErrorBody },
     },
     handler: (c, { query }) => {

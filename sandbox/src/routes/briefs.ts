@@ -1,16 +1,11 @@
 import {
   BRIEF_CSV_COLUMNS,
   ErrorBody,
-  MarketBriefAll,
   MarketBriefCapExceeded,
-  MarketBriefDiff,
   MarketBriefNotFound,
-  MarketBriefResponse,
-  optionalNumber,
-  optionalString,
+  ENDPOINTS,
 } from '@dchub/core';
 import type { Context } from 'hono';
-import { z } from 'zod';
 import { DAY_MS, dayIso } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { canonSlug, resolveMarket } from '../data/market-extras.js';
@@ -23,13 +18,6 @@ import { BRIEF_BULK_CAP } from '../policy/tiers.js';
 import type { RouteRegistry } from '../registry.js';
 
 const BRIEF_CACHE = 'public, max-age=21600, s-maxage=21600';
-
-/** Paging of the bulk brief endpoints; the tier's maximum (50, or 500 from Pro) is checked per call. */
-export const BriefPageQuery = z.object({
-  limit: optionalNumber({ int: true, min: 1, max: 500, description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)' }).transform((n) => n ?? 50),
-  offset: optionalNumber({ int: true, min: 0, description: 'Briefs to skip' }).transform((n) => n ?? 0),
-});
-
 
 /** Daily cap of the bulk endpoints per caller and tool (spec §5.2): 429 `daily_cap_exceeded` when spent. */
 function takeBulkCap(ctx: SandboxContext, c: Context<SandboxEnv>, tool: string): Response | undefined {
@@ -106,21 +94,15 @@ function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<
   return c.body(chunkedBody(prefix, rows.length, (i) => (i ? ',' : '') + JSON.stringify(brief(rows[i])), ']}'));
 }
 
-export const BriefDiffQuery = BriefPageQuery.extend({
-  since: optionalString({ maxLength: 40, description: 'ISO 8601 timestamp (or date); briefs whose computed_at is later' }),
-});
-
 const isoNow = (ms: number) => new Date(ms).toISOString();
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const capResponse = { description: 'Daily cap of the bulk brief endpoints spent (Retry-After: 3600)', schema: MarketBriefCapExceeded };
 
   r.add({
-    method: 'get',
-    path: '/api/v1/market-brief/all.csv',
+    ...ENDPOINTS.briefsCsv,
     summary: 'Market briefs of the caller\'s tier as CSV (spec §2.6 columns, in order; chunked above 50 rows)',
     tags: ['Briefs'],
-    query: BriefPageQuery,
     responses: {
       200: { description: 'CSV attachment `dchub-market-briefs-YYYY-MM-DD.csv`', contentType: 'text/csv' },
       400: { description: 'Bad limit or offset', schema: ErrorBody },
@@ -152,13 +134,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/market-brief/all',
+    ...ENDPOINTS.briefsAll,
     summary: 'Market briefs of the caller\'s tier (anonymous/free 5, Pro 15, Enterprise all); streamed above 50',
     tags: ['Briefs'],
-    query: BriefPageQuery,
     responses: {
-      200: { description: 'Briefs (chunked when the page holds more than 50)', schema: MarketBriefAll },
+      200: { description: 'Briefs (chunked when the page holds more than 50)', schema: ctx.presenters.schemas.briefAll },
       400: { description: 'limit above the tier maximum, or bad offset', schema: ErrorBody },
       429: capResponse,
     },
@@ -184,13 +164,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/market-brief/diff',
+    ...ENDPOINTS.briefsDiff,
     summary: 'Briefs of the caller\'s tier whose DCPI computed_at is later than `since`',
     tags: ['Briefs'],
-    query: BriefDiffQuery,
     responses: {
-      200: { description: 'Changed briefs with `since` and `changed_total`', schema: MarketBriefDiff },
+      200: { description: 'Changed briefs with `since` and `changed_total`', schema: ctx.presenters.schemas.briefDiff },
       400: { description: '`since` not an ISO 8601 timestamp, or bad limit/offset', schema: ErrorBody },
       429: capResponse,
     },
@@ -225,13 +203,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
 
   // Declared after /all, /all.csv and /diff so those literal paths win.
   r.add({
-    method: 'get',
-    path: '/api/v1/market-brief/:slug',
+    ...ENDPOINTS.brief,
     summary: 'One market brief (Pro sections complete from Pro; teasers and a paywall below)',
     tags: ['Briefs'],
-    pathParams: { slug: { description: 'Market slug or alias (nova, dfw, sv, nyc, ...)' } },
     responses: {
-      200: { description: 'Brief', schema: MarketBriefResponse },
+      200: { description: 'Brief' },
       404: { description: '`market_not_found` with `sample_markets`', schema: MarketBriefNotFound },
     },
     handler: (c) => {

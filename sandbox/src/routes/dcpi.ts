@@ -1,9 +1,9 @@
-import { DCPI_CITATION, DCPI_LEADERBOARD_CSV_COLUMNS, DCPI_VERDICTS, DcpiLeaderboard, DcpiLeaderboardQuery, DcpiScoreList, DcpiScoreListQuery, DcpiScoreResponse, ErrorBody } from '@dchub/core';
+import { DCPI_CITATION, DCPI_LEADERBOARD_CSV_COLUMNS, DcpiLeaderboard, ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { resolveMarket } from '../data/market-extras.js';
 import { scoringDay } from '../data/markets.js';
-import { DCPI_SORTS, dcpiLeaderboardRows, dcpiMarketAnswer, dcpiScoresAnswer, leaderboardAsOf } from '../domain/dcpi.js';
-import { badRequest, csvField } from '../http.js';
+import { dcpiLeaderboardRows, dcpiMarketAnswer, dcpiScoresAnswer, leaderboardAsOf } from '../domain/dcpi.js';
+import { csvField } from '../http.js';
 import { SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
 import type { RouteRegistry } from '../registry.js';
 import { hexId } from '../rng.js';
@@ -12,42 +12,26 @@ const etagOf = (body: unknown) => `"${hexId(20, 'dcpi', JSON.stringify(body))}"`
 const etagMatches = (header: string | undefined, etag: string) =>
   !!header && header.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === etag);
 
-/** A verdict filter (any case) or undefined; a string naming the bad value otherwise. */
-function verdictParam(raw: string | undefined): { verdict?: string; error?: string } {
-  const verdict = raw?.toUpperCase();
-  if (verdict && !(DCPI_VERDICTS as readonly string[]).includes(verdict)) return { error: `must be one of ${DCPI_VERDICTS.join(', ')}, got "${raw}"` };
-  return { verdict };
-}
-
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/v1/dcpi/scores',
+    ...ENDPOINTS.dcpiScores,
     summary: 'DCPI scores of every market (sort and filters; numbers masked below the Developer plan)',
     tags: ['DCPI'],
-    query: DcpiScoreListQuery,
     responses: {
-      200: { description: 'Scores', schema: DcpiScoreList },
+      200: { description: 'Scores' },
       400: { description: 'Bad sort or verdict', schema: ErrorBody },
     },
     handler: (c, { query }) => {
-      const sortName = (query.sort ?? query.sort_by ?? 'excess').toLowerCase();
-      const sort = DCPI_SORTS.get(sortName);
-      if (!sort) return badRequest(c, query.sort ? 'sort' : 'sort_by', `must be one of ${[...DCPI_SORTS.keys()].join(', ')}, got "${sortName}"`);
-      const v = verdictParam(query.verdict);
-      if (v.error) return badRequest(c, 'verdict', v.error);
-      return c.json(dcpiScoresAnswer(ctx, c.get('tier'), sort, { ...query, verdict: v.verdict }));
+      return c.json(dcpiScoresAnswer(ctx, c.get('tier'), query.sort ?? query.sort_by ?? 'excess', query));
     },
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/dcpi/scores/:market_slug',
+    ...ENDPOINTS.dcpiMarket,
     summary: 'DCPI of one market: verdict, composite, excess power, constraint, time to power, inputs',
     tags: ['DCPI'],
-    pathParams: { market_slug: { description: 'Market slug (aliases such as nova, dfw, sv are accepted)' } },
     responses: {
-      200: { description: 'Score (ETag; If-None-Match → 304)', schema: DcpiScoreResponse },
+      200: { description: 'Score (ETag; If-None-Match → 304)' },
       304: { description: 'Not modified' },
       404: { description: '`{"error":"market not found","slug":...}`', schema: ErrorBody },
     },
@@ -66,22 +50,17 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/dcpi/leaderboard',
+    ...ENDPOINTS.dcpiLeaderboard,
     summary: 'Markets ranked by DCPI composite (JSON or CSV)',
     tags: ['DCPI'],
-    query: DcpiLeaderboardQuery,
     responses: {
-      200: { description: 'Leaderboard (CSV with format=csv)', schema: DcpiLeaderboard },
+      200: { description: 'Leaderboard (CSV with format=csv)', schema: DcpiLeaderboard, alsoContentTypes: ['text/csv'] },
       400: { description: 'Bad verdict, limit or format', schema: ErrorBody },
     },
     handler: (c, { query }) => {
-      const v = verdictParam(query.verdict);
-      if (v.error) return badRequest(c, 'verdict', v.error);
-      const format = (query.format ?? 'json').toLowerCase();
-      if (format !== 'json' && format !== 'csv') return badRequest(c, 'format', `must be json or csv, got "${query.format}"`);
+      const format = query.format;
       const day = scoringDay(ctx.clock.nowMs());
-      const rows = dcpiLeaderboardRows(ctx, day, v.verdict, query.limit ?? 25);
+      const rows = dcpiLeaderboardRows(ctx, day, query.verdict, query.limit ?? 25);
       c.header('Cache-Control', 'public, max-age=300, must-revalidate');
       if (format === 'csv') {
         const lines = [
@@ -95,7 +74,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       return c.json({
         as_of: leaderboardAsOf(day),
         count: rows.length,
-        filter: { verdict: v.verdict ?? null, excludes_low_signal: true },
+        filter: { verdict: query.verdict ?? null, excludes_low_signal: true },
         leaderboard: rows,
         methodology_url: 'https://dchub.cloud/dcpi#methodology',
         citation: DCPI_CITATION,

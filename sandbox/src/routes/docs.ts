@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { SandboxEnv } from '../http.js';
-import { buildOpenApi } from '../openapi.js';
+import { buildOpenApi, type RequiredTier } from '../openapi.js';
 import type { RouteRegistry } from '../registry.js';
 
 const AUTH_MD = `# DC Hub authentication
@@ -28,10 +28,10 @@ and some answers are gated previews (\`_gated: true\`, \`_hidden_count\`, \`_upg
 _This is the DC Hub sandbox: keys and data are synthetic._
 `;
 
-export function registerDocs(app: Hono<SandboxEnv>, registry: RouteRegistry): void {
+export function registerDocs(app: Hono<SandboxEnv>, registry: RouteRegistry, requiredTier?: RequiredTier): void {
   let doc: unknown;
   app.get('/openapi.json', (c) => {
-    doc ??= buildOpenApi(registry, new URL(c.req.url).origin);
+    doc ??= buildOpenApi(registry, new URL(c.req.url).origin, requiredTier);
     return c.json(doc);
   });
   app.get('/auth.md', (c) => {

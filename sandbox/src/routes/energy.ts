@@ -1,4 +1,4 @@
-import { EnergyPrices, ErrorBody, FuelMix, FuelMixQuery, GridIntelligence, GridRegionDetail } from '@dchub/core';
+import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { findUsState, fuelMix, statePrices } from '../data/energy.js';
 import { gridIntelligenceAnswer, gridRegionAnswer, gridRegionsAt } from '../domain/energy.js';
@@ -8,26 +8,22 @@ import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/grid/fuel-mix',
+    ...ENDPOINTS.fuelMix,
     summary: 'Real-time generation fuel mix of a US grid operator (5-minute intervals)',
     tags: ['Public'],
-    query: FuelMixQuery,
     responses: {
-      200: { description: 'Fuel mix, sorted by percentage descending; percentages sum to 100', schema: FuelMix },
+      200: { description: 'Fuel mix, sorted by percentage descending; percentages sum to 100' },
       400: { description: 'iso is not one of the supported operators', schema: ErrorBody },
     },
     handler: (c, { query }) => c.json(fuelMix(ctx.seed, query.iso ?? 'ERCOT', ctx.clock.nowMs(), SYNTHETIC_NOTICE)),
   });
 
   r.add({
-    method: 'get',
-    path: '/api/energy/prices/:state',
+    ...ENDPOINTS.energyPrices,
     summary: 'Retail electricity prices of a US state (code or name), with a 12-month trend',
     tags: ['Public'],
-    pathParams: { state: { description: 'US state code or name, any case (TX, texas, DC, New York)' } },
     responses: {
-      200: { description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100', schema: EnergyPrices },
+      200: { description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100', schema: ctx.presenters.schemas.energyPrices },
       404: { description: 'Not a US state', schema: ErrorBody },
     },
     handler: (c) => {
@@ -41,23 +37,20 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/grid-intelligence',
+    ...ENDPOINTS.gridIntelligence,
     summary: 'Grid intelligence by region (keyless callers see a preview of 3 of 5 regions)',
     tags: ['Public'],
-    responses: { 200: { description: 'Grid regions with provenance', schema: GridIntelligence } },
+    responses: { 200: { description: 'Grid regions with provenance' } },
     handler: (c) => c.json(gridIntelligenceAnswer(ctx, ctx.clock.nowMs(), isKeyless(c.get('tier')))),
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/grid-intelligence/:region_id',
+    ...ENDPOINTS.gridRegion,
     summary: 'One grid-intelligence region (requires a key)',
     tags: ['Keyed'],
     requires: 'free',
-    pathParams: { region_id: { description: 'ercot, pjm, miso-spp, caiso or nyiso-isone' } },
     responses: {
-      200: { description: 'The region', schema: GridRegionDetail },
+      200: { description: 'The region' },
       401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'Unknown region', schema: ErrorBody },
     },

@@ -1,40 +1,33 @@
-import { ErrorBody, FacilityDetail, FacilitySearch, FacilitySearchQuery, SemanticSearchBody, SemanticSearchResult } from '@dchub/core';
+import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { facilityById, facilityDetailAnswer, facilitySearchAnswer, semanticSearchAnswer } from '../domain/facilities.js';
-import { badRequest } from '../http.js';
 import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/v1/facilities',
+    ...ENDPOINTS.facilities,
     summary: 'Search the facility inventory by text, country and market (keyless callers get 5 rows with basic fields)',
     tags: ['Public'],
-    query: FacilitySearchQuery,
     responses: {
-      200: { description: 'Matching facilities', schema: FacilitySearch },
+      200: { description: 'Matching facilities' },
       400: { description: 'A parameter is invalid', schema: ErrorBody },
     },
     handler: (c, { query }) => c.json(facilitySearchAnswer(ctx, c.get('tier'), query)),
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/facilities/detail/:facility_id',
+    ...ENDPOINTS.facilityDetail,
     summary: 'Full facility record: contacts, capacity, certifications (requires a key)',
     tags: ['Keyed'],
     requires: 'free',
-    pathParams: { facility_id: { description: 'Facility id (integer)', type: 'integer' } },
     responses: {
-      200: { description: 'The full facility record', schema: FacilityDetail },
+      200: { description: 'The full facility record' },
       400: { description: 'facility_id is not an integer', schema: ErrorBody },
       401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'No facility with this id', schema: ErrorBody },
     },
-    handler: (c) => {
-      const raw = c.req.param('facility_id') ?? '';
-      if (!/^\d{1,12}$/.test(raw)) return badRequest(c, 'facility_id', `must be a whole number, got ${JSON.stringify(raw)}`);
-      const id = Number(raw);
+    handler: (c, { params }) => {
+      const id = params.facility_id;
       const f = facilityById(ctx, id);
       if (!f) return c.json({ success: false, error: 'Facility not found', id }, 404);
       return c.json(facilityDetailAnswer(ctx, f));
@@ -42,14 +35,12 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'post',
-    path: '/api/v1/search/semantic',
+    ...ENDPOINTS.semanticSearch,
     summary: 'Natural-language facility search ranked by TF-IDF similarity (Developer plan or higher)',
     tags: ['Keyed'],
     requires: 'developer',
-    body: SemanticSearchBody,
     responses: {
-      200: { description: 'Facility matches, best first', schema: SemanticSearchResult },
+      200: { description: 'Facility matches, best first' },
       400: { description: 'query missing or topK out of range', schema: ErrorBody },
       401: { description: 'No API key', schema: ErrorBody },
       403: { description: 'Plan below Developer', schema: ErrorBody },

@@ -1,4 +1,4 @@
-import { DEAL_TYPES, ErrorBody, NewsList, NewsQuery, PipelineQuery, PipelineResponse, TransactionList, TransactionsQuery } from '@dchub/core';
+import { DEAL_TYPES, ErrorBody, NewsList, NewsQuery, TransactionsQuery, ENDPOINTS } from '@dchub/core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
@@ -19,21 +19,16 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     400: { description: 'A parameter is invalid', schema: ErrorBody },
   };
   r.add({
-    method: 'get',
-    path: '/api/news',
+    ...ENDPOINTS.news,
     summary: 'Industry news from 40+ sources, refreshed every 5 minutes (default 10 articles)',
     tags: ['Public'],
-    query: NewsQuery,
     responses: newsResponses,
     handler: newsHandler(10),
   });
   r.add({
-    method: 'get',
-    path: '/api/v1/news',
-    aliases: ['/api/news/live', '/api/agent/news', '/api/news-feed'],
+    ...ENDPOINTS.newsListing,
     summary: 'Industry news (alias listing; default 50 articles)',
     tags: ['Public'],
-    query: NewsQuery,
     responses: newsResponses,
     handler: newsHandler(NEWS_ALIASES_DEFAULT),
   });
@@ -48,38 +43,31 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       return gatedListing ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute)) : c.json(compute(true));
     };
   const dealResponses = {
-    200: { description: 'Transactions, newest first; values in millions USD', schema: TransactionList },
+    200: { description: 'Transactions, newest first; values in millions USD', schema: ctx.presenters.schemas.transactions },
     400: { description: `A parameter is invalid (deal_type must be one of ${DEAL_TYPES.join(', ')})`, schema: ErrorBody },
   };
   r.add({
-    method: 'get',
-    path: '/api/v1/transactions',
+    ...ENDPOINTS.transactions,
     summary: 'M&A and investment transactions (default 20)',
     tags: ['Public'],
-    query: TransactionsQuery,
     responses: dealResponses,
     handler: dealsHandler(20, true),
   });
   r.add({
-    method: 'get',
-    path: '/api/v1/deals',
-    aliases: ['/api/deals'],
+    ...ENDPOINTS.deals,
     summary: 'M&A and investment transactions (alias listing; default 100)',
     tags: ['Public'],
-    query: TransactionsQuery,
     responses: dealResponses,
     handler: dealsHandler(100, false),
   });
 
   // ---------------------------------------------------------------- pipeline
   r.add({
-    method: 'get',
-    path: '/api/v1/pipeline',
+    ...ENDPOINTS.pipeline,
     summary: 'Construction pipeline: facilities under construction or announced',
     tags: ['Public'],
-    query: PipelineQuery,
     responses: {
-      200: { description: 'Pipeline projects with totals', schema: PipelineResponse },
+      200: { description: 'Pipeline projects with totals' },
       400: { description: 'A parameter is invalid', schema: ErrorBody },
     },
     handler: (c, { query }) => c.json(pipelineAnswer(ctx, ctx.clock.nowMs(), query, query.limit ?? 200)),

@@ -1,3 +1,4 @@
+import { ENDPOINTS } from '@dchub/core';
 import { z } from 'zod';
 import type { SandboxContext } from '../context.js';
 import { SYNTHETIC_NOTICE } from '../labels.js';
@@ -18,8 +19,7 @@ export const Health = z.looseObject({
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: '/api/health',
+    ...ENDPOINTS.health,
     summary: 'Health check',
     tags: ['Public'],
     counted: false,

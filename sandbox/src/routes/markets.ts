@@ -1,4 +1,4 @@
-import { ErrorBody, MarketCompare, MarketCompareQuery, MarketDetail, MarketList } from '@dchub/core';
+import { ErrorBody, MarketList, ENDPOINTS } from '@dchub/core';
 import type { Context } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { resolveMarket } from '../data/market-extras.js';
@@ -8,21 +8,19 @@ import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const listHandler = (canonical: boolean) => (c: Context<SandboxEnv>) => {
-    if (!canonical) c.header('X-Canonical-Path', '/api/v1/markets/list');
+    if (!canonical) c.header('X-Canonical-Path', ENDPOINTS.marketList.path);
     return c.json(marketListAnswer(ctx.data, c.get('tier')));
   };
   const listResponses = { 200: { description: 'Scored markets, rows capped per tier', schema: MarketList } };
   r.add({
-    method: 'get',
-    path: '/api/v1/markets/list',
+    ...ENDPOINTS.marketList,
     summary: 'All scored markets with names, counts, pipeline MW and price per kWh (rows capped per tier)',
     tags: ['Markets'],
     responses: listResponses,
     handler: listHandler(true),
   });
   r.add({
-    method: 'get',
-    path: '/api/v1/markets',
+    ...ENDPOINTS.markets,
     summary: 'Tracked markets with summary statistics (same answer as /api/v1/markets/list)',
     tags: ['Markets'],
     responses: listResponses,
@@ -31,24 +29,17 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
 
   // Declared before /api/v1/markets/:market_name so the literal path wins.
   r.add({
-    method: 'get',
-    path: '/api/v1/markets/compare',
+    ...ENDPOINTS.marketCompare,
     summary: 'Side-by-side comparison of 2 to 4 markets',
     tags: ['Markets'],
-    query: MarketCompareQuery,
     responses: {
-      200: { description: 'Comparison', schema: MarketCompare },
+      200: { description: 'Comparison' },
       400: { description: '`markets` missing or not 2–4 names (code VALIDATION_ERROR)', schema: ErrorBody },
       404: { description: 'Unknown markets, with `available_markets`', schema: ErrorBody },
     },
+    errorExtras: { code: 'VALIDATION_ERROR' },
     handler: (c, { query }) => {
-      const names = (query.markets ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      if (names.length === 0) {
-        return c.json({ error: 'markets: parameter required (comma-separated)', code: 'VALIDATION_ERROR', param: 'markets' }, 400);
-      }
-      if (names.length < 2 || names.length > 4) {
-        return c.json({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'markets' }, 400);
-      }
+      const names = query.markets;
       const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
       const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
       if (unknown.length) {
@@ -66,13 +57,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   });
 
   r.add({
-    method: 'get',
-    path: '/api/v1/markets/:market_name',
+    ...ENDPOINTS.market,
     summary: 'One market: stats, top providers, status breakdown, recent facilities',
     tags: ['Markets'],
-    pathParams: { market_name: { description: 'Market slug or name (case-insensitive; hyphens and spaces are equal)' } },
     responses: {
-      200: { description: 'Market details', schema: MarketDetail },
+      200: { description: 'Market details' },
       404: { description: '`{"error":"Market not found","code":"NOT_FOUND"}`', schema: ErrorBody },
     },
     handler: (c) => {

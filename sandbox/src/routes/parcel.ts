@@ -1,19 +1,17 @@
-import { ErrorBody, PARCEL_PATH, ParcelAnalysis, ParcelRequest } from '@dchub/core';
+import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { measureParcel } from '../domain/parcel.js';
 import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, _ctx: SandboxContext): void {
   r.add({
-    method: 'post',
-    path: PARCEL_PATH,
+    ...ENDPOINTS.analyzeParcel,
     summary:
       'Parcel analysis of a caller-supplied GeoJSON Polygon/MultiPolygon: geodesic acreage, representative point (largest member), contiguity, per-member breakdown and a site-evaluation handoff.',
     tags: ['Chain', 'Public'],
-    body: ParcelRequest,
     envelopeErrors: true,
     responses: {
-      200: { description: 'parcel_analysis envelope', schema: ParcelAnalysis },
+      200: { description: 'parcel_analysis envelope' },
       400: { description: 'Geometry missing or invalid (the error names the field)', schema: ErrorBody },
       413: { description: 'Body over 1 MB', schema: ErrorBody },
     },

@@ -1,4 +1,4 @@
-import { ErrorBody, QUEUE_PATH, QueueFilters, QueueResult, queueSearchParams } from '@dchub/core';
+import { ErrorBody, queueSearchParams, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { previewQueueSurvivors, selectQueueSurvivors, snapshotDate } from '../domain/queue.js';
 import { AnswerMemo } from '../policy/memo.js';
@@ -7,14 +7,12 @@ import type { RouteRegistry } from '../registry.js';
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const memo = new AnswerMemo();
   r.add({
-    method: 'get',
-    path: QUEUE_PATH,
+    ...ENDPOINTS.queue,
     summary: 'Refined interconnection queue: server-side set reduction with predicates (keyless callers get a 3-row preview)',
     tags: ['Chain'],
-    query: QueueFilters,
     envelopeErrors: true,
     responses: {
-      200: { description: 'Queue survivors (`_entity: queue_results`)', schema: QueueResult },
+      200: { description: 'Queue survivors (`_entity: queue_results`)' },
       400: { description: 'A predicate is invalid', schema: ErrorBody },
     },
     handler: (c, { query }) => {

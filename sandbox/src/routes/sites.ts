@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ErrorBody, SITE_SCORE_PATH, SiteScore, SiteScoreQuery } from '@dchub/core';
+import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { scoreSiteAt } from '../domain/sites.js';
 import { show } from '../http.js';
@@ -7,13 +6,13 @@ import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
-    method: 'get',
-    path: SITE_SCORE_PATH,
+    ...ENDPOINTS.siteScore,
     summary: 'Site score of a location (not enveloped; `success` instead of `_entity`). `lng` and `capacity` are accepted as aliases.',
     tags: ['Chain', 'Public'],
-    query: z.preprocess((q) => ctx.presenters.site.readQuery(q as Record<string, string>), SiteScoreQuery),
+    query: ctx.presenters.site.query,
+    prepareQuery: ctx.presenters.site.prepareQuery,
     responses: {
-      200: { description: 'Site score', schema: SiteScore },
+      200: { description: 'Site score' },
       400: { description: 'lat or lon missing or out of range', schema: ErrorBody },
       402: { description: 'Real profile: keyless caller past the free site scores (paid preview)' },
     },

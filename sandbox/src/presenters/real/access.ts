@@ -1,9 +1,10 @@
+import { ENDPOINTS } from '@dchub/core';
 import type { AccessPresenter } from '../types.js';
 import { keyedWall, noCredentialWall, PRICING } from './upgrade.js';
 import { atLeast, type Tier } from '../../policy/tiers.js';
 
 /** Paths the real service walls below Developer (keyed-walls gate, notes §2.14, §2.16, §2.17). */
-const DEVELOPER_WALLS = new Set(['/api/v1/pipeline', '/api/grid/fuel-mix', '/api/energy/prices/:state']);
+const DEVELOPER_WALLS = new Set<string>([ENDPOINTS.pipeline.path, ENDPOINTS.fuelMix.path, ENDPOINTS.energyPrices.path]);
 
 /** Token-bucket size per minute (notes §1.5): what X-RateLimit-Remaining counts down. */
 const PER_MINUTE = (tier: Tier) => (tier === 'anonymous' ? 20 : 120);

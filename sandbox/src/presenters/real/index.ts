@@ -2,7 +2,7 @@ import { SEED_MARKETS } from '../../domain/briefs.js';
 import { unit } from '../../rng.js';
 import type { Body, Presenters } from '../types.js';
 import { realAccess } from './access.js';
-import { realAiCapacity, realDcpiMarket, realEnergyPrices, realQueue, realSite, realTransactions } from './resources.js';
+import { realAiCapacity, realDcpiMarket, realEnergyPrices, realQueue, realSchemas, realSite, realTransactions } from './resources.js';
 import { CLAIM, PRICING } from './upgrade.js';
 
 /** Rows of a keyless MCP list preview ("3 of 10 results", notes §3.1 TRIAL_PREVIEW_ROWS). */
@@ -35,6 +35,7 @@ export function realPresenters(): Presenters {
     aiCapacity: realAiCapacity,
     transactions: realTransactions,
     energyPrices: realEnergyPrices,
+    schemas: realSchemas,
     briefFails: (seed, slug, day) => failingSlug(seed, day) === slug,
     failedBrief: (slug) => ({ ok: false, slug, error: 'build_failed:KeyError:hero' }),
     failedCsvLine: (slug, columns) => [slug, ...Array<string>(columns - 2).fill(''), 'build_failed:KeyError'].join(','),

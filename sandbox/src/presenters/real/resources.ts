@@ -1,5 +1,7 @@
 /** The real service's shapes per resource (reference notes §2): teases, nulls, decimal strings, walls. */
-import type { QueueResultT, SiteScoreT } from '@dchub/core';
+import { z } from 'zod';
+import { EnergyPrices, MarketBrief, MarketBriefAll, MarketBriefDiff, SiteScoreQuery, TransactionList, type QueueResultT, type SiteScoreT } from '@dchub/core';
+import { PREVIEW_IGNORED } from '../../domain/queue.js';
 import { callerId } from '../../policy/limits.js';
 import { atLeast, type Tier } from '../../policy/tiers.js';
 import type { Allowances, Body, Ctx, QueuePresenter, Shown, SitePresenter } from '../types.js';
@@ -13,7 +15,7 @@ export const realQueue: QueuePresenter = {
   previewFor: (tier) => !PAID(tier),
   present: (body: QueueResultT, preview, sent) => {
     if (!preview) return body;
-    const notApplied = ['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'].filter((k) => sent.includes(k));
+    const notApplied = PREVIEW_IGNORED.filter((k) => sent.includes(k));
     const { _preview_params_not_applied: _n, ...rest } = withoutSpecMarkers(body);
     return {
       ...rest,
@@ -28,10 +30,9 @@ export const KEYLESS_FULL_SITE_SCORES = 2;
 
 /** §2.15: reads `lon` and `capacity` only; a zero coordinate is "missing"; Pro opens the scores. */
 export const realSite: SitePresenter = {
-  readQuery: (q) => {
-    const { capacity_mw: _c, lng: _l, longitude: _g, capacity, ...rest } = q;
-    return capacity === undefined ? rest : { ...rest, capacity_mw: capacity };
-  },
+  query: z
+    .object({ lat: SiteScoreQuery.shape.lat, lon: SiteScoreQuery.shape.lon, state: SiteScoreQuery.shape.state, capacity: SiteScoreQuery.shape.capacity_mw })
+    .transform(({ capacity, ...q }) => ({ ...q, capacity_mw: capacity })),
   refuse: (c: Ctx, ctx: Allowances, tier, q) => {
     if (q.lat === 0 || q.lon === 0) return { status: 400, body: { success: false, error: 'lat and lon are required' } };
     if (tier !== 'anonymous' || !ctx.enforceLimits) return undefined;
@@ -131,3 +132,25 @@ export function realEnergyPrices(body: Body): Body {
   for (const k of PRICE_FIELDS) if (typeof out[k] === 'number') out[k] = (out[k] as number).toFixed(2);
   return out;
 }
+
+/** A brief that failed to build (§2.29), as it stands in the list. */
+const FailedBrief = z.looseObject({ ok: z.literal(false), slug: z.string(), error: z.string() });
+const briefsOrFailures = z.array(z.union([MarketBrief, FailedBrief]));
+
+/** §2.13: the keyless tease of /api/v1/transactions (3 newest deals, basic fields). */
+const TransactionTease = z.looseObject({
+  success: z.literal(true),
+  transactions: z.array(z.looseObject(Object.fromEntries(BASIC_DEAL_FIELDS.map((k) => [k, z.string().nullable()])))),
+  count: z.number(),
+  total_matching: z.number(),
+  tier: z.literal('free'),
+  note: z.string(),
+});
+
+/** §2.13, §2.17 and §2.29 in the document: the deals tease, decimal-string prices, briefs that failed to build among the others. */
+export const realSchemas = {
+  transactions: z.union([TransactionList, TransactionTease]),
+  energyPrices: EnergyPrices.extend(Object.fromEntries(PRICE_FIELDS.map((k) => [k, z.string().regex(/^\d+\.\d{2}$/)]))),
+  briefAll: MarketBriefAll.extend({ briefs: briefsOrFailures }),
+  briefDiff: MarketBriefDiff.extend({ briefs: briefsOrFailures }),
+};

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
-import type { CallOptions, DchubClient } from './client.js';
+import type { CallOptions, DchubClient, Fetched } from './client.js';
+import { confirmedTier } from './derive/sources.js';
 import { noteList } from './derive/items.js';
 import { BRIEF_FROM_ALL, BRIEFS_ALL_PATH } from './derive/pairs.js';
 import { SchemaDriftError, ValidationError } from './errors.js';
@@ -13,6 +14,8 @@ import {
   type MarketBriefDiffT,
   type MarketBriefT,
 } from './schemas/briefs.js';
+import { BRIEF_PAGE_DEFAULT } from './plans.js';
+import { markPages, readEveryPage, type AllPagesOptions } from './paging.js';
 import { tableFromRecords, type Table } from './table.js';
 
 export const BRIEFS_CSV_PATH = '/api/v1/market-brief/all.csv';
@@ -44,10 +47,49 @@ export function parseBriefsCsv(text: string): BriefCsvRowT[] {
 const filenameOf = (disposition: string | null): string | undefined =>
   disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
 
-/** GET /api/v1/market-brief/all.csv. */
-export async function fetchBriefsCsv(client: DchubClient, opts: CallOptions = {}): Promise<BriefsCsv> {
-  const raw = await client.getText(BRIEFS_CSV_PATH, undefined, opts);
-  return { rows: parseBriefsCsv(raw.text), filename: filenameOf(raw.headers.get('content-disposition')), text: raw.text };
+/** A CSV answer split after its header line. */
+function splitHeader(text: string): { header: string; body: string } {
+  const m = /\r?\n/.exec(text);
+  return m ? { header: text.slice(0, m.index), body: text.slice(m.index + m[0].length) } : { header: text, body: '' };
+}
+
+/** A later page's data lines under the first page's header (re-written in that column order if the page's differs). */
+function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsvRowT[]): string {
+  const { header, body } = splitHeader(pageText);
+  if (header === firstHeader) return body;
+  const fields = Papa.parse<string[]>(firstHeader).data[0] ?? [...BRIEF_CSV_COLUMNS];
+  return rows.length ? Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) }, { header: false, newline: '\r\n' }) + '\r\n' : '';
+}
+
+/**
+ * GET /api/v1/market-brief/all.csv, every page (50 rows a page below Pro, 500 from Pro; Enterprise
+ * has about 232): the rows of all pages, and `text` as served with the header once. Progress after
+ * each page; `opts.signal` aborts.
+ */
+export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions = {}): Promise<BriefsCsv> {
+  let text = '';
+  let header = '';
+  let filename: string | undefined;
+  const all = await readEveryPage<BriefCsvRowT>(
+    client,
+    async ({ limit, offset }, callOpts) => {
+      const raw = await client.getText(BRIEFS_CSV_PATH, new URLSearchParams({ limit: String(limit), offset: String(offset) }), callOpts);
+      const rows = parseBriefsCsv(raw.text);
+      if (!text) {
+        text = raw.text;
+        header = splitHeader(raw.text).header;
+        filename = filenameOf(raw.headers.get('content-disposition'));
+      } else {
+        if (!/\n$/.test(text)) text += '\r\n';
+        text += pageBody(header, raw.text, rows);
+      }
+      const total = Number(raw.headers.get('x-total-available') ?? Number.NaN);
+      const tier = raw.headers.get('x-market-brief-tier') ?? (await confirmedTier(client));
+      return { rows, total: Number.isFinite(total) ? total : undefined, tier };
+    },
+    opts,
+  );
+  return { rows: all.rows, filename, text };
 }
 
 /** Brief rows as a table in the CSV's own column order. */
@@ -57,22 +99,75 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
 }
 
 export { BRIEFS_ALL_PATH };
-export const BRIEFS_DIFF_PATH = '/api/v1/market-brief/diff';
 
-/** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
-export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
+async function fetchBriefsPage(client: DchubClient, page: { limit?: number; offset?: number }, opts: CallOptions): Promise<Fetched<MarketBriefAllT>> {
   const p = new URLSearchParams();
   if (page.limit !== undefined) p.set('limit', String(page.limit));
   if (page.offset !== undefined) p.set('offset', String(page.offset));
   const r = await client.fetchJson(BRIEFS_ALL_PATH, MarketBriefAll, p, opts);
   if (opts.cache !== false) await noteList(client, BRIEF_FROM_ALL, p.toString(), r);
-  return r.data;
+  return r;
 }
 
-/** GET /api/v1/market-brief/diff?since=: the briefs recomputed after `since`. Never served from cache. */
-export async function fetchBriefsDiff(client: DchubClient, since: string, opts: CallOptions = {}): Promise<MarketBriefDiffT> {
+/** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
+export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
+  return (await fetchBriefsPage(client, page, opts)).data;
+}
+
+/** Briefs of several pages in one answer of the page's shape: the first page's head, every brief once (by slug). */
+function mergePages<T extends MarketBriefAllT>(first: T | undefined, briefs: MarketBriefT[], total: number, pageSize: number, streamed: boolean): T {
+  const seen = new Set<string>();
+  const unique = briefs.filter((b) => !seen.has(b.slug) && (seen.add(b.slug), true));
+  return { ...(first as T), count: unique.length, total_available: first?.total_available ?? total, limit: pageSize, offset: 0, streamed, briefs: unique };
+}
+
+/**
+ * GET /api/v1/market-brief/all, every page (50 briefs a page below Pro, 500 from Pro; Enterprise has
+ * about 232), as one answer of the page's shape. Each page is cached and then answers
+ * `marketBriefFields` for its markets; the first page is the default request (no limit/offset), the
+ * cached answer `fetchBriefsAll()` and the derive setting's widening share. Progress after each page; `opts.signal` aborts.
+ */
+export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOptions = {}): Promise<MarketBriefAllT> {
+  let first: MarketBriefAllT | undefined;
+  let streamed = false;
+  const all = await readEveryPage<MarketBriefT>(
+    client,
+    async (page, callOpts) => {
+      // The first page as the service's default request: the answer fetchBriefsAll() and widening share.
+      const r = await fetchBriefsPage(client, page.offset === 0 && page.limit === BRIEF_PAGE_DEFAULT ? {} : page, callOpts);
+      first ??= r.data;
+      streamed ||= r.data.streamed;
+      return { rows: r.data.briefs, total: r.data.total_available, tier: r.data.tier, meta: r };
+    },
+    opts,
+    { firstAtDefault: true },
+  );
+  return markPages(mergePages(first, all.rows, all.total, all.pageSize, streamed), all.meta);
+}
+
+export const BRIEFS_DIFF_PATH = '/api/v1/market-brief/diff';
+
+/**
+ * GET /api/v1/market-brief/diff?since=: every brief recomputed after `since`, all pages, as one
+ * answer of the page's shape. Never served from cache. Progress after each page; `opts.signal` aborts.
+ */
+export async function fetchBriefsDiff(client: DchubClient, since: string, opts: AllPagesOptions = {}): Promise<MarketBriefDiffT> {
   if (Number.isNaN(Date.parse(since))) throw new ValidationError('since', `must be an ISO 8601 time, got ${JSON.stringify(since)}`);
-  return client.getJson(BRIEFS_DIFF_PATH, MarketBriefDiff, new URLSearchParams({ since }), { ...opts, cache: false });
+  let last: MarketBriefDiffT | undefined;
+  let streamed = false;
+  const all = await readEveryPage<MarketBriefT>(
+    client,
+    async ({ limit, offset }, callOpts) => {
+      const q = new URLSearchParams({ since, limit: String(limit), offset: String(offset) });
+      const r = await client.fetchJson(BRIEFS_DIFF_PATH, MarketBriefDiff, q, { ...callOpts, cache: false });
+      last = r.data;
+      streamed ||= r.data.streamed;
+      return { rows: r.data.briefs, total: r.data.changed_total, tier: r.data.tier, meta: r };
+    },
+    opts,
+  );
+  // The last page's head: its changed_total counts markets recomputed while the pages were read.
+  return markPages(mergePages(last, all.rows, all.total, all.pageSize, streamed), all.meta);
 }
 
 /** A brief (JSON) as a row of the brief CSV, so JSON and CSV tables share one shape. */

@@ -7,6 +7,8 @@ export * from './validate.js';
 export * from './queue.js';
 export * from './sites.js';
 export * from './briefs.js';
+export * from './paging.js';
+export * from './plans.js';
 export * from './csv.js';
 export * from './ranking.js';
 export * from './parcel.js';

@@ -23,6 +23,7 @@ import { queueTable, refineQueue } from '../queue.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import type { Table } from '../table.js';
 import { parseDeriveMode } from '../derive/policy.js';
+import type { PagesProgress } from '../paging.js';
 import { describeDerived } from '../derive/sources.js';
 import { UsageError, bounds, mode, num, pickFields, shield, unshield, weights } from './args.js';
 import { render, type OutputFormat } from './format.js';
@@ -47,8 +48,9 @@ Commands:
         [--baseload-only] [--max-fiber-km N] [--geocoded-only] [--limit N]
   score <lat> <lon> [--capacity-mw N]
   briefs [--csv] [--since ISO] [--limit N] [--offset N]
-                                         market briefs of your tier (as served with --csv;
-                                         only those recomputed after --since)
+                                         every market brief of your tier, all pages (as served
+                                         with --csv; only those recomputed after --since; one
+                                         page with --limit/--offset)
   dcpi <market> [--field F[,G]]          power-readiness scores and verdict of a market (or some fields)
   brief <market> [--field PATH[,PATH]]   one market brief (or some fields, e.g. hero.verdict)
   markets [<market>]                     scored markets, or one market's details
@@ -192,8 +194,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return EXIT.ok;
       }
       case 'briefs': {
+        // Every page of a bulk read (Enterprise: about 232 briefs); progress on stderr past one page.
+        const paged = {
+          onProgress: (p: PagesProgress) => {
+            if (p.pagesTotal > 1) io.err(`dchub: briefs page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} rows)\n`);
+          },
+        };
         if (f.since) {
-          const d = await fetchBriefsDiff(client, f.since);
+          const d = await fetchBriefsDiff(client, f.since, paged);
           const t = briefsTable(d.briefs.map(briefToRow));
           io.out(f.csv ? toCsv(t) : render(format, t, d));
           io.err(`dchub: ${d.changed_total} briefs recomputed since ${f.since}\n`);
@@ -205,7 +213,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           io.out(f.csv ? toCsv(t) : render(format, t, all));
           return EXIT.ok;
         }
-        const b = await fetchBriefsCsv(client);
+        const b = await fetchBriefsCsv(client, paged);
         if (f.csv) io.out(b.text);
         else emit(briefsTable(b.rows), b.rows);
         return EXIT.ok;

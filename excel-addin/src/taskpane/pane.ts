@@ -16,7 +16,7 @@ import '@fluentui/web-components/tablist.js';
 import '@fluentui/web-components/text-input.js';
 import { setTheme } from '@fluentui/web-components/theme/set-theme.js';
 import { webLightTheme } from '@fluentui/tokens';
-import { DchubClient, claimKey, type ChainCost } from '@dchub/core';
+import { DchubClient, claimKey, type ChainCost, type PagesProgress } from '@dchub/core';
 import { objectivesArg } from '../functions/args';
 import { resetServiceClient, serviceClient } from '../functions/service';
 import { loadSettings, saveSettings } from '../shared/settings';
@@ -56,6 +56,11 @@ function action(buttonId: string, statusId: string, fn: () => Promise<string>): 
   };
   $(buttonId).addEventListener('click', (ev) => void handler(ev));
 }
+
+/** A status line that follows a read of several pages (core's brief readers). */
+const pageProgress = (statusId: string) => (p: PagesProgress) => {
+  if (p.pagesTotal > 1) say(statusId, `Working… page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} briefs)`);
+};
 
 async function showSettings(): Promise<void> {
   const s = await loadSettings();
@@ -245,11 +250,11 @@ async function init(): Promise<void> {
   action('refreshNow', 'cacheStatus', async () => `Cleared ${await refreshNow(await serviceClient())} answers; Excel is recalculating.`);
   action('clearCache', 'cacheStatus', async () => `Cleared ${await clearCache(await serviceClient())} cached answers.`);
   action('insertBriefs', 'briefStatus', async () => {
-    const r = await insertBriefs(await serviceClient());
+    const r = await insertBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));
     return `Inserted ${r.rows} briefs on "${r.sheet}" (as of ${r.asOf}).`;
   });
   action('refreshBriefs', 'briefStatus', async () => {
-    const r = await refreshBriefs(await serviceClient());
+    const r = await refreshBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));
     const parts = [`${r.changed.length} changed`, `${r.added.length} added`, `${r.unchanged} unchanged`];
     return `${r.table}: ${parts.join(', ')}; as of ${r.asOf}.`;
   });

@@ -16,7 +16,7 @@ import '@fluentui/web-components/tablist.js';
 import '@fluentui/web-components/text-input.js';
 import { setTheme } from '@fluentui/web-components/theme/set-theme.js';
 import { webLightTheme } from '@fluentui/tokens';
-import { DchubClient, claimKey, type ChainCost, type PagesProgress } from '@dchub/core';
+import { DchubClient, claimKey, restDailyRequests, type ChainCost, type PagesProgress } from '@dchub/core';
 import { objectivesArg } from '../functions/args';
 import { resetServiceClient, serviceClient } from '../functions/service';
 import { loadSettings, saveSettings } from '../shared/settings';
@@ -35,7 +35,7 @@ const say = (id: string, text: string) => {
   $(id).textContent = text;
 };
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const KEY_PLACEHOLDER = 'optional: keyless allows about 10 calls a day';
+const KEY_PLACEHOLDER = `optional: keyless allows about ${restDailyRequests('anonymous')} calls a day`;
 
 /** Disables a button while its action runs; the outcome goes to a status line. */
 function action(buttonId: string, statusId: string, fn: () => Promise<string>): void {

@@ -25,7 +25,8 @@ import type { Table } from '../table.js';
 import { parseDeriveMode } from '../derive/policy.js';
 import type { PagesProgress } from '../paging.js';
 import { describeDerived } from '../derive/sources.js';
-import { UsageError, bounds, mode, num, pickFields, shield, unshield, weights } from './args.js';
+import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
+import { UsageError, num, pickFields, shield, unshield } from './args.js';
 import { render, type OutputFormat } from './format.js';
 
 /** Exit codes (documented in the README). */
@@ -59,6 +60,8 @@ Commands:
   deals [--limit N] [--deal-type T]
   parcel <file.geojson|-> [--capacity-mw N]
   rank <candidates.csv> --objectives f:w,... [--constraints f:min:max,...] [--mode M] [--top-k N]
+                                         weights signed (+ maximizes, - minimizes); a bound may be
+                                         blank (f::5), or written f:0..5, f>=50, f<=5
   chain --objectives f:w,... [--iso I] [--min-mw N] [--max-ttp-months N] [--top-k N]
         [--max-sites N] [--budget N]     queue → site score → ranking, progress on stderr
   tool <name> [key=value ...]            any of the 29 MCP tools
@@ -284,17 +287,23 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           throw new UsageError(`cannot read ${rest[0]}`);
         }));
         const candidates = table.rows.map((r) => Object.fromEntries(table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]])));
-        const objectives = weights(f.objectives);
-        const r = await rankSites(client, { candidates, objectives, constraints: bounds(f.constraints), mode: mode(f.mode), top_k: num('--top-k', f['top-k']) });
+        const objectives = parseObjectives(f.objectives, '--objectives');
+        const r = await rankSites(client, {
+          candidates,
+          objectives,
+          constraints: parseConstraints(f.constraints, '--constraints'),
+          mode: parseScoringMode(f.mode, '--mode'),
+          top_k: num('--top-k', f['top-k']),
+        });
         emit(rankedTable(r, Object.keys(objectives)), r);
         return EXIT.ok;
       }
       case 'chain': {
         const input = {
           filters: { iso: f.iso, min_mw: f['min-mw'], max_ttp_months: f['max-ttp-months'], geocoded_only: true },
-          objectives: weights(f.objectives),
-          constraints: bounds(f.constraints),
-          mode: mode(f.mode),
+          objectives: parseObjectives(f.objectives, '--objectives'),
+          constraints: parseConstraints(f.constraints, '--constraints'),
+          mode: parseScoringMode(f.mode, '--mode'),
           top_k: num('--top-k', f['top-k']),
           maxSites: num('--max-sites', f['max-sites']),
           budget: num('--budget', f.budget),

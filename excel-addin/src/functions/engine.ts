@@ -29,6 +29,7 @@ export {
   news,
   newsTable,
   parcelTable,
+  parseScoringMode,
   pipeline,
   pipelineTable,
   platformStats,

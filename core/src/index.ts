@@ -21,4 +21,5 @@ export * from './feeds.js';
 export * from './energy.js';
 export * from './agent.js';
 export * from './mcp.js';
+export * from './tool-args.js';
 export * from './derive/index.js';

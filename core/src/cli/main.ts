@@ -10,6 +10,8 @@ import { facilitiesTable, searchFacilities } from '../facilities.js';
 import { dealsTable, news, newsTable, transactions } from '../feeds.js';
 import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
+import { namedValues } from '../args.js';
+import { undeclaredToolArguments } from '../tool-args.js';
 import { analyzeParcel, parcelTable } from '../parcel.js';
 import { rankSites, rankedTable } from '../ranking.js';
 import { fieldTable } from '../table.js';
@@ -316,14 +318,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       }
       case 'tool': {
         if (!rest[0]) throw new UsageError('tool needs a tool name (one of the 29 MCP tools)');
-        const args: Record<string, unknown> = {};
-        for (const kv of rest.slice(1)) {
-          const m = /^([^=]+)=(.*)$/.exec(kv);
+        const given = rest.slice(1).map((kv): [string, string] => {
+          const m = /^([^=]+)=(.*)$/s.exec(kv);
           if (!m) throw new UsageError(`tool arguments are key=value, got ${JSON.stringify(kv)}`);
-          args[m[1]] = /^-?\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : /^(true|false)$/.test(m[2]) ? m[2] === 'true' : m[2];
-        }
+          return [m[1], m[2]];
+        });
         const mcp = new McpToolClient(client, { apiKey });
         try {
+          // Typed by the tool's input schema, as the server lists it (core's coercion).
+          const raw = Object.fromEntries(namedValues(given, 'args'));
+          const args = await mcp.typedArguments(rest[0], raw);
+          const undeclared = undeclaredToolArguments(await mcp.inputSchema(rest[0]), raw);
+          if (undeclared.length) io.err(`dchub: ${rest[0]} does not declare ${undeclared.join(', ')}; sent as given\n`);
           const r = await mcp.callTool(rest[0], args);
           if (r.isError) {
             io.err(`dchub: ${rest[0]}: ${r.text}\n`);

@@ -21,29 +21,6 @@ export function rangeRecords(name: string, range: unknown): Array<Record<string,
   return out;
 }
 
-/** Key/value pairs from a two-column range or from "k=v;k=v" / "k:v,k:v" text. */
-export function pairs(name: string, given: unknown, sep: RegExp): Array<[string, string | number]> {
-  const v = rangeOrText(given);
-  if (blank(v)) return [];
-  if (Array.isArray(v)) {
-    return (v as unknown[][])
-      .filter((r) => Array.isArray(r) && !blank(r[0]))
-      .map((r) => {
-        if (r.length < 2) throw new ValidationError(name, 'must be a two-column range (name, value)');
-        return [String(r[0]).trim(), r.length > 2 ? r.slice(1).map((x) => (blank(x) ? '' : String(x))).join(':') : blank(r[1]) ? '' : typeof r[1] === 'number' ? r[1] : String(r[1])];
-      });
-  }
-  return String(v)
-    .split(sep)
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((item) => {
-      const m = /^([^:=]+)[:=](.*)$/.exec(item);
-      if (!m) throw new ValidationError(name, `cannot read ${JSON.stringify(item)}; write name:value`);
-      return [m[1].trim(), m[2].trim()];
-    });
-}
-
 /** Objectives: field → signed weight, from a two-column range or "field:weight,..." text (core's one reader). */
 export const objectivesArg = (v: unknown): Record<string, number> => parseObjectives(rangeOrText(v), 'objectives');
 

@@ -1,6 +1,7 @@
 export * from './schemas/index.js';
 export * from './errors.js';
 export * from './client.js';
+export * from './connect.js';
 export * from './cache/index.js';
 export * from './table.js';
 export * from './validate.js';

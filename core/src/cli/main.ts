@@ -16,9 +16,9 @@ import { analyzeParcel, parcelTable } from '../parcel.js';
 import { rankSites, rankedTable } from '../ranking.js';
 import { fieldTable } from '../table.js';
 import { ResponseCache } from '../cache/responses.js';
-import { QuotaLedger } from '../cache/ledger.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
-import { DEFAULT_BASE_URL, DchubClient, fetchMeta } from '../client.js';
+import { DEFAULT_BASE_URL, fetchMeta } from '../client.js';
+import { createCallerClient } from '../connect.js';
 import { AuthError, DchubError, NetworkError, RateLimitError, ServerError, ValidationError } from '../errors.js';
 import { DirectoryStore } from '../node.js';
 import { queueTable, refineQueue } from '../queue.js';
@@ -158,10 +158,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 
   try {
-    const probe = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
-    const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
-    const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
-    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, derive, ...(f['no-cache'] ? { cache: false } : {}) });
+    const { client, ledger } = createCallerClient({ baseUrl, apiKey, store, derive, cache: !f['no-cache'] });
+    const cache = client.cache ?? new ResponseCache(new MemoryStore());
     const emit = (table: Table, raw: unknown, answer: unknown = raw) => {
       io.out(render(format, table, raw));
       const meta = fetchMeta(answer);

@@ -1,12 +1,11 @@
 import {
-  DchubClient,
   DchubError,
   MemoryStore,
   NotCachedError,
   OfficeRuntimeStore,
-  QuotaLedger,
-  ResponseCache,
   ValidationError,
+  createCallerClient,
+  type DchubClient,
   fetchMeta,
   type CallOptions,
   type KeyValueStore,
@@ -30,19 +29,7 @@ export async function serviceClient(): Promise<DchubClient> {
   useDateMode(s.dates);
   const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}`;
   if (!cached || cached.signature !== signature) {
-    const store = storage();
-    const probe = new DchubClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, cache: false, ledger: false });
-    const callerId = `${new URL(probe.baseUrl).host}:${probe.callerId}`;
-    cached = {
-      signature,
-      client: new DchubClient({
-        baseUrl: s.baseUrl,
-        apiKey: s.apiKey,
-        timeoutMs: 45_000,
-        cache: new ResponseCache(store),
-        ledger: new QuotaLedger(store, callerId, { tier: s.apiKey ? 'free' : 'anonymous' }),
-      }),
-    };
+    cached = { signature, client: createCallerClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: 45_000, store: storage() }).client };
   }
   return cached.client;
 }

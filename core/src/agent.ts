@@ -7,17 +7,19 @@ import {
   AgentFacilitiesQuery,
   AgentStats,
   AgentWhoami,
+  KeyClaimRequest,
+  KeyClaimAnswer,
   Onboard,
   OnboardQuery,
   ReceiptDetail,
   ReceiptList,
   type AgentFacilitiesT,
   type AgentWhoamiT,
+  type KeyClaimAnswerT,
   type OnboardT,
   type ReceiptListT,
   type ReceiptT,
 } from './schemas/agent.js';
-import { optionalString } from './schemas/params.js';
 import { recordsTable, tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
@@ -32,26 +34,6 @@ const query = (o: Record<string, unknown>) => {
 };
 
 // ---------------------------------------------------------------- keys
-
-/** Body of POST /api/v1/keys/claim (limits as the service's). */
-export const KeyClaimRequest = z.object({
-  client_name: optionalString({ maxLength: 200, description: 'Name of the client claiming the key' }),
-  intended_use: optionalString({ maxLength: 2000, description: 'What the key is for' }),
-  email: optionalString({ maxLength: 200, description: 'Contact address (optional)' }),
-});
-
-/** The answer of POST /api/v1/keys/claim: a free key, issued at once. */
-export const KeyClaimAnswer = z.looseObject({
-  ok: z.literal(true),
-  api_key: z.string().min(1),
-  tier: z.string(),
-  developer_id: z.string(),
-  claim_id: z.string(),
-  reused: z.boolean(),
-  usage_instructions: z.string().optional(),
-  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable().optional(),
-});
-export type KeyClaimAnswerT = z.infer<typeof KeyClaimAnswer>;
 
 /**
  * POST /api/v1/keys/claim: issues a free key (idempotent per client name and caller address).

@@ -1,25 +1,7 @@
-import { z } from 'zod';
-import { ErrorBody } from '@dchub/core';
+import { ErrorBody, KeyClaimAnswer, KeyClaimRequest } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { hexId } from '../rng.js';
 import type { RouteRegistry } from '../registry.js';
-
-export const KeyClaimBody = z.looseObject({
-  client_name: z.string().max(200).optional(),
-  intended_use: z.string().max(2000).optional(),
-  email: z.string().max(200).optional(),
-});
-
-export const KeyClaim = z.looseObject({
-  ok: z.literal(true),
-  api_key: z.string(),
-  tier: z.string(),
-  developer_id: z.string(),
-  claim_id: z.string(),
-  reused: z.boolean(),
-  usage_instructions: z.string(),
-  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable(),
-});
 
 /** Claimed keys are idempotent per (client_name, caller address), like the real service. */
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
@@ -31,9 +13,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: 'Issue a free API key at once (no card)',
     tags: ['Account'],
     counted: false,
-    body: KeyClaimBody,
+    body: KeyClaimRequest,
     responses: {
-      200: { description: 'A free key', schema: KeyClaim },
+      200: { description: 'A free key', schema: KeyClaimAnswer },
       400: { description: 'Body is not JSON', schema: ErrorBody },
       413: { description: 'Body over 1 MB', schema: ErrorBody },
     },

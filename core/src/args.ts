@@ -73,3 +73,20 @@ export function numberOf(v: unknown): number | undefined {
   const n = Number(v.trim());
   return Number.isFinite(n) ? n : undefined;
 }
+
+/**
+ * How deeply a value nests objects and lists (a scalar is 0), counted without recursion so that a
+ * hostile value cannot exhaust the stack; counting stops past `stopAt`.
+ */
+export function nestingDepth(value: unknown, stopAt = 1000): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > stopAt) return deepest;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}

@@ -12,7 +12,7 @@ import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getM
 import { McpToolClient, toolTable } from '../mcp.js';
 import { namedValues } from '../args.js';
 import { undeclaredToolArguments } from '../tool-args.js';
-import { analyzeParcel, parcelTable } from '../parcel.js';
+import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
 import { rankSites, rankedTable } from '../ranking.js';
 import { fieldTable } from '../table.js';
 import { ResponseCache } from '../cache/responses.js';
@@ -271,13 +271,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         const text = rest[0] === '-' ? await readStdin() : await readFile(rest[0], 'utf8').catch(() => {
           throw new UsageError(`cannot read ${rest[0]}`);
         });
-        let geo: { geometry?: unknown } | undefined;
-        try {
-          geo = JSON.parse(text);
-        } catch {
-          throw new UsageError(`${rest[0]} is not JSON`);
-        }
-        const p = await analyzeParcel(client, geo?.geometry ?? geo, num('--capacity-mw', f['capacity-mw']));
+        const p = await analyzeParcel(client, parcelGeometry(text, rest[0] === '-' ? 'standard input' : rest[0]), num('--capacity-mw', f['capacity-mw']));
         emit(parcelTable(p), p);
         return EXIT.ok;
       }

@@ -28,6 +28,7 @@ export {
   marketsTable,
   news,
   newsTable,
+  parcelGeometry,
   parcelTable,
   parseScoringMode,
   pipeline,

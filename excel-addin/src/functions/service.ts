@@ -14,8 +14,10 @@ import { loadSettings } from '../shared/settings';
 import { useDateMode } from './dates';
 
 /**
- * The one client of the add-in: answers cached in OfficeRuntime.storage (shared with the task
- * pane, kept well under the 10 MB domain budget) and the daily quota ledger in the same store.
+ * The one client of the add-in (core's createCallerClient): answers cached in OfficeRuntime.storage
+ * (shared with the task pane; 2 M characters of answers, least recently used evicted first, well
+ * under the 10 MB domain budget), the daily quota ledger in the same store (never evicted), and
+ * the pane's derive setting.
  */
 let cached: { signature: string; client: DchubClient } | undefined;
 
@@ -27,9 +29,10 @@ function storage(): KeyValueStore {
 export async function serviceClient(): Promise<DchubClient> {
   const s = await loadSettings();
   useDateMode(s.dates);
-  const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}`;
+  const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}\u0000${s.derive ?? ''}`;
   if (!cached || cached.signature !== signature) {
-    cached = { signature, client: createCallerClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: 45_000, store: storage() }).client };
+    const { client } = createCallerClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: 45_000, store: storage(), derive: s.derive });
+    cached = { signature, client };
   }
   return cached.client;
 }

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { EXIT, runCli } from '../src/cli/main.js';
+import { EXIT } from '../src/cli/main.js';
+import { cliRunner } from './support/cli.js';
 import {
   BRIEF_CSV_COLUMNS,
   DchubClient,
@@ -133,12 +134,7 @@ describe('every page of /all and /diff', () => {
 });
 
 describe('dchub briefs reads every page', () => {
-  const dchub = async (...args: string[]) => {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir } });
-    return { code, out, err };
-  };
+  const dchub = cliRunner(() => sb.url, () => dir);
   it('Enterprise: 232 rows as JSON, progress on stderr; --csv as served with the header once', async () => {
     const r = await dchub('briefs', '--format', 'json', '--api-key', ENT);
     expect(r.code).toBe(EXIT.ok);

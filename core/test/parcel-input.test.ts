@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { EXIT, runCli } from '../src/cli/main.js';
+import { EXIT } from '../src/cli/main.js';
+import { cliRunner } from './support/cli.js';
 import { DchubClient, PARCEL_MAX_NESTING, ValidationError, analyzeParcel, nestingDepth, parcelGeometry } from '../src/index.js';
 
 const square = { type: 'Polygon', coordinates: [[[-77.5, 39], [-77.49, 39], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39]]] };
@@ -45,12 +46,7 @@ describe('dchub parcel reads the file through core', () => {
     await sb?.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const dchub = async (...args: string[]) => {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir } });
-    return { code, out, err };
-  };
+  const dchub = cliRunner(() => sb.url, () => dir);
   it('a Feature file is analysed; a deep or broken file is a usage error naming the file', async () => {
     const feature = path.join(dir, 'feature.geojson');
     await writeFile(feature, JSON.stringify({ type: 'Feature', properties: { name: 'lot 7' }, geometry: square }));

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { EXIT, runCli } from '../src/cli/main.js';
+import { EXIT } from '../src/cli/main.js';
+import { cliRunner } from './support/cli.js';
 import { DchubClient, MCP_TOOL_NAMES, McpToolClient, ValidationError, coerceToolArguments, knownToolInputSchema, undeclaredToolArguments } from '../src/index.js';
 
 const schema = (tool: string) => knownToolInputSchema(tool)!;
@@ -116,12 +117,7 @@ describe('against the sandbox’s MCP server', () => {
     }
   });
 
-  const dchub = async (...args: string[]) => {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir } });
-    return { code, out, err };
-  };
+  const dchub = cliRunner(() => sb.url, () => dir);
   it('dchub tool: a union, an array of objects and a string that looks like a number, as the schema says', async () => {
     const a = await dchub('tool', 'ai_capacity_index', 'horizon=60', 'limit=3', '--format', 'json', '--api-key', PRO);
     expect(a.code).toBe(EXIT.ok);

@@ -16,6 +16,7 @@ import {
   ReceiptList,
   type AgentFacilitiesT,
   type AgentWhoamiT,
+  type KeyClaimAnswerT,
   type OnboardT,
   type ReceiptListT,
   type ReceiptT,
@@ -34,8 +35,6 @@ const query = (o: Record<string, unknown>) => {
 };
 
 // ---------------------------------------------------------------- keys
-
-export type KeyClaimAnswerT = z.infer<typeof KeyClaimAnswer>;
 
 /**
  * POST /api/v1/keys/claim: issues a free key (idempotent per client name and caller address).

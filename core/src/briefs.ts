@@ -1,4 +1,6 @@
-import type { CallOptions, DchubClient } from './client.js';
+import Papa from 'papaparse';
+import type { CallOptions, DchubClient, Fetched } from './client.js';
+import { confirmedTier } from './derive/sources.js';
 import { noteList } from './derive/items.js';
 import { BRIEF_FROM_ALL } from './derive/pairs.js';
 import { ENDPOINTS } from './endpoints.js';
@@ -12,9 +14,13 @@ import {
   type MarketBriefDiffT,
   type MarketBriefT,
 } from './schemas/briefs.js';
+import { BRIEF_PAGE_DEFAULT } from './plans.js';
+import { markPages, readEveryPage, type AllPagesOptions } from './paging.js';
 import { tableFromRecords, type Table } from './table.js';
 
 export const BRIEFS_CSV_PATH = ENDPOINTS.briefsCsv.path;
+export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
+export const BRIEFS_DIFF_PATH = ENDPOINTS.briefsDiff.path;
 export const DCPI_CITATION = 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0';
 
 export interface BriefsCsv {
@@ -36,23 +42,69 @@ export function parseBriefsCsv(text: string, warnings: string[] = []): BriefCsvR
 const filenameOf = (disposition: string | null): string | undefined =>
   disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
 
-/** GET /api/v1/market-brief/all.csv (one page; the service's default page without `page`), through the cache. */
-export async function fetchBriefsCsv(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<BriefsCsv> {
-  const r = await client.fetchText(
-    BRIEFS_CSV_PATH,
-    (raw, ctx) => ({ value: { rows: readBriefsCsv(raw.text, ctx.warnings), filename: filenameOf(raw.headers.get('content-disposition')), text: raw.text }, warnings: ctx.warnings }),
-    pageParams(page),
-    opts,
-  );
-  return r.data;
+/** A CSV answer split after its header line. */
+function splitHeader(text: string): { header: string; body: string } {
+  const m = /\r?\n/.exec(text);
+  return m ? { header: text.slice(0, m.index), body: text.slice(m.index + m[0].length) } : { header: text, body: '' };
 }
 
-const pageParams = (page: { limit?: number; offset?: number }) => {
-  const p = new URLSearchParams();
-  if (page.limit !== undefined) p.set('limit', String(page.limit));
-  if (page.offset !== undefined) p.set('offset', String(page.offset));
-  return p;
+/** A later page's data lines under the first page's header (re-written in that column order if the page's differs). */
+function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsvRowT[]): string {
+  const { header, body } = splitHeader(pageText);
+  if (header === firstHeader) return body;
+  const fields = Papa.parse<string[]>(firstHeader).data[0] ?? [...BRIEF_CSV_COLUMNS];
+  return rows.length ? Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) }, { header: false, newline: '\r\n' }) + '\r\n' : '';
+}
+
+interface CsvPage extends BriefsCsv {
+  total?: number;
+  tier?: string;
+}
+
+/** One CSV page as read (pure over the answer: it runs again on cached text, whose headers are not kept). */
+const decodeCsvPage = (raw: { text: string; headers: Headers }, ctx: { warnings: string[] }): { value: CsvPage; warnings: string[] } => {
+  const total = Number(raw.headers.get('x-total-available') ?? Number.NaN);
+  return {
+    value: {
+      rows: readBriefsCsv(raw.text, ctx.warnings),
+      filename: filenameOf(raw.headers.get('content-disposition')),
+      text: raw.text,
+      total: Number.isFinite(total) ? total : undefined,
+      tier: raw.headers.get('x-market-brief-tier') ?? undefined,
+    },
+    warnings: ctx.warnings,
+  };
 };
+
+/**
+ * GET /api/v1/market-brief/all.csv, every page (50 rows a page below Pro, 500 from Pro; Enterprise
+ * has about 232): the rows of all pages, and `text` as served with the header once. Progress after
+ * each page; `opts.signal` aborts.
+ */
+export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions = {}): Promise<BriefsCsv> {
+  let text = '';
+  let header = '';
+  let filename: string | undefined;
+  const all = await readEveryPage<BriefCsvRowT>(
+    client,
+    async ({ limit, offset }, callOpts) => {
+      // Each page through the cache (a failed refresh serves the last good page, marked stale).
+      const r = await client.fetchText(BRIEFS_CSV_PATH, decodeCsvPage, new URLSearchParams({ limit: String(limit), offset: String(offset) }), callOpts);
+      const page = r.data;
+      if (!text) {
+        text = page.text;
+        header = splitHeader(page.text).header;
+        filename = page.filename;
+      } else {
+        if (!/\n$/.test(text)) text += '\r\n';
+        text += pageBody(header, page.text, page.rows);
+      }
+      return { rows: page.rows, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
+    },
+    opts,
+  );
+  return markPages({ rows: all.rows, filename, text }, all.meta);
+}
 
 /** Brief rows as a table in the CSV's own column order. */
 export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
@@ -60,24 +112,72 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
   return tableFromRecords(rows, BRIEF_CSV_COLUMNS, { citation: DCPI_CITATION, asOf: asOf || undefined });
 }
 
-export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
-export const BRIEFS_DIFF_PATH = ENDPOINTS.briefsDiff.path;
-
-/**
- * GET /api/v1/market-brief/all (one page); a brief that failed to build is named in the warnings and
- * left out. The page then answers `marketBriefFields` for its markets.
- */
-export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
-  const p = pageParams(page);
+async function fetchBriefsPage(client: DchubClient, page: { limit?: number; offset?: number }, opts: CallOptions): Promise<Fetched<MarketBriefAllT>> {
+  const p = new URLSearchParams();
+  if (page.limit !== undefined) p.set('limit', String(page.limit));
+  if (page.offset !== undefined) p.set('offset', String(page.offset));
   const r = await client.fetchJson(BRIEFS_ALL_PATH, readBriefsAll, p, opts);
   if (opts.cache !== false) await noteList(client, BRIEF_FROM_ALL, p.toString(), r);
-  return r.data;
+  return r;
 }
 
-/** GET /api/v1/market-brief/diff?since=: the briefs recomputed after `since`. Never served from cache. */
-export async function fetchBriefsDiff(client: DchubClient, since: string, opts: CallOptions = {}): Promise<MarketBriefDiffT> {
+/** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
+export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
+  return (await fetchBriefsPage(client, page, opts)).data;
+}
+
+/** Briefs of several pages in one answer of the page's shape: the first page's head, every brief once (by slug). */
+function mergePages<T extends MarketBriefAllT>(first: T | undefined, briefs: MarketBriefT[], total: number, pageSize: number, streamed: boolean): T {
+  const seen = new Set<string>();
+  const unique = briefs.filter((b) => !seen.has(b.slug) && (seen.add(b.slug), true));
+  return { ...(first as T), count: unique.length, total_available: first?.total_available ?? total, limit: pageSize, offset: 0, streamed, briefs: unique };
+}
+
+/**
+ * GET /api/v1/market-brief/all, every page (50 briefs a page below Pro, 500 from Pro; Enterprise has
+ * about 232), as one answer of the page's shape. Each page is cached and then answers
+ * `marketBriefFields` for its markets; the first page is the default request (no limit/offset), the
+ * cached answer `fetchBriefsAll()` and the derive setting's widening share. Progress after each page; `opts.signal` aborts.
+ */
+export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOptions = {}): Promise<MarketBriefAllT> {
+  let first: MarketBriefAllT | undefined;
+  let streamed = false;
+  const all = await readEveryPage<MarketBriefT>(
+    client,
+    async (page, callOpts) => {
+      // The first page as the service's default request: the answer fetchBriefsAll() and widening share.
+      const r = await fetchBriefsPage(client, page.offset === 0 && page.limit === BRIEF_PAGE_DEFAULT ? {} : page, callOpts);
+      first ??= r.data;
+      streamed ||= r.data.streamed;
+      return { rows: r.data.briefs, total: r.data.total_available, tier: r.data.tier, meta: r };
+    },
+    opts,
+    { firstAtDefault: true },
+  );
+  return markPages(mergePages(first, all.rows, all.total, all.pageSize, streamed), all.meta);
+}
+
+/**
+ * GET /api/v1/market-brief/diff?since=: every brief recomputed after `since`, all pages, as one
+ * answer of the page's shape. Never served from cache. Progress after each page; `opts.signal` aborts.
+ */
+export async function fetchBriefsDiff(client: DchubClient, since: string, opts: AllPagesOptions = {}): Promise<MarketBriefDiffT> {
   if (Number.isNaN(Date.parse(since))) throw new ValidationError('since', `must be an ISO 8601 time, got ${JSON.stringify(since)}`);
-  return client.getJson(BRIEFS_DIFF_PATH, readBriefsDiff, new URLSearchParams({ since }), { ...opts, cache: false });
+  let last: MarketBriefDiffT | undefined;
+  let streamed = false;
+  const all = await readEveryPage<MarketBriefT>(
+    client,
+    async ({ limit, offset }, callOpts) => {
+      const q = new URLSearchParams({ since, limit: String(limit), offset: String(offset) });
+      const r = await client.fetchJson(BRIEFS_DIFF_PATH, readBriefsDiff, q, { ...callOpts, cache: false });
+      last = r.data;
+      streamed ||= r.data.streamed;
+      return { rows: r.data.briefs, total: r.data.changed_total, tier: r.data.tier, meta: r };
+    },
+    opts,
+  );
+  // The last page's head: its changed_total counts markets recomputed while the pages were read.
+  return markPages(mergePages(last, all.rows, all.total, all.pageSize, streamed), all.meta);
 }
 
 /** A brief (JSON) as a row of the brief CSV, so JSON and CSV tables share one shape. */

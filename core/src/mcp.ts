@@ -9,6 +9,7 @@ import { parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answer
 import type { PreviewInfo } from './preview.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
 import { fieldTable, recordsTable, type Table } from './table.js';
+import { coerceToolArguments, knownToolInputSchema, type ToolArgSchema } from './tool-args.js';
 
 export interface ToolResult {
   tool: string;
@@ -21,6 +22,12 @@ export interface ToolResult {
   partial: boolean;
   /** What a partial answer withholds and how to open it (`previewSentence` words it). */
   previewInfo?: PreviewInfo;
+}
+
+function checkToolName(name: string): void {
+  if (!(MCP_TOOL_NAMES as readonly string[]).includes(name)) {
+    throw new ValidationError('name', `unknown tool ${JSON.stringify(name)}; one of ${MCP_TOOL_NAMES.join(', ')}`);
+  }
 }
 
 /**
@@ -84,14 +91,27 @@ export class McpToolClient {
   }
 
   /**
+   * A tool's input schema: the server's (tools/list, asked once per connection), or core's own copy
+   * when `offline` (formula preview), when the server cannot be reached, or when it does not list it.
+   */
+  async inputSchema(name: string, opts: { offline?: boolean } = {}): Promise<ToolArgSchema | undefined> {
+    if (!this.#tools && !opts.offline) await this.listTools().catch(() => undefined);
+    return (this.#tools?.get(name)?.inputSchema as ToolArgSchema | undefined) ?? knownToolInputSchema(name);
+  }
+
+  /** Arguments as the tool's input schema types them (coerceToolArguments); `cacheOnly` never connects. */
+  async typedArguments(name: string, args: Record<string, unknown>, opts: { cacheOnly?: boolean } = {}): Promise<Record<string, unknown>> {
+    checkToolName(name);
+    return coerceToolArguments(await this.inputSchema(name, { offline: opts.cacheOnly }), args);
+  }
+
+  /**
    * Calls one of the 29 tools (cached per tool and arguments). A plan wall is thrown as an AuthError
    * carrying the upgrade message, a daily cap as a RateLimitError; a list the server cut for this
    * caller comes back marked `partial` with its PreviewInfo.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, opts: { refresh?: boolean; cacheOnly?: boolean } = {}): Promise<ToolResult> {
-    if (!(MCP_TOOL_NAMES as readonly string[]).includes(name)) {
-      throw new ValidationError('name', `unknown tool ${JSON.stringify(name)}; one of ${MCP_TOOL_NAMES.join(', ')}`);
-    }
+    checkToolName(name);
     const key = `dchub:c:${this.rest.callerId}:MCP ${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
     const cache = this.rest.cache;
     const now = Date.now();

@@ -41,12 +41,22 @@ export function tableToMatrix(t: Table, header = true): Cell[][] {
   return header ? [t.columns, ...t.rows] : t.rows;
 }
 
-/** Reads a dotted path (`fiber.connectivity_score`) from a nested object. */
+/**
+ * Reads a dotted path (`fiber.connectivity_score`, `members.0.acres`) through the value's own
+ * members only: never the prototype chain (`constructor`, `__proto__`, `toString`, ...), and in a
+ * list only an index it holds. A path the value lacks is undefined.
+ */
 export function readPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = Array.isArray(cur) && /^\d+$/.test(part) ? cur[Number(part)] : (cur as Record<string, unknown>)[part];
+    if (Array.isArray(cur)) {
+      if (!/^\d+$/.test(part) || Number(part) >= cur.length) return undefined;
+      cur = cur[Number(part)];
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(cur, part)) return undefined;
+      cur = (cur as Record<string, unknown>)[part];
+    }
   }
   return cur;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { DchubClient, briefToRow, fetchBriefsAll, fetchBriefsCsv, fetchBriefsDiff, mergeBriefDiff } from '../src/index.js';
+import { DchubClient, briefToRow, fetchBriefsAll, fetchBriefsAllPages, fetchBriefsCsv, fetchBriefsDiff, mergeBriefDiff } from '../src/index.js';
 
 let sb: RunningSandbox;
 const ENT = 'briefs-enterprise';
@@ -13,7 +13,8 @@ describe('brief refresh through /diff', () => {
   it('JSON briefs and the CSV give the same rows', async () => {
     const client = new DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', now: () => sb.ctx.clock.nowMs() });
     const csv = await fetchBriefsCsv(client);
-    const all = await fetchBriefsAll(client);
+    const all = await fetchBriefsAllPages(client);
+    expect(csv.rows).toHaveLength(232);
     expect(all.briefs.map(briefToRow)).toEqual(csv.rows);
   });
 

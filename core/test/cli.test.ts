@@ -97,6 +97,19 @@ describe('dchub CLI: every subcommand', () => {
     expect(r.out.split('\r\n')[0]).toMatch(/^rank,id,objective_score,score,km,norm_score,norm_km/);
     expect((await pro('rank', csv, '--objectives', 'score')).code).toBe(EXIT.usage);
   });
+  it('rank reads objectives and constraints with core’s one reader (>=/<= and min..max forms, errors naming the flag)', async () => {
+    const csv = path.join(dir, 'c2.csv');
+    await writeFile(csv, 'id,lat,lon,score,km\na,39,-77,80,3\nb,40,-78,60,1\nc,41,-79,70,2\n');
+    const asText = await pro('rank', csv, '--objectives', 'score=+1;km=-1', '--constraints', 'km<=2', '--top-k', '5', '--format', 'json');
+    const asColon = await pro('rank', csv, '--objectives', 'score:1,km:-1', '--constraints', 'km::2', '--top-k', '5', '--format', 'json');
+    const ids = (r: { out: string }) => JSON.parse(r.out).results.map((x: { id: string }) => x.id);
+    expect(ids(asText)).toEqual(ids(asColon));
+    expect(ids(asText).sort()).toEqual(['b', 'c']);
+    const bad = await pro('rank', csv, '--objectives', 'score:1', '--constraints', 'km:5..1');
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.err).toMatch(/--constraints: km: min 5 is above max 1/);
+    expect((await pro('rank', csv, '--objectives', 'score:1', '--mode', 'best')).err).toMatch(/--mode: must be relative, absolute or percentile/);
+  });
   it('chain shows its cost and progress on stderr', async () => {
     const r = await pro('chain', '--iso', 'ERCOT', '--min-mw', '100', '--objectives', 'overall_score:1', '--max-sites', '3', '--format', 'json');
     expect(r.code).toBe(EXIT.ok);

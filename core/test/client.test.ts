@@ -77,7 +77,7 @@ describe('core against the sandbox over HTTP', () => {
     expect(anon.filename).toBe('dchub-market-briefs-2026-11-21.csv');
     expect(anon.rows.map((r) => r.market_slug)).toEqual(['northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago']);
     const ent = await fetchBriefsCsv(new DchubClient({ baseUrl: sb.url, apiKey: 'ent-key-456' }));
-    expect(ent.rows.length).toBe(50); // default page of the ~232 enterprise markets
+    expect(ent.rows.length).toBe(232); // every page of the enterprise markets (was the first 50: issue 12)
     const t = briefsTable(anon.rows);
     expect(t.columns[0]).toBe('market_slug');
     expect(typeof t.rows[0][3]).toBe('number');

@@ -33,6 +33,13 @@ describe('paths', () => {
     expect(readPath(doc, 'list.0.x')).toBe(1);
     expect(readPath(doc, 'a.zz.c')).toBeUndefined();
   });
+  it('reads own members only: never the prototype chain, in a list only an index it holds', () => {
+    for (const p of ['constructor', '__proto__', 'toString', 'a.hasOwnProperty', 'a.b.c.toFixed', 's.length', 'list.length', 'list.1', 'list.-1', 'list.0.constructor.name']) {
+      expect(readPath(doc, p), p).toBeUndefined();
+    }
+    expect(readPath(Object.create({ inherited: 1 }), 'inherited')).toBeUndefined();
+    expect(readPath(JSON.parse('{"__proto__":{"x":5}}'), '__proto__.x')).toBe(5);
+  });
   it('flattens scalar leaves', () => {
     expect(flattenPaths(doc)).toEqual([['a.b.c', 3], ['list', '[{"x":1}]'], ['s', 'y']]);
   });

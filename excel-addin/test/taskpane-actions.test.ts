@@ -1,9 +1,9 @@
 // The pane's actions end to end: an in-process sandbox, a real client, and the office-addin-mock
 // workbook of support/excel-mock.ts standing in for Excel.run.
-import { DchubClient, type ChainProgress } from '@dchub/core';
+import { DchubClient, fetchBriefsDiff, type ChainProgress, type PagesProgress } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearCache, estimateChain, fetchDiffBriefs, insertBriefs, refreshBriefs, refreshNow, runChainToSheet } from '../src/taskpane/actions';
+import { clearCache, estimateChain, insertBriefs, refreshBriefs, refreshNow, runChainToSheet } from '../src/taskpane/actions';
 import { BRIEF_SETTINGS_KEY, BRIEF_TABLE_COLUMNS, CHANGED_COLUMN, CHANGED_FILL, HEADER_ROW } from '../src/taskpane/excel';
 import { lastHealth, readStatus, resetHealth } from '../src/shared/status';
 import { FakeWorkbook } from './support/excel-mock';
@@ -22,8 +22,10 @@ describe('brief sheet: insert from /all.csv, refresh through /diff', () => {
   it('inserts every brief of the tier, then updates only the briefs recomputed overnight', async () => {
     const c = client('ent-key-1');
     const wb = new FakeWorkbook();
-    const ins = await insertBriefs(c, wb.excel.run);
+    const progress: PagesProgress[] = [];
+    const ins = await insertBriefs(c, wb.excel.run, (p) => progress.push(p));
     expect(ins.rows).toBe(232);
+    expect(progress.map((p) => `${p.pagesDone}/${p.pagesTotal}`)).toEqual(['1/2', '2/2']);
     const sheet = wb.sheet(ins.sheet)!;
     expect(sheet.value(0, 0)).toMatch(/^Source: DC Hub Power Index \(DCPI\).*CC-BY-4\.0$/);
     expect(sheet.value(1, 0)).toBe(`As of ${ins.asOf}`);
@@ -39,7 +41,7 @@ describe('brief sheet: insert from /all.csv, refresh through /diff', () => {
 
     const moved = await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: 86_400 }) });
     expect(moved.status).toBe(200);
-    const expected = await fetchDiffBriefs(c, ins.asOf);
+    const expected = (await fetchBriefsDiff(c, ins.asOf)).briefs;
     expect(expected.length).toBeGreaterThan(0);
 
     const r = await refreshBriefs(c, wb.excel.run);

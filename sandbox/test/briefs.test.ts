@@ -124,9 +124,9 @@ describe('daily caps of the bulk endpoints', () => {
     expect((await call('/api/v1/market-brief/all', 'anonymous')).status).toBe(429);
     expect((await call('/api/v1/market-brief/all.csv', 'anonymous')).status).toBe(200);
   });
-  it('developer: 10 a day, the 11th is refused', async () => {
-    for (let i = 0; i < 10; i++) expect((await call('/api/v1/market-brief/all', 'developer')).status).toBe(200);
-    const r = await call('/api/v1/market-brief/all', 'developer');
+  it('starter: 10 a day, the 11th is refused (developer: 50, reference notes §2.29)', async () => {
+    for (let i = 0; i < 10; i++) expect((await call('/api/v1/market-brief/all', 'starter')).status).toBe(200);
+    const r = await call('/api/v1/market-brief/all', 'starter');
     expect(r.status).toBe(429);
     expect(r.body).toMatchObject({ error: 'daily_cap_exceeded', limit: '10/day' });
     expect(r.headers.get('x-ratelimit-limit')).toBe('10');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_COLUMNS } from '@dchub/core';
-import { ExcelFixture, call, type Harness } from './fixture.js';
+import { ExcelFixture, call, range, type Harness } from './fixture.js';
 
 const PRO_KEY = 'excel-pro-key-0001';
 const fx = new ExcelFixture();
@@ -31,6 +31,21 @@ describe('DCHUB custom functions in Chromium against the sandbox', () => {
     expect((await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=dallas'])).value.length).toBeGreaterThan(1);
     expect(scripts.some((u) => /\/mcp\.[0-9a-f]+\.js$/.test(u))).toBe(true);
     await h.page.close();
+  });
+
+  it('TOOL types its arguments by the tool’s input schema (core): a union, an array of objects, text with commas, a range', async () => {
+    const ai = (await call(page, 'TOOL', ['ai_capacity_index', 'horizon=60;limit=3'])).value as any[][];
+    expect(ai.length).toBe(4);
+    const sites = '[{"lat":39.04,"lon":-77.49},{"lat":32.9,"lon":-96.9}]';
+    const cmp = await call(page, 'TOOL', ['compare_sites', range([['sites', sites], ['capacity_mw', 100]])]);
+    expect(cmp.error).toBeUndefined();
+    expect(JSON.stringify(cmp.value)).toMatch(/39\.04/);
+    const isos = (await call(page, 'TOOL', ['compare_isos', 'isos=PJM,ERCOT'])).value as any[][];
+    expect(JSON.stringify(isos)).toMatch(/ERCOT/);
+    const ranked = (await call(page, 'TOOL', ['rank_markets', range([['criteria', 'AI_READY'], ['limit', 2]])])).value as any[][];
+    expect(ranked.length).toBe(3);
+    const bad = await call(page, 'TOOL', ['ai_capacity_index', 'horizon=45']);
+    expect(bad.error).toMatchObject({ code: '#VALUE!', message: 'args: horizon: must be 30, 60 or 90, got "45"' });
   });
 
   it('SITESCORE returns the sandbox overall score', async () => {

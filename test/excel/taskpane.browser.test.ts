@@ -186,6 +186,28 @@ describe('the task pane in Chromium', () => {
     await page.close();
   });
 
+  it('the derive setting: default for the plan, or off / exact / widen, saved for the formulas', async () => {
+    const { page } = await openPane();
+    await page.locator('#tab-cache').click();
+    await expect.poll(() => text(page, 'deriveText')).toMatch(/^In force: exact .*the default for your plan/); // keyless: exact
+    await page.locator('fluent-radio[value="off"]').click();
+    await expect.poll(() => text(page, 'cacheStatus')).toMatch(/^Saved/);
+    expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBe('off');
+    await expect.poll(() => text(page, 'deriveText')).toMatch(/^In force: off \(every formula asks its own question\)\. /);
+    await page.locator('fluent-radio[value="widen"]').click();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBe('widen');
+    await page.reload();
+    await page.locator('fluent-tab#tab-account').waitFor();
+    await expect.poll(() => page.locator('#deriveMode fluent-radio[value="widen"]').evaluate((el: any) => el.checked)).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBe('widen'); // shown again, not re-saved
+    await page.locator('#tab-cache').click();
+    await page.locator('fluent-radio[value="default"]').click();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBeNull();
+    await expect.poll(() => text(page, 'deriveText')).toMatch(/the default for your plan/);
+    await page.screenshot({ path: path.join(SHOTS, 'excel-taskpane-cache.png'), fullPage: true });
+    await page.close();
+  });
+
   it('refreshes brief sheets by itself once opted in: on open and on a schedule, a call only after a recompute', async () => {
     const at = (iso: string) => new Date(iso).getTime();
     const page = await fx.newPage();

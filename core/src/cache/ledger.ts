@@ -1,17 +1,16 @@
+import { MCP_DAILY_CALLS, REST_DAILY_REQUESTS } from '../plans.js';
 import type { KeyValueStore } from './store.js';
 
-/** REST requests per day by tier (spec §8.1); keyless callers get 10. */
-export const DAILY_ALLOWANCE: Record<string, number> = {
-  anonymous: 10, free: 10, identified: 50, starter: 200, developer: 500, pro: 2000, founding: 2000, enterprise: 100_000,
-};
+/** REST requests per day by tier (plans.ts, spec §8.1); keyless callers get 10. */
+export const DAILY_ALLOWANCE: Record<string, number> = { ...REST_DAILY_REQUESTS };
 
 /** "Unlimited" as a finite number: the ledger's state is stored as JSON, which has no Infinity. */
 export const UNLIMITED = 1_000_000_000;
 
-/** MCP tool calls per day (spec §8.1, MCP plans): a separate allowance from REST. */
-export const MCP_DAILY_ALLOWANCE: Record<string, number> = {
-  anonymous: 10, free: 1000, identified: 1000, starter: 10_000, developer: UNLIMITED, pro: UNLIMITED, founding: UNLIMITED, enterprise: UNLIMITED,
-};
+/** MCP tool calls per day (plans.ts, spec §8.1 MCP plans): a separate allowance from REST. */
+export const MCP_DAILY_ALLOWANCE: Record<string, number> = Object.fromEntries(
+  Object.entries(MCP_DAILY_CALLS).map(([tier, n]) => [tier, Number.isFinite(n) ? n : UNLIMITED]),
+);
 
 interface LedgerState {
   day: string;

@@ -42,9 +42,11 @@ export class ResponseCache {
     readonly maxParsed = 1000,
   ) {}
 
-  /** The parsed value kept in memory for `key`, if any (no I/O). */
+  /** The parsed value kept in memory for `key`, if any (no I/O); the store hears that it was used. */
   peek(key: string): { answer: StoredAnswer; value: unknown; notes?: ReadNotes } | undefined {
-    return this.#parsed.get(key);
+    const hit = this.#parsed.get(key);
+    if (hit) this.store.touch?.(key);
+    return hit;
   }
 
   remember(key: string, answer: StoredAnswer, value: unknown, notes?: ReadNotes): void {

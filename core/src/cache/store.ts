@@ -9,6 +9,8 @@ export interface KeyValueStore {
   delete(key: string): Promise<void>;
   /** Keys starting with `prefix`. */
   keys(prefix: string): Promise<string[]>;
+  /** The value was used (served from a layer above): stores that evict by use keep it longer. */
+  touch?(key: string): void;
 }
 
 /** A bounded in-memory LRU, by entry count and by stored characters. */
@@ -31,6 +33,9 @@ export class MemoryStore implements KeyValueStore {
   }
   async set(key: string, value: string): Promise<void> {
     this.setSync(key, value);
+  }
+  touch(key: string): void {
+    this.getSync(key);
   }
   setSync(key: string, value: string): void {
     const old = this.#map.get(key);
@@ -68,51 +73,126 @@ interface OfficeStorage {
 }
 
 /**
- * OfficeRuntime.storage, shared by every add-in of the domain (10 MB in all): entries are kept
- * under `budgetChars` (default 2 M characters) by evicting the least recently written.
+ * OfficeRuntime.storage, shared by every add-in of the domain (10 MB in all). Cached answers are
+ * kept under `budgetChars` (default 2 M characters) by evicting the least recently used (read or
+ * written); one answer may take at most `maxEntryChars` (default half the budget), so a widened
+ * queue answer (~700 K characters) never crowds out everything else. Bookkeeping is never
+ * evicted and does not count: the quota ledger and the derive indexes that make cached wider
+ * answers usable (`pinned`).
  */
 export class OfficeRuntimeStore implements KeyValueStore {
   static readonly INDEX = 'dchub:index';
-  #index: Array<[string, number]> | undefined;
-  constructor(private readonly storage: OfficeStorage, readonly budgetChars = 2_000_000) {}
+  /** Keys kept whatever the budget: everything but cached answers, and the derive indexes among them. */
+  static pinned(key: string): boolean {
+    return !key.startsWith('dchub:c:') || key.includes(':derive-index ');
+  }
+  /** Key → characters, least recently used first (Map order). */
+  #index: Map<string, number> | undefined;
+  #loading: Promise<Map<string, number>> | undefined;
+  #chain: Promise<unknown> = Promise.resolve();
+  readonly maxEntryChars: number;
 
-  async #load(): Promise<Array<[string, number]>> {
-    if (!this.#index) {
-      try {
-        this.#index = JSON.parse((await this.storage.getItem(OfficeRuntimeStore.INDEX)) ?? '[]');
-      } catch {
-        this.#index = [];
-      }
-    }
-    return this.#index!;
+  constructor(
+    private readonly storage: OfficeStorage,
+    readonly budgetChars = 2_000_000,
+    maxEntryChars?: number,
+  ) {
+    this.maxEntryChars = maxEntryChars ?? Math.floor(budgetChars / 2);
   }
-  async #save(): Promise<void> {
-    await this.storage.setItem(OfficeRuntimeStore.INDEX, JSON.stringify(this.#index ?? []));
+
+  #load(): Promise<Map<string, number>> {
+    if (this.#index) return Promise.resolve(this.#index);
+    this.#loading ??= this.storage.getItem(OfficeRuntimeStore.INDEX).then(
+      (text) => {
+        let list: unknown;
+        try {
+          list = JSON.parse(text ?? '[]');
+        } catch {
+          list = [];
+        }
+        const pairs = Array.isArray(list) ? list.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number') : [];
+        return (this.#index ??= new Map(pairs));
+      },
+      () => (this.#index ??= new Map()),
+    );
+    return this.#loading;
   }
+
+  /** One writer at a time: concurrent formulas must not lose each other's index entries. */
+  #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#chain.then(fn, fn);
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+
+  #save(index: Map<string, number>): Promise<void> {
+    return this.storage.setItem(OfficeRuntimeStore.INDEX, JSON.stringify([...index]));
+  }
+
   async get(key: string): Promise<string | undefined> {
-    return (await this.storage.getItem(key)) ?? undefined;
-  }
-  async set(key: string, value: string): Promise<void> {
-    if (value.length > this.budgetChars) return; // never let one answer crowd out everything
-    const index = (await this.#load()).filter(([k]) => k !== key);
-    index.push([key, value.length]);
-    let total = index.reduce((s, [, n]) => s + n, 0);
-    while (total > this.budgetChars && index.length > 1) {
-      const [old, n] = index.shift()!;
-      total -= n;
-      await this.storage.removeItem(old);
+    const value = (await this.storage.getItem(key)) ?? undefined;
+    if (value !== undefined) {
+      await this.#load();
+      this.touch(key);
     }
-    this.#index = index;
-    await this.storage.setItem(key, value);
-    await this.#save();
+    return value;
   }
+
+  /** Recently used: last to go. Kept in memory; written with the index at the next change. */
+  touch(key: string): void {
+    const index = this.#index;
+    const n = index?.get(key);
+    if (!index || n === undefined || OfficeRuntimeStore.pinned(key)) return;
+    index.delete(key);
+    index.set(key, n);
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    await this.#locked(async () => {
+      const index = await this.#load();
+      const pinned = OfficeRuntimeStore.pinned(key);
+      if (!pinned && value.length > this.maxEntryChars) {
+        // Too large to keep: drop an older copy rather than serve it as this answer later.
+        if (index.delete(key)) {
+          await this.storage.removeItem(key);
+          await this.#save(index);
+        }
+        return;
+      }
+      index.delete(key);
+      index.set(key, value.length);
+      let total = 0;
+      for (const [k, n] of index) if (!OfficeRuntimeStore.pinned(k)) total += n;
+      for (const [k, n] of [...index]) {
+        if (total <= this.budgetChars) break;
+        if (k === key || OfficeRuntimeStore.pinned(k)) continue;
+        index.delete(k);
+        total -= n;
+        await this.storage.removeItem(k);
+      }
+      await this.storage.setItem(key, value);
+      await this.#save(index);
+    });
+  }
+
   async delete(key: string): Promise<void> {
-    this.#index = (await this.#load()).filter(([k]) => k !== key);
-    await this.storage.removeItem(key);
-    await this.#save();
+    await this.#locked(async () => {
+      const index = await this.#load();
+      index.delete(key);
+      await this.storage.removeItem(key);
+      await this.#save(index);
+    });
   }
+
   async keys(prefix: string): Promise<string[]> {
-    return (await this.#load()).map(([k]) => k).filter((k) => k.startsWith(prefix));
+    return [...(await this.#load()).keys()].filter((k) => k.startsWith(prefix));
+  }
+
+  /** Characters of cached answers kept (bookkeeping left out), as the budget counts them. */
+  async usedChars(): Promise<number> {
+    let total = 0;
+    for (const [k, n] of await this.#load()) if (!OfficeRuntimeStore.pinned(k)) total += n;
+    return total;
   }
 }
 

@@ -9,10 +9,14 @@ import { facilitiesTable, searchFacilities } from '../facilities.js';
 import { dealsTable, news, newsTable, transactions } from '../feeds.js';
 import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
-import { analyzeParcel, parcelTable } from '../parcel.js';
+import { namedValues } from '../args.js';
+import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
+import type { PagesProgress } from '../paging.js';
+import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
+import { undeclaredToolArguments } from '../tool-args.js';
 import { queueTable, refineQueue } from '../queue.js';
 import { QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
-import { rankSites, rankedTable, type ScoringMode } from '../ranking.js';
+import { rankSites, rankedTable } from '../ranking.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import { fieldTable, readPath, type Table } from '../table.js';
 import { render, type OutputFormat } from './format.js';
@@ -44,40 +48,6 @@ export const num = (name: string, v: string | boolean | undefined): number | und
 };
 
 const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** "field:weight,..." → objectives. */
-function weights(spec: string | undefined): Record<string, number> {
-  if (!spec) throw new UsageError('--objectives is required, e.g. --objectives overall_score:1,fiber_km:-1');
-  const out: Record<string, number> = {};
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [k, w] = item.split(':');
-    const n = Number(w);
-    if (!k || !Number.isFinite(n) || n === 0) throw new UsageError(`--objectives: ${JSON.stringify(item)} is not field:weight with a non-zero weight`);
-    out[k] = n;
-  }
-  return out;
-}
-
-/** "field:min:max,..." → constraints. */
-function bounds(spec: string | undefined): Record<string, { min?: number; max?: number }> | undefined {
-  if (!spec) return undefined;
-  const out: Record<string, { min?: number; max?: number }> = {};
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [k, lo = '', hi = ''] = item.split(':');
-    const c: { min?: number; max?: number } = {};
-    if (lo !== '') c.min = num(`--constraints ${k} min`, lo);
-    if (hi !== '') c.max = num(`--constraints ${k} max`, hi);
-    if (!k || (c.min === undefined && c.max === undefined)) throw new UsageError(`--constraints: ${JSON.stringify(item)} is not field:min:max`);
-    out[k] = c;
-  }
-  return out;
-}
-
-function mode(v: string | undefined): ScoringMode | undefined {
-  if (v === undefined) return undefined;
-  if (v !== 'relative' && v !== 'absolute' && v !== 'percentile') throw new UsageError('--mode must be relative, absolute or percentile');
-  return v;
-}
 
 /** The asked members of an answer, by path (a field the answer lacks is a usage error). */
 function pickFields(data: unknown, fields: string): Record<string, unknown> {
@@ -120,8 +90,15 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       return EXIT.ok;
     }
     case 'briefs': {
+      // Every page of a bulk read (Enterprise: about 232 briefs); progress on stderr past one page.
+      const paged = {
+        ...call,
+        onProgress: (p: PagesProgress) => {
+          if (p.pagesTotal > 1) io.err(`dchub: briefs page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} rows)\n`);
+        },
+      };
       if (f.since) {
-        const d = await fetchBriefsDiff(client, String(f.since));
+        const d = await fetchBriefsDiff(client, String(f.since), paged);
         const t = briefsTable(d.briefs.map(briefToRow));
         emit(t, d, f.csv ? toCsv(t) : undefined);
         io.err(`dchub: ${d.changed_total} briefs recomputed since ${f.since}\n`);
@@ -133,8 +110,8 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         emit(t, all, f.csv ? toCsv(t) : undefined);
         return EXIT.ok;
       }
-      const b = await fetchBriefsCsv(client, {}, call);
-      emit(briefsTable(b.rows), b, f.csv ? b.text : undefined);
+      const b = await fetchBriefsCsv(client, paged);
+      emit(briefsTable(b.rows), b.rows, f.csv ? b.text : undefined, b);
       return EXIT.ok;
     }
     case 'dcpi': {
@@ -187,13 +164,7 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       const text = rest[0] === '-' ? await readStdin() : await readFile(rest[0], 'utf8').catch(() => {
         throw new UsageError(`cannot read ${rest[0]}`);
       });
-      let geo: { geometry?: unknown } | undefined;
-      try {
-        geo = JSON.parse(text);
-      } catch {
-        throw new UsageError(`${rest[0]} is not JSON`);
-      }
-      const p = await analyzeParcel(client, geo?.geometry ?? geo, num('--capacity-mw', f['capacity-mw']));
+      const p = await analyzeParcel(client, parcelGeometry(text, rest[0] === '-' ? 'standard input' : rest[0]), num('--capacity-mw', f['capacity-mw']));
       emit(parcelTable(p), p);
       return EXIT.ok;
     }
@@ -203,17 +174,23 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         throw new UsageError(`cannot read ${rest[0]}`);
       }));
       const candidates = table.rows.map((r) => Object.fromEntries(table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]])));
-      const objectives = weights(str(f.objectives));
-      const r = await rankSites(client, { candidates, objectives, constraints: bounds(str(f.constraints)), mode: mode(str(f.mode)), top_k: num('--top-k', f['top-k']) });
+      const objectives = parseObjectives(str(f.objectives), '--objectives');
+      const r = await rankSites(client, {
+        candidates,
+        objectives,
+        constraints: parseConstraints(str(f.constraints), '--constraints'),
+        mode: parseScoringMode(str(f.mode), '--mode'),
+        top_k: num('--top-k', f['top-k']),
+      });
       emit(rankedTable(r, Object.keys(objectives)), r);
       return EXIT.ok;
     }
     case 'chain': {
       const input = {
         filters: { iso: str(f.iso), min_mw: str(f['min-mw']), max_ttp_months: str(f['max-ttp-months']), geocoded_only: true },
-        objectives: weights(str(f.objectives)),
-        constraints: bounds(str(f.constraints)),
-        mode: mode(str(f.mode)),
+        objectives: parseObjectives(str(f.objectives), '--objectives'),
+        constraints: parseConstraints(str(f.constraints), '--constraints'),
+        mode: parseScoringMode(str(f.mode), '--mode'),
         top_k: num('--top-k', f['top-k']),
         maxSites: num('--max-sites', f['max-sites']),
         budget: num('--budget', f.budget),
@@ -226,14 +203,18 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
     }
     case 'tool': {
       if (!rest[0]) throw new UsageError('tool needs a tool name (one of the 29 MCP tools)');
-      const args: Record<string, unknown> = {};
-      for (const kv of rest.slice(1)) {
-        const m = /^([^=]+)=(.*)$/.exec(kv);
+      const given = rest.slice(1).map((kv): [string, string] => {
+        const m = /^([^=]+)=(.*)$/s.exec(kv);
         if (!m) throw new UsageError(`tool arguments are key=value, got ${JSON.stringify(kv)}`);
-        args[m[1]] = /^-?\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : /^(true|false)$/.test(m[2]) ? m[2] === 'true' : m[2];
-      }
+        return [m[1], m[2]];
+      });
       const mcp = new McpToolClient(client, { apiKey: ctx.apiKey });
       try {
+        // Typed by the tool's input schema, as the server lists it (core's coercion).
+        const raw = Object.fromEntries(namedValues(given, 'args'));
+        const args = await mcp.typedArguments(rest[0], raw);
+        const undeclared = undeclaredToolArguments(await mcp.inputSchema(rest[0]), raw);
+        if (undeclared.length) io.err(`dchub: ${rest[0]} does not declare ${undeclared.join(', ')}; sent as given\n`);
         const r = await mcp.callTool(rest[0], args, call);
         if (r.isError) {
           const d = r.data as { error?: unknown; message?: unknown } | null;

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { QuotaLedger } from '../cache/ledger.js';
 import { ResponseCache } from '../cache/responses.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
-import { DEFAULT_BASE_URL, DchubClient } from '../client.js';
+import { DEFAULT_BASE_URL } from '../client.js';
+import { createCallerClient } from '../connect.js';
 import { parseDeriveMode } from '../derive/policy.js';
 import { DirectoryStore } from '../node.js';
 import { runCommand } from './commands.js';
@@ -24,8 +24,9 @@ Commands:
         [--baseload-only] [--max-fiber-km N] [--geocoded-only] [--limit N]
   score <lat> <lon> [--capacity-mw N]
   briefs [--csv] [--since ISO] [--limit N] [--offset N]
-                                         market briefs of your tier (as served with --csv;
-                                         only those recomputed after --since)
+                                         every market brief of your tier, all pages (as served
+                                         with --csv; only those recomputed after --since; one
+                                         page with --limit/--offset)
   dcpi <market> [--field F[,G]]          power-readiness scores and verdict of a market (or some fields)
   brief <market> [--field PATH[,PATH]]   one market brief (or some fields, e.g. hero.verdict)
   markets [<market>]                     scored markets, or one market's details
@@ -34,6 +35,8 @@ Commands:
   deals [--limit N] [--deal-type T]
   parcel <file.geojson|-> [--capacity-mw N]
   rank <candidates.csv> --objectives f:w,... [--constraints f:min:max,...] [--mode M] [--top-k N]
+                                         weights signed (+ maximizes, - minimizes); a bound may be
+                                         blank (f::5), or written f:0..5, f>=50, f<=5
   chain --objectives f:w,... [--iso I] [--min-mw N] [--max-ttp-months N] [--top-k N]
         [--max-sites N] [--budget N]     queue → site score → ranking, progress on stderr
   tool <name> [key=value ...]            any of the 29 MCP tools
@@ -149,11 +152,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 
   try {
-    const probe = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
-    // The tier is assumed until the service states the allowance: warned about, never refused on.
-    const ledger = new QuotaLedger(store, `${new URL(probe.baseUrl).host}:${probe.callerId}`, { tier: apiKey ? 'free' : 'anonymous' });
-    const cache = f['no-cache'] ? new ResponseCache(new MemoryStore()) : new ResponseCache(store);
-    const client = new DchubClient({ baseUrl, apiKey, ledger, cache, derive, ...(f['no-cache'] ? { cache: false } : {}) });
+    // One caller's client, cached answers and ledger (the tier assumed until the service states the allowance).
+    const { client, ledger } = createCallerClient({ baseUrl, apiKey, store, derive, cache: !f['no-cache'] });
+    const cache = client.cache ?? new ResponseCache(new MemoryStore());
     return await runCommand(command, rest, { client, ledger, cache, cacheDir, apiKey, format, io, flags: f });
   } catch (err) {
     return reportError(err, io);

@@ -4,6 +4,33 @@ import { optionalNumber, optionalString } from './params.js';
 
 /** Agent and account endpoints (spec §4.5, notes §2.24, §2.26, §2.27) and receipts (spec §2.9). */
 
+// ---------------------------------------------------------------- keys (one schema: core's calls and the sandbox's route)
+
+/** Body of POST /api/v1/keys/claim (limits as the service's): what core sends and the sandbox accepts. */
+export const KeyClaimRequest = z.object({
+  client_name: optionalString({ maxLength: 200, description: 'Name of the client claiming the key' }),
+  intended_use: optionalString({ maxLength: 2000, description: 'What the key is for' }),
+  email: optionalString({ maxLength: 200, description: 'Contact address (optional)' }),
+});
+
+/**
+ * The answer of POST /api/v1/keys/claim: a free key, issued at once. What core reads (real variants:
+ * no `usage_instructions`, `free_tier_summary: null` for a paying customer's email; a reused key —
+ * notes §2.25: idempotent reuse, the unused-key cap, the bind gate — without `developer_id`,
+ * `claim_id` and `reused`) and what the sandbox's answer is documented and checked against.
+ */
+export const KeyClaimAnswer = z.looseObject({
+  ok: z.literal(true),
+  api_key: z.string().min(1),
+  tier: z.string(),
+  developer_id: z.string().optional(),
+  claim_id: z.string().optional(),
+  reused: z.boolean().optional(),
+  usage_instructions: z.string().optional(),
+  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable().optional(),
+});
+export type KeyClaimAnswerT = z.infer<typeof KeyClaimAnswer>;
+
 // ---------------------------------------------------------------- agent description and identity
 
 export const AgentCapabilities = z.looseObject({
@@ -187,26 +214,3 @@ export type SemanticSearchResultT = z.infer<typeof SemanticSearchResult>;
 export type ReceiptT = z.infer<typeof Receipt>;
 export type ReceiptListT = z.infer<typeof ReceiptList>;
 
-// ---------------------------------------------------------------- keys
-
-/** Body of POST /api/v1/keys/claim (limits as the service's). */
-export const KeyClaimRequest = z.object({
-  client_name: optionalString({ maxLength: 200, description: 'Name of the client claiming the key' }),
-  intended_use: optionalString({ maxLength: 2000, description: 'What the key is for' }),
-  email: optionalString({ maxLength: 200, description: 'Contact address (optional)' }),
-});
-
-/**
- * The answer of POST /api/v1/keys/claim: a free key, issued at once. A reused key (notes §2.25:
- * idempotent reuse, the unused-key cap, the bind gate) comes without `developer_id` and `claim_id`.
- */
-export const KeyClaimAnswer = z.looseObject({
-  ok: z.literal(true),
-  api_key: z.string().min(1),
-  tier: z.string(),
-  developer_id: z.string().optional(),
-  claim_id: z.string().optional(),
-  reused: z.boolean().optional(),
-  usage_instructions: z.string().optional(),
-  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable().optional(),
-});

@@ -1,4 +1,4 @@
-import { ValidationError, type Cell } from '@dchub/core';
+import { ValidationError, parseConstraints, parseObjectives, type Cell } from '@dchub/core';
 
 const blank = (v: unknown) => v === null || v === undefined || v === '';
 
@@ -21,60 +21,11 @@ export function rangeRecords(name: string, range: unknown): Array<Record<string,
   return out;
 }
 
-/** Key/value pairs from a two-column range or from "k=v;k=v" / "k:v,k:v" text. */
-export function pairs(name: string, given: unknown, sep: RegExp): Array<[string, string | number]> {
-  const v = rangeOrText(given);
-  if (blank(v)) return [];
-  if (Array.isArray(v)) {
-    return (v as unknown[][])
-      .filter((r) => Array.isArray(r) && !blank(r[0]))
-      .map((r) => {
-        if (r.length < 2) throw new ValidationError(name, 'must be a two-column range (name, value)');
-        return [String(r[0]).trim(), r.length > 2 ? r.slice(1).map((x) => (blank(x) ? '' : String(x))).join(':') : blank(r[1]) ? '' : typeof r[1] === 'number' ? r[1] : String(r[1])];
-      });
-  }
-  return String(v)
-    .split(sep)
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((item) => {
-      const m = /^([^:=]+)[:=](.*)$/.exec(item);
-      if (!m) throw new ValidationError(name, `cannot read ${JSON.stringify(item)}; write name:value`);
-      return [m[1].trim(), m[2].trim()];
-    });
-}
+/** Objectives: field → signed weight, from a two-column range or "field:weight,..." text (core's one reader). */
+export const objectivesArg = (v: unknown): Record<string, number> => parseObjectives(rangeOrText(v), 'objectives');
 
-/** Objectives: field → signed weight. */
-export function objectivesArg(v: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, w] of pairs('objectives', v, /[,;]/)) {
-    const n = Number(w);
-    if (!Number.isFinite(n) || n === 0) throw new ValidationError('objectives', `weight of ${k} must be a non-zero number (+ maximizes, - minimizes), got ${JSON.stringify(w)}`);
-    out[k] = n;
-  }
-  if (!Object.keys(out).length) throw new ValidationError('objectives', 'give at least one field:weight (e.g. "overall_score:1,fiber_km:-1")');
-  return out;
-}
-
-/** Constraints: field → {min?, max?}, from "field:min:max" items or a (field, min, max) range. */
-export function constraintsArg(v: unknown): Record<string, { min?: number; max?: number }> | undefined {
-  const list = pairs('constraints', v, /[,;]/);
-  if (!list.length) return undefined;
-  const out: Record<string, { min?: number; max?: number }> = {};
-  for (const [k, spec] of list) {
-    const [lo = '', hi = ''] = String(spec).split(':');
-    const num = (s: string, which: string) => {
-      if (s.trim() === '') return undefined;
-      const n = Number(s);
-      if (!Number.isFinite(n)) throw new ValidationError('constraints', `${which} of ${k} must be a number, got ${JSON.stringify(s)}`);
-      return n;
-    };
-    const c = { min: num(lo, 'min'), max: num(hi, 'max') };
-    if (c.min === undefined && c.max === undefined) throw new ValidationError('constraints', `${k} needs a min or a max (field:min:max)`);
-    out[k] = Object.fromEntries(Object.entries(c).filter(([, x]) => x !== undefined));
-  }
-  return out;
-}
+/** Constraints: field → {min?, max?}, from a (field, min, max) range or "field:min:max,..." text (core's one reader). */
+export const constraintsArg = (v: unknown): Record<string, { min?: number; max?: number }> | undefined => parseConstraints(rangeOrText(v), 'constraints');
 
 /** A text argument that must be present. */
 export function requiredText(name: string, v: unknown): string {

@@ -42,9 +42,16 @@ export function briefs(limit: any, offset: any, headers: HeaderRows, invocation:
  * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
  */
 export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ marketBrief, briefTable, requiredText, tableOr, callOptions, serviceClient }) => {
-    const b = await marketBrief(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
-    return tableOr(b, field, () => briefTable(b));
+  return formula(async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient }) => {
+    const client = await serviceClient();
+    const s = requiredText('slug', slug);
+    if (optional(field) === undefined) {
+      const b = await marketBrief(client, s, callOptions(invocation));
+      return tableOr(b, field, () => briefTable(b));
+    }
+    // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
+    const f = requiredText('field', field);
+    return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }));
   });
 }
 
@@ -58,9 +65,11 @@ export function brief(slug: any, field: any, invocation: CustomFunctions.Cancela
  * @returns BUILD, CAUTION or AVOID, or the score named by field.
  */
 export function dcpi(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return formula(async ({ dcpiScore, requiredText, optional, pick, callOptions, serviceClient }) => {
-    const s = await dcpiScore(await serviceClient(), requiredText('slug', slug), callOptions(invocation));
-    return pick(s, optional(field) ?? 'verdict');
+  return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient }) => {
+    const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
+    // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
+    const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
+    return pick(s, f);
   });
 }
 

@@ -1,29 +1,7 @@
-import { ValidationError, fieldTable, type Cell, type Table } from '@dchub/core';
+import { ValidationError, fieldTable, readPath, type Cell, type Table } from '@dchub/core';
 import { optional, requiredText } from './args';
 import { answerNotes } from './service';
 import { MAX_CELL_TEXT, fit, spill } from './spill';
-
-const isIndex = (part: string, arr: unknown[]) => /^\d+$/.test(part) && Number(part) < arr.length;
-
-/**
- * Reads a dotted path (`fiber.connectivity_score`, `members.0.acres`) through the answer's own
- * members only: never the prototype chain (`constructor`, `__proto__`, `toString`, ...).
- * TODO(core): readPath in core/src/table.ts should read own members only; then use it here.
- */
-export function ownPath(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    if (Array.isArray(cur)) {
-      if (!isIndex(part, cur)) return undefined;
-      cur = cur[Number(part)];
-    } else {
-      if (!Object.prototype.hasOwnProperty.call(cur, part)) return undefined;
-      cur = (cur as Record<string, unknown>)[part];
-    }
-  }
-  return cur;
-}
 
 /** Members an answer offers at the top, for the message when a field is not found. */
 const someMembers = (obj: unknown) =>
@@ -37,7 +15,7 @@ const someMembers = (obj: unknown) =>
 /** The member `field` names, or #VALUE! naming the argument. */
 function member(obj: unknown, field: unknown): unknown {
   const path = requiredText('field', field);
-  const v = ownPath(obj, path);
+  const v = readPath(obj, path); // own members only (core)
   if (v === undefined) {
     const some = someMembers(obj);
     throw new ValidationError('field', `no member ${JSON.stringify(path.slice(0, 60))} in this answer${some ? ` (members: ${some}, ...)` : ''}`);

@@ -1,27 +1,6 @@
 /* global CustomFunctions */
 import { formula } from './load';
 
-/** A Feature wrapping a MultiPolygon: object, geometry, coordinates, polygon, ring, position, number. */
-const MAX_GEOJSON_DEPTH = 8;
-
-/**
- * How deep the value nests (without recursion, so a hostile value cannot exhaust the stack).
- * TODO(core): analyzeParcel / readParcelGeometry should refuse such input itself with a
- * ValidationError; it overflows the stack today.
- */
-function nesting(value: unknown): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    deepest = Math.max(deepest, d + 1);
-    if (deepest > 1000) return deepest;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return deepest;
-}
-
 /**
  * Parcel analysis of a GeoJSON polygon: acreage, representative point, site hand-off.
  * @customfunction PARCEL
@@ -33,19 +12,12 @@ function nesting(value: unknown): number {
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  */
 export function parcel(geojson: any, capacity_mw: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ NotCachedError, ValidationError, analyzeParcel, parcelTable, optional, requiredText, tableOr, callOptions, serviceClient }) => {
-    let geometry: unknown;
-    try {
-      geometry = JSON.parse(requiredText('geojson', geojson));
-    } catch (e) {
-      if (e instanceof ValidationError) throw e;
-      throw new ValidationError('geojson', 'is not valid JSON');
-    }
-    const depth = nesting(geometry);
-    if (depth > MAX_GEOJSON_DEPTH) throw new ValidationError('geojson', `is nested ${depth > 1000 ? 'over 1,000' : depth} levels deep; a Polygon or MultiPolygon needs at most ${MAX_GEOJSON_DEPTH}`);
+  return formula(async ({ NotCachedError, analyzeParcel, parcelGeometry, parcelTable, optional, requiredText, tableOr, callOptions, serviceClient }) => {
+    // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
+    const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('PARCEL');
-    const p = await analyzeParcel(await serviceClient(), (geometry as { geometry?: unknown })?.geometry ?? geometry, optional(capacity_mw), opts);
+    const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw), opts);
     return tableOr(p, field, () => parcelTable(p));
   });
 }

@@ -42,15 +42,14 @@ enum HeaderRows {
  */
 export function rank(candidates: any[][], objectives: any[][], constraints: any[][], mode: RankMode, top_k: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return formula(async (e) => {
-    const { NotCachedError, ValidationError, rankSites, rankedTable, constraintsArg, objectivesArg, optional, rangeRecords, answerNotes, callOptions, headerMode, serviceClient, spill } = e;
+    const { NotCachedError, rankSites, rankedTable, constraintsArg, objectivesArg, parseScoringMode, rangeRecords, answerNotes, callOptions, headerMode, optional, serviceClient, spill } = e;
     const h = headerMode(headers);
-    const m = optional(mode);
-    if (m !== undefined && !['relative', 'absolute', 'percentile'].includes(String(m))) throw new ValidationError('mode', `must be relative, absolute or percentile, got ${JSON.stringify(m)}`);
+    const m = parseScoringMode(mode);
     const recs = rangeRecords('candidates', candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('RANK');
-    const r = await rankSites(await serviceClient(), { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m as RankMode | undefined, top_k: optional(top_k) }, opts);
+    const r = await rankSites(await serviceClient(), { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) }, opts);
     return spill(rankedTable(r, Object.keys(obj)), h, answerNotes(r));
   });
 }

@@ -1,12 +1,11 @@
 import {
-  DchubClient,
   DchubError,
   MemoryStore,
   NotCachedError,
   OfficeRuntimeStore,
-  QuotaLedger,
-  ResponseCache,
   ValidationError,
+  createCallerClient,
+  type DchubClient,
   fetchMeta,
   type CallOptions,
   type KeyValueStore,
@@ -15,8 +14,10 @@ import { loadSettings } from '../shared/settings';
 import { useDateMode } from './dates';
 
 /**
- * The one client of the add-in: answers cached in OfficeRuntime.storage (shared with the task
- * pane, kept well under the 10 MB domain budget) and the daily quota ledger in the same store.
+ * The one client of the add-in (core's createCallerClient): answers cached in OfficeRuntime.storage
+ * (shared with the task pane; 2 M characters of answers, least recently used evicted first, well
+ * under the 10 MB domain budget), the daily quota ledger in the same store (never evicted), and
+ * the pane's derive setting.
  */
 let cached: { signature: string; client: DchubClient } | undefined;
 
@@ -28,21 +29,10 @@ function storage(): KeyValueStore {
 export async function serviceClient(): Promise<DchubClient> {
   const s = await loadSettings();
   useDateMode(s.dates);
-  const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}`;
+  const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}\u0000${s.derive ?? ''}`;
   if (!cached || cached.signature !== signature) {
-    const store = storage();
-    const probe = new DchubClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, cache: false, ledger: false });
-    const callerId = `${new URL(probe.baseUrl).host}:${probe.callerId}`;
-    cached = {
-      signature,
-      client: new DchubClient({
-        baseUrl: s.baseUrl,
-        apiKey: s.apiKey,
-        timeoutMs: 45_000,
-        cache: new ResponseCache(store),
-        ledger: new QuotaLedger(store, callerId, { tier: s.apiKey ? 'free' : 'anonymous' }),
-      }),
-    };
+    const { client } = createCallerClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: 45_000, store: storage(), derive: s.derive });
+    cached = { signature, client };
   }
   return cached.client;
 }

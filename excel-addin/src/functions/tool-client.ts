@@ -1,5 +1,5 @@
-import { McpToolClient, ValidationError, toolTable, type CallOptions, type Cell } from '@dchub/core';
-import { pairs } from './args';
+import { McpToolClient, ValidationError, namedValues, toolTable, type CallOptions, type Cell } from '@dchub/core';
+import { rangeOrText } from './args';
 import { loadSettings } from '../shared/settings';
 import { serviceClient } from './service';
 import { spill } from './spill';
@@ -15,21 +15,22 @@ async function toolClient(): Promise<McpToolClient> {
   return mcp.client;
 }
 
-/** Tool arguments from a two-column range or "k=v;k=v" text; numbers and booleans typed. */
+/** Tool arguments as given: a two-column range (name, value) or "k=v;k=v" text (commas stay in values). */
 export function toolArgs(v: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, raw] of pairs('args', v, /;/)) {
-    if (typeof raw === 'number') out[k] = raw;
-    else if (/^-?\d+(\.\d+)?$/.test(raw)) out[k] = Number(raw);
-    else if (/^(true|false)$/i.test(raw)) out[k] = raw.toLowerCase() === 'true';
-    else out[k] = raw;
-  }
-  return out;
+  return Object.fromEntries(namedValues(rangeOrText(v), 'args', /;/));
 }
 
 export async function toolCall(name: string, args: unknown, opts: CallOptions): Promise<Cell[][]> {
   const client = await toolClient();
-  const r = await client.callTool(name, toolArgs(args), { cacheOnly: opts.cacheOnly });
+  let typed: Record<string, unknown>;
+  try {
+    // Typed by the tool's input schema (core); in formula preview from core's copy, without connecting.
+    typed = await client.typedArguments(name, toolArgs(args), { cacheOnly: opts.cacheOnly });
+  } catch (err) {
+    if (err instanceof ValidationError && err.param !== 'args' && err.param !== 'name') throw new ValidationError('args', err.message);
+    throw err;
+  }
+  const r = await client.callTool(name, typed, { cacheOnly: opts.cacheOnly });
   if (r.isError) {
     const msg = typeof r.data === 'object' && r.data ? ((r.data as { error?: string; message?: string }).message ?? (r.data as { error?: string }).error) : r.text;
     throw new ValidationError('args', `${name}: ${msg ?? 'tool error'}`);

@@ -4,9 +4,11 @@
  * localStorage where OfficeRuntime is absent (a plain browser page).
  */
 
+import { parseDeriveMode, type DeriveMode } from '@dchub/core';
+
 declare const DCHUB_DEFAULT_BASE_URL: string;
 
-export const SETTINGS_KEYS = { baseUrl: 'dchub.baseUrl', apiKey: 'dchub.apiKey', dates: 'dchub.dates' } as const;
+export const SETTINGS_KEYS = { baseUrl: 'dchub.baseUrl', apiKey: 'dchub.apiKey', dates: 'dchub.dates', derive: 'dchub.derive' } as const;
 
 interface KeyValueStore {
   getItem(key: string): Promise<string | null>;
@@ -29,6 +31,8 @@ export interface AddinSettings {
   apiKey?: string;
   /** How formulas return dates: Excel serial numbers (default) or ISO 8601 text. */
   dates: 'serial' | 'text';
+  /** Answering from cached wider answers (core's derive setting); undefined: the default of the caller's plan. */
+  derive?: DeriveMode;
 }
 
 export const defaultBaseUrl = (): string =>
@@ -46,11 +50,12 @@ export function loadSettings(): Promise<AddinSettings> {
   const now = Date.now();
   if (!remembered || now - remembered.at > SETTINGS_TTL_MS) {
     const s = store();
-    const value = Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey), s.getItem(SETTINGS_KEYS.dates)]).then(
-      ([baseUrl, apiKey, dates]): AddinSettings => ({
+    const value = Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey), s.getItem(SETTINGS_KEYS.dates), s.getItem(SETTINGS_KEYS.derive)]).then(
+      ([baseUrl, apiKey, dates, derive]): AddinSettings => ({
         baseUrl: baseUrl || defaultBaseUrl(),
         apiKey: apiKey || undefined,
         dates: dates === 'text' ? 'text' : 'serial',
+        derive: parseDeriveMode(derive),
       }),
     );
     remembered = { at: now, value };
@@ -59,10 +64,13 @@ export function loadSettings(): Promise<AddinSettings> {
   return remembered.value;
 }
 
-export async function saveSettings(next: { baseUrl?: string; apiKey?: string | null; dates?: 'serial' | 'text' }): Promise<void> {
+/** `derive: null` goes back to the default of the caller's plan. */
+export async function saveSettings(next: { baseUrl?: string; apiKey?: string | null; dates?: 'serial' | 'text'; derive?: DeriveMode | null }): Promise<void> {
   remembered = undefined;
   const s = store();
   if (next.dates !== undefined) await s.setItem(SETTINGS_KEYS.dates, next.dates);
+  if (next.derive === null) await s.removeItem(SETTINGS_KEYS.derive);
+  else if (next.derive !== undefined) await s.setItem(SETTINGS_KEYS.derive, next.derive);
   if (next.baseUrl !== undefined) await s.setItem(SETTINGS_KEYS.baseUrl, next.baseUrl.trim());
   if (next.apiKey === null || next.apiKey === '') await s.removeItem(SETTINGS_KEYS.apiKey);
   else if (next.apiKey !== undefined) await s.setItem(SETTINGS_KEYS.apiKey, next.apiKey.trim());

@@ -3,19 +3,15 @@
  * through `Excel.run` with the functions of ./excel. No DOM here.
  */
 import {
-  BRIEFS_CSV_PATH,
-  BRIEFS_DIFF_PATH,
-  MarketBriefDiff,
-  ValidationError,
   chainCost,
-  parseBriefsCsv,
+  fetchBriefsCsv,
+  fetchBriefsDiff,
   runChain,
-  type BriefCsvRowT,
   type ChainCost,
   type ChainInput,
   type ChainProgress,
   type DchubClient,
-  type MarketBriefT,
+  type PagesProgress,
   type QueueFiltersInput,
 } from '@dchub/core';
 import { noteFailure, noteSuccess } from '../shared/status';
@@ -46,62 +42,19 @@ async function tracked<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const PRO_TIERS = new Set(['pro', 'founding', 'enterprise']);
-
-/**
- * Every row of /all.csv for the caller's tier, paged (the service serves at most 50 rows a page
- * below Pro, 500 from Pro; `X-Total-Available` tells how many there are): one call per page.
- */
-export async function fetchAllBriefRows(client: DchubClient): Promise<BriefCsvRowT[]> {
-  const rows: BriefCsvRowT[] = [];
-  let small = false;
-  for (let offset = 0; offset < 10_000; ) {
-    // The ledger learns the tier from the first answer's headers: later pages may be larger.
-    const tier = (await client.ledger?.snapshot())?.tier?.toLowerCase() ?? '';
-    const limit = !small && PRO_TIERS.has(tier) ? 500 : 50;
-    let raw;
-    try {
-      raw = await client.getText(BRIEFS_CSV_PATH, new URLSearchParams({ limit: String(limit), offset: String(offset) }));
-    } catch (err) {
-      if (err instanceof ValidationError && err.param === 'limit' && limit > 50) {
-        small = true; // the key's tier is below Pro after all
-        continue;
-      }
-      throw err;
-    }
-    const page = parseBriefsCsv(raw.text);
-    rows.push(...page);
-    offset += page.length;
-    const total = Number(raw.headers.get('x-total-available'));
-    if (page.length < limit || !page.length || (Number.isFinite(total) && total > 0 && offset >= total)) break;
-  }
-  return rows;
-}
-
-/** Downloads /all.csv (every page) and inserts it as a brief sheet. */
-export async function insertBriefs(client: DchubClient, run: Run = excelRun): Promise<WrittenSheet & { asOf: string }> {
+/** Downloads /all.csv (every page, through core) and inserts it as a brief sheet. */
+export async function insertBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<WrittenSheet & { asOf: string }> {
   needExcel(run);
-  const rows = await tracked('brief CSV', () => fetchAllBriefRows(client));
+  const { rows } = await tracked('brief CSV', () => fetchBriefsCsv(client, { onProgress }));
   return run((ctx) => insertBriefSheet(ctx, rows));
 }
 
-/** Every brief recomputed after `since` (all pages of /diff; never from the cache). */
-export async function fetchDiffBriefs(client: DchubClient, since: string): Promise<MarketBriefT[]> {
-  const out: MarketBriefT[] = [];
-  for (let offset = 0; ; ) {
-    const page = await client.getJson(BRIEFS_DIFF_PATH, MarketBriefDiff, new URLSearchParams({ since, limit: '50', offset: String(offset) }), { cache: false });
-    out.push(...page.briefs);
-    offset += page.briefs.length;
-    if (!page.briefs.length || offset >= page.changed_total) return out;
-  }
-}
-
 /** Refreshes the brief table (active sheet's, else the latest) through /diff since its stored as-of. */
-export async function refreshBriefs(client: DchubClient, run: Run = excelRun): Promise<BriefRefresh> {
+export async function refreshBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<BriefRefresh> {
   return run(async (ctx) => {
     const rec = await findBriefTable(ctx);
     if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
-    const briefs = await tracked('brief diff', () => fetchDiffBriefs(client, rec.asOf));
+    const { briefs } = await tracked('brief diff', () => fetchBriefsDiff(client, rec.asOf, { onProgress }));
     return refreshBriefSheet(ctx, briefs, { table: rec.table });
   });
 }

@@ -10,8 +10,7 @@
  * inserted — its download time less the 6 hours /all may have sat in the edge cache. And only
  * within the allowance: a check leaves at least RESERVE_CALLS of today's calls to the formulas.
  */
-import { untilNextRecompute, type DchubClient } from '@dchub/core';
-import { fetchDiffBriefs } from './actions';
+import { fetchBriefsDiff, untilNextRecompute, type DchubClient } from '@dchub/core';
 import { readBriefRecords, refreshBriefSheet, type BriefTableRecord } from './excel';
 
 export const AUTO_REFRESH_KEY = 'dchub.autoRefresh';
@@ -98,7 +97,7 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
         result.skipped = `${left} call${left === 1 ? '' : 's'} left today; kept for your formulas`;
         continue;
       }
-      const briefs = await fetchDiffBriefs(client, r.asOf);
+      const { briefs } = await fetchBriefsDiff(client, r.asOf);
       const done = await refreshBriefSheet(ctx, briefs, { table: r.table, now: result.at, automatic: true });
       result.refreshed.push({ table: r.table, changed: done.changed.length, added: done.added.length });
     }

@@ -10,13 +10,15 @@ import '@fluentui/web-components/button.js';
 import '@fluentui/web-components/field.js';
 import '@fluentui/web-components/message-bar.js';
 import '@fluentui/web-components/progress-bar.js';
+import '@fluentui/web-components/radio.js';
+import '@fluentui/web-components/radio-group.js';
 import '@fluentui/web-components/switch.js';
 import '@fluentui/web-components/tab.js';
 import '@fluentui/web-components/tablist.js';
 import '@fluentui/web-components/text-input.js';
 import { setTheme } from '@fluentui/web-components/theme/set-theme.js';
 import { webLightTheme } from '@fluentui/tokens';
-import { DchubClient, claimKey, type ChainCost } from '@dchub/core';
+import { DchubClient, claimKey, deriveModeOf, parseDeriveMode, restDailyRequests, type ChainCost, type PagesProgress } from '@dchub/core';
 import { objectivesArg } from '../functions/args';
 import { resetServiceClient, serviceClient } from '../functions/service';
 import { loadSettings, saveSettings } from '../shared/settings';
@@ -35,7 +37,7 @@ const say = (id: string, text: string) => {
   $(id).textContent = text;
 };
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const KEY_PLACEHOLDER = 'optional: keyless allows about 10 calls a day';
+const KEY_PLACEHOLDER = `optional: keyless allows about ${restDailyRequests('anonymous')} calls a day`;
 
 /** Disables a button while its action runs; the outcome goes to a status line. */
 function action(buttonId: string, statusId: string, fn: () => Promise<string>): void {
@@ -57,6 +59,11 @@ function action(buttonId: string, statusId: string, fn: () => Promise<string>): 
   $(buttonId).addEventListener('click', (ev) => void handler(ev));
 }
 
+/** A status line that follows a read of several pages (core's brief readers). */
+const pageProgress = (statusId: string) => (p: PagesProgress) => {
+  if (p.pagesTotal > 1) say(statusId, `Working… page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} briefs)`);
+};
+
 async function showSettings(): Promise<void> {
   const s = await loadSettings();
   input('baseUrl').value = s.baseUrl;
@@ -65,6 +72,35 @@ async function showSettings(): Promise<void> {
   input('apiKey').placeholder = s.apiKey ? 'a key is saved (type a new one to replace it)' : KEY_PLACEHOLDER;
   $<Control>('forgetKey').disabled = !s.apiKey;
   $<Control>('datesAsText').checked = s.dates === 'text';
+  // The group's value attribute checks the matching radio when the radios connect; the loop, when they already have.
+  $('deriveMode').setAttribute('value', s.derive ?? 'default');
+  for (const r of $('deriveMode').querySelectorAll<Control>('fluent-radio')) r.checked = r.value === (s.derive ?? 'default');
+}
+
+const DERIVE_TEXT = {
+  widen: 'widen (a question the cache cannot answer asks for its wider list once)',
+  exact: 'exact (cached wider answers serve; otherwise each formula asks exactly)',
+  off: 'off (every formula asks its own question)',
+} as const;
+
+/** What is in force: the setting, or the default of the caller's plan (widen up to Developer, exact from Pro). */
+async function showDerive(): Promise<void> {
+  const chosen = (await loadSettings()).derive;
+  const mode = await deriveModeOf(await serviceClient());
+  say('deriveText', `In force: ${DERIVE_TEXT[mode]}${chosen ? '' : ', the default for your plan'}. Cells answered locally cost no call.`);
+}
+
+/** The checked choice of the derive radio group. */
+const chosenDerive = (): string | undefined => [...$('deriveMode').querySelectorAll<Control>('fluent-radio')].find((r) => r.checked)?.value;
+
+async function setDerive(): Promise<string> {
+  const chosen = chosenDerive();
+  // Nothing checked, or the stored choice shown again (showSettings): nothing to save.
+  if (chosen === undefined || parseDeriveMode(chosen) === (await loadSettings()).derive) return '';
+  await saveSettings({ derive: parseDeriveMode(chosen) ?? null });
+  resetServiceClient();
+  await showDerive();
+  return 'Saved: DCHUB formulas use it from their next calculation.';
 }
 
 async function showStatus(account = false): Promise<void> {
@@ -81,6 +117,7 @@ async function showStatus(account = false): Promise<void> {
     } else say('quotaText', 'No daily limit applied.');
     if (st.account) say('account', 'error' in st.account ? `Service: ${st.account.error}` : `Service: ${st.account.name}, ${st.account.remaining} calls remaining`);
     say('cacheText', `${st.cacheEntries} cached answer${st.cacheEntries === 1 ? '' : 's'} on this computer.`);
+    void showDerive().catch(() => undefined);
     say('warningText', st.warning);
     $('warning').hidden = !st.warning;
   } catch (err) {
@@ -238,6 +275,12 @@ async function init(): Promise<void> {
   action('forgetKey', 'status', forgetKey);
   action('claim', 'status', claim);
   $('datesAsText').addEventListener('change', () => void setDates().then((t) => say('cacheStatus', t), (err) => say('cacheStatus', message(err))));
+  // A click reports several changes (the radio unchecked, the one checked, the group): act once, on the final state.
+  let deriveTimer: ReturnType<typeof setTimeout> | undefined;
+  $('deriveMode').addEventListener('change', () => {
+    clearTimeout(deriveTimer);
+    deriveTimer = setTimeout(() => void setDerive().then((t) => say('cacheStatus', t), (err) => say('cacheStatus', message(err))), 0);
+  });
   action('checkAccount', 'status', async () => {
     await showStatus(true);
     return '';
@@ -245,11 +288,11 @@ async function init(): Promise<void> {
   action('refreshNow', 'cacheStatus', async () => `Cleared ${await refreshNow(await serviceClient())} answers; Excel is recalculating.`);
   action('clearCache', 'cacheStatus', async () => `Cleared ${await clearCache(await serviceClient())} cached answers.`);
   action('insertBriefs', 'briefStatus', async () => {
-    const r = await insertBriefs(await serviceClient());
+    const r = await insertBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));
     return `Inserted ${r.rows} briefs on "${r.sheet}" (as of ${r.asOf}).`;
   });
   action('refreshBriefs', 'briefStatus', async () => {
-    const r = await refreshBriefs(await serviceClient());
+    const r = await refreshBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));
     const parts = [`${r.changed.length} changed`, `${r.added.length} added`, `${r.unchanged} unchanged`];
     return `${r.table}: ${parts.join(', ')}; as of ${r.asOf}.`;
   });

@@ -1,4 +1,4 @@
-import { BRIEF_CSV_COLUMNS, type MarketBriefT } from '@dchub/core';
+import { BRIEF_CSV_COLUMNS, briefMarketsInScope, isBriefPro, type MarketBriefT } from '@dchub/core';
 import { DAY_MS } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { dcpiExtras, etaDate, facilitiesByMarket, marketDeals, marketRisk, METRO_BY_SLUG, outlookNarrative } from '../data/market-extras.js';
@@ -14,12 +14,13 @@ export const SEED_MARKETS = [
   'hillsboro', 'reno', 'columbus', 'salt-lake-city', 'charlotte', 'denver', 'madison',
 ] as const;
 
-export const isPro = (tier: Tier) => tier === 'pro' || tier === 'enterprise';
+/** Complete brief sections and 500-brief pages from Pro (core's plans table; developer is not Pro here). */
+export const isPro = (tier: Tier) => isBriefPro(tier);
 
-/** Markets a tier may see, in serving order. */
+/** Markets a tier may see, in serving order: the first seeds, or every market (plans: markets in scope). */
 export function entitledSlugs(tier: Tier): string[] {
-  if (tier === 'enterprise') return METROS.map((m) => m.slug);
-  return SEED_MARKETS.slice(0, isPro(tier) ? 15 : 5);
+  const n = briefMarketsInScope(tier);
+  return n >= METROS.length ? METROS.map((m) => m.slug) : SEED_MARKETS.slice(0, n);
 }
 
 export interface BriefRow {

@@ -1,3 +1,4 @@
+import { MARKET_LIST_ROWS as PLAN_MARKET_LIST_ROWS } from '@dchub/core';
 import { METROS, type Metro } from '../data/metros.js';
 import type { Facility } from '../data/infrastructure.js';
 import { discoveredAt, facilitiesByMarket, kwhCents } from '../data/market-extras.js';
@@ -13,10 +14,8 @@ export const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
 /** `generated_at` as the legacy endpoints write it (no zone designator). */
 export const legacyTime = (ms: number) => new Date(ms).toISOString().replace('Z', '');
 
-/** Rows of /api/v1/markets/list per tier (notes §2.2); Infinity = all. */
-export const MARKET_LIST_ROWS: Record<Tier, number> = {
-  anonymous: 5, free: 10, starter: 10, developer: 50, pro: Infinity, enterprise: Infinity,
-};
+/** Rows of /api/v1/markets/list per tier (notes §2.2), from core's plans table. */
+export const MARKET_LIST_ROWS: Readonly<Record<Tier, number>> = PLAN_MARKET_LIST_ROWS;
 
 const CURATED = new Set<string>(SEED_MARKETS);
 

@@ -1,19 +1,7 @@
-import { z } from 'zod';
-import { ErrorBody, ENDPOINTS } from '@dchub/core';
+import { ErrorBody, ENDPOINTS, KeyClaimAnswer } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { hexId } from '../rng.js';
 import type { RouteRegistry } from '../registry.js';
-
-export const KeyClaim = z.looseObject({
-  ok: z.literal(true),
-  api_key: z.string(),
-  tier: z.string(),
-  developer_id: z.string(),
-  claim_id: z.string(),
-  reused: z.boolean(),
-  usage_instructions: z.string(),
-  free_tier_summary: z.looseObject({ daily_calls: z.number() }).nullable(),
-});
 
 /** Claimed keys are idempotent per (client_name, caller address), like the real service. */
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
@@ -25,7 +13,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     tags: ['Account'],
     counted: false,
     responses: {
-      200: { description: 'A free key', schema: KeyClaim },
+      200: { description: 'A free key', schema: KeyClaimAnswer },
       400: { description: 'Body is not JSON', schema: ErrorBody },
       413: { description: 'Body over 1 MB', schema: ErrorBody },
     },

@@ -4,6 +4,7 @@ import {
   MarketBriefCapExceeded,
   MarketBriefNotFound,
   ENDPOINTS,
+  briefPageMax,
 } from '@dchub/core';
 import type { Context } from 'hono';
 import { DAY_MS, dayIso } from '../clock.js';
@@ -47,7 +48,7 @@ function takeBulkCap(ctx: SandboxContext, c: Context<SandboxEnv>, tool: string):
 /** The tier's page-size maximum: 50 below Pro, 500 from Pro. */
 const checkLimit = (c: Context<SandboxEnv>, limit: number): Response | undefined => {
   const tier = c.get('tier');
-  const max = isPro(tier) ? 500 : 50;
+  const max = briefPageMax(tier);
   return limit > max ? badRequest(c, 'limit', `must be at most ${max} for the ${tier} tier`) : undefined;
 };
 

@@ -1,0 +1,53 @@
+import { QuotaLedger } from './cache/ledger.js';
+import { ResponseCache } from './cache/responses.js';
+import { MemoryStore, type KeyValueStore } from './cache/store.js';
+import { DchubClient, type ClientOptions } from './client.js';
+
+/**
+ * A caller's client, set up once for every host: the client, its cached answers and its daily
+ * ledger, all kept in one store (the CLI's directory, OfficeRuntime.storage, IndexedDB), the
+ * ledger named per service and key so that answers and allowances never mix between callers.
+ */
+export interface CallerClientOptions extends Omit<ClientOptions, 'cache' | 'ledger'> {
+  /** Where cached answers and the daily ledger are kept (default: in memory). */
+  store?: KeyValueStore;
+  /** `false`: answers are neither read from nor written to the store (the ledger still is). */
+  cache?: boolean;
+  /** Requests carry a key this client never holds (a relay adds it): the tier is assumed until the first answer. */
+  keyedElsewhere?: boolean;
+  /** Names the caller's ledger; default `callerLedgerId(baseUrl, apiKey)`. */
+  ledgerId?: string;
+}
+
+export interface CallerClient {
+  client: DchubClient;
+  ledger: QuotaLedger;
+  store: KeyValueStore;
+  /** The ledger's name: the service host and a fingerprint of the key (never the key). */
+  ledgerId: string;
+}
+
+/** The ledger name of a caller: `<service host>:<key fingerprint>` (`anon` without a key). */
+export function callerLedgerId(baseUrl: string | undefined, apiKey: string | undefined): string {
+  // The client computes the fingerprint; a client that never sends is the one place it is read from.
+  const named = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
+  return `${new URL(named.baseUrl).host}:${named.callerId}`;
+}
+
+/**
+ * The client of one caller: cached answers and the daily ledger in `store`. A keyed caller's tier
+ * is assumed (Free) until the service's first answer tells it, unless `tier` states it.
+ */
+export function createCallerClient(opts: CallerClientOptions = {}): CallerClient {
+  const { store = new MemoryStore(), cache, keyedElsewhere, ledgerId: givenId, ...clientOpts } = opts;
+  const keyed = Boolean(opts.apiKey?.trim()) || keyedElsewhere === true;
+  const ledgerId = givenId ?? callerLedgerId(opts.baseUrl, opts.apiKey);
+  const ledger = new QuotaLedger(store, ledgerId, {
+    tier: opts.tier ?? (keyed ? 'free' : 'anonymous'),
+    // A tier the caller states is taken as known; an assumed one waits for the first answer.
+    confirmed: opts.tier !== undefined || !keyed,
+    now: opts.now,
+  });
+  const client = new DchubClient({ ...clientOpts, ledger, cache: cache === false ? false : new ResponseCache(store) });
+  return { client, ledger, store, ledgerId };
+}

@@ -1,0 +1,124 @@
+import { attachFetchMeta, type CallOptions, type DchubClient, type FetchMeta } from './client.js';
+import { confirmedTier } from './derive/sources.js';
+import { ValidationError } from './errors.js';
+import { BRIEF_PAGE_DEFAULT, briefPageMax } from './plans.js';
+
+/** Where a read of every page stands: after each page. */
+export interface PagesProgress {
+  pagesDone: number;
+  /** Pages this read will take in all (known once the first answer tells the total). */
+  pagesTotal: number;
+  rowsDone: number;
+  /** Rows in all, as the service counts them (`rowsDone` while it does not say). */
+  rowsTotal: number;
+}
+
+export interface AllPagesOptions extends CallOptions {
+  /** Called after each page. */
+  onProgress?: (p: PagesProgress) => void;
+}
+
+interface ReadPlan {
+  /**
+   * Ask the first page at the size every tier may ask for (50) whatever the tier: for a cached
+   * endpoint, so that the first page is the one cached answer every read (and the derive setting's
+   * widening) shares; the rest follow at the tier's size.
+   */
+  firstAtDefault?: boolean;
+}
+
+/** One page as the reader needs it: its rows, the total the service reports, the caller's tier if said. */
+export interface PageAnswer<T> {
+  rows: readonly T[];
+  total?: number;
+  tier?: string;
+  /** How the page was obtained (from cache, stale, age), when the client said. */
+  meta?: FetchMeta;
+}
+
+export interface EveryPage<T> {
+  rows: T[];
+  pages: number;
+  /** The total the service reported last (rows.length when it never did). */
+  total: number;
+  /** The largest page size used. */
+  pageSize: number;
+  /** How the pages were obtained, together: from cache only when all were, stale when any was. */
+  meta?: FetchMeta;
+}
+
+/** Most pages one read sends: a runaway total must not spend a day's calls (232 briefs take 1 to 5). */
+export const MAX_PAGES_PER_READ = 200;
+
+/**
+ * Reads every page of a brief bulk endpoint. The first page is asked at the largest size the
+ * caller's confirmed tier allows (50 while the tier is unknown, or with `firstAtDefault`), the rest at
+ * the size the answer's tier allows (plans.ts: 500 from Pro). A larger page the service refuses (400 on `limit`) is asked
+ * again at 50. Stops when the reported total is reached, at a short or empty page, or at `MAX_PAGES_PER_READ`.
+ * `opts.signal` aborts between pages and during a call.
+ */
+export async function readEveryPage<T>(
+  client: DchubClient,
+  fetchPage: (page: { limit: number; offset: number }, opts: CallOptions) => Promise<PageAnswer<T>>,
+  opts: AllPagesOptions = {},
+  plan: ReadPlan = {},
+): Promise<EveryPage<T>> {
+  const { onProgress, ...callOpts } = opts;
+  const known = plan.firstAtDefault ? undefined : await confirmedTier(client);
+  let limit = known ? briefPageMax(known) : BRIEF_PAGE_DEFAULT;
+  let refused = false;
+  let pageSize = 0;
+  const rows: T[] = [];
+  const metas: FetchMeta[] = [];
+  let total: number | undefined;
+  let pages = 0;
+  while (pages < MAX_PAGES_PER_READ) {
+    callOpts.signal?.throwIfAborted();
+    let page: PageAnswer<T>;
+    try {
+      page = await fetchPage({ limit, offset: rows.length }, callOpts);
+    } catch (err) {
+      if (err instanceof ValidationError && err.status !== undefined && err.param === 'limit' && limit > BRIEF_PAGE_DEFAULT) {
+        refused = true; // the tier is below Pro after all
+        limit = BRIEF_PAGE_DEFAULT;
+        continue;
+      }
+      throw err;
+    }
+    pages++;
+    pageSize = Math.max(pageSize, limit);
+    if (page.meta) metas.push(page.meta);
+    rows.push(...page.rows);
+    if (page.total !== undefined && Number.isFinite(page.total) && page.total >= 0) total = page.total;
+    const asked = limit;
+    if (page.tier && !refused) limit = briefPageMax(page.tier);
+    const done = page.rows.length === 0 || (total !== undefined ? rows.length >= total : page.rows.length < asked);
+    const rowsTotal = Math.max(total ?? rows.length, rows.length);
+    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - rows.length) / limit)), rowsDone: rows.length, rowsTotal });
+    if (done) break;
+  }
+  return { rows, pages, total: total ?? rows.length, pageSize, meta: combineMeta(metas) };
+}
+
+/** The pages' FetchMeta as one: from cache when all were, stale (with the first reason) when any was, the oldest age, every warning. */
+function combineMeta(metas: FetchMeta[]): FetchMeta | undefined {
+  if (!metas.length) return undefined;
+  const oldest = metas.reduce((a, b) => (b.fetchedAt < a.fetchedAt ? b : a));
+  const stale = metas.find((m) => m.stale);
+  return {
+    fromCache: metas.every((m) => m.fromCache),
+    stale: stale !== undefined,
+    preview: metas.some((m) => m.preview),
+    fetchedAt: oldest.fetchedAt,
+    ageMs: oldest.ageMs,
+    ...(stale?.reason ? { reason: stale.reason } : {}),
+    // What the readers mended or left out, page by page, once each.
+    warnings: [...new Set(metas.flatMap((m) => m.warnings ?? []))],
+  };
+}
+
+/** Marks a merged answer with the pages' combined FetchMeta (when any page carried one). */
+export function markPages<T extends object>(value: T, meta: FetchMeta | undefined): T {
+  if (meta) attachFetchMeta(value, meta);
+  return value;
+}

@@ -126,9 +126,10 @@ export class Connection {
       this._mcpTier = tier;
       const store = client.cache?.store ?? new MemoryStore();
       // One MCP ledger per caller and tier, so a tier learned later starts from its own allowance.
+      // The MCP allowance of a tier is the spec's number, assumed (warned past, never refused) until
+      // MCP answers state it in X-RateLimit-* headers or the service answers 429.
       const ledger = new QuotaLedger(store, `${this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId}:mcp:${tier}`, {
         tier,
-        confirmed: true,
         allowance: MCP_DAILY_ALLOWANCE
       });
       let mcp: McpToolClient | null = null;
@@ -236,11 +237,9 @@ export class Connection {
           baseUrl: proxyBaseUrl(settings.baseUrl),
           fetch: relayFetch(settings),
           cache: new ResponseCache(store),
-          ledger: new QuotaLedger(store, proxy.has_key ? 'relay-keyed' : 'anon', {
-            tier: proxy.has_key ? 'free' : 'anonymous',
-            // A server key's tier is only known from the first answer's X-RateLimit-* headers.
-            confirmed: !proxy.has_key
-          })
+          // Assumed until the service states the allowance (X-RateLimit-* headers with a daily limit,
+          // a 429): an assumed allowance warns when exceeded and never holds a call back.
+          ledger: new QuotaLedger(store, proxy.has_key ? 'relay-keyed' : 'anon', { tier: proxy.has_key ? 'free' : 'anonymous' })
         });
         this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
       } else {
@@ -253,7 +252,7 @@ export class Connection {
           baseUrl: this._config.baseUrl,
           apiKey: key || undefined,
           cache: new ResponseCache(store),
-          ledger: new QuotaLedger(store, callerId, { tier: key ? 'free' : 'anonymous', confirmed: !key })
+          ledger: new QuotaLedger(store, callerId, { tier: key ? 'free' : 'anonymous' })
         });
         this._state = { mode: 'direct', serviceUrl: this._client.baseUrl.replace(/\/$/, ''), hasKey: !!key };
       }

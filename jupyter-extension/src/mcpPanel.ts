@@ -22,7 +22,7 @@ import {
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
 import { TableGrid } from './grid';
-import { argControl, resolveArgSchema, toolArgs, type ArgSchema } from './helpers';
+import { argControl, resolveArgSchema, toolArgs, type ArgSchema } from './toolArgs';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 

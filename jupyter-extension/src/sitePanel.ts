@@ -14,7 +14,7 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
-import { cellText } from './helpers';
+import { cellText } from './tableView';
 import type { SiteHandoff } from './queuePanel';
 import { LatestRequest } from './request';
 

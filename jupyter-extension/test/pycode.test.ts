@@ -1,6 +1,6 @@
 // Notebook code generation and MCP form typing: pure functions under Node.
 import { describe, expect, it } from 'vitest';
-import { argControl, parseRecords, resolveArgSchema, toolArgs } from '../src/helpers';
+import { argControl, parseRecords, resolveArgSchema, toolArgs } from '../src/toolArgs';
 import { formNumber, pythonCall, pythonCell, pythonMarkdown, pyValue } from '../src/pycode';
 
 describe('pythonCall', () => {

@@ -94,16 +94,21 @@ def test_file_format_is_cores(sandbox, cache_dir, cli):
     name = quote(ledger_key, safe="-_.!~*'()").replace("%", "_") + ".json"
     assert found[name]["key"] == ledger_key
     state = json.loads(found[name]["value"])
-    assert list(state) == ["day", "used", "limit", "tier", "confirmed"] and state["used"] == 2
+    # Core's ledger state; the sandbox's X-RateLimit-Limit (with a Reset) made the allowance known.
+    assert list(state) == ["day", "used", "limit", "tier", "known"] and state["used"] == 2
+    assert state["known"] is True and state["limit"] == 10 and state["tier"] == "anonymous"
     answers = {f["key"]: json.loads(f["value"]) for f in found.values() if f["key"].startswith("dchub:c:")}
     py_key = "dchub:c:anon:GET /api/grid/fuel-mix?iso=PJM"
     cli_key = "dchub:c:anon:GET /api/news?limit=2"
     assert set(answers) == {py_key, cli_key}
     for a in answers.values():
-        assert set(a) <= {"text", "storedAt", "expiresAt", "etag", "preview"}
+        assert set(a) <= {"text", "storedAt", "expiresAt", "etag", "preview", "headers"}
         assert {"text", "storedAt", "expiresAt"} <= set(a) and a["expiresAt"] > a["storedAt"]
         json.loads(a["text"])
     assert list(answers[py_key])[:3] == list(answers[cli_key])[:3] == ["text", "storedAt", "expiresAt"]
+    # The same members in the same order (the answers differ only in values), headers kept alike.
+    assert [k for k in answers[py_key] if k != "etag"] == [k for k in answers[cli_key] if k != "etag"]
+    assert answers[py_key]["headers"]["content-type"] == answers[cli_key]["headers"]["content-type"]
     # Each side reads the other's answer.
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     assert len(hub.news(limit=2)) == 2 and hub.requests_sent == 1

@@ -19,7 +19,7 @@ import platformdirs
 from .errors import (AssumedAllowanceWarning, DchubError, NetworkError, QuotaSpentError, RateLimitError,
                      SchemaDriftError, ServerError, StaleAnswerWarning, ValidationError)
 from .jsfmt import cyrb53, form_encode, js_json
-from .store import DirectoryStore, QuotaLedger, ResponseCache, StoredAnswer, lifetime_for, now_ms
+from .store import DirectoryStore, QuotaLedger, ResponseCache, StoredAnswer, kept_headers, lifetime_for, now_ms
 from .transport import DAILY_CAP_ERRORS, Secret, Transport, parse_json, _MALFORMED
 
 DEFAULT_BASE_URL = "https://dchub.cloud"
@@ -66,7 +66,9 @@ class Session:
         self.cache = ResponseCache(self.store) if cache else None
         self.ledger = QuotaLedger(self.store, f"{ledger_host(self.base_url)}:{self.caller_id}",
                                   tier=tier or ("free" if key else "anonymous"),
-                                  confirmed=True if (tier is not None or not key) else False, now=now)
+                                  # A tier the caller states is taken as known (as core's client does);
+                                  # otherwise the allowance is assumed until the service states it.
+                                  confirmed=tier is not None, now=now)
         kwargs = {"http": http} if http is not None else {}
         if sleep is not None:
             kwargs["sleep"] = sleep
@@ -108,16 +110,14 @@ class Session:
                           StaleAnswerWarning, stacklevel=4)
             return stored_value, meta
 
-        granted, assumed_over = self.ledger.reserve()
+        granted, allowance_warning = self.ledger.reserve()
         if not granted:
             if stored is not None:
                 return stale("daily limit reached")
             snap = self.ledger.snapshot()
             raise QuotaSpentError(snap["limit"], snap["resets_at"])
-        if assumed_over:
-            snap = self.ledger.snapshot()
-            warnings.warn(f"DC Hub: more than the assumed {snap['limit']} calls today for the {snap['tier']} tier; "
-                          "sending anyway (the service has not confirmed this key's allowance)", AssumedAllowanceWarning, stacklevel=4)
+        if allowance_warning:
+            warnings.warn(f"DC Hub: {allowance_warning}", AssumedAllowanceWarning, stacklevel=4)
         headers = {"If-None-Match": stored.etag} if stored is not None and stored.etag else None
         try:
             response = self.http.send(method, path, params=params, json_body=js_json(body) if body is not None else None,
@@ -125,7 +125,8 @@ class Session:
             self.ledger.correct(response.headers)
             if response.status_code == 304 and stored is not None:
                 at = self.now()
-                refreshed = StoredAnswer(stored.text, at, at + lifetime_for(path, at, stored_value), stored.etag, stored.preview)
+                refreshed = StoredAnswer(stored.text, at, at + lifetime_for(path, at, stored_value), stored.etag, stored.preview,
+                                         stored.headers)
                 cache.save(key, refreshed)
                 return stored_value, self._meta(refreshed, from_cache=True, stale=False)
             value = self.http.decode(path, response)
@@ -137,7 +138,7 @@ class Session:
             raise
         at = self.now()
         answer = StoredAnswer(response.text, at, at + lifetime_for(path, at, value), response.headers.get("etag"),
-                              isinstance(value, dict) and value.get("_gated") is True)
+                              isinstance(value, dict) and value.get("_gated") is True, kept_headers(response.headers))
         if cache is not None and not self._holds_key(response.text):
             cache.save(key, answer)
         return value, self._meta(answer, from_cache=False, stale=False)

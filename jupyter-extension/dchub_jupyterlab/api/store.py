@@ -4,7 +4,7 @@ Mirrors core's ``DirectoryStore`` (one JSON file ``{"key", "value"}`` per key, n
 ``encodeURIComponent(key)`` with ``%`` → ``_``, cut to 180 characters), its ``StoredAnswer``
 (``{"text", "storedAt", "expiresAt", "etag"?, "preview"}``), the freshness rules of
 ``cache/lifetimes.ts`` and the daily ``QuotaLedger`` state (``{"day", "used", "limit", "tier",
-"confirmed"}`` under ``dchub:quota:<caller>``). The contract tests run the CLI against this.
+"known"}`` under ``dchub:quota:<caller>``). The contract tests run the CLI against this.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from .jsfmt import encode_uri_component
+from .jsfmt import encode_uri_component, js_number
 
 try:  # POSIX: serialize read-modify-write of the ledger across processes
     import fcntl
@@ -146,6 +146,15 @@ def lifetime_for(path: str, now: int, body: Any = None) -> int:
 
 # ---------------------------------------------------------------- answers (cache/responses.ts)
 
+#: Headers kept with a stored answer (core's ``KEPT_HEADERS`` in cache/fetcher.ts).
+KEPT_HEADERS = ("content-disposition", "content-type")
+
+
+def kept_headers(headers) -> dict[str, str] | None:
+    kept = {h: headers.get(h) for h in KEPT_HEADERS if headers.get(h) is not None}
+    return kept or None
+
+
 
 @dataclass
 class StoredAnswer:
@@ -154,12 +163,16 @@ class StoredAnswer:
     expires_at: int
     etag: str | None = None
     preview: bool = False
+    #: Answer headers a text answer needs again (core's KEPT_HEADERS: Content-Disposition, Content-Type).
+    headers: dict[str, str] | None = None
 
     def to_json(self) -> str:
         o: dict[str, Any] = {"text": self.text, "storedAt": self.stored_at, "expiresAt": self.expires_at}
         if self.etag is not None:
             o["etag"] = self.etag
         o["preview"] = self.preview
+        if self.headers:
+            o["headers"] = self.headers
         return json.dumps(o, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -179,6 +192,7 @@ class StoredAnswer:
             expires_at=int(o["expiresAt"]),
             etag=o["etag"] if isinstance(o.get("etag"), str) else None,
             preview=o.get("preview") is True,
+            headers={k: v for k, v in o["headers"].items() if isinstance(v, str)} if isinstance(o.get("headers"), dict) else None,
         )
 
 
@@ -238,19 +252,24 @@ def next_utc_midnight(ms: int) -> str:
 
 
 class QuotaLedger:
-    """The caller's daily allowance in the shared store, read and written around every change.
+    """The caller's daily allowance in the shared store: core's ``QuotaLedger`` (cache/ledger.ts), step for step.
+
+    The state is ``{"day", "used", "limit", "tier", "known"}`` under ``dchub:quota:<caller>``. The
+    allowance starts *assumed* (from the tier given, or the spec's numbers) and becomes *known* when
+    the service states it: rate-limit headers with a daily limit, whoami, or a 429. Only a known
+    allowance refuses a call; an assumed one lets it go and warns. A state written by an older
+    version (``confirmed``, meaning "answered once") is read as assumed.
 
     Core keeps the state in memory for a process's life; here each step re-reads the file under a
-    lock, so the CLI and any number of kernels spend one allowance. It *refuses* a call only when
-    the allowance is confirmed (the service's headers, a 429, or the keyless tier, whose limit is
-    known); an assumed one (a key's tier before the first answer) only warns.
+    lock, so the CLI and any number of kernels spend one allowance.
     """
 
-    def __init__(self, store, caller_id: str, *, tier: str | None = None, confirmed: bool | None = None,
+    def __init__(self, store, caller_id: str, *, tier: str | None = None, confirmed: bool = False,
                  allowance: dict[str, int] | None = None, now=now_ms):
         self.store = store
         self.caller_id = caller_id
         self.tier = tier
+        #: The allowance of ``tier`` is known (the caller has it from the service), not assumed.
         self.confirmed = confirmed
         self.allowance = allowance or DAILY_ALLOWANCE
         self.now = now
@@ -267,23 +286,15 @@ class QuotaLedger:
             state = None
         if not isinstance(state, dict):
             state = None
-        tier = (state or {}).get("tier") or self.tier or "anonymous"
+        tier = _js_or((state or {}).get("tier"), self.tier, "anonymous")
         if state is None or state.get("day") != day:
-            confirmed = (state or {}).get("confirmed")
-            if confirmed is None:
-                confirmed = self.confirmed if self.confirmed is not None else tier == "anonymous"
-            limit = (state or {}).get("limit")
-            if not isinstance(limit, (int, float)):
-                limit = self.allowance.get(tier, 10)
-            state = {"day": day, "used": 0, "limit": int(limit), "tier": tier, "confirmed": bool(confirmed)}
-        state.setdefault("used", 0)
-        state.setdefault("confirmed", False)
+            known = state.get("known") is True if state is not None else self.confirmed is True
+            limit = _js_or((state or {}).get("limit"), self.allowance.get(tier), 10)
+            state = {"day": day, "used": 0, "limit": limit, "tier": tier, "known": known}
         return state
 
     def _save(self, state: dict[str, Any]) -> None:
-        ordered = {k: state[k] for k in ("day", "used", "limit", "tier", "confirmed") if k in state}
-        ordered.update({k: v for k, v in state.items() if k not in ordered})
-        self.store.set(self.store_key, json.dumps(ordered, separators=(",", ":")))
+        self.store.set(self.store_key, json.dumps(state, separators=(",", ":"), ensure_ascii=False))
 
     @contextlib.contextmanager
     def _state(self) -> Iterator[dict[str, Any]]:
@@ -291,59 +302,93 @@ class QuotaLedger:
             yield self._load()
 
     def snapshot(self) -> dict[str, Any]:
+        """Core's ``snapshot()``: ``confirmed`` says the allowance is known."""
         with self._state() as s:
-            return {**s, "remaining": max(0, s["limit"] - s["used"]), "resets_at": next_utc_midnight(self.now())}
+            return {"day": s["day"], "used": s["used"], "limit": s["limit"], "tier": s["tier"],
+                    "confirmed": s.get("known") is True, "remaining": max(0, s["limit"] - s["used"]),
+                    "resets_at": next_utc_midnight(self.now())}
 
     def remaining(self) -> int:
         return self.snapshot()["remaining"]
 
-    def reserve(self, n: int = 1) -> tuple[bool, bool]:
-        """Takes ``n`` calls. Returns (granted, over_assumed): refused only when confirmed."""
+    def reserve(self, n: int = 1) -> tuple[bool, str | None]:
+        """Takes ``n`` calls: (False, None) only when a known allowance cannot cover them; else
+        (True, the warning to show when an assumed allowance is exceeded)."""
         with self._state() as s:
             over = s["used"] + n > s["limit"]
-            if over and s["confirmed"]:
-                return False, False
+            if over and s.get("known"):
+                return False, None
             s["used"] += n
             self._save(s)
-            return True, over
+            if not over:
+                return True, None
+            return True, (f"more than the assumed {js_number(s['limit'])} calls a day ({s['tier']} tier) were used; "
+                          "the service has not stated its limit, so calls continue")
 
     def release(self, n: int = 1) -> None:
+        """Gives back a reservation whose request never reached the service."""
         with self._state() as s:
             s["used"] = max(0, s["used"] - n)
             self._save(s)
 
     def correct(self, headers) -> None:
-        """The service's X-RateLimit-* headers set the tier, the limit and what is left."""
-        limit_h = headers.get("x-ratelimit-limit")
-        remaining_h = headers.get("x-ratelimit-remaining")
+        """The service's X-RateLimit-* headers: a daily Limit makes the allowance known; Remaining
+        counts the day only beside a Reset (a bare Remaining is the real per-minute bucket)."""
+        limit = _js_number_of(headers.get("x-ratelimit-limit"))
+        remaining = _js_number_of(headers.get("x-ratelimit-remaining"))
         tier = headers.get("x-ratelimit-tier")
-        if limit_h is None and remaining_h is None and not tier:
+        has_limit = limit is not None and limit > 0
+        if not has_limit and not tier:
             return
         with self._state() as s:
-            s["confirmed"] = True
             if tier:
                 s["tier"] = tier
-            limit = _number(limit_h)
+            if has_limit:
+                s["limit"] = limit
+                s["known"] = True
+                if remaining is not None and headers.get("x-ratelimit-reset") is not None:
+                    s["used"] = max(0, s["limit"] - remaining)
+            self._save(s)
+
+    def confirm(self, *, tier: str | None = None, limit: int | None = None, remaining: int | None = None) -> None:
+        """The service stated the calls left (whoami): the allowance becomes known."""
+        with self._state() as s:
+            if tier:
+                s["tier"] = tier
             if limit is not None and limit > 0:
-                s["limit"] = int(limit)
-            remaining = _number(remaining_h)
-            if remaining is not None:
-                s["used"] = max(0, s["limit"] - int(remaining))
+                s["limit"] = limit
+            if remaining is not None and remaining >= 0:
+                if limit is None and s["used"] + remaining > s["limit"]:
+                    s["limit"] = s["used"] + remaining
+                s["used"] = max(0, s["limit"] - remaining)
+            s["known"] = True
             self._save(s)
 
     def exhaust(self) -> None:
-        """The service said the allowance is spent (429): the day is used up, and that is confirmed."""
+        """The service said the allowance is spent (429): the day is used up, and that is known."""
         with self._state() as s:
             s["used"] = s["limit"]
-            s["confirmed"] = True
+            s["known"] = True
             self._save(s)
 
 
-def _number(text: str | None) -> float | None:
+def _js_or(*values: Any) -> Any:
+    """JavaScript's ``a ?? b ?? c``: the first value that is not null or missing."""
+    return next((v for v in values if v is not None), None)
+
+
+def _js_number_of(text: str | None) -> int | float | None:
+    """``Number(header)`` when finite (``None`` for a missing header), integral values as ints
+    (so the stored JSON reads ``10``, as core writes it, never ``10.0``)."""
     if text is None:
         return None
+    t = text.strip()
+    if t == "":
+        return 0
     try:
-        n = float(text)
+        n = float(t)
     except ValueError:
         return None
-    return n if n == n and n not in (float("inf"), float("-inf")) else None
+    if n != n or n in (float("inf"), float("-inf")):
+        return None
+    return int(n) if n.is_integer() else n

@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import warnings
 from typing import Any
 
-from .errors import AuthError, NetworkError, QuotaSpentError, ValidationError
+from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpentError, ValidationError
 from .jsfmt import js_json
 from .store import MCP_DAILY_ALLOWANCE, QuotaLedger, StoredAnswer
 
@@ -81,9 +82,12 @@ def call_tool(session, name: str, args: dict[str, Any], *, timeout: float, refre
     hit_value = json.loads(hit.text) if hit is not None else None
     if hit is not None and not refresh and hit.expires_at > now:
         return {**hit_value, "fromCache": True}
+    # Core's McpToolClient ledger (the CLI's `dchub tool`): the tier's MCP allowance, assumed.
     ledger = QuotaLedger(session.store, f"{session.caller_id}:mcp", tier="free" if session.api_key else "anonymous",
-                         confirmed=True, allowance=MCP_DAILY_ALLOWANCE, now=session.now)
-    granted, _ = ledger.reserve()
+                         allowance=MCP_DAILY_ALLOWANCE, now=session.now)
+    granted, allowance_warning = ledger.reserve()
+    if allowance_warning:
+        warnings.warn(f"DC Hub: MCP: {allowance_warning}", AssumedAllowanceWarning, stacklevel=3)
     if not granted:
         if hit is not None:
             return {**hit_value, "fromCache": True}

@@ -128,7 +128,8 @@ export class Connection {
       // One MCP ledger per caller and tier, so a tier learned later starts from its own allowance.
       // The MCP allowance of a tier is the spec's number, assumed (warned past, never refused) until
       // MCP answers state it in X-RateLimit-* headers or the service answers 429.
-      const ledger = new QuotaLedger(store, `${this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId}:mcp:${tier}`, {
+      const caller = this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId;
+      const ledger = new QuotaLedger(store, `${hostOf(this._state.serviceUrl)}:${caller}:mcp:${tier}`, {
         tier,
         allowance: MCP_DAILY_ALLOWANCE
       });
@@ -239,15 +240,17 @@ export class Connection {
           cache: new ResponseCache(store),
           // Assumed until the service states the allowance (X-RateLimit-* headers with a daily limit,
           // a 429): an assumed allowance warns when exceeded and never holds a call back.
-          ledger: new QuotaLedger(store, proxy.has_key ? 'relay-keyed' : 'anon', { tier: proxy.has_key ? 'free' : 'anonymous' })
+          // Named by the relay's upstream, as the CLI names its ledger by the service's host.
+          ledger: new QuotaLedger(store, `${hostOf(proxy.base_url)}:${proxy.has_key ? 'relay-keyed' : 'anon'}`, { tier: proxy.has_key ? 'free' : 'anonymous' })
         });
         this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
       } else {
         const key = this._readKey();
         // Cached answers and the daily ledger are kept in IndexedDB, so both survive reloads.
         const store = this._store('dchub-cache');
-        // The ledger is named like the client names this caller (a fingerprint, never the key).
-        const callerId = new DchubClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, cache: false, ledger: false }).callerId;
+        // The ledger is named like the CLI's: the service's host and the caller (a fingerprint, never the key).
+        const probe = new DchubClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, cache: false, ledger: false });
+        const callerId = `${hostOf(probe.baseUrl)}:${probe.callerId}`;
         this._client = new DchubClient({
           baseUrl: this._config.baseUrl,
           apiKey: key || undefined,
@@ -263,6 +266,15 @@ export class Connection {
       this._state = { mode: useProxy ? 'proxy' : 'direct', serviceUrl: this._config.baseUrl, hasKey: false };
     }
     for (const listener of this._listeners) listener(this._state);
+  }
+}
+
+/** The host (and port) of a URL, or the text itself when it is no URL. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 import os
 import warnings
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import platformdirs
 
 from .errors import (AssumedAllowanceWarning, DchubError, NetworkError, QuotaSpentError, RateLimitError,
                      SchemaDriftError, ServerError, StaleAnswerWarning, ValidationError)
 from .jsfmt import cyrb53, form_encode, js_json
-from .store import DirectoryStore, QuotaLedger, ResponseCache, StoredAnswer, kept_headers, lifetime_for, now_ms
+from .store import DirectoryStore, cache_key, QuotaLedger, ResponseCache, StoredAnswer, kept_headers, lifetime_for, now_ms
 from .transport import DAILY_CAP_ERRORS, Secret, Transport, parse_json, _MALFORMED
 
 DEFAULT_BASE_URL = "https://dchub.cloud"
@@ -41,13 +41,19 @@ def normalize_base_url(url: str) -> str:
     netloc = host if (u.port in (None, default)) else f"{host}:{u.port}"
     if ":" in host and not host.startswith("["):
         netloc = f"[{host}]" + (f":{u.port}" if u.port not in (None, default) else "")
-    path = (u.path or "/").rstrip("/") + "/"
+    # The path as a WHATWG URL spells it (percent-encoded), so the service in cache keys is core's.
+    path = quote(u.path or "/", safe="/%:@!$&'()*+,;=-._~").rstrip("/") + "/"
     return f"{u.scheme}://{netloc}{path}"
 
 
 def ledger_host(base_url: str) -> str:
     """``new URL(base).host``: host, and the port unless it is the scheme's default."""
     return base_url.split("://", 1)[1].split("/", 1)[0]
+
+
+def query_of(params: list[tuple[str, str]] | None) -> str:
+    """The canonical query of a cache key: pairs sorted by name (UTF-16, as JavaScript sorts), form-encoded."""
+    return form_encode(sorted(params or [], key=lambda kv: kv[0].encode("utf-16-be")))
 
 
 class Session:
@@ -78,9 +84,8 @@ class Session:
 
     def key_for(self, method: str, path: str, params: list[tuple[str, str]] | None = None, body: Any = None) -> str:
         if body is not None:
-            return f"dchub:c:{self.caller_id}:POST {path}#{cyrb53(js_json(body))}"
-        query = form_encode(sorted(params or [], key=lambda kv: kv[0].encode("utf-16-be"))) if params else ""
-        return f"dchub:c:{self.caller_id}:{method} {path}{'?' + query if query else ''}"
+            return cache_key(self.caller_id, self.base_url, "POST", f"{path}#{cyrb53(js_json(body))}")
+        return cache_key(self.caller_id, self.base_url, method, f"{path}{'?' + query_of(params) if params else ''}")
 
     # ------------------------------------------------------------ the call path
 

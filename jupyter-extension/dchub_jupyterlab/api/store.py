@@ -1,7 +1,8 @@
 """The cache directory shared with the ``dchub`` CLI: same files, same keys, same ledger.
 
 Mirrors core's ``DirectoryStore`` (one JSON file ``{"key", "value"}`` per key, named by
-``encodeURIComponent(key)`` with ``%`` → ``_``, cut to 180 characters), its ``StoredAnswer``
+``encodeURIComponent(key)`` with ``%`` → ``_``, a fingerprint past 180 characters), its keys
+(``cache_key``: caller, service, request), its ``StoredAnswer``
 (``{"text", "storedAt", "expiresAt", "etag"?, "preview"}``), the freshness rules of
 ``cache/lifetimes.ts`` and the daily ``QuotaLedger`` state (``{"day", "used", "limit", "tier",
 "known"}`` under ``dchub:quota:<caller>``). The contract tests run the CLI against this.
@@ -20,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from .jsfmt import encode_uri_component, js_number
+from .jsfmt import cyrb53, encode_uri_component, js_number
 
 try:  # POSIX: serialize read-modify-write of the ledger across processes
     import fcntl
@@ -37,6 +38,32 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+#: Every cache key starts with this (``cache_clear`` drops them; the quota ledger is apart).
+CACHE_KEY_PREFIX = "dchub:c:"
+
+
+def cache_key(caller_id: str, service: str, verb: str, what: str) -> str:
+    """Core's ``cacheKey`` (cache/keys.ts): who asked, which service, what.
+
+    ``service`` is the normalized base URL (its origin, and a path prefix when it has one; the
+    trailing slash dropped), so answers of two services never share a key; ``verb`` and ``what``:
+    ``GET /path?sorted-query``, ``POST /path#<body fingerprint>``, ``MCP <tool>#<sorted arguments>``,
+    ``derive-index /path``. E.g. ``dchub:c:anon:GET https://dchub.cloud /api/news?limit=2``.
+    """
+    return f"{CACHE_KEY_PREFIX}{caller_id}:{verb} {service.rstrip('/')} {what}"
+
+
+#: Longest file name stem; a longer key keeps its start and adds a fingerprint of the whole key.
+NAME_MAX = 180
+
+
+def file_name_of(key: str) -> str:
+    """Core's ``fileNameOf`` (cache/dirstore.ts): ``encodeURIComponent(key)`` with ``%`` → ``_``; past
+    180 characters, the first 160, ``~`` and the key's fingerprint (two long keys never share a file)."""
+    name = encode_uri_component(key).replace("%", "_")
+    return f"{name[:160] + '~' + cyrb53(key) if len(name) > NAME_MAX else name}.json"
+
+
 class DirectoryStore:
     """One file per key in ``directory``; writes are atomic (temporary file, then rename)."""
 
@@ -44,7 +71,7 @@ class DirectoryStore:
         self.directory = Path(directory)
 
     def path_of(self, key: str) -> Path:
-        return self.directory / f"{encode_uri_component(key).replace('%', '_')[:180]}.json"
+        return self.directory / file_name_of(key)
 
     def get(self, key: str) -> str | None:
         try:
@@ -199,7 +226,7 @@ class StoredAnswer:
 class ResponseCache:
     """Cached answers under ``dchub:c:`` keys in a store (the CLI's directory by default)."""
 
-    PREFIX = "dchub:c:"
+    PREFIX = CACHE_KEY_PREFIX
 
     def __init__(self, store: DirectoryStore):
         self.store = store

@@ -3,7 +3,7 @@
 Each call opens a streamable-HTTP session to ``<base_url>/mcp`` (the key sent there only; the SDK
 follows redirects within that origin only), is reserved against the caller's MCP allowance
 (``dchub:quota:<caller>:mcp``, apart from the REST one) and cached for an hour under core's key
-(``dchub:c:<caller>:MCP <tool>#<sorted args>``), so the CLI's ``dchub tool`` shares both.
+(``dchub:c:<caller>:MCP <service> <tool>#<sorted args>``), so the CLI's ``dchub tool`` shares both.
 The SDK is asynchronous; calls run on a private event loop in a worker thread, so they also work
 inside a notebook, whose own loop is already running.
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpentError, ValidationError
 from .jsfmt import js_json
-from .store import MCP_DAILY_ALLOWANCE, QuotaLedger, StoredAnswer
+from .store import MCP_DAILY_ALLOWANCE, QuotaLedger, StoredAnswer, cache_key
 
 MCP_TOOL_NAMES = (
     "search_facilities", "get_facility", "list_transactions", "get_market_intel", "get_news", "analyze_site",
@@ -75,7 +75,7 @@ def call_tool(session, name: str, args: dict[str, Any], *, timeout: float, refre
     """One tool call (cached, within the MCP allowance); the result dict core's ToolResult has."""
     if name not in MCP_TOOL_NAMES:
         raise ValidationError("name", f"unknown tool {js_json(name)}; one of {', '.join(MCP_TOOL_NAMES)}")
-    key = f"dchub:c:{session.caller_id}:MCP {name}#{js_json(sorted(([k, v] for k, v in args.items()), key=lambda kv: kv[0]))}"
+    key = cache_key(session.caller_id, session.base_url, "MCP", f"{name}#{js_json(sorted(([k, v] for k, v in args.items()), key=lambda kv: kv[0]))}")
     cache = session.cache
     now = session.now()
     hit = cache.load(key) if cache is not None else None

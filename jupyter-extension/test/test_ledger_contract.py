@@ -66,7 +66,8 @@ def run_core(tmp_path, caller, opts, steps):
 
 
 def run_python(tmp_path, caller, opts, steps):
-    from dchub_jupyterlab.api.store import DirectoryStore, QuotaLedger
+    from dchub_jupyterlab.api.ledger import QuotaLedger
+    from dchub_jupyterlab.api.store import DirectoryStore
 
     store = DirectoryStore(tmp_path / "python")
     out = []

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 import pandas as pd
 
 from .errors import GatedPreviewWarning
+from .shapes import records_of
 
 #: Columns whose values are numbers (decimal strings there are read as numbers).
 NUMERIC = frozenset({
@@ -179,8 +180,25 @@ def finish(obj: pd.DataFrame | pd.Series, *, meta: dict[str, Any], citation: str
         "stale": meta.get("stale", False),
         "age_seconds": meta.get("age_seconds", 0.0),
         **({"stale_reason": meta["reason"]} if meta.get("reason") else {}),
+        # Answered locally from a cached wider answer: {"path", "query", "age_seconds"} of that answer.
+        **({"derived_from": meta["derived_from"]} if meta.get("derived_from") else {}),
+        **({"warnings": list(meta["warnings"])} if meta.get("warnings") else {}),
         **extra,
     })
     if preview:
         warnings.warn(describe_preview(preview), GatedPreviewWarning, stacklevel=3)
     return obj
+
+
+def ranked_frame(body: Any, objectives: list[str]) -> pd.DataFrame:
+    """The ranked sites of a rank-sites answer: rank, id, score, each objective and its normalized value."""
+    rows = []
+    for r in records_of(body, "results"):
+        norm = r.get("normalized") if isinstance(r.get("normalized"), dict) else {}
+        row = {"rank": r.get("rank"), "id": r.get("id"), "objective_score": r.get("objective_score")}
+        row.update({o: r.get(o) for o in objectives})
+        row.update({f"norm_{o}": norm.get(o) for o in objectives})
+        row.update({k: v for k, v in r.items() if k not in row and k not in ("normalized", "missing_objectives",
+                    "site_evaluation_handoff") and not isinstance(v, (dict, list))})
+        rows.append(row)
+    return frame(rows, ["rank", "id", "objective_score", *objectives, *[f"norm_{o}" for o in objectives]])

@@ -19,7 +19,8 @@ import platformdirs
 from .errors import (AssumedAllowanceWarning, DchubError, NetworkError, QuotaSpentError, RateLimitError,
                      SchemaDriftError, ServerError, StaleAnswerWarning, ValidationError)
 from .jsfmt import cyrb53, form_encode, js_json
-from .store import DirectoryStore, cache_key, QuotaLedger, ResponseCache, StoredAnswer, kept_headers, lifetime_for, now_ms
+from .ledger import QuotaLedger
+from .store import DirectoryStore, ResponseCache, StoredAnswer, cache_key, kept_headers, lifetime_for, now_ms
 from .transport import DAILY_CAP_ERRORS, Secret, Transport, parse_json, _MALFORMED
 
 DEFAULT_BASE_URL = "https://dchub.cloud"
@@ -89,6 +90,16 @@ class Session:
 
     # ------------------------------------------------------------ the call path
 
+    def cached(self, path: str, params: list[tuple[str, str]] | None = None) -> tuple[Any, dict[str, Any]] | None:
+        """The cached answer to a GET (fresh or stale, ``meta["stale"]`` says), without sending anything."""
+        if self.cache is None:
+            return None
+        stored = self.cache.load(self.key_for("GET", path, params))
+        value = parse_json(stored.text) if stored is not None else _MALFORMED
+        if value is _MALFORMED:
+            return None
+        return value, self._meta(stored, from_cache=True, stale=stored.expires_at <= self.now())
+
     def fetch(self, path: str, params: list[tuple[str, str]] | None = None, *, body: Any = None,
               use_cache: bool = True, refresh: bool = False) -> tuple[Any, dict[str, Any]]:
         method = "GET" if body is None else "POST"
@@ -123,6 +134,7 @@ class Session:
             raise QuotaSpentError(snap["limit"], snap["resets_at"])
         if allowance_warning:
             warnings.warn(f"DC Hub: {allowance_warning}", AssumedAllowanceWarning, stacklevel=4)
+        notes = [allowance_warning] if allowance_warning else []
         headers = {"If-None-Match": stored.etag} if stored is not None and stored.etag else None
         try:
             response = self.http.send(method, path, params=params, json_body=js_json(body) if body is not None else None,
@@ -133,7 +145,7 @@ class Session:
                 refreshed = StoredAnswer(stored.text, at, at + lifetime_for(path, at, stored_value), stored.etag, stored.preview,
                                          stored.headers)
                 cache.save(key, refreshed)
-                return stored_value, self._meta(refreshed, from_cache=True, stale=False)
+                return stored_value, self._meta(refreshed, from_cache=True, stale=False, warnings=notes)
             value = self.http.decode(path, response)
         except DchubError as err:
             self._settle(err)
@@ -146,7 +158,7 @@ class Session:
                               isinstance(value, dict) and value.get("_gated") is True, kept_headers(response.headers))
         if cache is not None and not self._holds_key(response.text):
             cache.save(key, answer)
-        return value, self._meta(answer, from_cache=False, stale=False)
+        return value, self._meta(answer, from_cache=False, stale=False, warnings=notes)
 
     def _holds_key(self, text: str) -> bool:
         return self.api_key is not None and self.api_key.reveal() in text
@@ -158,9 +170,11 @@ class Session:
         elif isinstance(err, RateLimitError) and isinstance(err.body, dict) and err.body.get("error") in DAILY_CAP_ERRORS:
             self.ledger.exhaust()
 
-    def _meta(self, answer: StoredAnswer, *, from_cache: bool, stale: bool, reason: str | None = None) -> dict[str, Any]:
+    def _meta(self, answer: StoredAnswer, *, from_cache: bool, stale: bool, reason: str | None = None,
+              warnings: list[str] | None = None) -> dict[str, Any]:
         meta = {"from_cache": from_cache, "stale": stale, "preview": answer.preview,
-                "fetched_at": answer.stored_at, "age_seconds": max(0, self.now() - answer.stored_at) / 1000}
+                "fetched_at": answer.stored_at, "age_seconds": max(0, self.now() - answer.stored_at) / 1000,
+                "warnings": list(warnings or [])}
         if reason:
             meta["reason"] = reason
         return meta

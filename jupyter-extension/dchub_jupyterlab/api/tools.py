@@ -18,7 +18,8 @@ from typing import Any
 
 from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpentError, ValidationError
 from .jsfmt import js_json
-from .store import MCP_DAILY_ALLOWANCE, QuotaLedger, StoredAnswer, cache_key
+from .ledger import MCP_DAILY_ALLOWANCE, QuotaLedger
+from .store import StoredAnswer, cache_key
 
 MCP_TOOL_NAMES = (
     "search_facilities", "get_facility", "list_transactions", "get_market_intel", "get_news", "analyze_site",

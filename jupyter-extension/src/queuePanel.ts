@@ -1,7 +1,8 @@
-import { refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
+import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
+import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
 import { suggestedMaxTtp } from './helpers';
 import { candidatesFromRows } from './rankForm';
@@ -62,6 +63,8 @@ export class QueuePanel extends Panel implements TableSource {
   private readonly _hintApply: HTMLButtonElement;
   private readonly _error: HTMLElement;
   private readonly _citation: HTMLElement;
+  /** What a preview withholds (and which of the user's filters it ignored), a stale answer's age, derived answers, bad records. */
+  private readonly _banner = new AnswerBanner('jp-DCHub-queue-banner');
   private readonly _handoff: HTMLButtonElement;
   private readonly _rankSelected: HTMLButtonElement;
   private readonly _selection: HTMLElement;
@@ -105,7 +108,7 @@ export class QueuePanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(this._count, this._hint, filter);
+    head.node.append(this._count, this._banner.node, this._hint, filter);
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
     this.view.addWidget(this.grid);
@@ -266,6 +269,7 @@ export class QueuePanel extends Panel implements TableSource {
     this._count.dataset.countReturned = String(result.count_returned);
     this._count.dataset.countTotal = String(result.count_total_matching);
     this._count.hidden = false;
+    this._banner.showMeta([fetchMeta(result)]);
 
     const suggestion = suggestedMaxTtp(result);
     this._hintText.textContent = table.note ? `Time to power: ${table.note}` : '';

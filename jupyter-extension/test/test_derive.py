@@ -18,7 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import KEYS
+from conftest import KEYS, PROFILE
+
+#: A small-allowance key that sees full queue answers: free at the spec's service; at the real one
+#: every caller below Developer gets a 3-row tease (notes §2.21), so Developer (500 a day) there.
+QKEY = KEYS["developer"] if PROFILE == "real" else KEYS["free"]
 
 QUEUE = "/api/v1/interconnection-queue/refined"
 ISOS = ("PJM", "ERCOT", "MISO", "CAISO", "SPP", "NYISO", "ISO-NE")
@@ -128,7 +132,7 @@ def test_refuses_what_it_cannot_rebuild(sandbox):
     assert "preview" in derive_queue_answer(read_queue_answer(teased), g, filters(iso="SPP", min_mw=10)).reason
 
 
-def client(sandbox, cache_dir, key=KEYS["free"], **kw):
+def client(sandbox, cache_dir, key=QKEY, **kw):
     from dchub_jupyterlab import Client
 
     return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
@@ -150,7 +154,7 @@ def test_client_widens_then_answers_stricter_questions_locally(sandbox, cache_di
 
 
 def test_default_follows_the_stated_tier(sandbox, cache_dir):
-    """A free key widens once the service stated its tier; a Pro key asks exactly; keyless asks exactly."""
+    """A small allowance widens once the service stated the tier; a Pro key asks exactly."""
     free = client(sandbox, cache_dir)
     free.queue(iso="SPP", limit=3)  # the first answer states the tier (and is asked exactly)
     free.queue(iso="SPP", min_mw=50)
@@ -191,7 +195,7 @@ def test_dcpi_fields_from_one_scores_list(sandbox, cache_dir):
 
 
 def test_free_tier_takes_no_paid_numerics_from_the_list(sandbox, cache_dir):
-    hub = client(sandbox, cache_dir, derive="widen", tier="free")
+    hub = client(sandbox, cache_dir, key=KEYS["free"], derive="widen", tier="free")
     assert hub.dcpi("dallas", fields="verdict").attrs["derived_from"]["path"] == "/api/v1/dcpi/scores"
     sent = hub.requests_sent
     s = hub.dcpi("dallas", fields="composite_score")  # masked below a paid plan: never served from the list
@@ -200,7 +204,7 @@ def test_free_tier_takes_no_paid_numerics_from_the_list(sandbox, cache_dir):
 
 def test_cli_widens_python_derives_without_a_request(sandbox, cache_dir, cli):
     code, out, err = cli("queue", "--iso", "CAISO", "--min-mw", "100", "--derive", "widen", "--format", "json",
-                         cache_dir=cache_dir, api_key=KEYS["free"])
+                         cache_dir=cache_dir, api_key=QKEY)
     assert code == 0, err
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     hub = client(sandbox, cache_dir)
@@ -211,7 +215,7 @@ def test_cli_widens_python_derives_without_a_request(sandbox, cache_dir, cli):
     own = sandbox.get(f"{QUEUE}?iso=CAISO&min_mw=250&fuel_type=solar", KEYS["pro"])
     assert list(df["queue_id"]) == [r["queue_id"] for r in own["results"]]
     # DCPI the same way: the CLI fetched the scores list for one market, Python reads another from it.
-    code, _out, err = cli("dcpi", "dallas", "--field", "verdict", "--derive", "widen", cache_dir=cache_dir, api_key=KEYS["free"])
+    code, _out, err = cli("dcpi", "dallas", "--field", "verdict", "--derive", "widen", cache_dir=cache_dir, api_key=QKEY)
     assert code == 0, err
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     s = hub.dcpi("phoenix", fields="verdict")
@@ -224,14 +228,26 @@ def test_python_widens_cli_derives_without_a_request(sandbox, cache_dir, cli):
     hub.dcpi("dallas", fields="verdict")
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     code, out, err = cli("queue", "--iso", "NYISO", "--min-mw", "90", "--baseload-only", "--format", "json",
-                         cache_dir=cache_dir, api_key=KEYS["free"])
+                         cache_dir=cache_dir, api_key=QKEY)
     assert code == 0, err
     assert "answered locally" in err and "served from cache" not in err
     sandbox.control("DELETE", "/_sandbox/faults")
     own = sandbox.get(f"{QUEUE}?iso=NYISO&min_mw=90&baseload_only=true", KEYS["pro"])
     assert [r["queue_id"] for r in json.loads(out)["results"]] == [r["queue_id"] for r in own["results"]]
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
-    code, out, err = cli("dcpi", "denver", "--field", "verdict", "--format", "json", cache_dir=cache_dir, api_key=KEYS["free"])
+    code, out, err = cli("dcpi", "denver", "--field", "verdict", "--format", "json", cache_dir=cache_dir, api_key=QKEY)
     assert code == 0 and "answered locally" in err, err
     sandbox.control("DELETE", "/_sandbox/faults")
     assert json.loads(out)["verdict"] == sandbox.get("/api/v1/dcpi/scores/denver", KEYS["pro"])["verdict"]
+
+
+@pytest.mark.skipif(PROFILE != "real", reason="the 3-row tease below Developer is the real service's (notes §2.21)")
+def test_teases_answer_nothing_but_themselves(sandbox, cache_dir):
+    """A free key at the real service gets the 3-row tease: nothing is derived from it, whatever the setting."""
+    hub = client(sandbox, cache_dir, key=KEYS["free"], derive="widen")
+    first = hub.queue(iso="SPP", min_mw=50)
+    assert first.attrs["preview"] and len(first) == 3 and "derived_from" not in first.attrs
+    sent = hub.requests_sent
+    second = hub.queue(iso="SPP", min_mw=80)
+    # Its own request (no wider one: this caller gets previews), and a preview again.
+    assert hub.requests_sent == sent + 1 and second.attrs["preview"] and "derived_from" not in second.attrs

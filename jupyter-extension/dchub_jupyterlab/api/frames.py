@@ -117,10 +117,25 @@ def flatten(obj: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return out
 
 
+def is_numeric_name(name: str) -> bool:
+    """A field whose values are numbers (a decimal string there is read as one)."""
+    leaf = name.split(".")[-1]
+    return leaf in NUMERIC or leaf.endswith(("_cents_kwh", "_dollars_kwh", "_score", "_mw", "_pct", "_km", "_months"))
+
+
+def _record_value(name: str, v: Any) -> Any:
+    if v is None:
+        return pd.NA
+    if isinstance(v, str) and is_numeric_name(name) and _NUMERIC_TEXT.match(v):
+        return float(v)  # the real service's decimal strings ("7.23"), as core reads them
+    return v
+
+
 def record(obj: Any, *, skip_private: bool = True) -> pd.Series:
-    """A single record as a Series of its scalar leaves (``fiber.connectivity_score``, ...)."""
+    """A single record as a Series of its scalar leaves (``fiber.connectivity_score``, ...); blanks as NA,
+    decimal strings of numeric fields as numbers."""
     pairs = [(k, v) for k, v in flatten(obj) if not (skip_private and k.split(".")[-1].startswith("_"))]
-    return pd.Series({k: (pd.NA if v is None else v) for k, v in pairs}, dtype="object")
+    return pd.Series({k: _record_value(k, v) for k, v in pairs}, dtype="object")
 
 
 def as_timestamp(v: Any) -> pd.Timestamp | None:

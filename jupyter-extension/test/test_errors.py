@@ -188,3 +188,23 @@ def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, c
         again = hub.news(limit=5)
     assert again.attrs["stale"] and again.attrs["stale_reason"] == "service error"
     assert list(again["id"]) == list(first["id"])
+
+
+def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
+    """Keyless: a Pro tool's wall is an AuthError in one line with the upgrade URL, never its fields;
+    a list tool's cut answer ("3 of 10" at the real service, "2 of 10" at the spec's) is marked partial."""
+    from dchub_jupyterlab import AuthError, GatedPreviewWarning
+
+    hub = client(sandbox, cache_dir, key="")
+    with pytest.raises(AuthError) as wall:
+        hub.tool("analyze_site", lat=39.04, lon=-77.49)
+    message = str(wall.value)
+    assert message.startswith("analyze_site: ") and "Pro" in message and "https://dchub.cloud/pricing" in message
+    assert "\n" not in message and "your plan: anonymous" in message
+    if PROFILE == "real":
+        assert "pro_required" in message  # the service's own words for a human are kept
+    with pytest.warns(GatedPreviewWarning):
+        df = hub.tool("search_facilities")
+    p = df.attrs["preview"]
+    assert p["partial"] is True and p["shown"] == len(df) == (3 if PROFILE == "real" else 2)
+    assert p["total_available"] > p["shown"]

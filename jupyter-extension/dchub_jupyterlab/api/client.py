@@ -17,7 +17,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from . import params as P
-from .errors import ValidationError
+from .errors import DchubError, ValidationError
 from .frames import finish, frame, preview_of, ranked_frame, record
 from .derive import BRIEF_FROM_ALL, DCPI_FROM_SCORES, answer_item_fields, answer_queue, note_list, parse_derive_mode
 from .derive.flow import read_path
@@ -26,6 +26,7 @@ from .queue_filters import queue_filters
 from .session import Session
 from .shapes import brief_row, cite as _cite, page_limit as _page_limit, isna as _isna, plain as _plain, read_geometry as _read_geometry, records_of as _records
 from .chain import run_chain
+from .tool_answers import one_line, tool_partial, tool_wall
 from .tools import call_tool
 
 DCPI_CITATION = "DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0"
@@ -373,16 +374,18 @@ class Client:
     def tool(self, name: str, *, refresh: bool = False, **args: Any):
         """Calls one of the 29 MCP tools: a DataFrame when the answer holds a list of records, else its data."""
         r = call_tool(self._s, name, {k: _plain(v) for k, v in args.items()}, timeout=self.timeout, refresh=refresh)
-        if r["isError"]:
-            from .errors import AuthError, DchubError
-            text = r.get("text") or "the tool reported an error"
-            if any(w in text for w in ("pro_required", "plan_required", "upgrade")):
-                raise AuthError(f"{name}: {text}", status=403)
-            raise DchubError(f"{name}: {text}")
         data = r["data"]
+        # A plan wall is an authentication/plan error in one line, never a table of the wall's fields.
+        wall = tool_wall(name, data, r["isError"])
+        if wall is not None:
+            raise wall
+        if r["isError"]:
+            raise DchubError(f"{name}: {one_line(r.get('text') or 'the tool reported an error')}")
         meta = {"from_cache": r.get("fromCache", False)}
         records = data if isinstance(data, list) else next((v for v in (data.values() if isinstance(data, dict) else [])
                                                             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)), None)
         if isinstance(records, list) and records and all(isinstance(x, dict) for x in records):
-            return finish(frame(records), meta=meta, citation=_cite(data), preview=preview_of(data, len(records)), tool=name)
+            # A list the server cut for this caller ("3 of 10") says so: attrs["preview"]["partial"].
+            preview = tool_partial(data) or preview_of(data, len(records))
+            return finish(frame(records), meta=meta, citation=_cite(data), preview=preview, tool=name)
         return data

@@ -20,6 +20,7 @@ from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpent
 from .jsfmt import js_json
 from .ledger import MCP_DAILY_ALLOWANCE, QuotaLedger
 from .store import StoredAnswer, cache_key
+from .tool_answers import parse_tool_text
 
 MCP_TOOL_NAMES = (
     "search_facilities", "get_facility", "list_transactions", "get_market_intel", "get_news", "analyze_site",
@@ -32,13 +33,6 @@ MCP_TOOL_NAMES = (
 TOOL_LIFETIME_MS = 3_600_000
 
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dchub-mcp")
-
-
-def _parse_text(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 async def _call(url: str, headers: dict[str, str], name: str, args: dict[str, Any], timeout: float) -> dict[str, Any]:
@@ -60,7 +54,7 @@ async def _call(url: str, headers: dict[str, str], name: str, args: dict[str, An
     text = "\n".join(getattr(p, "text", "") or "" for p in parts if getattr(p, "type", "") == "text")
     structured = getattr(res, "structured_content", getattr(res, "structuredContent", None))
     is_error = getattr(res, "is_error", getattr(res, "isError", False))
-    data = structured if structured is not None else _parse_text(text)
+    data = structured if structured is not None else parse_tool_text(text)
     return {"tool": name, "data": data, "isError": bool(is_error), "text": text, "fromCache": False}
 
 

@@ -76,6 +76,7 @@ test.describe('DC Hub Python API from the panel', () => {
     const code = await page.notebook.getCellTextInput(2);
     expect(code).toContain('from dchub_jupyterlab import Client');
     expect(code).toContain('hub = Client()');
+    expect(code).toContain('Client(derive=False)');
     expect(code).toContain('df = hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas")');
     expect(await page.notebook.getCellTextInput(1)).toContain(body._cite);
 

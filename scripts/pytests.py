@@ -1,9 +1,17 @@
 """Runs the Python tests (the Python API against a sandbox, its contract with the dchub CLI, the
-JupyterLab server extension's relay) with pytest and writes a JSON summary for summarize-tests."""
-import json
-import sys
+JupyterLab server extension's relay) with pytest, once per sandbox profile (spec, then real: the
+real service's shapes), and writes one JSON summary for summarize-tests.
 
-import pytest
+    python scripts/pytests.py artifacts/python.json            # both profiles
+    python scripts/pytests.py out.json --profile real          # one profile
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+PROFILES = ("spec", "real")
 
 
 class Counter:
@@ -24,10 +32,47 @@ class Counter:
             self.failed += 1
 
 
-counter = Counter()
-code = pytest.main(["-q", "-p", "no:cacheprovider", "jupyter-extension/test"], plugins=[counter])
-summary = {"numPassedTests": counter.passed, "numFailedTests": counter.failed, "numPendingTests": counter.skipped}
-with open(sys.argv[1], "w") as f:
-    json.dump(summary, f)
-print(f"python: {counter.passed} passed, {counter.failed} failed, {counter.skipped} skipped")
-sys.exit(1 if code != 0 or counter.passed == 0 else 0)
+def write(path, passed, failed, skipped):
+    with open(path, "w") as f:
+        json.dump({"numPassedTests": passed, "numFailedTests": failed, "numPendingTests": skipped}, f)
+
+
+def run_one(out, profile):
+    import pytest
+
+    os.environ["DCHUB_TEST_PROFILE"] = profile  # read by the tests' conftest (the sandbox's profile)
+    counter = Counter()
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "jupyter-extension/test"], plugins=[counter])
+    write(out, counter.passed, counter.failed, counter.skipped)
+    print(f"python ({profile} profile): {counter.passed} passed, {counter.failed} failed, {counter.skipped} skipped")
+    return 1 if code != 0 or counter.passed == 0 else 0
+
+
+def main(argv):
+    out = argv[1]
+    if "--profile" in argv:
+        return run_one(out, argv[argv.index("--profile") + 1])
+    totals, status = [0, 0, 0], 0
+    for profile in PROFILES:
+        # One process per profile: the tests read the profile when they are first imported.
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
+            part = tmp.name
+        try:
+            status |= subprocess.call([sys.executable, __file__, part, "--profile", profile])
+            with open(part) as f:
+                s = json.load(f)
+            for i, k in enumerate(("numPassedTests", "numFailedTests", "numPendingTests")):
+                totals[i] += s[k]
+        except (OSError, ValueError):
+            totals[1] += 1  # the run did not report: count it as a failure
+            status = 1
+        finally:
+            if os.path.exists(part):
+                os.unlink(part)
+    write(out, *totals)
+    print(f"python (both profiles): {totals[0]} passed, {totals[1]} failed, {totals[2]} skipped")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -100,6 +100,7 @@ export class DchubClient {
     });
     this.#fetcher = new CachedFetcher({
       callerId: this.callerId,
+      service: this.baseUrl,
       cache: this.cache,
       ledger: this.ledger,
       now,

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
+import { cacheKey } from './cache/keys.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
 import { redirectSafeFetch } from './http/redirects.js';
@@ -112,7 +113,7 @@ export class McpToolClient {
    */
   async callTool(name: string, args: Record<string, unknown> = {}, opts: { refresh?: boolean; cacheOnly?: boolean } = {}): Promise<ToolResult> {
     checkToolName(name);
-    const key = `dchub:c:${this.rest.callerId}:MCP ${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const key = cacheKey(this.rest.callerId, this.rest.baseUrl, 'MCP', `${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`);
     const cache = this.rest.cache;
     const now = Date.now();
     const hit = cache?.peek(key) ?? undefined;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { DirectoryStore } from '../src/node.js';
+import { DirectoryStore, defaultCacheDir, fileNameOf } from '../src/node.js';
 import {
   DchubClient,
   MemoryStore,
@@ -11,6 +11,7 @@ import {
   QuotaLedger,
   QuotaSpentError,
   ResponseCache,
+  cacheKey,
   fetchMeta,
   refineQueue,
   siteScore,
@@ -62,7 +63,7 @@ describe('cached answers', () => {
     expect(client.requestsSent).toBe(1);
     // Past its lifetime (expired here by hand, so the weekly snapshot stays the same) → 304.
     await control('/_sandbox/clock', { set: '2026-11-21T13:00:00Z' });
-    const stored = client.cache!.peek(`dchub:c:${client.callerId}:GET /api/v1/interconnection-queue/refined?iso=NYISO&limit=5`)!;
+    const stored = client.cache!.peek(cacheKey(client.callerId, client.baseUrl, 'GET', '/api/v1/interconnection-queue/refined?iso=NYISO&limit=5'))!;
     stored.answer.expiresAt = now() - 1;
     const c2 = proClient({ cache: client.cache });
     const again = await refineQueue(c2, { iso: 'NYISO', limit: 5 });
@@ -104,6 +105,51 @@ describe('cached answers', () => {
   });
 });
 
+describe('cache keys', () => {
+  it('name the caller, the service and the request; two services never share an answer', async () => {
+    expect(cacheKey('anon', 'https://dchub.cloud/', 'GET', '/api/news?limit=2')).toBe('dchub:c:anon:GET https://dchub.cloud /api/news?limit=2');
+    const cache = new ResponseCache();
+    const a = new DchubClient({ baseUrl: sb.url, cache, ledger: false, now, retries: 0 });
+    await refineQueue(a, { iso: 'SPP', limit: 3 });
+    expect(cache.peek(cacheKey('anon', sb.url, 'GET', '/api/v1/interconnection-queue/refined?iso=SPP&limit=3'))).toBeDefined();
+    // Another service (here: nothing listens there) with the same cache: the first one's answer is not its answer.
+    const b = new DchubClient({ baseUrl: 'http://127.0.0.1:9/', cache, ledger: false, now, retries: 0, timeoutMs: 2000 });
+    expect(b.isFresh('/api/v1/interconnection-queue/refined', new URLSearchParams({ iso: 'SPP', limit: '3' }))).toBe(false);
+    await expect(refineQueue(b, { iso: 'SPP', limit: 3 })).rejects.toMatchObject({ kind: 'network' });
+    // The same service spelled with an upper-case scheme and a trailing slash is the same service.
+    const same = new DchubClient({ baseUrl: sb.url.replace('http://', 'HTTP://') + '/', cache, ledger: false, now, retries: 0 });
+    expect(same.isFresh('/api/v1/interconnection-queue/refined', new URLSearchParams({ limit: '3', iso: 'SPP' }))).toBe(true);
+  });
+
+  it('long keys get their own file (a fingerprint of the whole key past 180 characters)', async () => {
+    const long = (tail: string) => cacheKey('k1x2y3', 'https://dchub.cloud', 'GET', `/api/v1/interconnection-queue/refined?baseload_only=true&fuel_type=gas%2Cnuclear&geocoded_only=true&iso=ERCOT%2CPJM&limit=50&max_fiber_km=${tail}`);
+    const [a, b] = [fileNameOf(long('25')), fileNameOf(long('26'))];
+    expect(a).not.toBe(b);
+    expect(a.length).toBeLessThanOrEqual(180 + 20);
+    expect(fileNameOf('dchub:quota:h:anon')).toBe('dchub_3Aquota_3Ah_3Aanon.json');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-keys-'));
+    try {
+      const store = new DirectoryStore(dir);
+      await store.set(long('25'), 'one');
+      await store.set(long('26'), 'two');
+      expect([await store.get(long('25')), await store.get(long('26'))]).toEqual(['one', 'two']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('default cache directory (platformdirs rules, as the Python API)', () => {
+  it('follows XDG on Linux, Library/Caches on macOS, LOCALAPPDATA on Windows', () => {
+    expect(defaultCacheDir({}, 'linux', '/home/ann')).toBe('/home/ann/.cache/dchub');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/ann' }, 'linux', '/home/ann')).toBe('/var/cache/ann/dchub');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '  ' }, 'freebsd', '/home/ann')).toBe('/home/ann/.cache/dchub');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/x' }, 'darwin', '/Users/ann')).toBe('/Users/ann/Library/Caches/dchub');
+    expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\ann\\AppData\\Local' }, 'win32', 'C:\\Users\\ann')).toBe('C:\\Users\\ann\\AppData\\Local\\dchub\\Cache');
+    expect(defaultCacheDir({}, 'win32', 'C:\\Users\\ann')).toBe('C:\\Users\\ann\\AppData\\Local\\dchub\\Cache');
+  });
+});
+
 describe('quota ledger', () => {
   it('reserves before each call and sends nothing once the day is spent; falls back to the cache', async () => {
     const client = new DchubClient({ baseUrl: sb.url, now, retries: 0 }); // keyless: 10 a day
@@ -114,7 +160,7 @@ describe('quota ledger', () => {
     expect(client.requestsSent).toBe(sent);
     // A known answer is still served, marked stale, once past its lifetime.
     await control('/_sandbox/clock', { advance_seconds: 8 * 3600 }); // same UTC day
-    const cached = client.cache!.peek(`dchub:c:anon:GET /api/site-score?lat=35&lon=-100`)!;
+    const cached = client.cache!.peek(cacheKey('anon', sb.url, 'GET', '/api/site-score?lat=35&lon=-100'))!;
     cached.answer.expiresAt = now() - 1;
     const r = await client.fetchJson('/api/site-score', (await import('../src/index.js')).SiteScore, new URLSearchParams({ lat: '35', lon: '-100' }));
     expect(r).toMatchObject({ stale: true, reason: 'daily limit reached' });

@@ -23,7 +23,8 @@ export interface BriefPage {
 
 /**
  * Reads every page: the first at the smallest limit any tier may ask for, then the rest at the
- * tier's maximum, until `total` (total_available, or changed_total for /diff) is reached.
+ * tier's maximum, until `total` (total_available, or changed_total for /diff) is reached. A page
+ * whose briefs all failed to build does not end the reading.
  */
 async function readPages<T extends MarketBriefAllT>(
   fetchPage: (page: BriefPage) => Promise<T>,
@@ -37,8 +38,12 @@ async function readPages<T extends MarketBriefAllT>(
     const answer = await fetchPage({ limit, offset });
     pages.push(answer);
     briefs.push(...answer.briefs);
-    offset += answer.briefs.length;
-    if (!answer.briefs.length || offset >= total(answer)) break;
+    // The next page starts after this one as the service cut it (its offset and limit), not after the
+    // briefs read: a brief that failed to build is left out of `briefs` but took its place in the page.
+    const next = answer.offset + answer.limit;
+    const advanced = Number.isFinite(next) && next > offset ? next : offset + answer.briefs.length;
+    if (advanced <= offset || advanced >= total(answer)) break;
+    offset = advanced;
     limit = briefPageLimit(answer.tier);
   }
   return { pages, briefs };

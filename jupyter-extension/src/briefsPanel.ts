@@ -1,6 +1,8 @@
 import {
   DchubError,
   briefsTable,
+  fetchMeta,
+  type FetchMeta,
   fetchBriefsAll,
   mergeBriefDiff,
   type BriefCsvRowT,
@@ -10,6 +12,7 @@ import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
 import { pythonCall } from './pycode';
+import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
 import { fetchBriefsDiffPage, loadAllBriefs, loadBriefsDiff } from './briefsData';
 import { formatAge } from './helpers';
@@ -64,6 +67,8 @@ export class BriefsPanel extends Panel implements TableSource {
   private readonly _status: HTMLElement;
   private readonly _changed: HTMLElement;
   private readonly _citation: HTMLElement;
+  /** A stale page's age and reason, what the tier withholds, briefs that failed to build on the service. */
+  private readonly _banner = new AnswerBanner('jp-DCHub-briefs-banner');
   private readonly _view: RequestView;
   private readonly _showView: (view: ResultView) => void;
 
@@ -100,7 +105,7 @@ export class BriefsPanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(viewBar, this._count, this._status, this._changed);
+    head.node.append(viewBar, this._count, this._status, this._banner.node, this._changed);
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-briefs-grid', verdictColumn: 'verdict' });
     this.view.addWidget(this.grid);
@@ -181,11 +186,17 @@ export class BriefsPanel extends Panel implements TableSource {
   private _run(): Promise<BriefsRefreshResult | null> {
     return runBusy(this._view, async () => {
       const client = await this._connection.client();
+      // Every page's fetchMeta, for the banner (warnings name the briefs the service failed to build).
+      const metas: Array<FetchMeta | undefined> = [];
+      const noted = <T>(page: T): T => {
+        metas.push(fetchMeta(page));
+        return page;
+      };
       let result: BriefsRefreshResult;
       let stale = false;
       const refreshing = this._rows !== null;
       if (!this._rows) {
-        const { rows, tier, stale: fromStale } = await loadAllBriefs((page) => fetchBriefsAll(client, page));
+        const { rows, tier, stale: fromStale } = await loadAllBriefs((page) => fetchBriefsAll(client, page).then(noted));
         stale = fromStale;
         this._tier = tier;
         const table = briefsTable(rows);
@@ -197,7 +208,7 @@ export class BriefsPanel extends Panel implements TableSource {
       } else {
         // Every page of /diff: above one page of changed markets, nothing may be lost.
         const since = this._asOf || new Date(0).toISOString();
-        const diff = await loadBriefsDiff((page) => fetchBriefsDiffPage(client, since, page));
+        const diff = await loadBriefsDiff((page) => fetchBriefsDiffPage(client, since, page).then(noted));
         const merged = mergeBriefDiff(this._rows, diff);
         this._rows = merged.rows;
         this._asOf = merged.asOf || this._asOf;
@@ -209,6 +220,7 @@ export class BriefsPanel extends Panel implements TableSource {
       this._status.dataset.offline = 'false';
       this._status.dataset.stale = String(stale);
       this._showCount();
+      this._banner.showMeta(metas);
       this._showChanged(result, refreshing);
       this._showStatus();
       showText(this._citation, this.model.table.citation);

@@ -126,9 +126,11 @@ export class Connection {
       this._mcpTier = tier;
       const store = client.cache?.store ?? new MemoryStore();
       // One MCP ledger per caller and tier, so a tier learned later starts from its own allowance.
-      const ledger = new QuotaLedger(store, `${this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId}:mcp:${tier}`, {
+      // The MCP allowance of a tier is the spec's number, assumed (warned past, never refused) until
+      // MCP answers state it in X-RateLimit-* headers or the service answers 429.
+      const caller = this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId;
+      const ledger = new QuotaLedger(store, `${hostOf(this._state.serviceUrl)}:${caller}:mcp:${tier}`, {
         tier,
-        confirmed: true,
         allowance: MCP_DAILY_ALLOWANCE
       });
       let mcp: McpToolClient | null = null;
@@ -236,24 +238,24 @@ export class Connection {
           baseUrl: proxyBaseUrl(settings.baseUrl),
           fetch: relayFetch(settings),
           cache: new ResponseCache(store),
-          ledger: new QuotaLedger(store, proxy.has_key ? 'relay-keyed' : 'anon', {
-            tier: proxy.has_key ? 'free' : 'anonymous',
-            // A server key's tier is only known from the first answer's X-RateLimit-* headers.
-            confirmed: !proxy.has_key
-          })
+          // Assumed until the service states the allowance (X-RateLimit-* headers with a daily limit,
+          // a 429): an assumed allowance warns when exceeded and never holds a call back.
+          // Named by the relay's upstream, as the CLI names its ledger by the service's host.
+          ledger: new QuotaLedger(store, `${hostOf(proxy.base_url)}:${proxy.has_key ? 'relay-keyed' : 'anon'}`, { tier: proxy.has_key ? 'free' : 'anonymous' })
         });
         this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
       } else {
         const key = this._readKey();
         // Cached answers and the daily ledger are kept in IndexedDB, so both survive reloads.
         const store = this._store('dchub-cache');
-        // The ledger is named like the client names this caller (a fingerprint, never the key).
-        const callerId = new DchubClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, cache: false, ledger: false }).callerId;
+        // The ledger is named like the CLI's: the service's host and the caller (a fingerprint, never the key).
+        const probe = new DchubClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, cache: false, ledger: false });
+        const callerId = `${hostOf(probe.baseUrl)}:${probe.callerId}`;
         this._client = new DchubClient({
           baseUrl: this._config.baseUrl,
           apiKey: key || undefined,
           cache: new ResponseCache(store),
-          ledger: new QuotaLedger(store, callerId, { tier: key ? 'free' : 'anonymous', confirmed: !key })
+          ledger: new QuotaLedger(store, callerId, { tier: key ? 'free' : 'anonymous' })
         });
         this._state = { mode: 'direct', serviceUrl: this._client.baseUrl.replace(/\/$/, ''), hasKey: !!key };
       }
@@ -264,6 +266,15 @@ export class Connection {
       this._state = { mode: useProxy ? 'proxy' : 'direct', serviceUrl: this._config.baseUrl, hasKey: false };
     }
     for (const listener of this._listeners) listener(this._state);
+  }
+}
+
+/** The host (and port) of a URL, or the text itself when it is no URL. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
 

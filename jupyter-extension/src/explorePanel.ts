@@ -1,4 +1,4 @@
-import type { Table } from '@dchub/core';
+import { fetchMeta, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -21,6 +21,7 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
+import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
 import { LatestRequest } from './request';
 import { citationFor, RESOURCES, type ResourceSpec } from './resources';
@@ -48,6 +49,7 @@ class ResourceView implements TableSource {
   private readonly _count: HTMLElement;
   private readonly _provenance: HTMLElement;
   private readonly _note: HTMLElement;
+  private readonly _banner = new AnswerBanner('jp-DCHub-resource-banner');
   private readonly _citation: HTMLElement;
   private _table: Table | null = null;
   private _args: Record<string, string> = {};
@@ -66,7 +68,7 @@ class ResourceView implements TableSource {
       this.model.setFilter(text);
       this._showCount();
     });
-    head.node.append(this._count, this._note, this._provenance, filter);
+    head.node.append(this._count, this._banner.node, this._note, this._provenance, filter);
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-resource-grid', verdictColumn: 'verdict' });
     this.view.addWidget(this.grid);
@@ -77,15 +79,17 @@ class ResourceView implements TableSource {
     this.view.addWidget(bottom);
   }
 
-  show(table: Table, args: Record<string, string>, provenance?: string, preview?: boolean): void {
+  show(table: Table, args: Record<string, string>, provenance?: string, answers: readonly unknown[] = []): void {
     this._table = { ...table, citation: citationFor(this.spec.id, table) };
     this._args = { ...args };
     this.model.setTable(this._table);
     this.grid.fitColumns();
     this.view.dataset.resource = this.spec.id;
     this._showCount();
-    showText(this._note, [preview ? 'Preview: part of the data is withheld below your tier.' : '', table.note ?? ''].filter(Boolean).join(' '));
-    this._note.dataset.preview = String(!!preview);
+    // The preview, a stale answer's age and the reader's warnings in the banner; the table's own note beside.
+    this._banner.showMeta(answers.map(fetchMeta));
+    showText(this._note, table.note);
+    this._note.dataset.preview = this._banner.node.dataset.preview;
     showText(this._provenance, provenance ? `Provenance: ${provenance}` : '');
     showText(this._citation, this._table.citation);
   }
@@ -193,7 +197,7 @@ export class ExplorePanel extends Panel implements TableSource {
       },
       (result) => {
         const view = this._viewOf(spec);
-        view.show(result.table, args, result.provenance, result.preview);
+        view.show(result.table, args, result.provenance, result.answers);
         this._lastShown = view;
         this._options.showView(view.view);
       }

@@ -11,7 +11,7 @@ import {
   joinPath,
   numberedFileName,
   pandasSnippet
-} from './helpers';
+} from './exportFiles';
 import type { PythonCall } from './dom';
 import { pythonCell, pythonMarkdown } from './pycode';
 

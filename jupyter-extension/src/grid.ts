@@ -9,7 +9,7 @@ import {
 } from '@lumino/datagrid';
 import type { Cell } from '@dchub/core';
 import { Widget } from '@lumino/widgets';
-import { cellText, verdictColor } from './helpers';
+import { cellText, verdictColor } from './tableView';
 import { TableModel } from './tableModel';
 
 /** Pixels either side of a column edge that stay a resize handle rather than a sort click. */

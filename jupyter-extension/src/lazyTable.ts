@@ -1,6 +1,6 @@
 /** Tables whose rows are shaped on demand (pure: no DOM, no Lumino; tested under Node). */
 import { cell, queueTable, type Cell, type QueueResultT, type Table } from '@dchub/core';
-import { lazyRows } from './helpers';
+import { lazyRows } from './tableView';
 
 /**
  * A table whose rows are shaped only when read: painting the first screen of 50,000 records shapes

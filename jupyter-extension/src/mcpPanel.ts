@@ -19,10 +19,12 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
+import { answerNotes } from './answerNotes';
+import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
 import { TableGrid } from './grid';
-import { argControl, resolveArgSchema, toolArgs, type ArgSchema } from './helpers';
+import { argControl, resolveArgSchema, toolArgs, type ArgSchema } from './toolArgs';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 
@@ -63,6 +65,7 @@ export class McpPanel extends Panel implements TableSource {
   private readonly _button: HTMLButtonElement;
   private readonly _busy: HTMLElement;
   private readonly _error: HTMLElement;
+  private readonly _banner = new AnswerBanner('jp-DCHub-mcp-banner');
   private readonly _count: HTMLElement;
   private readonly _result: HTMLElement;
   private readonly _json: HTMLPreElement;
@@ -97,7 +100,7 @@ export class McpPanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(this._result);
+    head.node.append(this._result, this._banner.node);
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-mcp-grid' });
     this.view.addWidget(this.grid);
@@ -230,6 +233,11 @@ export class McpPanel extends Panel implements TableSource {
 
   private _show(result: ToolResult): void {
     const table = toolTable(result);
+    // A list the server cut for this caller ("3 of 10") says it is partial and what opens the rest.
+    const notes = answerNotes([], result.previewInfo);
+    if (result.partial && !notes.preview) notes.preview = 'Partial: the service cut this answer for your plan.';
+    this._banner.show(notes);
+    this._result.dataset.partial = String(result.partial);
     this._last = { result, table };
     this.view.title.label = `DC Hub tool: ${result.tool}`;
     this._showView(this.view);

@@ -54,7 +54,9 @@ export function pythonCell(opts: { call: string; variable?: string; baseUrl?: st
   const client = opts.baseUrl
     ? `hub = Client(base_url=${pyValue(opts.baseUrl)})  # the key comes from DCHUB_API_KEY, never from the notebook`
     : 'hub = Client()  # service, key and cache from DCHUB_BASE_URL, DCHUB_API_KEY, DCHUB_CACHE_DIR';
-  return ['from dchub_jupyterlab import Client', '', client, `${variable} = ${opts.call}`, variable].join('\n');
+  // Said once, where the client is made: how a narrower question may be answered, and how to turn it off.
+  const derive = "# A stricter question may be answered from a wider cached answer (exactly as the service would: attrs['derived_from']); Client(derive=False) asks the service every time.";
+  return ['from dchub_jupyterlab import Client', '', derive, client, `${variable} = ${opts.call}`, variable].join('\n');
 }
 
 /** The markdown cell above it: what the data is, that re-running refreshes it, and the citation. */

@@ -1,60 +1,18 @@
-import {
-  QUEUE_ISOS,
-  refineQueue,
-  type QueueFiltersInput,
-  type Cell,
-  type QueueResultT,
-  type Table
-} from '@dchub/core';
+import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import {
-  button,
-  checkbox,
-  CHECK_FIELD,
-  div,
-  failureHint,
-  field,
-  filterBox,
-  hiddenDiv,
-  numberInput,
-  readNumber,
-  select,
-  showBusy,
-  showError,
-  showText,
-  submitForm,
-  tableActions,
-  textInput,
-  WIDE_FIELD,
-  type PythonCall,
-  type SectionActions,
-  type TableSource
-} from './dom';
+import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
+import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
-import { candidatesFromRows, suggestedMaxTtp } from './helpers';
-import { formNumber, pythonCall } from './pycode';
+import { suggestedMaxTtp } from './helpers';
+import { candidatesFromRows } from './rankForm';
+import { QueueForm, queuePythonCall, type QueueQuery } from './queueForm';
 import { LatestRequest } from './request';
 import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
 import { ResultView } from './views';
 
-/** The queue form's values as typed (blank means "no limit"). */
-export interface QueueQuery {
-  /** ISOs (any of `QUEUE_ISOS`); empty for all. */
-  iso: string[];
-  min_mw: string;
-  max_ttp_months: string;
-  /** Fuel label substrings, comma separated. */
-  fuel_type: string;
-  /** "active" (default when blank), "all" or a status substring. */
-  status: string;
-  baseload_only: boolean;
-  max_fiber_km: string;
-  geocoded_only: boolean;
-  /** Rows to return; blank uses the settings' default. */
-  limit: string;
-}
+export type { QueueQuery } from './queueForm';
 
 /** What the site scorer needs from a queue row (its `site_evaluation_handoff.analyze_site`). */
 export interface SiteHandoff {
@@ -96,16 +54,7 @@ export class QueuePanel extends Panel implements TableSource {
   private readonly _connection: Connection;
   private _lastResult: QueueResultT | null = null;
 
-  private readonly _iso: HTMLSelectElement;
-  private readonly _minMw: HTMLInputElement;
-  private readonly _maxTtp: HTMLInputElement;
-  private readonly _fuel: HTMLInputElement;
-  private readonly _status: HTMLInputElement;
-  private readonly _baseload: HTMLInputElement;
-  private readonly _maxFiber: HTMLInputElement;
-  private readonly _geocoded: HTMLInputElement;
-  private readonly _limit: HTMLInputElement;
-  private readonly _button: HTMLButtonElement;
+  private readonly _form: QueueForm;
   private readonly _intro: HTMLElement;
   private readonly _busy: HTMLElement;
   private readonly _count: HTMLElement;
@@ -114,6 +63,8 @@ export class QueuePanel extends Panel implements TableSource {
   private readonly _hintApply: HTMLButtonElement;
   private readonly _error: HTMLElement;
   private readonly _citation: HTMLElement;
+  /** What a preview withholds (and which of the user's filters it ignored), a stale answer's age, derived answers, bad records. */
+  private readonly _banner = new AnswerBanner('jp-DCHub-queue-banner');
   private readonly _handoff: HTMLButtonElement;
   private readonly _rankSelected: HTMLButtonElement;
   private readonly _selection: HTMLElement;
@@ -133,37 +84,8 @@ export class QueuePanel extends Panel implements TableSource {
     const top = new Widget();
     top.addClass('jp-DCHub-top');
 
-    const form = submitForm('jp-DCHub-form', () => options.onSearch());
-    this._iso = select('iso', QUEUE_ISOS, { className: 'jp-DCHub-input jp-DCHub-iso', multiple: true });
-    this._iso.size = 4;
-    this._iso.title = 'None selected: all ISOs. Ctrl/Cmd-click to pick several.';
-    this._minMw = numberInput('min_mw', 'any', { min: '0' });
-    this._maxTtp = numberInput('max_ttp_months', 'any', { min: '0' });
-    this._fuel = textInput('fuel_type', 'e.g. gas, nuclear');
-    this._status = textInput('status', 'active');
-    this._status.setAttribute('list', 'jp-DCHub-status-options');
-    const statusOptions = document.createElement('datalist');
-    statusOptions.id = 'jp-DCHub-status-options';
-    for (const s of ['active', 'all']) statusOptions.append(new Option(s, s));
-    this._baseload = checkbox('baseload_only');
-    this._maxFiber = numberInput('max_fiber_km', 'any', { min: '0' });
-    this._geocoded = checkbox('geocoded_only');
-    this._limit = numberInput('limit', '200', { min: '1', step: '1' });
-    this._button = button('jp-DCHub-search', 'Search', undefined, 'submit');
-    form.append(
-      field('ISO', this._iso, WIDE_FIELD),
-      field('Minimum MW', this._minMw),
-      field('Max time to power (months)', this._maxTtp),
-      field('Fuel type', this._fuel),
-      field('Status', this._status),
-      statusOptions,
-      field('Max fiber distance (km)', this._maxFiber),
-      field('Rows (limit)', this._limit),
-      field('Baseload only', this._baseload, CHECK_FIELD),
-      field('Geocoded only', this._geocoded, CHECK_FIELD),
-      this._button
-    );
-    top.node.appendChild(form);
+    this._form = new QueueForm(() => options.onSearch());
+    top.node.appendChild(this._form.node);
 
     this._intro = div('jp-DCHub-intro', 'Choose filters and press Search; the survivors open in the main area.');
     this._busy = hiddenDiv('jp-DCHub-busy', 'Searching the queue…', 'status');
@@ -186,7 +108,7 @@ export class QueuePanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(this._count, this._hint, filter);
+    head.node.append(this._count, this._banner.node, this._hint, filter);
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
     this.view.addWidget(this.grid);
@@ -231,53 +153,17 @@ export class QueuePanel extends Panel implements TableSource {
 
   /** `hub.queue(...)` with the arguments of the search shown. */
   pythonCall(): PythonCall | null {
-    const q = this._lastQuery;
-    if (!q) return null;
-    const limit = formNumber(q.limit) ?? this._connection.config.limit;
-    return {
-      call: pythonCall('queue', {
-        iso: q.iso.length ? q.iso.join(',') : undefined,
-        min_mw: formNumber(q.min_mw),
-        max_ttp_months: formNumber(q.max_ttp_months),
-        fuel_type: q.fuel_type.trim(),
-        status: q.status.trim() && q.status.trim() !== 'active' ? q.status.trim() : undefined,
-        baseload_only: q.baseload_only,
-        max_fiber_km: formNumber(q.max_fiber_km),
-        geocoded_only: q.geocoded_only,
-        limit: limit === 200 ? undefined : limit
-      })
-    };
+    return this._lastQuery ? { call: queuePythonCall(this._lastQuery, this._connection.config.limit) } : null;
   }
 
   /** The form's current values. */
   get query(): QueueQuery {
-    return {
-      iso: [...this._iso.selectedOptions].map((o) => o.value),
-      min_mw: this._minMw.value,
-      max_ttp_months: this._maxTtp.value,
-      fuel_type: this._fuel.value,
-      status: this._status.value,
-      baseload_only: this._baseload.checked,
-      max_fiber_km: this._maxFiber.value,
-      geocoded_only: this._geocoded.checked,
-      limit: this._limit.value
-    };
+    return this._form.query;
   }
 
   /** Fills the form (fields left out keep their value). */
   set query(q: Partial<QueueQuery>) {
-    if (q.iso !== undefined) {
-      const wanted = new Set(q.iso.map((s) => s.trim().toUpperCase()));
-      for (const o of this._iso.options) o.selected = wanted.has(o.value);
-    }
-    if (q.min_mw !== undefined) this._minMw.value = q.min_mw;
-    if (q.max_ttp_months !== undefined) this._maxTtp.value = q.max_ttp_months;
-    if (q.fuel_type !== undefined) this._fuel.value = q.fuel_type;
-    if (q.status !== undefined) this._status.value = q.status;
-    if (q.baseload_only !== undefined) this._baseload.checked = q.baseload_only;
-    if (q.max_fiber_km !== undefined) this._maxFiber.value = q.max_fiber_km;
-    if (q.geocoded_only !== undefined) this._geocoded.checked = q.geocoded_only;
-    if (q.limit !== undefined) this._limit.value = q.limit;
+    this._form.query = q;
   }
 
   /**
@@ -288,17 +174,7 @@ export class QueuePanel extends Panel implements TableSource {
     return this._request.run(
       async (signal) => {
         const q = this.query;
-        const filters: QueueFiltersInput = {
-          iso: q.iso.length ? q.iso : undefined,
-          min_mw: readNumber(this._minMw, 'min_mw'),
-          max_ttp_months: readNumber(this._maxTtp, 'max_ttp_months'),
-          fuel_type: q.fuel_type.trim() || undefined,
-          status: q.status.trim() || undefined,
-          baseload_only: q.baseload_only,
-          max_fiber_km: readNumber(this._maxFiber, 'max_fiber_km'),
-          geocoded_only: q.geocoded_only,
-          limit: readNumber(this._limit, 'limit') || this._connection.config.limit
-        };
+        const filters = this._form.filters(this._connection.config.limit);
         const client = await this._connection.client();
         const result = await refineQueue(client, filters, { signal });
         this._lastQuery = q;
@@ -312,7 +188,7 @@ export class QueuePanel extends Panel implements TableSource {
   async applySuggestion(): Promise<QueueResultT | null> {
     const value = this._lastResult ? suggestedMaxTtp(this._lastResult) : undefined;
     if (value === undefined) return null;
-    this._maxTtp.value = String(value);
+    this._form.query = { max_ttp_months: String(value) };
     return this.search();
   }
 
@@ -373,8 +249,8 @@ export class QueuePanel extends Panel implements TableSource {
   }
 
   private _setBusy(busy: boolean): void {
-    showBusy(this.node, this._busy, this._button, busy);
-    this._button.textContent = busy ? 'Searching…' : 'Search';
+    showBusy(this.node, this._busy, this._form.button, busy);
+    this._form.button.textContent = busy ? 'Searching…' : 'Search';
     this.toggleClass('jp-mod-busy', busy);
   }
 
@@ -393,6 +269,7 @@ export class QueuePanel extends Panel implements TableSource {
     this._count.dataset.countReturned = String(result.count_returned);
     this._count.dataset.countTotal = String(result.count_total_matching);
     this._count.hidden = false;
+    this._banner.showMeta([fetchMeta(result)]);
 
     const suggestion = suggestedMaxTtp(result);
     this._hintText.textContent = table.note ? `Time to power: ${table.note}` : '';

@@ -21,7 +21,7 @@ import {
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
 import { TableGrid } from './grid';
-import { constraintsFromRows, numericFields, objectivesFromRows, type ConstraintRow, type ObjectiveRow } from './helpers';
+import { constraintsFromRows, numericFields, objectivesFromRows, type ConstraintRow, type ObjectiveRow } from './rankForm';
 import { LatestRequest } from './request';
 import { TableModel } from './tableModel';
 

@@ -50,8 +50,8 @@ export interface ResourceResult {
   table: Table;
   /** A short line on where the data comes from (a provenance block, a preview). */
   provenance?: string;
-  /** Whether the answer is a gated preview. */
-  preview?: boolean;
+  /** The answer as fetched (or its pages): its `fetchMeta` says what a preview withholds, a stale answer's age, the reader's warnings. */
+  answers?: unknown[];
 }
 
 export interface ResourceContext {
@@ -71,7 +71,6 @@ export interface ResourceSpec {
   python(args: Record<string, string>): PythonCall;
 }
 
-const gated = (body: unknown): boolean => (body as { _gated?: unknown } | null)?._gated === true;
 const blank = (s: string | undefined): string | undefined => (s && s.trim() ? s.trim() : undefined);
 
 /** A GeoJSON geometry from pasted text or a workspace file; Features and FeatureCollections give their (first) geometry. */
@@ -106,7 +105,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
       const p = g.provenance;
       return {
         table: gridRegionsTable(g),
-        preview: gated(g),
+        answers: [g],
         provenance: `${p.source}. Method: ${p.method} (${p.basis_class}, revision ${p.provenance_revision}). License ${p.license}; cite as "${p.cite_as}".`
       };
     },
@@ -122,7 +121,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     ],
     async load({ client, signal }, a) {
       const l = await dcpiLeaderboard(client, { verdict: blank(a.verdict), limit: blank(a.limit) }, { signal });
-      return { table: leaderboardTable(l), preview: gated(l) };
+      return { table: leaderboardTable(l), answers: [l] };
     },
     python: (a) => ({ call: pythonCall('dcpi', { verdict: blank(a.verdict), limit: formNumber(a.limit ?? '') }) })
   },
@@ -133,7 +132,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     fields: [{ name: 'market', label: 'Market slug', kind: 'text', placeholder: 'e.g. dallas' }],
     async load({ client, signal }, a) {
       const s = await dcpiScore(client, a.market ?? '', { signal });
-      return { table: dcpiTable(s) };
+      return { table: dcpiTable(s), answers: [s] };
     },
     python: (a) => ({ call: pythonCall('dcpi', {}, [a.market ?? '']), variable: 'scores' })
   },
@@ -143,7 +142,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
     description: 'Published model-evaluation runs and their API calls (spec §2.9).',
     fields: [],
     async load({ client, signal }) {
-      return { table: receiptsTable(await receipts(client, { signal })) };
+      const r = await receipts(client, { signal });
+      return { table: receiptsTable(r), answers: [r] };
     },
     python: () => ({ call: pythonCall('receipts') })
   },
@@ -158,7 +158,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     async load(ctx, a) {
       const geometry = await parcelGeometry(ctx, a);
       const p = await analyzeParcel(ctx.client, geometry, a.capacity_mw?.trim() ? Number(a.capacity_mw) : undefined, { signal: ctx.signal });
-      return { table: parcelTable(p) };
+      return { table: parcelTable(p), answers: [p] };
     },
     python: (a) => {
       const source = blank(a.geojson) ?? '';
@@ -173,7 +173,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     fields: [],
     async load({ client, signal }) {
       const m = await listMarkets(client, { signal });
-      return { table: marketsTable(m), preview: gated(m) };
+      return { table: marketsTable(m), answers: [m] };
     },
     python: () => ({ call: pythonCall('markets') })
   },
@@ -183,7 +183,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
     description: 'One market: totals, top providers, recent facilities.',
     fields: [{ name: 'name', label: 'Market', kind: 'text', placeholder: 'e.g. dallas' }],
     async load({ client, signal }, a) {
-      return { table: fieldTable(await getMarket(client, a.name ?? '', { signal })) };
+      const m = await getMarket(client, a.name ?? '', { signal });
+      return { table: fieldTable(m), answers: [m] };
     },
     python: (a) => ({ call: pythonCall('market', {}, [a.name ?? '']), variable: 'market' })
   },
@@ -198,7 +199,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     ],
     async load({ client, signal }, a) {
       const f = await searchFacilities(client, { q: blank(a.query), country: blank(a.country), limit: blank(a.limit) }, { signal });
-      return { table: facilitiesTable(f), preview: gated(f) };
+      return { table: facilitiesTable(f), answers: [f] };
     },
     python: (a) => ({ call: pythonCall('facilities', { query: blank(a.query), country: blank(a.country), limit: formNumber(a.limit ?? '') }) })
   },
@@ -211,7 +212,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
       { name: 'limit', label: 'Rows', kind: 'number', placeholder: '10' }
     ],
     async load({ client, signal }, a) {
-      return { table: newsTable(await news(client, { query: blank(a.query), limit: blank(a.limit) }, { signal })) };
+      const n = await news(client, { query: blank(a.query), limit: blank(a.limit) }, { signal });
+      return { table: newsTable(n), answers: [n] };
     },
     python: (a) => ({ call: pythonCall('news', { limit: formNumber(a.limit ?? ''), query: blank(a.query) }) })
   },
@@ -226,7 +228,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     ],
     async load({ client, signal }, a) {
       const t = await transactions(client, { deal_type: blank(a.deal_type), year: blank(a.year), limit: blank(a.limit) }, { signal });
-      return { table: dealsTable(t) };
+      return { table: dealsTable(t), answers: [t] };
     },
     python: (a) => ({ call: pythonCall('deals', { limit: formNumber(a.limit ?? ''), deal_type: blank(a.deal_type), year: formNumber(a.year ?? '') }) })
   },
@@ -241,7 +243,7 @@ export const RESOURCES: readonly ResourceSpec[] = [
     ],
     async load({ client, signal }, a) {
       const p = await pipeline(client, { status: blank(a.status), market: blank(a.market), limit: blank(a.limit) }, { signal });
-      return { table: pipelineTable(p) };
+      return { table: pipelineTable(p), answers: [p] };
     },
     python: (a) => ({ call: pythonCall('pipeline', { status: blank(a.status), market: blank(a.market), limit: formNumber(a.limit ?? '') }) })
   },
@@ -251,7 +253,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
     description: 'Generation by fuel of a US grid operator (refreshed every 5 minutes).',
     fields: [{ name: 'iso', label: 'Grid operator', kind: 'select', options: FUEL_MIX_ISOS }],
     async load({ client, signal }, a) {
-      return { table: fuelMixTable(await fuelMix(client, blank(a.iso), { signal })) };
+      const f = await fuelMix(client, blank(a.iso), { signal });
+      return { table: fuelMixTable(f), answers: [f] };
     },
     python: (a) => ({ call: pythonCall('fuel_mix', {}, [blank(a.iso) ?? 'ERCOT']) })
   },
@@ -261,7 +264,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
     description: 'Retail prices of a US state, cents per kWh, with the 12-month trend.',
     fields: [{ name: 'state', label: 'State', kind: 'text', placeholder: 'e.g. TX' }],
     async load({ client, signal }, a) {
-      return { table: pricesTable(await energyPrices(client, a.state ?? '', { signal })) };
+      const e = await energyPrices(client, a.state ?? '', { signal });
+      return { table: pricesTable(e), answers: [e] };
     },
     python: (a) => ({ call: pythonCall('prices', {}, [a.state ?? '']), variable: 'prices' })
   }

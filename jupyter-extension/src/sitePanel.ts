@@ -1,4 +1,4 @@
-import { siteScore, siteScoreTable, type SiteScoreT, type Table } from '@dchub/core';
+import { fetchMeta, siteScore, siteScoreTable, type SiteScoreT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -14,7 +14,8 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
-import { cellText } from './helpers';
+import { AnswerBanner } from './banner';
+import { cellText } from './tableView';
 import type { SiteHandoff } from './queuePanel';
 import { LatestRequest } from './request';
 
@@ -154,7 +155,10 @@ export class SitePanel extends Panel implements TableSource {
     );
     head.append(score, where);
     if (this._source) head.append(div('jp-DCHub-site-source', `From queue: ${this._source}`));
-    card.append(head, div('jp-DCHub-site-interpretation', s.interpretation));
+    // Below Pro the scores come back blank: the banner says it is a preview and what it withholds.
+    const banner = new AnswerBanner('jp-DCHub-site-banner');
+    banner.showMeta([fetchMeta(s)]);
+    card.append(head, banner.node, div('jp-DCHub-site-interpretation', s.interpretation));
 
     if (s.scores && Object.keys(s.scores).length) {
       card.append(section('Component scores', Object.entries(s.scores).map(([k, v]) => [label(k), cellText(v)])));

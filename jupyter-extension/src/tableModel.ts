@@ -1,6 +1,6 @@
 import type { Cell, Table } from '@dchub/core';
 import { DataModel } from '@lumino/datagrid';
-import { DEFAULT_VIEW, nextSort, pickRows, searchText, viewRows, type ViewSpec } from './helpers';
+import { DEFAULT_VIEW, nextSort, pickRows, searchText, viewRows, type ViewSpec } from './tableView';
 
 const EMPTY: Table = { columns: [], rows: [] };
 const NUMBER: DataModel.Metadata = Object.freeze({ type: 'number' });

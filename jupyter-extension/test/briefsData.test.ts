@@ -1,5 +1,5 @@
 // Loading every brief a tier may see, against the in-process sandbox with a real client.
-import { briefToRow, DchubClient, fetchBriefsAll, fetchBriefsDiff, mergeBriefDiff, type MarketBriefAllT } from '@dchub/core';
+import { briefToRow, DchubClient, fetchBriefsAll, fetchBriefsDiff, fetchMeta, mergeBriefDiff, type MarketBriefAllT } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchBriefsDiffPage, loadAllBriefs, loadBriefsDiff } from '../src/briefsData';
@@ -69,6 +69,34 @@ describe('loadAllBriefs', () => {
     const merged = mergeBriefDiff(rows, diff);
     expect([...merged.changed, ...merged.added].sort()).toEqual(diff.briefs.map((b) => b.slug).sort());
     expect(merged.asOf > asOf).toBe(diff.briefs.length > 0);
+  });
+});
+
+describe('a brief the service failed to build (the real profile)', () => {
+  it('is left out and named, and the pages after it are read from where the service cut them', async () => {
+    const real = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1', profile: 'real' });
+    try {
+      const raw = (await (await fetch(`${real.url}/api/v1/market-brief/all?limit=500`, { headers: { 'X-API-Key': 'pro-key-1' } })).json()) as {
+        briefs: Array<{ slug: string; ok?: boolean }>;
+      };
+      const failed = raw.briefs.filter((b) => b.ok === false).map((b) => b.slug);
+      expect(failed).toHaveLength(1);
+      const client = new DchubClient({ baseUrl: real.url, apiKey: 'pro-key-1' });
+      const warnings: string[] = [];
+      const pages: Array<{ limit: number; offset: number }> = [];
+      const { rows } = await loadAllBriefs(async (page) => {
+        pages.push(page);
+        const answer = await fetchBriefsAll(client, page);
+        warnings.push(...(fetchMeta(answer)?.warnings ?? []));
+        return answer;
+      });
+      // Every brief that was built, once; the failed one named.
+      expect(rows.map((r) => r.market_slug)).toEqual(raw.briefs.filter((b) => b.ok !== false).map((b) => b.slug));
+      expect(pages).toEqual([{ limit: 50, offset: 0 }]);
+      expect(warnings.some((w) => w.startsWith(`${failed[0]}: brief failed to build on the service`))).toBe(true);
+    } finally {
+      await real.close();
+    }
   });
 });
 

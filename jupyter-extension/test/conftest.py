@@ -18,6 +18,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "jupyter-extension"))
 
+#: The sandbox profile this run uses (DCHUB_TEST_PROFILE): ``spec`` (the interface spec's shapes, the
+#: default) or ``real`` (the real service's shapes and quirks). scripts/pytests.py runs the suite under both.
+PROFILE = os.environ.get("DCHUB_TEST_PROFILE", "spec")
+if PROFILE not in ("spec", "real"):
+    raise RuntimeError(f"DCHUB_TEST_PROFILE: expected spec or real, got {PROFILE!r}")
+
 KEYS = {"pro": "py-pro-key-0001", "free": "py-free-key-0001", "developer": "py-dev-key-0001", "enterprise": "py-ent-key-0001"}
 
 
@@ -46,7 +52,7 @@ def sandbox():
     main = ROOT / "sandbox" / "dist" / "main.js"
     if not main.exists():
         pytest.fail("the sandbox is not built: run npm run build:ts")
-    env = {**os.environ, "PORT": "0", "DCHUB_SANDBOX_CONTROLS": "1", "DCHUB_SEED": "pytest",
+    env = {**os.environ, "PORT": "0", "DCHUB_SANDBOX_CONTROLS": "1", "DCHUB_SEED": "pytest", "DCHUB_SANDBOX_PROFILE": PROFILE,
            "DCHUB_SANDBOX_KEYS": ",".join(f"{t}={k}" for t, k in KEYS.items())}
     proc = subprocess.Popen(["node", str(main)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = None
@@ -69,6 +75,11 @@ def sandbox():
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+def spec_only(reason: str):
+    """Marks a test whose expectations are the spec profile's (the real service answers otherwise: ``reason``)."""
+    return pytest.mark.skipif(PROFILE != "spec", reason=f"spec profile only: {reason}")
 
 
 @pytest.fixture(autouse=True)

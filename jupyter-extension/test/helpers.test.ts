@@ -3,32 +3,19 @@
 import { parseCsv, toCsv, type Table } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_VIEW,
-  argControl,
-  briefPageLimit,
-  candidatesFromRows,
   citationFileName,
   citationMarkdown,
   citationText,
-  compareCells,
-  constraintsFromRows,
   dateColumnsOf,
   datedFileName,
-  formatAge,
   joinPath,
-  nextSort,
   numberedFileName,
-  numericFields,
-  objectivesFromRows,
-  pandasSnippet,
-  pickRows,
-  proxyBaseUrl,
-  proxyConfigUrl,
-  suggestedMaxTtp,
-  toolArgs,
-  verdictColor,
-  viewRows
-} from '../src/helpers';
+  pandasSnippet
+} from '../src/exportFiles';
+import { briefPageLimit, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
+import { candidatesFromRows, constraintsFromRows, numericFields, objectivesFromRows } from '../src/rankForm';
+import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
+import { argControl, toolArgs } from '../src/toolArgs';
 
 const table: Table = {
   columns: ['market_slug', 'verdict', 'composite_score', 'queue_date'],

@@ -1,7 +1,7 @@
 // Rows shaped on demand: only what is read is shaped; sorting and filtering see every row.
 import type { Cell } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, lazyRows, pickRows, viewRows } from '../src/helpers';
+import { DEFAULT_VIEW, lazyRows, pickRows, viewRows } from '../src/tableView';
 import { lazyRecordsTable } from '../src/lazyTable';
 
 describe('lazyRows', () => {

@@ -1,6 +1,6 @@
 // Notebook code generation and MCP form typing: pure functions under Node.
 import { describe, expect, it } from 'vitest';
-import { argControl, parseRecords, resolveArgSchema, toolArgs } from '../src/helpers';
+import { argControl, parseRecords, resolveArgSchema, toolArgs } from '../src/toolArgs';
 import { formNumber, pythonCall, pythonCell, pythonMarkdown, pyValue } from '../src/pycode';
 
 describe('pythonCall', () => {
@@ -36,6 +36,8 @@ describe('pythonCell', () => {
     expect(code).toContain('from dchub_jupyterlab import Client');
     expect(code).toContain('hub = Client()');
     expect(code.trim().split('\n').slice(-2)).toEqual(['df = hub.queue(iso="PJM")', 'df']);
+    // How to turn derived answers off is said where the client is made (a comment: the cell still runs as is).
+    expect(code).toMatch(/^# .*Client\(derive=False\) asks the service every time\.$/m);
     expect(pythonCell({ call: 'hub.news()', baseUrl: 'http://127.0.0.1:8787', variable: 'news' })).toContain(
       'hub = Client(base_url="http://127.0.0.1:8787")'
     );

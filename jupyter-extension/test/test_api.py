@@ -7,7 +7,7 @@ import warnings
 import pandas as pd
 import pytest
 
-from conftest import KEYS
+from conftest import KEYS, PROFILE
 
 
 def is_float(s: pd.Series) -> bool:
@@ -83,15 +83,20 @@ def test_parcel_from_dict_text_and_file(hub, tmp_path):
 
 def test_briefs_every_page_and_diff(hub, sandbox):
     all_ = sandbox.get("/api/v1/market-brief/all?limit=500", KEYS["pro"])
+    # The real service fails to build one brief a day (notes §2.29): left out of the frame, named.
+    failed = [b["slug"] for b in all_["briefs"] if b.get("ok") is False]
+    assert len(failed) == (1 if PROFILE == "real" else 0)
     df = hub.briefs()
-    assert len(df) == all_["total_available"]
+    assert len(df) == all_["total_available"] - len(failed) and df.attrs["failed"] == failed
+    if failed:
+        assert df.attrs["note"] == f"{failed[0]}: brief failed to build on the service"
     assert list(df.columns[:3]) == ["market_slug", "market_name", "verdict"]
     assert is_float(df["composite_score"]) and str(df["computed_at"].dt.tz) == "UTC"
     assert df.attrs["citation"].startswith("DC Hub Power Index") and df.attrs["as_of"] == df["computed_at"].max()
     page = hub.briefs(limit=5, offset=5)
-    assert list(page["market_slug"]) == list(df["market_slug"][5:10])
+    assert list(page["market_slug"]) == [b["slug"] for b in all_["briefs"][5:10] if b.get("ok") is not False]
     diff = hub.briefs_diff("2000-01-01T00:00:00Z")
-    assert len(diff) == diff.attrs["changed_total"] == len(df)
+    assert len(diff) == len(df) and diff.attrs["changed_total"] == len(df) + len(failed)
 
 
 def test_briefs_and_diff_read_every_page(sandbox, cache_dir):
@@ -99,12 +104,14 @@ def test_briefs_and_diff_read_every_page(sandbox, cache_dir):
     from dchub_jupyterlab import Client
 
     hub = Client(base_url=sandbox.url, api_key=KEYS["enterprise"], cache_dir=cache_dir)
-    total = sandbox.get("/api/v1/market-brief/all?limit=1", KEYS["enterprise"])["total_available"]
+    every = sandbox.get("/api/v1/market-brief/all?limit=500", KEYS["enterprise"])
+    total = every["total_available"]
     assert total > 50
+    built = total - sum(1 for b in every["briefs"] if b.get("ok") is False)  # the real service fails one a day
     df = hub.briefs()
-    assert len(df) == total == df["market_slug"].nunique() and hub.requests_sent == 2
+    assert len(df) == built == df["market_slug"].nunique() and hub.requests_sent == 2
     diff = hub.briefs_diff("2000-01-01T00:00:00Z")
-    assert len(diff) == diff.attrs["changed_total"] == total and hub.requests_sent == 4
+    assert len(diff) == built and diff.attrs["changed_total"] == total and hub.requests_sent == 4
 
 
 def test_brief_dcpi_markets(hub, sandbox):
@@ -140,7 +147,11 @@ def test_fuel_mix_prices_grid_regions_receipts(hub):
     assert fm.attrs["iso"] == "ISONE" and abs(float(fm["percentage"].sum()) - 100) < 1
     assert isinstance(fm.attrs["as_of"], pd.Timestamp)
     pr = hub.prices("TX")
+    # The real service sends the four *_price_cents_kwh as decimal strings ("7.23"): read as numbers.
+    raw = hub._s.cached("/api/energy/prices/TX")[0]
+    assert isinstance(raw["industrial_price_cents_kwh"], str if PROFILE == "real" else float)
     assert pr["state"] == "TX" and isinstance(pr["industrial_price_cents_kwh"], float)
+    assert pr["industrial_price_cents_kwh"] == float(raw["industrial_price_cents_kwh"])
     assert any(k.startswith("price_trend_12mo.") for k in pr.index)
     g = hub.grid_regions()
     assert len(g) == 5 and g.attrs["provenance"]["cite_as"] and g.attrs["preview"] is None

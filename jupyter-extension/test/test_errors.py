@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import KEYS
+from conftest import KEYS, PROFILE
 
 QUEUE = "/api/v1/interconnection-queue/refined"
 
@@ -149,7 +149,7 @@ def test_bad_request_from_the_service_names_the_parameter(sandbox, cache_dir):
 
 
 def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox, cache_dir):
-    from dchub_jupyterlab import QuotaSpentError, StaleAnswerWarning
+    from dchub_jupyterlab import AssumedAllowanceWarning, QuotaSpentError, RateLimitError, StaleAnswerWarning
 
     now = [1_700_000_000_000]
     hub = client(sandbox, cache_dir, key="", now=lambda: now[0])
@@ -158,6 +158,15 @@ def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox,
         hub.news(limit=4 + i)
     assert hub.quota()["remaining"] == 0
     sent = hub.requests_sent
+    if PROFILE == "real":
+        # The real service states no daily limit to keyless callers (notes §1.5): the allowance is only
+        # assumed, so the 11th call goes out with a warning, and the service's 429 makes the limit known.
+        assert hub.quota()["confirmed"] is False
+        with pytest.warns(AssumedAllowanceWarning, match="assumed 10 calls"), pytest.raises(RateLimitError) as first:
+            hub.news(limit=19)
+        assert not isinstance(first.value, QuotaSpentError) and first.value.reset_at
+        assert hub.requests_sent == sent + 1 and hub.quota()["confirmed"] is True
+        sent += 1
     with pytest.raises(QuotaSpentError) as info:
         hub.news(limit=20)
     assert hub.requests_sent == sent and info.value.reset_at
@@ -179,3 +188,23 @@ def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, c
         again = hub.news(limit=5)
     assert again.attrs["stale"] and again.attrs["stale_reason"] == "service error"
     assert list(again["id"]) == list(first["id"])
+
+
+def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
+    """Keyless: a Pro tool's wall is an AuthError in one line with the upgrade URL, never its fields;
+    a list tool's cut answer ("3 of 10" at the real service, "2 of 10" at the spec's) is marked partial."""
+    from dchub_jupyterlab import AuthError, GatedPreviewWarning
+
+    hub = client(sandbox, cache_dir, key="")
+    with pytest.raises(AuthError) as wall:
+        hub.tool("analyze_site", lat=39.04, lon=-77.49)
+    message = str(wall.value)
+    assert message.startswith("analyze_site: ") and "Pro" in message and "https://dchub.cloud/pricing" in message
+    assert "\n" not in message and "your plan: anonymous" in message
+    if PROFILE == "real":
+        assert "pro_required" in message  # the service's own words for a human are kept
+    with pytest.warns(GatedPreviewWarning):
+        df = hub.tool("search_facilities")
+    p = df.attrs["preview"]
+    assert p["partial"] is True and p["shown"] == len(df) == (3 if PROFILE == "real" else 2)
+    assert p["total_available"] > p["shown"]

@@ -8,11 +8,14 @@ field by field, so a change on either side (core's ledger, the store layout) fai
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from urllib.parse import quote
 
 import pytest
 
-from conftest import KEYS
+from conftest import KEYS, PROFILE, ROOT
 
 QUEUE = "/api/v1/interconnection-queue/refined"
 
@@ -66,6 +69,14 @@ def test_ten_keyless_calls_are_ten_across_both(sandbox, cache_dir, cli):
         assert code == 0, err
     assert hub.quota()["used"] == 10 and hub.quota()["remaining"] == 0
     sent = hub.requests_sent
+    if PROFILE == "real":
+        # No daily limit stated to keyless callers (notes §1.5): the 11th call goes out, and the
+        # service's 429 makes the spent day known to both tools.
+        from dchub_jupyterlab import RateLimitError
+
+        with pytest.warns(UserWarning), pytest.raises(RateLimitError):
+            hub.news(limit=29)
+        sent += 1
     with pytest.raises(QuotaSpentError):
         hub.news(limit=30)
     assert hub.requests_sent == sent
@@ -87,23 +98,30 @@ def test_file_format_is_cores(sandbox, cache_dir, cli):
     """Python's files and the CLI's, side by side: same naming, same fields, same ledger."""
     host = sandbox.url.split("://", 1)[1]
     hub = client(sandbox, cache_dir, key="")
-    hub.fuel_mix("PJM")
+    hub.news(limit=1)
     assert cli("news", "--limit", "2", cache_dir=cache_dir)[0] == 0
     found = files(cache_dir)
     ledger_key = f"dchub:quota:{host}:anon"
     name = quote(ledger_key, safe="-_.!~*'()").replace("%", "_") + ".json"
     assert found[name]["key"] == ledger_key
     state = json.loads(found[name]["value"])
-    assert list(state) == ["day", "used", "limit", "tier", "confirmed"] and state["used"] == 2
+    # Core's ledger state. The spec's service states the keyless limit (X-RateLimit-Limit with a Reset):
+    # known; the real one reports only its per-minute bucket to keyless callers: assumed.
+    assert list(state) == ["day", "used", "limit", "tier", "known"] and state["used"] == 2
+    assert state["known"] is (PROFILE == "spec") and state["limit"] == 10 and state["tier"] == "anonymous"
     answers = {f["key"]: json.loads(f["value"]) for f in found.values() if f["key"].startswith("dchub:c:")}
-    py_key = "dchub:c:anon:GET /api/grid/fuel-mix?iso=PJM"
-    cli_key = "dchub:c:anon:GET /api/news?limit=2"
+    # Keys name the service (its origin), so two services never share an answer.
+    py_key = f"dchub:c:anon:GET {sandbox.url} /api/news?limit=1"
+    cli_key = f"dchub:c:anon:GET {sandbox.url} /api/news?limit=2"
     assert set(answers) == {py_key, cli_key}
     for a in answers.values():
-        assert set(a) <= {"text", "storedAt", "expiresAt", "etag", "preview"}
+        assert set(a) <= {"text", "storedAt", "expiresAt", "etag", "preview", "headers"}
         assert {"text", "storedAt", "expiresAt"} <= set(a) and a["expiresAt"] > a["storedAt"]
         json.loads(a["text"])
     assert list(answers[py_key])[:3] == list(answers[cli_key])[:3] == ["text", "storedAt", "expiresAt"]
+    # The same members in the same order (the answers differ only in values), headers kept alike.
+    assert [k for k in answers[py_key] if k != "etag"] == [k for k in answers[cli_key] if k != "etag"]
+    assert answers[py_key]["headers"]["content-type"] == answers[cli_key]["headers"]["content-type"]
     # Each side reads the other's answer.
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     assert len(hub.news(limit=2)) == 2 and hub.requests_sent == 1
@@ -117,3 +135,62 @@ def test_mcp_answers_and_allowance_are_shared(sandbox, cache_dir, cli):
     sandbox.faults([{"path_prefix": "/mcp", "kind": "status", "status": 503}])
     d = hub.tool("get_market_dcpi_rank", market_slug="dallas")
     assert d == json.loads(out)
+
+
+def test_two_services_never_share_an_answer(sandbox, cache_dir, cli):
+    """The CLI caches an answer of the sandbox; the same question to another service (the same
+    sandbox under another name: localhost) is not answered from it, by either tool."""
+    code, _out, err = cli("news", "--limit", "3", cache_dir=cache_dir)
+    assert code == 0, err
+    other = sandbox.url.replace("127.0.0.1", "localhost")
+    from dchub_jupyterlab import Client
+
+    hub = Client(base_url=other, api_key="", cache_dir=cache_dir)
+    hub.news(limit=3)
+    assert hub.requests_sent == 1
+    keys = sorted(f["key"] for f in files(cache_dir).values() if f["key"].startswith("dchub:c:"))
+    assert keys == sorted([f"dchub:c:anon:GET {other} /api/news?limit=3", f"dchub:c:anon:GET {sandbox.url} /api/news?limit=3"])
+    # And each tool still finds its own service's answer.
+    again = Client(base_url=sandbox.url + "/", api_key="", cache_dir=cache_dir)
+    again.news(limit=3)
+    assert again.requests_sent == 0
+
+
+def test_file_names_and_keys_are_cores(tmp_path):
+    """File names of long, short and non-ASCII keys, and the keys themselves, made by both sides."""
+    from dchub_jupyterlab.api.store import cache_key, file_name_of
+
+    cases = [("anon", "https://dchub.cloud/", "GET", "/api/news?limit=2"),
+             ("k1x2y3", "http://127.0.0.1:8787", "GET", "/api/v1/interconnection-queue/refined?baseload_only=true&fuel_type=gas"
+              "%2Cnuclear&geocoded_only=true&iso=ERCOT%2CPJM&limit=50&max_fiber_km=25&max_ttp_months=36&min_mw=100"),
+             ("anon", "https://dchub.cloud", "MCP", 'get_news#[["query","Zürich – ☃"]]'),
+             ("kabc", "http://localhost:8888/dchub/proxy/", "derive-index", "/api/v1/dcpi/scores")]
+    script = ("import { cacheKey } from '@dchub/core'; import { fileNameOf } from '@dchub/core/node';"
+              "const cases = JSON.parse(process.argv[1]);"
+              "console.log(JSON.stringify(cases.map((c) => { const k = cacheKey(...c); return [k, fileNameOf(k)]; })));")
+    p = subprocess.run(["node", "--input-type=module", "-e", script, json.dumps(cases)], cwd=ROOT / "core",
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    core = json.loads(p.stdout)
+    python = [[cache_key(*c), file_name_of(cache_key(*c))] for c in cases]
+    assert python == core
+    assert len(core[1][1]) < 200 and "~" in core[1][1] and "~" not in core[0][1]
+
+
+@pytest.mark.parametrize("env", [{}, {"XDG_CACHE_HOME": "{tmp}/xdg"}, {"XDG_CACHE_HOME": "  "}])
+def test_default_cache_directory_is_the_clis(tmp_path, env):
+    """Without --cache-dir or DCHUB_CACHE_DIR, the CLI and the Python API pick the same directory
+    (platformdirs' user cache directory)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DCHUB_", "XDG_"))}
+    base["HOME"] = str(tmp_path / "home")
+    base.update({k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()})
+    p = subprocess.run(["node", str(ROOT / "core" / "dist" / "cli" / "dchub.js"), "cache", "stats", "--format", "json"],
+                       env=base, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    cli_dir = json.loads(p.stdout)["directory"]
+    py = subprocess.run([sys.executable, "-c", "from dchub_jupyterlab import default_cache_dir; print(default_cache_dir())"],
+                        env=base, capture_output=True, text=True, timeout=60, cwd=ROOT / "jupyter-extension")
+    assert py.returncode == 0, py.stderr
+    assert py.stdout.strip() == cli_dir
+    expected = f"{tmp_path}/xdg/dchub" if env.get("XDG_CACHE_HOME", "").strip() else f"{tmp_path}/home/.cache/dchub"
+    assert cli_dir == expected

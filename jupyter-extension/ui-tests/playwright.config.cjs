@@ -17,19 +17,24 @@ const CI = !!process.env.CI;
 const SANDBOX_PORT = process.env.DCHUB_GALATA_SANDBOX_PORT || '8791';
 const JUPYTER_PORT = process.env.DCHUB_GALATA_JUPYTER_PORT || '8888';
 const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
+// The sandbox profile the suite runs against (DCHUB_GALATA_PROFILE): `spec` (the interface spec's
+// shapes) or `real` (the real service's shapes and quirks). CI runs the suite once per profile; the
+// tests read the same variable (tests/env.ts) where the two answer differently.
+const PROFILE = process.env.DCHUB_GALATA_PROFILE || 'spec';
+if (!['spec', 'real'].includes(PROFILE)) throw new Error(`DCHUB_GALATA_PROFILE: expected spec or real, got ${PROFILE}`);
 const JUPYTER_URL = `http://localhost:${JUPYTER_PORT}`;
 // Galata's page fixture and the tests' request fixture go to this JupyterLab.
 process.env.TARGET_URL = JUPYTER_URL;
 // The kernel's Python API (and the dchub CLI) cache here: a fresh directory per run.
-const CACHE_DIR = here('test-results', 'dchub-cache');
+const CACHE_DIR = here('test-results', `dchub-cache-${PROFILE}`);
 fs.rmSync(CACHE_DIR, { recursive: true, force: true });
 process.env.DCHUB_GALATA_CACHE_DIR = CACHE_DIR;
 
 module.exports = {
   ...baseConfig,
   testDir: here('tests'),
-  outputDir: here('test-results', 'output'),
-  reporter: [['list'], ['html', { open: 'never', outputFolder: here('test-results', 'report') }]],
+  outputDir: here('test-results', `output-${PROFILE}`),
+  reporter: [['list'], ['html', { open: 'never', outputFolder: here('test-results', `report-${PROFILE}`) }]],
   workers: 1,
   retries: 0,
   use: {
@@ -59,6 +64,7 @@ module.exports = {
       env: {
         PORT: SANDBOX_PORT,
         DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z',
+        DCHUB_SANDBOX_PROFILE: PROFILE,
         DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001',
         // Lets tests move the sandbox clock (POST /_sandbox/clock) to trigger the daily recompute.
         DCHUB_SANDBOX_CONTROLS: '1'

@@ -52,7 +52,7 @@ describe('a column of DCPI and BRIEF cells', () => {
     expect(answers.some(([k, n]) => k.includes('iso=PJM&limit=1000') && n > 400_000)).toBe(true);
     expect(answers.reduce((n, [, c]) => n + c, 0)).toBeLessThanOrEqual(2_000_000);
     expect(keys.some((k) => k.startsWith('dchub:quota:'))).toBe(true);
-    expect(keys.some((k) => k.endsWith('GET /api/v1/dcpi/scores'))).toBe(true);
+    expect(keys.some((k) => k.includes(':GET ') && k.endsWith(' /api/v1/dcpi/scores'))).toBe(true);
     expect(keys.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/dcpi/scores'))).toBe(true);
     expect(keys.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/market-brief/all'))).toBe(true);
     // A narrower PJM question and more DCPI cells: no call.

@@ -1,13 +1,27 @@
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fingerprint } from './keys.js';
 import type { KeyValueStore } from './store.js';
+
+/** Longest file name stem; a longer key keeps its start and adds a fingerprint of the whole key. */
+const NAME_MAX = 180;
+
+/**
+ * The file of a key: `encodeURIComponent(key)` with `%` → `_`; past 180 characters, the first 160
+ * and `~` and the key's fingerprint, so two long keys that start alike never share a file. (The
+ * Python API names files the same way.)
+ */
+export function fileNameOf(key: string): string {
+  const name = encodeURIComponent(key).replace(/%/g, '_');
+  return `${name.length > NAME_MAX ? `${name.slice(0, 160)}~${fingerprint(key)}` : name}.json`;
+}
 
 /** A directory of files, one per key (Node: the CLI and tests). Writes are atomic (temp + rename). */
 export class DirectoryStore implements KeyValueStore {
   constructor(readonly dir: string) {}
 
   #file(key: string): string {
-    return path.join(this.dir, `${encodeURIComponent(key).replace(/%/g, '_').slice(0, 180)}.json`);
+    return path.join(this.dir, fileNameOf(key));
   }
   async get(key: string): Promise<string | undefined> {
     try {

@@ -10,29 +10,20 @@ import {
 } from '../errors.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
+import { cacheKey, fingerprint } from './keys.js';
 import type { QuotaLedger } from './ledger.js';
 import { lifetimeFor } from './lifetimes.js';
 import type { ResponseCache, StoredAnswer } from './responses.js';
 
-/** Non-cryptographic fingerprint (cyrb53): names a caller or a body in keys without storing it. */
-export function fingerprint(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
+export { fingerprint } from './keys.js';
 
 /** Turns a raw answer into a value and what reading it noticed. Must be pure: stored answers are decoded again. */
 export type AnswerDecoder<T> = (raw: RawResponse, ctx: ReadContext) => Decoded<T>;
 
 export interface FetcherDeps {
   readonly callerId: string;
+  /** The service's base URL: part of every key, so two services never share an answer. */
+  readonly service: string;
   readonly cache: ResponseCache | undefined;
   readonly ledger: QuotaLedger | undefined;
   now(): number;
@@ -106,9 +97,10 @@ export class CachedFetcher {
 
   key(call: CallSpec): string {
     const { path, params, body } = call;
-    if (body !== undefined) return `dchub:c:${this.deps.callerId}:POST ${path}#${fingerprint(JSON.stringify(body))}`;
+    const { callerId, service } = this.deps;
+    if (body !== undefined) return cacheKey(callerId, service, 'POST', `${path}#${fingerprint(JSON.stringify(body))}`);
     const query = params ? new URLSearchParams([...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
-    return `dchub:c:${this.deps.callerId}:GET ${path}${query ? `?${query}` : ''}`;
+    return cacheKey(callerId, service, 'GET', `${path}${query ? `?${query}` : ''}`);
   }
 
   /** Whether a call would be answered from a fresh cached answer (no call spent). */

@@ -2,3 +2,4 @@ export * from './store.js';
 export * from './ledger.js';
 export * from './lifetimes.js';
 export * from './responses.js';
+export * from './keys.js';

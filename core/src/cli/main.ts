@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ResponseCache } from '../cache/responses.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
 import { DEFAULT_BASE_URL } from '../client.js';
 import { createCallerClient } from '../connect.js';
 import { parseDeriveMode } from '../derive/policy.js';
-import { DirectoryStore } from '../node.js';
+import { DirectoryStore, defaultCacheDir } from '../node.js';
 import { runCommand } from './commands.js';
 import type { OutputFormat } from './format.js';
 import { EXIT, reportError, type CliIO } from './report.js';
@@ -146,7 +144,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.err(`dchub: --derive must be off, exact or widen, got ${JSON.stringify(deriveSetting)}\n`);
     return EXIT.usage;
   }
-  const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'dchub');
+  const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? defaultCacheDir(io.env);
   const store: KeyValueStore = new DirectoryStore(cacheDir);
   const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;

@@ -1,4 +1,5 @@
 import { attachFetchMeta, type AnswerReader, type DchubClient, type FetchMeta, type Fetched } from '../client.js';
+import { cacheKey } from '../cache/keys.js';
 import type { ResponseCache } from '../cache/responses.js';
 import { NetworkError, QuotaSpentError, RateLimitError, ServerError } from '../errors.js';
 import { defaultDeriveMode, type DeriveMode } from './policy.js';
@@ -25,7 +26,7 @@ const CANDIDATES_MAX = 8;
 
 const INDEXES = new WeakMap<ResponseCache, Map<string, Promise<SourceEntry[]>>>();
 
-const indexKey = (client: DchubClient, path: string) => `dchub:c:${client.callerId}:derive-index ${new URL(client.baseUrl).host}${path}`;
+const indexKey = (client: DchubClient, path: string) => cacheKey(client.callerId, client.baseUrl, 'derive-index', path);
 
 function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
   const cache = client.cache;

@@ -12,16 +12,21 @@ goes through the cache directory and the daily allowance the CLI uses (see :mod:
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, Callable
 
 import pandas as pd
 
 from . import params as P
-from .errors import QuotaSpentError, ValidationError
-from .frames import finish, frame, preview_of, record
+from .errors import DchubError, ValidationError
+from .frames import finish, frame, preview_of, ranked_frame, record
+from .derive import BRIEF_FROM_ALL, DCPI_FROM_SCORES, answer_item_fields, answer_queue, note_list, parse_derive_mode
+from .derive.flow import read_path
+from .jsfmt import form_encode
+from .queue_filters import queue_filters
 from .session import Session
 from .shapes import brief_row, cite as _cite, page_limit as _page_limit, isna as _isna, plain as _plain, read_geometry as _read_geometry, records_of as _records
+from .chain import run_chain
+from .tool_answers import one_line, tool_partial, tool_wall
 from .tools import call_tool
 
 DCPI_CITATION = "DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0"
@@ -44,10 +49,15 @@ class Client:
 
     ``cache=False`` neither reads nor writes cached answers (the daily ledger is still shared);
     ``tier`` states the key's tier when known (otherwise the service's answers tell it).
+    ``derive`` answers narrower questions from wider cached answers, exactly as the service would
+    (``'off'``/``False``, ``'exact'``, ``'widen'``; ``DCHUB_DERIVE``; default by the tier the service
+    stated, as the ``dchub`` CLI decides); a derived answer says so in ``attrs["derived_from"]``.
     """
 
     def __init__(self, base_url: str | None = None, api_key: str | None = None, *, cache_dir: str | os.PathLike | None = None,
-                 cache: bool = True, timeout: float = 30.0, retries: int = 2, tier: str | None = None, **internal: Any):
+                 cache: bool = True, timeout: float = 30.0, retries: int = 2, tier: str | None = None,
+                 derive: str | bool | None = None, **internal: Any):
+        self._derive = parse_derive_mode(derive if derive is not None else os.environ.get("DCHUB_DERIVE"))
         self._s = Session(base_url=base_url, api_key=api_key, cache_dir=os.fspath(cache_dir) if cache_dir else None,
                           cache=cache, timeout=timeout, retries=retries, tier=tier, **internal)
         self.timeout = timeout
@@ -101,9 +111,9 @@ class Client:
     def queue(self, iso=None, min_mw=None, max_ttp_months=None, fuel_type=None, status=None, baseload_only=None,
               max_fiber_km=None, geocoded_only=None, limit=None, *, refresh: bool = False) -> pd.DataFrame:
         """Interconnection-queue survivors of the refined search (spec §4.2)."""
-        q = P.queue_query(iso=iso, min_mw=min_mw, max_ttp_months=max_ttp_months, fuel_type=fuel_type, status=status,
+        f = queue_filters(iso=iso, min_mw=min_mw, max_ttp_months=max_ttp_months, fuel_type=fuel_type, status=status,
                           baseload_only=baseload_only, max_fiber_km=max_fiber_km, geocoded_only=geocoded_only, limit=limit)
-        body, meta = self._s.fetch("/api/v1/interconnection-queue/refined", q, refresh=refresh)
+        body, meta = answer_queue(self._s, f, derive=self._derive, refresh=refresh)
         rows = [{**r, "lng": r.get("lng", r.get("lon")), "capacity_mw": r.get("capacity_mw", r.get("capacity"))}
                 for r in _records(body, "results")]
         df = frame(rows, QUEUE_COLUMNS, only=True)
@@ -149,63 +159,15 @@ class Client:
         if k is not None:
             body_req["top_k"] = k
         body, meta = self._s.fetch("/api/v1/rank-sites", body=body_req)
-        return finish(self._ranked(body, list(obj)), meta=meta, citation=_cite(body),
+        return finish(ranked_frame(body, list(obj)), meta=meta, citation=_cite(body),
                       note=" ".join(body.get("caveats") or []) or None if isinstance(body, dict) else None,
                       scoring_mode=body.get("scoring_mode") if isinstance(body, dict) else None)
-
-    @staticmethod
-    def _ranked(body: Any, objectives: list[str]) -> pd.DataFrame:
-        rows = []
-        for r in _records(body, "results"):
-            norm = r.get("normalized") if isinstance(r.get("normalized"), dict) else {}
-            row = {"rank": r.get("rank"), "id": r.get("id"), "objective_score": r.get("objective_score")}
-            row.update({o: r.get(o) for o in objectives})
-            row.update({f"norm_{o}": norm.get(o) for o in objectives})
-            row.update({k: v for k, v in r.items() if k not in row and k not in ("normalized", "missing_objectives",
-                        "site_evaluation_handoff") and not isinstance(v, (dict, list))})
-            rows.append(row)
-        return frame(rows, ["rank", "id", "objective_score", *objectives, *[f"norm_{o}" for o in objectives]])
 
     def chain(self, objectives, iso=None, min_mw=None, max_ttp_months=None, constraints=None, mode=None, top_k=None,
               max_sites: int = 20, budget: int | None = None, progress: Callable[[str], None] | bool = True) -> pd.DataFrame:
         """Queue → site score → ranking in one call, within today's calls (``budget``, default what is left)."""
-        say = progress if callable(progress) else ((lambda m: print(f"dchub: {m}", file=sys.stderr)) if progress else (lambda m: None))
-        P.parse_weights(objectives)
-        start = self.requests_sent
-        left = self._s.ledger.remaining()
-        budget = left if budget is None else int(budget)
-        if budget < 1:
-            raise QuotaSpentError(0, self.quota()["resets_at"].isoformat())
-        say(f"the chain costs at most {max_sites + 2} calls; {left} left today")
-        say("[queue] refining the interconnection queue")
-        survivors = self.queue(iso=iso, min_mw=min_mw, max_ttp_months=max_ttp_months, geocoded_only=True)
-        queue_cite = survivors.attrs.get("citation")
-        body_rows = survivors.to_dict("records")[:max_sites]
-        candidates, skipped = [], 0
-        for i, r in enumerate(body_rows):
-            if _isna(r.get("lat")) or _isna(r.get("lng")):
-                continue
-            if self.requests_sent - start + 2 > budget:
-                skipped = len(body_rows) - i
-                break
-            say(f"[score] scoring {r['queue_id']} ({i + 1} of {len(body_rows)})")
-            cap = None if _isna(r.get("capacity_mw")) or not r.get("capacity_mw") else float(r["capacity_mw"])
-            s = self.site_score(r["lat"], r["lng"], capacity_mw=cap)
-            cand = {"id": r["queue_id"], **{k: _plain(r.get(k)) for k in ("candidate_id", "project_name", "iso", "state", "lat", "lng",
-                    "capacity_mw", "fiber_km", "estimated_ttp_months")}, "overall_score": _plain(s.get("overall_score"))}
-            cand.update({k.split(".", 1)[1]: _plain(v) for k, v in s.items() if k.startswith("scores.")})
-            cand["substations_50km"] = _plain(s.get("nearby.substations_50km"))
-            candidates.append({k: (None if _isna(v) else v) for k, v in cand.items()})
-        if not candidates:
-            raise QuotaSpentError(budget, self.quota()["resets_at"].isoformat())
-        say(f"[rank] ranking {len(candidates)} scored sites")
-        ranked = self.rank(candidates, objectives, constraints, mode, top_k)
-        say(f"[done] ranked {len(ranked)} sites with {self.requests_sent - start} calls")
-        if skipped:
-            ranked.attrs["note"] = " ".join(filter(None, [ranked.attrs.get("note"),
-                                            f"{skipped} survivors not scored to stay within the budget of {budget} calls."]))
-        ranked.attrs["citation"] = ranked.attrs.get("citation") or queue_cite
-        return ranked
+        return run_chain(self, objectives, iso=iso, min_mw=min_mw, max_ttp_months=max_ttp_months, constraints=constraints,
+                         mode=mode, top_k=top_k, max_sites=max_sites, budget=budget, progress=progress)
 
     def parcel(self, geometry, capacity_mw=None) -> pd.Series:
         """Acreage, representative point and site hand-off of a GeoJSON Polygon or MultiPolygon.
@@ -240,7 +202,11 @@ class Client:
         return df
 
     def _brief_page(self, path, base, limit, offset, **kw):
-        return self._s.fetch(path, [*base, ("limit", str(limit)), ("offset", str(offset))], **kw)
+        q = [*base, ("limit", str(limit)), ("offset", str(offset))]
+        body, meta = self._s.fetch(path, q, **kw)
+        if path == BRIEF_FROM_ALL.list_path and kw.get("use_cache", True):
+            note_list(self._s, BRIEF_FROM_ALL, form_encode(q), body, meta)  # the page now answers brief(slug, fields=...)
+        return body, meta
 
     def _brief_pages(self, path: str, base: list[tuple[str, str]], **kw) -> list[tuple[Any, dict]]:
         pages, offset, limit = [], 0, 50
@@ -272,16 +238,28 @@ class Client:
         return finish(df, meta=meta, citation=DCPI_CITATION, as_of=as_of, note=note,
                       tier=first.get("tier") if isinstance(first, dict) else None, failed=failed)
 
-    def brief(self, slug, *, refresh: bool = False) -> pd.Series:
-        body, meta = self._s.fetch(f"/api/v1/market-brief/{P.slug('slug', slug)}", refresh=refresh)
+    def brief(self, slug, fields=None, *, refresh: bool = False) -> pd.Series:
+        """One market brief; with ``fields`` (paths such as ``"hero.verdict"``) only those, answered from a
+        cached /all page that holds the market when one does (``attrs["derived_from"]`` says so)."""
+        path = f"/api/v1/market-brief/{P.slug('slug', slug)}"
+        if fields is not None:
+            return self._item_fields(BRIEF_FROM_ALL, path, slug, fields, refresh)
+        body, meta = self._s.fetch(path, refresh=refresh)
         hero = body.get("hero", {}) if isinstance(body, dict) else {}
         return finish(record(body), meta=meta, citation=DCPI_CITATION, as_of=hero.get("computed_at") if isinstance(hero, dict) else None,
                       preview=None, paywall=(body.get("paywall") if isinstance(body, dict) else None))
 
-    def dcpi(self, market=None, *, verdict=None, limit=None, refresh: bool = False):
-        """One market's power-readiness scores (a Series), or without ``market`` the DCPI leaderboard."""
+    def dcpi(self, market=None, fields=None, *, verdict=None, limit=None, refresh: bool = False):
+        """One market's power-readiness scores (a Series), or without ``market`` the DCPI leaderboard.
+
+        With ``fields`` (``"verdict"``, ``["verdict", "composite_score"]``) only those, answered from a
+        cached scores list that carries them exactly when one does, or — per ``derive`` — from the list
+        fetched once for every market (``attrs["derived_from"]`` says so)."""
         if market is not None:
-            body, meta = self._s.fetch(f"/api/v1/dcpi/scores/{P.slug('market', market)}", refresh=refresh)
+            path = f"/api/v1/dcpi/scores/{P.slug('market', market)}"
+            if fields is not None:
+                return self._item_fields(DCPI_FROM_SCORES, path, market, fields, refresh)
+            body, meta = self._s.fetch(path, refresh=refresh)
             return finish(record(body), meta=meta, citation=DCPI_CITATION,
                           as_of=body.get("computed_at") if isinstance(body, dict) else None)
         q = P.query_pairs({"verdict": P.text("verdict", verdict, max_length=20),
@@ -290,6 +268,13 @@ class Client:
         citation = body.get("citation") if isinstance(body, dict) and isinstance(body.get("citation"), str) else DCPI_CITATION
         return finish(frame(_records(body, "leaderboard"), LEADERBOARD_COLUMNS), meta=meta, citation=citation,
                       as_of=body.get("as_of") if isinstance(body, dict) else None, preview=preview_of(body))
+
+    def _item_fields(self, pair, path: str, key, fields, refresh: bool) -> pd.Series:
+        asked = P.field_list("fields", fields)
+        body, meta = answer_item_fields(self._s, pair, path, str(key).strip(), asked, derive=self._derive, refresh=refresh)
+        values = {f: read_path(body, f) for f in asked} if asked else (body if isinstance(body, dict) else {})
+        return finish(record(values), meta=meta, citation=DCPI_CITATION, as_of=read_path(body, "computed_at") or read_path(body, "hero.computed_at"),
+                      preview=preview_of(body) if not meta.get("derived_from") else None)
 
     def markets(self, *, refresh: bool = False) -> pd.DataFrame:
         body, meta = self._s.fetch("/api/v1/markets/list", refresh=refresh)
@@ -389,16 +374,18 @@ class Client:
     def tool(self, name: str, *, refresh: bool = False, **args: Any):
         """Calls one of the 29 MCP tools: a DataFrame when the answer holds a list of records, else its data."""
         r = call_tool(self._s, name, {k: _plain(v) for k, v in args.items()}, timeout=self.timeout, refresh=refresh)
-        if r["isError"]:
-            from .errors import AuthError, DchubError
-            text = r.get("text") or "the tool reported an error"
-            if any(w in text for w in ("pro_required", "plan_required", "upgrade")):
-                raise AuthError(f"{name}: {text}", status=403)
-            raise DchubError(f"{name}: {text}")
         data = r["data"]
+        # A plan wall is an authentication/plan error in one line, never a table of the wall's fields.
+        wall = tool_wall(name, data, r["isError"])
+        if wall is not None:
+            raise wall
+        if r["isError"]:
+            raise DchubError(f"{name}: {one_line(r.get('text') or 'the tool reported an error')}")
         meta = {"from_cache": r.get("fromCache", False)}
         records = data if isinstance(data, list) else next((v for v in (data.values() if isinstance(data, dict) else [])
                                                             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)), None)
         if isinstance(records, list) and records and all(isinstance(x, dict) for x in records):
-            return finish(frame(records), meta=meta, citation=_cite(data), preview=preview_of(data, len(records)), tool=name)
+            # A list the server cut for this caller ("3 of 10") says so: attrs["preview"]["partial"].
+            preview = tool_partial(data) or preview_of(data, len(records))
+            return finish(frame(records), meta=meta, citation=_cite(data), preview=preview, tool=name)
         return data

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 import pandas as pd
 
 from .errors import GatedPreviewWarning
+from .shapes import records_of
 
 #: Columns whose values are numbers (decimal strings there are read as numbers).
 NUMERIC = frozenset({
@@ -116,10 +117,25 @@ def flatten(obj: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return out
 
 
+def is_numeric_name(name: str) -> bool:
+    """A field whose values are numbers (a decimal string there is read as one)."""
+    leaf = name.split(".")[-1]
+    return leaf in NUMERIC or leaf.endswith(("_cents_kwh", "_dollars_kwh", "_score", "_mw", "_pct", "_km", "_months"))
+
+
+def _record_value(name: str, v: Any) -> Any:
+    if v is None:
+        return pd.NA
+    if isinstance(v, str) and is_numeric_name(name) and _NUMERIC_TEXT.match(v):
+        return float(v)  # the real service's decimal strings ("7.23"), as core reads them
+    return v
+
+
 def record(obj: Any, *, skip_private: bool = True) -> pd.Series:
-    """A single record as a Series of its scalar leaves (``fiber.connectivity_score``, ...)."""
+    """A single record as a Series of its scalar leaves (``fiber.connectivity_score``, ...); blanks as NA,
+    decimal strings of numeric fields as numbers."""
     pairs = [(k, v) for k, v in flatten(obj) if not (skip_private and k.split(".")[-1].startswith("_"))]
-    return pd.Series({k: (pd.NA if v is None else v) for k, v in pairs}, dtype="object")
+    return pd.Series({k: _record_value(k, v) for k, v in pairs}, dtype="object")
 
 
 def as_timestamp(v: Any) -> pd.Timestamp | None:
@@ -179,8 +195,25 @@ def finish(obj: pd.DataFrame | pd.Series, *, meta: dict[str, Any], citation: str
         "stale": meta.get("stale", False),
         "age_seconds": meta.get("age_seconds", 0.0),
         **({"stale_reason": meta["reason"]} if meta.get("reason") else {}),
+        # Answered locally from a cached wider answer: {"path", "query", "age_seconds"} of that answer.
+        **({"derived_from": meta["derived_from"]} if meta.get("derived_from") else {}),
+        **({"warnings": list(meta["warnings"])} if meta.get("warnings") else {}),
         **extra,
     })
     if preview:
         warnings.warn(describe_preview(preview), GatedPreviewWarning, stacklevel=3)
     return obj
+
+
+def ranked_frame(body: Any, objectives: list[str]) -> pd.DataFrame:
+    """The ranked sites of a rank-sites answer: rank, id, score, each objective and its normalized value."""
+    rows = []
+    for r in records_of(body, "results"):
+        norm = r.get("normalized") if isinstance(r.get("normalized"), dict) else {}
+        row = {"rank": r.get("rank"), "id": r.get("id"), "objective_score": r.get("objective_score")}
+        row.update({o: r.get(o) for o in objectives})
+        row.update({f"norm_{o}": norm.get(o) for o in objectives})
+        row.update({k: v for k, v in r.items() if k not in row and k not in ("normalized", "missing_objectives",
+                    "site_evaluation_handoff") and not isinstance(v, (dict, list))})
+        rows.append(row)
+    return frame(rows, ["rank", "id", "objective_score", *objectives, *[f"norm_{o}" for o in objectives]])

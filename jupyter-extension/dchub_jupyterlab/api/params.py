@@ -17,9 +17,6 @@ from typing import Any, Iterable, Sequence
 from .errors import ValidationError
 from .jsfmt import encode_uri_component, js_json, js_number
 
-QUEUE_ISOS = ("PJM", "ERCOT", "MISO", "CAISO", "SPP", "NYISO", "ISO-NE")
-QUEUE_LIMIT_DEFAULT = 200
-QUEUE_LIMIT_MAX = 1000
 FUEL_MIX_ISOS = ("ERCOT", "PJM", "CAISO", "MISO", "SPP", "NYISO", "ISONE")
 DEAL_TYPES = ("acquisition", "investment", "joint_venture", "lease", "development", "merger")
 PIPELINE_STATUSES = ("construction", "announced", "all")
@@ -117,37 +114,13 @@ def choice(name: str, v: Any, values: Sequence[str], *, aliases: dict[str, str] 
     return hit
 
 
-def _split_list(v: Any) -> list[str] | None:
+def split_list(v: Any) -> list[str] | None:
     if v is None:
         return None
     items = [str(x) for x in v] if isinstance(v, (list, tuple, set)) else [str(v)]
     parts = [p.strip() for s in items for p in re.split(r"[,;]", s)]
     parts = [p for p in parts if p]
     return parts or None
-
-
-def normalize_iso(token: str) -> str | None:
-    key = re.sub(r"[^A-Z0-9]", "", token.upper())
-    by_key = {re.sub(r"[^A-Z0-9]", "", iso): iso for iso in QUEUE_ISOS}
-    by_key["ISNE"] = "ISO-NE"
-    return by_key.get(key)
-
-
-def iso_list(name: str, v: Any) -> list[str] | None:
-    tokens = _split_list(v)
-    if not tokens:
-        return None
-    out: list[str] = []
-    for t in tokens:
-        iso = normalize_iso(t)
-        if iso is None:
-            raise ValidationError(name, f"unknown ISO {js_json(t)}; expected one or more of {', '.join(QUEUE_ISOS)}")
-        if iso not in out:
-            out.append(iso)
-    return out
-
-
-_FUEL_TOKEN = re.compile(r"^[A-Za-z0-9 /+-]{1,24}$")
 
 
 def query_pairs(values: dict[str, Any]) -> list[tuple[str, str]]:
@@ -165,48 +138,15 @@ def query_pairs(values: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def queue_query(*, iso=None, min_mw=None, max_ttp_months=None, fuel_type=None, status=None, baseload_only=None,
-                max_fiber_km=None, geocoded_only=None, limit=None) -> list[tuple[str, str]]:
-    """The refined-queue predicates (spec §4.2) as core's canonical query (``queueSearchParams``)."""
-    isos = iso_list("iso", iso)
-    mn = number("min_mw", min_mw, min=0)
-    ttp = number("max_ttp_months", max_ttp_months, gt=0)
-    fuels = _split_list(fuel_type)
-    if fuels:
-        bad = next((t for t in fuels if not _FUEL_TOKEN.match(t)), None)
-        if bad is not None:
-            raise ValidationError("fuel_type", f"fuel label {js_json(bad)} must be 1-24 letters, digits, spaces or / + -")
-    if is_blank(status):
-        st = "active"
-    elif not isinstance(status, str) or len(status) > 64:
-        raise ValidationError("status", 'must be "active", "all" or a status substring (≤64 chars)')
-    else:
-        st = status.strip()
-    baseload = boolean("baseload_only", baseload_only)
-    fiber = number("max_fiber_km", max_fiber_km, min=0)
-    geocoded = boolean("geocoded_only", geocoded_only)
-    lim = number("limit", limit, integer=True, min=1, max=QUEUE_LIMIT_MAX)
-    lim = QUEUE_LIMIT_DEFAULT if lim is None else lim
-    p: list[tuple[str, str]] = []
-    if isos:
-        p.append(("iso", ",".join(isos)))
-    if mn is not None:
-        p.append(("min_mw", js_number(mn)))
-    if ttp is not None:
-        p.append(("max_ttp_months", js_number(ttp)))
-    if fuels:
-        p.append(("fuel_type", ",".join(fuels)))
-    if st != "active":
-        p.append(("status", st))
-    if baseload:
-        p.append(("baseload_only", "true"))
-    if fiber is not None:
-        p.append(("max_fiber_km", js_number(fiber)))
-    if geocoded:
-        p.append(("geocoded_only", "true"))
-    if lim != QUEUE_LIMIT_DEFAULT:
-        p.append(("limit", js_number(lim)))
-    return p
+def field_list(name: str, v: Any) -> list[str]:
+    """Field names or dotted paths: a comma-separated text or a list (core's ``fieldsArg``)."""
+    items = v.split(",") if isinstance(v, str) else list(v) if isinstance(v, (list, tuple)) else None
+    if items is None:
+        raise ValidationError(name, f"must be a field name or a list of them, got {show(v)}")
+    out = [str(x).strip() for x in items if str(x).strip()]
+    if any(len(x) > 120 for x in out):
+        raise ValidationError(name, "must be at most 120 characters")
+    return out
 
 
 def site_score_query(lat, lon, capacity_mw=None, state=None) -> list[tuple[str, str]]:

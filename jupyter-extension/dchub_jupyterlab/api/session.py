@@ -12,14 +12,15 @@ from __future__ import annotations
 import os
 import warnings
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import platformdirs
 
 from .errors import (AssumedAllowanceWarning, DchubError, NetworkError, QuotaSpentError, RateLimitError,
                      SchemaDriftError, ServerError, StaleAnswerWarning, ValidationError)
 from .jsfmt import cyrb53, form_encode, js_json
-from .store import DirectoryStore, QuotaLedger, ResponseCache, StoredAnswer, lifetime_for, now_ms
+from .ledger import QuotaLedger
+from .store import DirectoryStore, ResponseCache, StoredAnswer, cache_key, kept_headers, lifetime_for, now_ms
 from .transport import DAILY_CAP_ERRORS, Secret, Transport, parse_json, _MALFORMED
 
 DEFAULT_BASE_URL = "https://dchub.cloud"
@@ -41,13 +42,19 @@ def normalize_base_url(url: str) -> str:
     netloc = host if (u.port in (None, default)) else f"{host}:{u.port}"
     if ":" in host and not host.startswith("["):
         netloc = f"[{host}]" + (f":{u.port}" if u.port not in (None, default) else "")
-    path = (u.path or "/").rstrip("/") + "/"
+    # The path as a WHATWG URL spells it (percent-encoded), so the service in cache keys is core's.
+    path = quote(u.path or "/", safe="/%:@!$&'()*+,;=-._~").rstrip("/") + "/"
     return f"{u.scheme}://{netloc}{path}"
 
 
 def ledger_host(base_url: str) -> str:
     """``new URL(base).host``: host, and the port unless it is the scheme's default."""
     return base_url.split("://", 1)[1].split("/", 1)[0]
+
+
+def query_of(params: list[tuple[str, str]] | None) -> str:
+    """The canonical query of a cache key: pairs sorted by name (UTF-16, as JavaScript sorts), form-encoded."""
+    return form_encode(sorted(params or [], key=lambda kv: kv[0].encode("utf-16-be")))
 
 
 class Session:
@@ -66,7 +73,9 @@ class Session:
         self.cache = ResponseCache(self.store) if cache else None
         self.ledger = QuotaLedger(self.store, f"{ledger_host(self.base_url)}:{self.caller_id}",
                                   tier=tier or ("free" if key else "anonymous"),
-                                  confirmed=True if (tier is not None or not key) else False, now=now)
+                                  # A tier the caller states is taken as known (as core's client does);
+                                  # otherwise the allowance is assumed until the service states it.
+                                  confirmed=tier is not None, now=now)
         kwargs = {"http": http} if http is not None else {}
         if sleep is not None:
             kwargs["sleep"] = sleep
@@ -76,11 +85,20 @@ class Session:
 
     def key_for(self, method: str, path: str, params: list[tuple[str, str]] | None = None, body: Any = None) -> str:
         if body is not None:
-            return f"dchub:c:{self.caller_id}:POST {path}#{cyrb53(js_json(body))}"
-        query = form_encode(sorted(params or [], key=lambda kv: kv[0].encode("utf-16-be"))) if params else ""
-        return f"dchub:c:{self.caller_id}:{method} {path}{'?' + query if query else ''}"
+            return cache_key(self.caller_id, self.base_url, "POST", f"{path}#{cyrb53(js_json(body))}")
+        return cache_key(self.caller_id, self.base_url, method, f"{path}{'?' + query_of(params) if params else ''}")
 
     # ------------------------------------------------------------ the call path
+
+    def cached(self, path: str, params: list[tuple[str, str]] | None = None) -> tuple[Any, dict[str, Any]] | None:
+        """The cached answer to a GET (fresh or stale, ``meta["stale"]`` says), without sending anything."""
+        if self.cache is None:
+            return None
+        stored = self.cache.load(self.key_for("GET", path, params))
+        value = parse_json(stored.text) if stored is not None else _MALFORMED
+        if value is _MALFORMED:
+            return None
+        return value, self._meta(stored, from_cache=True, stale=stored.expires_at <= self.now())
 
     def fetch(self, path: str, params: list[tuple[str, str]] | None = None, *, body: Any = None,
               use_cache: bool = True, refresh: bool = False) -> tuple[Any, dict[str, Any]]:
@@ -108,16 +126,15 @@ class Session:
                           StaleAnswerWarning, stacklevel=4)
             return stored_value, meta
 
-        granted, assumed_over = self.ledger.reserve()
+        granted, allowance_warning = self.ledger.reserve()
         if not granted:
             if stored is not None:
                 return stale("daily limit reached")
             snap = self.ledger.snapshot()
             raise QuotaSpentError(snap["limit"], snap["resets_at"])
-        if assumed_over:
-            snap = self.ledger.snapshot()
-            warnings.warn(f"DC Hub: more than the assumed {snap['limit']} calls today for the {snap['tier']} tier; "
-                          "sending anyway (the service has not confirmed this key's allowance)", AssumedAllowanceWarning, stacklevel=4)
+        if allowance_warning:
+            warnings.warn(f"DC Hub: {allowance_warning}", AssumedAllowanceWarning, stacklevel=4)
+        notes = [allowance_warning] if allowance_warning else []
         headers = {"If-None-Match": stored.etag} if stored is not None and stored.etag else None
         try:
             response = self.http.send(method, path, params=params, json_body=js_json(body) if body is not None else None,
@@ -125,9 +142,10 @@ class Session:
             self.ledger.correct(response.headers)
             if response.status_code == 304 and stored is not None:
                 at = self.now()
-                refreshed = StoredAnswer(stored.text, at, at + lifetime_for(path, at, stored_value), stored.etag, stored.preview)
+                refreshed = StoredAnswer(stored.text, at, at + lifetime_for(path, at, stored_value), stored.etag, stored.preview,
+                                         stored.headers)
                 cache.save(key, refreshed)
-                return stored_value, self._meta(refreshed, from_cache=True, stale=False)
+                return stored_value, self._meta(refreshed, from_cache=True, stale=False, warnings=notes)
             value = self.http.decode(path, response)
         except DchubError as err:
             self._settle(err)
@@ -137,10 +155,10 @@ class Session:
             raise
         at = self.now()
         answer = StoredAnswer(response.text, at, at + lifetime_for(path, at, value), response.headers.get("etag"),
-                              isinstance(value, dict) and value.get("_gated") is True)
+                              isinstance(value, dict) and value.get("_gated") is True, kept_headers(response.headers))
         if cache is not None and not self._holds_key(response.text):
             cache.save(key, answer)
-        return value, self._meta(answer, from_cache=False, stale=False)
+        return value, self._meta(answer, from_cache=False, stale=False, warnings=notes)
 
     def _holds_key(self, text: str) -> bool:
         return self.api_key is not None and self.api_key.reveal() in text
@@ -152,9 +170,11 @@ class Session:
         elif isinstance(err, RateLimitError) and isinstance(err.body, dict) and err.body.get("error") in DAILY_CAP_ERRORS:
             self.ledger.exhaust()
 
-    def _meta(self, answer: StoredAnswer, *, from_cache: bool, stale: bool, reason: str | None = None) -> dict[str, Any]:
+    def _meta(self, answer: StoredAnswer, *, from_cache: bool, stale: bool, reason: str | None = None,
+              warnings: list[str] | None = None) -> dict[str, Any]:
         meta = {"from_cache": from_cache, "stale": stale, "preview": answer.preview,
-                "fetched_at": answer.stored_at, "age_seconds": max(0, self.now() - answer.stored_at) / 1000}
+                "fetched_at": answer.stored_at, "age_seconds": max(0, self.now() - answer.stored_at) / 1000,
+                "warnings": list(warnings or [])}
         if reason:
             meta["reason"] = reason
         return meta

@@ -1,10 +1,11 @@
 """The cache directory shared with the ``dchub`` CLI: same files, same keys, same ledger.
 
 Mirrors core's ``DirectoryStore`` (one JSON file ``{"key", "value"}`` per key, named by
-``encodeURIComponent(key)`` with ``%`` → ``_``, cut to 180 characters), its ``StoredAnswer``
+``encodeURIComponent(key)`` with ``%`` → ``_``, a fingerprint past 180 characters), its keys
+(``cache_key``: caller, service, request), its ``StoredAnswer``
 (``{"text", "storedAt", "expiresAt", "etag"?, "preview"}``), the freshness rules of
-``cache/lifetimes.ts`` and the daily ``QuotaLedger`` state (``{"day", "used", "limit", "tier",
-"confirmed"}`` under ``dchub:quota:<caller>``). The contract tests run the CLI against this.
+``cache/lifetimes.ts`` (the daily ``QuotaLedger`` is in :mod:`.ledger`: state ``{"day", "used", "limit", "tier",
+"known"}`` under ``dchub:quota:<caller>``). The contract tests run the CLI against this.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import re
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from .jsfmt import encode_uri_component
+from .jsfmt import cyrb53, encode_uri_component
 
 try:  # POSIX: serialize read-modify-write of the ledger across processes
     import fcntl
@@ -37,6 +38,32 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+#: Every cache key starts with this (``cache_clear`` drops them; the quota ledger is apart).
+CACHE_KEY_PREFIX = "dchub:c:"
+
+
+def cache_key(caller_id: str, service: str, verb: str, what: str) -> str:
+    """Core's ``cacheKey`` (cache/keys.ts): who asked, which service, what.
+
+    ``service`` is the normalized base URL (its origin, and a path prefix when it has one; the
+    trailing slash dropped), so answers of two services never share a key; ``verb`` and ``what``:
+    ``GET /path?sorted-query``, ``POST /path#<body fingerprint>``, ``MCP <tool>#<sorted arguments>``,
+    ``derive-index /path``. E.g. ``dchub:c:anon:GET https://dchub.cloud /api/news?limit=2``.
+    """
+    return f"{CACHE_KEY_PREFIX}{caller_id}:{verb} {service.rstrip('/')} {what}"
+
+
+#: Longest file name stem; a longer key keeps its start and adds a fingerprint of the whole key.
+NAME_MAX = 180
+
+
+def file_name_of(key: str) -> str:
+    """Core's ``fileNameOf`` (cache/dirstore.ts): ``encodeURIComponent(key)`` with ``%`` → ``_``; past
+    180 characters, the first 160, ``~`` and the key's fingerprint (two long keys never share a file)."""
+    name = encode_uri_component(key).replace("%", "_")
+    return f"{name[:160] + '~' + cyrb53(key) if len(name) > NAME_MAX else name}.json"
+
+
 class DirectoryStore:
     """One file per key in ``directory``; writes are atomic (temporary file, then rename)."""
 
@@ -44,7 +71,7 @@ class DirectoryStore:
         self.directory = Path(directory)
 
     def path_of(self, key: str) -> Path:
-        return self.directory / f"{encode_uri_component(key).replace('%', '_')[:180]}.json"
+        return self.directory / file_name_of(key)
 
     def get(self, key: str) -> str | None:
         try:
@@ -146,6 +173,15 @@ def lifetime_for(path: str, now: int, body: Any = None) -> int:
 
 # ---------------------------------------------------------------- answers (cache/responses.ts)
 
+#: Headers kept with a stored answer (core's ``KEPT_HEADERS`` in cache/fetcher.ts).
+KEPT_HEADERS = ("content-disposition", "content-type")
+
+
+def kept_headers(headers) -> dict[str, str] | None:
+    kept = {h: headers.get(h) for h in KEPT_HEADERS if headers.get(h) is not None}
+    return kept or None
+
+
 
 @dataclass
 class StoredAnswer:
@@ -154,12 +190,16 @@ class StoredAnswer:
     expires_at: int
     etag: str | None = None
     preview: bool = False
+    #: Answer headers a text answer needs again (core's KEPT_HEADERS: Content-Disposition, Content-Type).
+    headers: dict[str, str] | None = None
 
     def to_json(self) -> str:
         o: dict[str, Any] = {"text": self.text, "storedAt": self.stored_at, "expiresAt": self.expires_at}
         if self.etag is not None:
             o["etag"] = self.etag
         o["preview"] = self.preview
+        if self.headers:
+            o["headers"] = self.headers
         return json.dumps(o, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -179,13 +219,14 @@ class StoredAnswer:
             expires_at=int(o["expiresAt"]),
             etag=o["etag"] if isinstance(o.get("etag"), str) else None,
             preview=o.get("preview") is True,
+            headers={k: v for k, v in o["headers"].items() if isinstance(v, str)} if isinstance(o.get("headers"), dict) else None,
         )
 
 
 class ResponseCache:
     """Cached answers under ``dchub:c:`` keys in a store (the CLI's directory by default)."""
 
-    PREFIX = "dchub:c:"
+    PREFIX = CACHE_KEY_PREFIX
 
     def __init__(self, store: DirectoryStore):
         self.store = store
@@ -210,140 +251,3 @@ class ResponseCache:
 
     def count(self) -> int:
         return len(self.store.keys(self.PREFIX))
-
-
-# ---------------------------------------------------------------- daily allowance (cache/ledger.ts)
-
-#: REST requests per day by tier (spec §8.1); keyless callers get 10.
-DAILY_ALLOWANCE = {
-    "anonymous": 10, "free": 10, "identified": 50, "starter": 200, "developer": 500,
-    "pro": 2000, "founding": 2000, "enterprise": 100_000,
-}
-UNLIMITED = 1_000_000_000
-#: MCP tool calls per day (spec §8.1, MCP plans): an allowance apart from REST.
-MCP_DAILY_ALLOWANCE = {
-    "anonymous": 10, "free": 1000, "identified": 1000, "starter": 10_000, "developer": UNLIMITED,
-    "pro": UNLIMITED, "founding": UNLIMITED, "enterprise": UNLIMITED,
-}
-
-
-def utc_day(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d")
-
-
-def next_utc_midnight(ms: int) -> str:
-    d = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
-    nxt = datetime(d.year, d.month, d.day, tzinfo=timezone.utc) + timedelta(days=1)
-    return nxt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
-
-
-class QuotaLedger:
-    """The caller's daily allowance in the shared store, read and written around every change.
-
-    Core keeps the state in memory for a process's life; here each step re-reads the file under a
-    lock, so the CLI and any number of kernels spend one allowance. It *refuses* a call only when
-    the allowance is confirmed (the service's headers, a 429, or the keyless tier, whose limit is
-    known); an assumed one (a key's tier before the first answer) only warns.
-    """
-
-    def __init__(self, store, caller_id: str, *, tier: str | None = None, confirmed: bool | None = None,
-                 allowance: dict[str, int] | None = None, now=now_ms):
-        self.store = store
-        self.caller_id = caller_id
-        self.tier = tier
-        self.confirmed = confirmed
-        self.allowance = allowance or DAILY_ALLOWANCE
-        self.now = now
-
-    @property
-    def store_key(self) -> str:
-        return f"dchub:quota:{self.caller_id}"
-
-    def _load(self) -> dict[str, Any]:
-        day = utc_day(self.now())
-        try:
-            state = json.loads(self.store.get(self.store_key) or "null")
-        except ValueError:
-            state = None
-        if not isinstance(state, dict):
-            state = None
-        tier = (state or {}).get("tier") or self.tier or "anonymous"
-        if state is None or state.get("day") != day:
-            confirmed = (state or {}).get("confirmed")
-            if confirmed is None:
-                confirmed = self.confirmed if self.confirmed is not None else tier == "anonymous"
-            limit = (state or {}).get("limit")
-            if not isinstance(limit, (int, float)):
-                limit = self.allowance.get(tier, 10)
-            state = {"day": day, "used": 0, "limit": int(limit), "tier": tier, "confirmed": bool(confirmed)}
-        state.setdefault("used", 0)
-        state.setdefault("confirmed", False)
-        return state
-
-    def _save(self, state: dict[str, Any]) -> None:
-        ordered = {k: state[k] for k in ("day", "used", "limit", "tier", "confirmed") if k in state}
-        ordered.update({k: v for k, v in state.items() if k not in ordered})
-        self.store.set(self.store_key, json.dumps(ordered, separators=(",", ":")))
-
-    @contextlib.contextmanager
-    def _state(self) -> Iterator[dict[str, Any]]:
-        with self.store.locked(re.sub(r"[^A-Za-z0-9_-]", "_", self.store_key)):
-            yield self._load()
-
-    def snapshot(self) -> dict[str, Any]:
-        with self._state() as s:
-            return {**s, "remaining": max(0, s["limit"] - s["used"]), "resets_at": next_utc_midnight(self.now())}
-
-    def remaining(self) -> int:
-        return self.snapshot()["remaining"]
-
-    def reserve(self, n: int = 1) -> tuple[bool, bool]:
-        """Takes ``n`` calls. Returns (granted, over_assumed): refused only when confirmed."""
-        with self._state() as s:
-            over = s["used"] + n > s["limit"]
-            if over and s["confirmed"]:
-                return False, False
-            s["used"] += n
-            self._save(s)
-            return True, over
-
-    def release(self, n: int = 1) -> None:
-        with self._state() as s:
-            s["used"] = max(0, s["used"] - n)
-            self._save(s)
-
-    def correct(self, headers) -> None:
-        """The service's X-RateLimit-* headers set the tier, the limit and what is left."""
-        limit_h = headers.get("x-ratelimit-limit")
-        remaining_h = headers.get("x-ratelimit-remaining")
-        tier = headers.get("x-ratelimit-tier")
-        if limit_h is None and remaining_h is None and not tier:
-            return
-        with self._state() as s:
-            s["confirmed"] = True
-            if tier:
-                s["tier"] = tier
-            limit = _number(limit_h)
-            if limit is not None and limit > 0:
-                s["limit"] = int(limit)
-            remaining = _number(remaining_h)
-            if remaining is not None:
-                s["used"] = max(0, s["limit"] - int(remaining))
-            self._save(s)
-
-    def exhaust(self) -> None:
-        """The service said the allowance is spent (429): the day is used up, and that is confirmed."""
-        with self._state() as s:
-            s["used"] = s["limit"]
-            s["confirmed"] = True
-            self._save(s)
-
-
-def _number(text: str | None) -> float | None:
-    if text is None:
-        return None
-    try:
-        n = float(text)
-    except ValueError:
-        return None
-    return n if n == n and n not in (float("inf"), float("-inf")) else None

@@ -3,7 +3,7 @@
 Each call opens a streamable-HTTP session to ``<base_url>/mcp`` (the key sent there only; the SDK
 follows redirects within that origin only), is reserved against the caller's MCP allowance
 (``dchub:quota:<caller>:mcp``, apart from the REST one) and cached for an hour under core's key
-(``dchub:c:<caller>:MCP <tool>#<sorted args>``), so the CLI's ``dchub tool`` shares both.
+(``dchub:c:<caller>:MCP <service> <tool>#<sorted args>``), so the CLI's ``dchub tool`` shares both.
 The SDK is asynchronous; calls run on a private event loop in a worker thread, so they also work
 inside a notebook, whose own loop is already running.
 """
@@ -13,11 +13,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import warnings
 from typing import Any
 
-from .errors import AuthError, NetworkError, QuotaSpentError, ValidationError
+from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpentError, ValidationError
 from .jsfmt import js_json
-from .store import MCP_DAILY_ALLOWANCE, QuotaLedger, StoredAnswer
+from .ledger import MCP_DAILY_ALLOWANCE, QuotaLedger
+from .store import StoredAnswer, cache_key
+from .tool_answers import parse_tool_text
 
 MCP_TOOL_NAMES = (
     "search_facilities", "get_facility", "list_transactions", "get_market_intel", "get_news", "analyze_site",
@@ -30,13 +33,6 @@ MCP_TOOL_NAMES = (
 TOOL_LIFETIME_MS = 3_600_000
 
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dchub-mcp")
-
-
-def _parse_text(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 async def _call(url: str, headers: dict[str, str], name: str, args: dict[str, Any], timeout: float) -> dict[str, Any]:
@@ -58,7 +54,7 @@ async def _call(url: str, headers: dict[str, str], name: str, args: dict[str, An
     text = "\n".join(getattr(p, "text", "") or "" for p in parts if getattr(p, "type", "") == "text")
     structured = getattr(res, "structured_content", getattr(res, "structuredContent", None))
     is_error = getattr(res, "is_error", getattr(res, "isError", False))
-    data = structured if structured is not None else _parse_text(text)
+    data = structured if structured is not None else parse_tool_text(text)
     return {"tool": name, "data": data, "isError": bool(is_error), "text": text, "fromCache": False}
 
 
@@ -74,16 +70,19 @@ def call_tool(session, name: str, args: dict[str, Any], *, timeout: float, refre
     """One tool call (cached, within the MCP allowance); the result dict core's ToolResult has."""
     if name not in MCP_TOOL_NAMES:
         raise ValidationError("name", f"unknown tool {js_json(name)}; one of {', '.join(MCP_TOOL_NAMES)}")
-    key = f"dchub:c:{session.caller_id}:MCP {name}#{js_json(sorted(([k, v] for k, v in args.items()), key=lambda kv: kv[0]))}"
+    key = cache_key(session.caller_id, session.base_url, "MCP", f"{name}#{js_json(sorted(([k, v] for k, v in args.items()), key=lambda kv: kv[0]))}")
     cache = session.cache
     now = session.now()
     hit = cache.load(key) if cache is not None else None
     hit_value = json.loads(hit.text) if hit is not None else None
     if hit is not None and not refresh and hit.expires_at > now:
         return {**hit_value, "fromCache": True}
+    # Core's McpToolClient ledger (the CLI's `dchub tool`): the tier's MCP allowance, assumed.
     ledger = QuotaLedger(session.store, f"{session.caller_id}:mcp", tier="free" if session.api_key else "anonymous",
-                         confirmed=True, allowance=MCP_DAILY_ALLOWANCE, now=session.now)
-    granted, _ = ledger.reserve()
+                         allowance=MCP_DAILY_ALLOWANCE, now=session.now)
+    granted, allowance_warning = ledger.reserve()
+    if allowance_warning:
+        warnings.warn(f"DC Hub: MCP: {allowance_warning}", AssumedAllowanceWarning, stacklevel=3)
     if not granted:
         if hit is not None:
             return {**hit_value, "fromCache": True}

@@ -7,3 +7,6 @@ export const JUPYTER = `http://localhost:${process.env.DCHUB_GALATA_JUPYTER_PORT
 export const API_KEY = 'galata-pro-key-0001';
 export const KEYED = { 'X-API-Key': API_KEY };
 export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
+
+/** The sandbox profile of this run (DCHUB_GALATA_PROFILE): `spec`, or `real` (the real service's shapes). */
+export const PROFILE: 'spec' | 'real' = process.env.DCHUB_GALATA_PROFILE === 'real' ? 'real' : 'spec';

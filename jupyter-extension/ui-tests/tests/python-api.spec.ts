@@ -1,6 +1,6 @@
 import { expect, galata, test, type IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { APIRequestContext } from '@playwright/test';
-import { API_KEY, JUPYTER, KEYED, QUEUE_PATH, SANDBOX } from './env';
+import { API_KEY, JUPYTER, KEYED, PROFILE, QUEUE_PATH, SANDBOX } from './env';
 
 
 test.use({
@@ -18,17 +18,31 @@ async function fileText(request: APIRequestContext, path: string): Promise<strin
   return ((await res.json()) as { content: string }).content;
 }
 
-/** Spends the rest of today's allowance of the Pro key at the sandbox; returns what it answers then. */
+/**
+ * Spends the rest of today's allowance of the Pro key at the sandbox; returns what it answers then.
+ * The spec's service counts the day down in X-RateLimit-Remaining; the real one reports only a
+ * per-minute bucket there (notes §1.5), so its day is spent by asking until it answers 429.
+ */
 async function spendAllowance(request: APIRequestContext): Promise<number> {
-  const probe = await request.get(`${SANDBOX}/api/v1/markets/list`, { headers: KEYED });
-  let left = Number(probe.headers()['x-ratelimit-remaining']);
-  expect(Number.isFinite(left)).toBe(true);
-  while (left > 0) {
-    const batch = Math.min(left, 100);
-    await Promise.all(Array.from({ length: batch }, () => request.get(`${SANDBOX}/api/v1/markets/list`, { headers: KEYED })));
-    left -= batch;
+  const ask = () => request.get(`${SANDBOX}/api/v1/markets/list`, { headers: KEYED });
+  const probe = await ask();
+  if (PROFILE === 'spec') {
+    let left = Number(probe.headers()['x-ratelimit-remaining']);
+    expect(Number.isFinite(left)).toBe(true);
+    while (left > 0) {
+      const batch = Math.min(left, 100);
+      await Promise.all(Array.from({ length: batch }, ask));
+      left -= batch;
+    }
+  } else {
+    const limit = Number(probe.headers()['x-ratelimit-limit']);
+    expect(limit).toBeGreaterThan(0);
+    for (let sent = 1; sent <= limit; sent += 100) {
+      const statuses = await Promise.all(Array.from({ length: 100 }, async () => (await ask()).status()));
+      if (statuses.includes(429)) break;
+    }
   }
-  return (await request.get(`${SANDBOX}/api/v1/markets/list`, { headers: KEYED })).status();
+  return (await ask()).status();
 }
 
 /** The text a code cell printed. */
@@ -62,6 +76,7 @@ test.describe('DC Hub Python API from the panel', () => {
     const code = await page.notebook.getCellTextInput(2);
     expect(code).toContain('from dchub_jupyterlab import Client');
     expect(code).toContain('hub = Client()');
+    expect(code).toContain('Client(derive=False)');
     expect(code).toContain('df = hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas")');
     expect(await page.notebook.getCellTextInput(1)).toContain(body._cite);
 

@@ -1,0 +1,50 @@
+/**
+ * What the panel says beside an answer (pure, no DOM): one rule for every view, from core's
+ * `fetchMeta` of the answer (or of each page of it) — what a gated preview withholds
+ * (`previewSentence`), a stale answer's age and why it was served, an answer derived locally from a
+ * wider one, and what the reader mended or left out (named bad records). The CLI prints the same
+ * facts on stderr; Excel puts them in a closing row.
+ */
+import { describeDerived, formatAge, previewSentence, type FetchMeta, type PreviewInfo } from '@dchub/core';
+
+export interface AnswerNotes {
+  /** `previewSentence` of what a gated (or partial) preview withholds. */
+  preview?: string;
+  /** Served from the cache after a failed refresh: how old, and why. */
+  stale?: { ageMs: number; reason: string; text: string };
+  /** Answered locally from a cached wider answer. */
+  derived?: string;
+  /** What the reader mended or left out, one line each ("chicago: brief failed to build on the service"). */
+  warnings: string[];
+}
+
+/** Most warning lines shown; the rest are counted. */
+export const MAX_WARNINGS = 8;
+
+/**
+ * The notes of an answer made of one or more fetched parts (pages of a list). `preview` overrides
+ * the parts' own preview description (an MCP partial list carries its own).
+ */
+export function answerNotes(metas: ReadonlyArray<FetchMeta | undefined>, preview?: PreviewInfo): AnswerNotes {
+  const present = metas.filter((m): m is FetchMeta => m !== undefined);
+  const info = preview ?? present.find((m) => m.previewInfo)?.previewInfo;
+  const gated = !info && present.some((m) => m.preview);
+  const stalest = present.filter((m) => m.stale).sort((a, b) => b.ageMs - a.ageMs)[0];
+  const derived = present.find((m) => m.derivedFrom)?.derivedFrom;
+  const warnings = [...new Set(present.flatMap((m) => m.warnings ?? []))];
+  const notes: AnswerNotes = { warnings };
+  if (info) notes.preview = previewSentence(info);
+  else if (gated) notes.preview = 'Preview: part of the data is withheld below your tier.';
+  if (stalest) {
+    const reason = stalest.reason ?? 'the service could not be asked';
+    notes.stale = { ageMs: stalest.ageMs, reason, text: `Served from the cache (${formatAge(stalest.ageMs)} old): ${reason}.` };
+  }
+  if (derived && !stalest) notes.derived = `${describeDerived(derived).replace(/^a/, 'A')}.`;
+  return notes;
+}
+
+/** The warning lines to show: at most MAX_WARNINGS, then how many more. */
+export function warningLines(warnings: readonly string[]): string[] {
+  if (warnings.length <= MAX_WARNINGS) return [...warnings];
+  return [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`];
+}

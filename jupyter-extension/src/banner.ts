@@ -1,0 +1,67 @@
+import type { FetchMeta, PreviewInfo } from '@dchub/core';
+import { answerNotes, warningLines, type AnswerNotes } from './answerNotes';
+import { div } from './dom';
+
+/**
+ * The banner over a view's grid: a gated preview's sentence, a stale answer's age and reason, an
+ * answer derived locally, and the reader's warnings (named bad records) as a list. Data attributes
+ * (`data-preview`, `data-stale`, `data-derived`, `data-warnings`) say what it shows, for tests and
+ * styles; hidden when there is nothing to say.
+ */
+export class AnswerBanner {
+  readonly node: HTMLDivElement;
+  private readonly _preview = div('jp-DCHub-banner-preview');
+  private readonly _stale = div('jp-DCHub-banner-stale');
+  private readonly _derived = div('jp-DCHub-banner-derived');
+  private readonly _warnings = document.createElement('ul');
+  private _notes: AnswerNotes = { warnings: [] };
+
+  constructor(className = '') {
+    this.node = div(`jp-DCHub-banner ${className}`.trim());
+    this.node.setAttribute('role', 'note');
+    this._warnings.className = 'jp-DCHub-banner-warnings';
+    this.node.append(this._preview, this._stale, this._derived, this._warnings);
+    this.clear();
+  }
+
+  /** What the banner shows now. */
+  get notes(): AnswerNotes {
+    return this._notes;
+  }
+
+  /** Shows the notes of an answer made of these fetched parts (see `answerNotes`). */
+  showMeta(metas: ReadonlyArray<FetchMeta | undefined>, preview?: PreviewInfo): void {
+    this.show(answerNotes(metas, preview));
+  }
+
+  show(notes: AnswerNotes): void {
+    this._notes = notes;
+    const put = (el: HTMLElement, text: string | undefined) => {
+      el.textContent = text ?? '';
+      el.hidden = !text;
+    };
+    put(this._preview, notes.preview);
+    put(this._stale, notes.stale?.text);
+    put(this._derived, notes.derived);
+    this._warnings.replaceChildren(
+      ...warningLines(notes.warnings).map((w) => {
+        const li = document.createElement('li');
+        li.textContent = w;
+        return li;
+      })
+    );
+    this._warnings.hidden = notes.warnings.length === 0;
+    const d = this.node.dataset;
+    d.preview = String(!!notes.preview);
+    d.stale = String(!!notes.stale);
+    d.derived = String(!!notes.derived);
+    d.warnings = String(notes.warnings.length);
+    if (notes.stale) d.staleReason = notes.stale.reason;
+    else delete d.staleReason;
+    this.node.hidden = !notes.preview && !notes.stale && !notes.derived && notes.warnings.length === 0;
+  }
+
+  clear(): void {
+    this.show({ warnings: [] });
+  }
+}

@@ -1,0 +1,52 @@
+// What the panel's banner says beside an answer, from core's fetchMeta (pure: no DOM).
+import { previewInfo, type FetchMeta } from '@dchub/core';
+import { describe, expect, it } from 'vitest';
+import { answerNotes, MAX_WARNINGS, warningLines } from '../src/answerNotes';
+
+const meta = (m: Partial<FetchMeta>): FetchMeta => ({ fromCache: false, stale: false, preview: false, fetchedAt: 0, ageMs: 0, warnings: [], ...m });
+
+describe('answer notes', () => {
+  it('a fresh full answer says nothing', () => {
+    expect(answerNotes([meta({}), undefined])).toEqual({ warnings: [] });
+  });
+
+  it("says what a preview withholds, how many rows exist and which of the user's filters were not applied", () => {
+    const info = previewInfo({ shown: 3, total: 4948, lockedFields: ['fiber_km', 'capacity_mw'], filtersNotApplied: ['min_mw'], requiredTier: 'developer', upgradeUrl: 'https://dchub.cloud/pricing' });
+    const n = answerNotes([meta({ preview: true, previewInfo: info })]);
+    expect(n.preview).toBe(
+      'Preview: 3 of 4,948 rows shown; withheld: capacity_mw, fiber_km; your filter min_mw was not applied; the Developer plan opens the full answer: https://dchub.cloud/pricing.'
+    );
+    // A preview the reader could not describe still says it is one.
+    expect(answerNotes([meta({ preview: true })]).preview).toMatch(/^Preview: part of the data is withheld/);
+  });
+
+  it("gives a stale answer's age and reason (the oldest page of several), and no derived line then", () => {
+    const n = answerNotes([
+      meta({ stale: true, ageMs: 3 * 3_600_000 + 5 * 60_000, reason: 'service error' }),
+      meta({ stale: true, ageMs: 60_000, reason: 'offline' }),
+      meta({ derivedFrom: { path: '/q', query: 'iso=PJM', ageMs: 0 } })
+    ]);
+    expect(n.stale).toEqual({ ageMs: 11_100_000, reason: 'service error', text: 'Served from the cache (3 h 5 min old): service error.' });
+    expect(n.derived).toBeUndefined();
+  });
+
+  it('says an answer was derived locally, and lists each named bad record once', () => {
+    const n = answerNotes([
+      meta({ derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 120_000 }, warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)'] }),
+      meta({ warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)', 'queue record 7 left out'] })
+    ]);
+    expect(n.derived).toBe('Answered locally from a cached wider answer (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000, 2 min old).');
+    expect(n.warnings).toEqual(['chicago: brief failed to build on the service (build_failed:KeyError) (left out)', 'queue record 7 left out']);
+  });
+
+  it('an MCP partial list: the description the tool result carries', () => {
+    const n = answerNotes([], previewInfo({ shown: 3, total: 10, message: 'Upgrade to Pro for all results' }));
+    expect(n.preview).toBe('Preview: 3 of 10 rows shown; Upgrade to Pro for all results.');
+  });
+
+  it('shows at most MAX_WARNINGS lines, then counts the rest', () => {
+    const many = Array.from({ length: MAX_WARNINGS + 3 }, (_, i) => `record ${i} left out`);
+    expect(warningLines(many)).toHaveLength(MAX_WARNINGS + 1);
+    expect(warningLines(many).at(-1)).toBe('… and 3 more');
+  });
+});

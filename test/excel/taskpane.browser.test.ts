@@ -224,6 +224,8 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
     await expect.poll(() => page.locator('#cellNotesSection').isVisible()).toBe(true);
     expect(await text(page, 'cellNotesText')).toBe('1 cell whose value does not tell everything: 1 from the cache. Refresh now (Cache) asks again.');
     expect(await page.locator('#cellNotes li').allInnerTexts()).toEqual([expect.stringMatching(/^Sheet1!B2 PRICE: cached 25 h ago \(\d\d:\d\d\), service error$/)]);
+    await expect.poll(() => text(page, 'warningText')).toBe('1 answer served stale from the cache (service unreachable or quota spent).');
+    expect(await text(page, 'tier')).toMatch(/^Tier: pro · key set$/); // the formula's answer told the tier
     await page.screenshot({ path: shot('cells'), fullPage: true });
     // Refresh now: the cache is dropped, the list too (the cells note themselves again when recalculated).
     await fx.control('/_sandbox/faults', undefined, 'DELETE');

@@ -337,7 +337,7 @@ async function init(): Promise<void> {
   void startAutoRefresh().catch((err) => say('autoStatus', message(err)));
   action('chainEstimate', 'chainStatus', estimate);
   action('chainRun', 'chainStatus', runChainWizard);
-  onCellNotes(showCellNotes);
+  onCellNotes(() => void showStatus()); // a formula answered: the list, the quota and the stale indicator (no call)
   globalThis.addEventListener?.('online', () => void showStatus());
   globalThis.addEventListener?.('offline', () => void showStatus());
   setInterval(() => void showStatus(), 60_000); // quota and stale answers of the formulas (no call)

@@ -245,6 +245,11 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
       ] as const) {
         const r = await call(h, id, [...args]);
         if (r.value) expect(isRect(r.value), id).toBe(true);
+        if (id === 'FACILITIES' || id === 'QUEUE') {
+          // One closing row in core's words (rows shown of how many, what is withheld), not the older ad-hoc note.
+          const notes = (r.value as any[][]).filter((row) => row.slice(1).every((v) => v === '')).map((row) => row[0]);
+          expect(notes, id).toEqual([expect.stringMatching(id === 'QUEUE' ? /^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, / : /^Preview: 5 of [\d,]+ rows shown; .*opens the full answer/)]);
+        }
       }
       const q = (await call(h, 'QUEUE', ['PJM', null, null, null, null, null, null, null, null, null])).value as any[][];
       expect(q.at(-1)![0]).toMatch(/^Preview: /);

@@ -65,11 +65,7 @@ const notesOf = (data: unknown): AnswerNotes => {
 export async function insertBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<WrittenSheet & { asOf: string } & AnswerNotes> {
   needExcel(run);
   const csv = await tracked('brief CSV', () => fetchBriefsCsv(client, { onProgress }));
-  // One row per market: when the reader leaves a failed brief out, core's pager (offsets counted in
-  // rows kept) asks again at an offset one short and meets a market of the first page a second time.
-  const seen = new Set<string>();
-  const rows = csv.rows.filter((r) => !seen.has(r.market_slug) && (seen.add(r.market_slug), true));
-  const written = await run((ctx) => insertBriefSheet(ctx, rows));
+  const written = await run((ctx) => insertBriefSheet(ctx, csv.rows));
   return { ...written, ...notesOf(csv) };
 }
 

@@ -203,42 +203,42 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
     });
 
     it('lists the one-cell answers that cannot show what they are: served stale, with the cell; Refresh now clears the list', async () => {
-    const { page } = await openPane();
-    await page.evaluate(() => localStorage.setItem('officeruntime:dchub.apiKey', 'xl-pane-pro-000001'));
-    await openPane(page);
-    // The pane and the functions share one runtime (SharedRuntime): a formula computed in it is noted for the pane.
-    const price = (address: string) =>
-      page.evaluate(async (a) => {
-        try {
-          return await (window as any).__functions.PRICE('TX', { address: a, functionName: 'DCHUB.PRICE', isInValuePreview: false });
-        } catch (e: any) {
-          return `${e.code}: ${e.message}`;
-        }
-      }, address);
-    const fresh = await price('Sheet1!B2');
-    expect(typeof fresh).toBe('number');
-    expect(await page.locator('#cellNotesSection').isVisible()).toBe(false);
-    await fx.control('/_sandbox/faults', [{ path_prefix: '/api/energy', kind: 'status', status: 503 }]);
-    await page.clock.install({ time: Date.now() + 25 * 3600_000 }); // past the price's day
-    expect(await price('Sheet1!B2')).toBe(fresh);
-    await expect.poll(() => page.locator('#cellNotesSection').isVisible()).toBe(true);
-    expect(await text(page, 'cellNotesText')).toBe('1 cell whose value does not tell everything: 1 from the cache. Refresh now (Cache) asks again.');
-    expect(await page.locator('#cellNotes li').allInnerTexts()).toEqual([expect.stringMatching(/^Sheet1!B2 PRICE: cached 25 h ago \(\d\d:\d\d\), service error$/)]);
-    await expect.poll(() => text(page, 'warningText')).toBe('1 answer served stale from the cache (service unreachable or quota spent).');
-    expect(await text(page, 'tier')).toMatch(/^Tier: pro · key set$/); // the formula's answer told the tier
-    await page.screenshot({ path: shot('cells'), fullPage: true });
-    // Refresh now: the cache is dropped, the list too (the cells note themselves again when recalculated).
-    await fx.control('/_sandbox/faults', undefined, 'DELETE');
-    await page.locator('#tab-cache').click();
-    await click(page, 'refreshNow', 'cacheStatus', /^Cleared \d+ answers/);
-    await expect.poll(() => page.locator('#cellNotes li').count()).toBe(0);
-    expect(await price('Sheet1!B2')).toBe(fresh);
-    await page.waitForTimeout(50);
-    expect(await page.locator('#cellNotes li').count()).toBe(0); // answered plainly: nothing to note
-    await page.close();
-  });
+      const { page } = await openPane();
+      await page.evaluate(() => localStorage.setItem('officeruntime:dchub.apiKey', 'xl-pane-pro-000001'));
+      await openPane(page);
+      // The pane and the functions share one runtime (SharedRuntime): a formula computed in it is noted for the pane.
+      const price = (address: string) =>
+        page.evaluate(async (a) => {
+          try {
+            return await (window as any).__functions.PRICE('TX', { address: a, functionName: 'DCHUB.PRICE', isInValuePreview: false });
+          } catch (e: any) {
+            return `${e.code}: ${e.message}`;
+          }
+        }, address);
+      const fresh = await price('Sheet1!B2');
+      expect(typeof fresh).toBe('number');
+      expect(await page.locator('#cellNotesSection').isVisible()).toBe(false);
+      await fx.control('/_sandbox/faults', [{ path_prefix: '/api/energy', kind: 'status', status: 503 }]);
+      await page.clock.install({ time: Date.now() + 25 * 3600_000 }); // past the price's day
+      expect(await price('Sheet1!B2')).toBe(fresh);
+      await expect.poll(() => page.locator('#cellNotesSection').isVisible()).toBe(true);
+      expect(await text(page, 'cellNotesText')).toBe('1 cell whose value does not tell everything: 1 from the cache. Refresh now (Cache) asks again.');
+      expect(await page.locator('#cellNotes li').allInnerTexts()).toEqual([expect.stringMatching(/^Sheet1!B2 PRICE: cached 25 h ago \(\d\d:\d\d\), service error$/)]);
+      await expect.poll(() => text(page, 'warningText')).toBe('1 answer served stale from the cache (service unreachable or quota spent).');
+      expect(await text(page, 'tier')).toMatch(/^Tier: pro · key set$/); // the formula's answer told the tier
+      await page.screenshot({ path: shot('cells'), fullPage: true });
+      // Refresh now: the cache is dropped, the list too (the cells note themselves again when recalculated).
+      await fx.control('/_sandbox/faults', undefined, 'DELETE');
+      await page.locator('#tab-cache').click();
+      await click(page, 'refreshNow', 'cacheStatus', /^Cleared \d+ answers/);
+      await expect.poll(() => page.locator('#cellNotes li').count()).toBe(0);
+      expect(await price('Sheet1!B2')).toBe(fresh);
+      await page.waitForTimeout(50);
+      expect(await page.locator('#cellNotes li').count()).toBe(0); // answered plainly: nothing to note
+      await page.close();
+    });
 
-  it('the derive setting: default for the plan, or off / exact / widen, saved for the formulas', async () => {
+    it('the derive setting: default for the plan, or off / exact / widen, saved for the formulas', async () => {
       const { page } = await openPane();
       await page.locator('#tab-cache').click();
       await expect.poll(() => text(page, 'deriveText')).toMatch(/^In force: exact .*the default for your plan/); // keyless: exact

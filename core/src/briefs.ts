@@ -59,6 +59,8 @@ function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsv
 interface CsvPage extends BriefsCsv {
   total?: number;
   tier?: string;
+  /** Data records in the page as served, rows the reader left out included. */
+  served: number;
 }
 
 /** One CSV page as read (pure over the answer: it runs again on cached text, whose headers are not kept). */
@@ -67,6 +69,7 @@ const decodeCsvPage = (raw: { text: string; headers: Headers }, ctx: { warnings:
   return {
     value: {
       rows: readBriefsCsv(raw.text, ctx.warnings),
+      served: Math.max(0, Papa.parse(raw.text, { skipEmptyLines: true }).data.length - 1),
       filename: filenameOf(raw.headers.get('content-disposition')),
       text: raw.text,
       total: Number.isFinite(total) ? total : undefined,
@@ -99,7 +102,7 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
         if (!/\n$/.test(text)) text += '\r\n';
         text += pageBody(header, page.text, page.rows);
       }
-      return { rows: page.rows, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
+      return { rows: page.rows, served: page.served, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
     },
     opts,
   );

@@ -30,6 +30,11 @@ interface ReadPlan {
 /** One page as the reader needs it: its rows, the total the service reports, the caller's tier if said. */
 export interface PageAnswer<T> {
   rows: readonly T[];
+  /**
+   * Records the service sent on this page, those the reader left out included (a brief that failed
+   * to build): the next page starts after them. Default: `rows.length`.
+   */
+  served?: number;
   total?: number;
   tier?: string;
   /** How the page was obtained (from cache, stale, age), when the client said. */
@@ -72,11 +77,13 @@ export async function readEveryPage<T>(
   const metas: FetchMeta[] = [];
   let total: number | undefined;
   let pages = 0;
+  /** Records the service has sent so far: where the next page starts (rows kept may be fewer). */
+  let offset = 0;
   while (pages < MAX_PAGES_PER_READ) {
     callOpts.signal?.throwIfAborted();
     let page: PageAnswer<T>;
     try {
-      page = await fetchPage({ limit, offset: rows.length }, callOpts);
+      page = await fetchPage({ limit, offset }, callOpts);
     } catch (err) {
       if (err instanceof ValidationError && err.status !== undefined && err.param === 'limit' && limit > BRIEF_PAGE_DEFAULT) {
         refused = true; // the tier is below Pro after all
@@ -89,12 +96,14 @@ export async function readEveryPage<T>(
     pageSize = Math.max(pageSize, limit);
     if (page.meta) metas.push(page.meta);
     rows.push(...page.rows);
+    const served = Math.max(page.served ?? page.rows.length, page.rows.length);
+    offset += served;
     if (page.total !== undefined && Number.isFinite(page.total) && page.total >= 0) total = page.total;
     const asked = limit;
     if (page.tier && !refused) limit = briefPageMax(page.tier);
-    const done = page.rows.length === 0 || (total !== undefined ? rows.length >= total : page.rows.length < asked);
-    const rowsTotal = Math.max(total ?? rows.length, rows.length);
-    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - rows.length) / limit)), rowsDone: rows.length, rowsTotal });
+    const done = served === 0 || (total !== undefined ? offset >= total : served < asked);
+    const rowsTotal = Math.max(total ?? offset, offset);
+    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)), rowsDone: offset, rowsTotal });
     if (done) break;
   }
   return { rows, pages, total: total ?? rows.length, pageSize, meta: combineMeta(metas) };

@@ -6,6 +6,8 @@
 //   cell as null (Excel on the web) or 0 (desktop), then the invocation object last;
 // - a result without `result.dimensionality: "matrix"` must not be an array (Excel shows #VALUE!);
 //   a matrix result must be a non-empty rectangular 2-D array;
+// - the invocation carries the calling cell's `address` only when the function declares
+//   `requiresAddress` (`requiresStreamAddress` for streaming ones), as Excel does;
 // - each cell: a finite number, a string of at most 32,767 characters, a boolean, or a
 //   CustomFunctions.Error; null, undefined, NaN, Infinity, objects and Dates are defects;
 // - a declared scalar result type (number, string, boolean) must match the value;
@@ -191,9 +193,11 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
   const shown = (value) => (isCFError(value) ? { error: { code: value.code, message: value.message ?? '' } } : { value });
   const broken = (defects) => ({ error: { code: '#VALUE!', message: '' }, defects });
 
-  function invocationFor(meta, extra = {}) {
+  /** `at`: the calling cell, given to functions that declare requiresAddress (else undefined, as in Excel). */
+  function invocationFor(meta, extra = {}, at = address) {
+    const wantsAddress = meta.options?.requiresAddress === true || meta.options?.requiresStreamAddress === true;
     return {
-      address,
+      ...(wantsAddress ? { address: at } : {}),
       functionName: `DCHUB.${meta.id}`,
       isInValuePreview: false,
       ...extra,
@@ -210,14 +214,15 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
 
   /**
    * Calls a request/response function as Excel would. `opts.isInValuePreview` marks a formula
-   * value preview; `opts.cancelAfterMs` has Excel cancel the call (cancelable functions only).
+   * value preview; `opts.cancelAfterMs` has Excel cancel the call (cancelable functions only);
+   * `opts.address` is the calling cell (default: the runtime's).
    */
   async function invoke(id, given = [], opts = {}) {
     const { meta, fn } = lookup(id);
     if (!fn) return broken([`${id}: declared in functions.json but never associated (Excel shows #NAME? or #N/A)`]);
     if (meta.options?.stream) throw new ModelUsageError(`${id} is streaming: use stream()`);
     const args = excelArgs(meta, given);
-    const invocation = invocationFor(meta, { isInValuePreview: Boolean(opts.isInValuePreview) });
+    const invocation = invocationFor(meta, { isInValuePreview: Boolean(opts.isInValuePreview) }, opts.address ?? address);
     const defects = [];
     let timer;
     let settleBy;

@@ -18,6 +18,7 @@ const metadata = {
       result: { dimensionality: 'matrix' },
     }),
     fn('LIVE', { result: { dimensionality: 'matrix' }, options: { stream: true } }),
+    fn('WHERE', { options: { cancelable: true, requiresAddress: true } }),
     fn('UNBOUND'),
   ],
 };
@@ -120,9 +121,19 @@ describe('arguments as Excel passes them', () => {
     await rt.invoke('ARGS', ['x', range([[1, 'b']])]);
     expect(seen).toHaveLength(4);
     expect(seen.slice(0, 3)).toEqual(['x', [[1, 'b']], null]);
-    expect(seen[3]).toMatchObject({ address: 'Sheet1!A1', functionName: 'DCHUB.ARGS', isInValuePreview: false });
+    expect(seen[3]).toMatchObject({ functionName: 'DCHUB.ARGS', isInValuePreview: false });
+    expect(seen[3]).not.toHaveProperty('address'); // not declared requiresAddress
     await rt.invoke('ARGS', [range([[7]]), 'text']);
     expect(seen.slice(0, 3)).toEqual([7, [['text']], null]); // a value given to a matrix parameter arrives as [[value]]
+  });
+
+  it('the calling cell’s address only for a function that declares requiresAddress', async () => {
+    let seen: any;
+    const rt = runtime({ WHERE: (inv: unknown) => ((seen = inv), 1) });
+    await rt.invoke('WHERE', []);
+    expect(seen.address).toBe('Sheet1!A1');
+    await rt.invoke('WHERE', [], { address: 'Model!C7' });
+    expect(seen.address).toBe('Model!C7');
   });
 
   it('an empty cell is null on the web and 0 on the desktop', async () => {

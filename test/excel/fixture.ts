@@ -10,6 +10,17 @@ const dist = path.resolve(here, '../../excel-addin/dist');
 
 export { EMPTY, range } from './excel-runtime.js';
 
+/** The sandbox's profiles: the interface spec's shapes, and the real service's shapes and quirks. */
+export type Profile = 'spec' | 'real';
+/**
+ * The profiles every browser suite runs under (both in CI); `DCHUB_EXCEL_PROFILES=real` narrows a
+ * local run to one.
+ */
+export const PROFILES: Profile[] = (process.env.DCHUB_EXCEL_PROFILES ?? 'spec,real')
+  .split(',')
+  .map((p) => p.trim())
+  .filter((p): p is Profile => p === 'spec' || p === 'real');
+
 /** What the cell shows; `defects` lists the rules of Excel's runtime the call broke. */
 export type CallResult = { value?: any; error?: { code: string; message: string }; defects?: string[] };
 
@@ -25,12 +36,15 @@ export interface Harness {
  */
 export class ExcelFixture {
   sb!: RunningSandbox;
+  profile: Profile = 'spec';
   webUrl!: string;
   #closeWeb!: () => Promise<void>;
   #browser!: Browser;
 
-  async start(opts: { seed: string; keys: Record<string, string> }): Promise<this> {
+  async start(opts: { seed: string; keys: Record<string, string>; profile?: Profile }): Promise<this> {
+    this.profile = opts.profile ?? 'spec';
     this.sb = await startSandbox({
+      profile: this.profile,
       port: 0,
       seed: opts.seed,
       now: '2026-11-21T12:00:00Z',
@@ -85,6 +99,8 @@ export class ExcelFixture {
 export interface CallOptions {
   isInValuePreview?: boolean;
   cancelAfterMs?: number;
+  /** The calling cell (functions declared requiresAddress see it). */
+  address?: string;
 }
 
 /** Calls a function through the model, as Excel would; any broken rule of Excel's runtime fails the test. */

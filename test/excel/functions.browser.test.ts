@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_COLUMNS } from '@dchub/core';
-import { ExcelFixture, call, range, type Harness } from './fixture.js';
+import { ExcelFixture, PROFILES, call, range, type Harness } from './fixture.js';
 
 const PRO_KEY = 'excel-pro-key-0001';
-const fx = new ExcelFixture();
-beforeAll(() => fx.start({ seed: 'excel-e2e', keys: { pro: PRO_KEY } }));
-afterAll(() => fx.stop());
-const json = (p: string) => fx.api(p, PRO_KEY);
 
-describe('DCHUB custom functions in Chromium against the sandbox', () => {
+describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox (%s profile)', (profile) => {
+  const fx = new ExcelFixture();
+  beforeAll(() => fx.start({ seed: 'excel-e2e', keys: { pro: PRO_KEY }, profile }));
+  afterAll(() => fx.stop());
+  const json = (p: string) => fx.api(p, PRO_KEY);
+
   let page: Harness;
   beforeAll(async () => {
     page = await fx.harness(PRO_KEY);

@@ -4,7 +4,8 @@
 // - the workbook and its startup behaviour kept in sessionStorage (a reload reopens it);
 // - OfficeRuntime.storage kept in localStorage (survives a reload, as the add-in's storage does);
 // - Office.onReady, Office.addin.setStartupBehavior/getStartupBehavior (recorded), and a
-//   CustomFunctions that accepts the functions bundle's associations.
+//   CustomFunctions that records the functions bundle's associations (window.__functions), so a
+//   test can run a formula in the pane's runtime, as Excel's shared runtime does.
 (() => {
   // The workbook is kept in sessionStorage, so that a reload is the same workbook opened again.
   const saved = sessionStorage.getItem('workbook');
@@ -35,8 +36,12 @@
       getStartupBehavior: async () => startup,
     },
   };
+  window.__functions = {};
   window.CustomFunctions = {
-    associate() {},
+    associate(id, fn) {
+      if (typeof id === 'object' && id) Object.assign(window.__functions, id);
+      else window.__functions[id] = fn;
+    },
     Error: class {
       constructor(code, message) {
         this.code = code;

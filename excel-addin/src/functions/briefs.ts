@@ -40,18 +40,22 @@ export function briefs(limit: any, offset: any, headers: HeaderRows, invocation:
  * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
  * @param invocation Invocation (set by Excel).
  * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
+ * @requiresAddress
  */
 export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient }) => {
-    const client = await serviceClient();
-    const s = requiredText('slug', slug);
-    if (optional(field) === undefined) {
-      const b = await marketBrief(client, s, callOptions(invocation));
-      return tableOr(b, field, () => briefTable(b));
-    }
-    // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
-    const f = requiredText('field', field);
-    return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }));
+  return formula(async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+    const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
+    return oneCellFormula(at, async () => {
+      const client = await serviceClient();
+      const s = requiredText('slug', slug);
+      if (optional(field) === undefined) {
+        const b = await marketBrief(client, s, callOptions(invocation));
+        return tableOr(b, field, () => briefTable(b), at);
+      }
+      // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
+      const f = requiredText('field', field);
+      return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }), at);
+    });
   });
 }
 
@@ -63,13 +67,17 @@ export function brief(slug: any, field: any, invocation: CustomFunctions.Cancela
  * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score, time_to_power_months, ...
  * @param invocation Invocation (set by Excel).
  * @returns BUILD, CAUTION or AVOID, or the score named by field.
+ * @requiresAddress
  */
 export function dcpi(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient }) => {
-    const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
-    // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
-    const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
-    return pick(s, f);
+  return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+    const at = { cell: cellOf(invocation, 'DCPI', [slug, field]), formula: 'DCPI' };
+    return oneCellFormula(at, async () => {
+      const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
+      // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
+      const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
+      return pick(s, f, { ...at, shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined });
+    });
   });
 }
 

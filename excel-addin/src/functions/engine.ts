@@ -46,5 +46,6 @@ export {
 } from '@dchub/core';
 export { constraintsArg, objectivesArg, optional, rangeOrText, rangeRecords, requiredText } from './args';
 export { pick, tableOr } from './fields';
-export { answerNotes, callOptions, headerMode, serviceClient, toCellError } from './service';
+export { callOptions, headerMode, serviceClient, toCellError } from './service';
+export { answerNotes, cellOf, oneCellFormula, withoutPreviewNote } from './notes';
 export { spill } from './spill';

@@ -12,10 +12,10 @@ import { formula } from './load';
  * @returns One row per facility.
  */
 export function facilities(query: any, country: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
+  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const q = { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) };
     const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
-    return spill(facilitiesTable(r), 1, answerNotes(r), 'No facilities match this search');
+    return spill(withoutPreviewNote(facilitiesTable(r), r), 1, answerNotes(r), 'No facilities match this search');
   });
 }
 

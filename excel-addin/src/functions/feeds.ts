@@ -34,13 +34,17 @@ enum GridIso {
  * @helpurl https://dchub.cloud/docs/excel#deals
  * @param [limit] Maximum rows (default 20).
  * @param [deal_type] acquisition, investment, joint_venture, lease, development or merger.
+ * @param [year] Calendar year of the deal (the service asks keyed callers for a year, buyer or seller).
+ * @param [buyer] Buyer name text to match.
+ * @param [seller] Seller name text to match.
  * @param invocation Invocation (set by Excel).
  * @returns One row per deal.
  */
-export function deals(limit: any, deal_type: DealType, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ transactions, dealsTable, optional, answerNotes, callOptions, serviceClient, spill }) => {
-    const r = await transactions(await serviceClient(), { limit: optional(limit as number), deal_type: optional(deal_type as string) }, callOptions(invocation));
-    return spill(dealsTable(r), 1, answerNotes(r), 'No deals match');
+export function deals(limit: any, deal_type: DealType, year: any, buyer: any, seller: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return formula(async ({ transactions, dealsTable, optional, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
+    const q = { limit: optional(limit as number), deal_type: optional(deal_type as string), year: optional(year as number), buyer: optional(buyer as string), seller: optional(seller as string) };
+    const r = await transactions(await serviceClient(), q, callOptions(invocation));
+    return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, answerNotes(r), 'No deals match');
   });
 }
 
@@ -51,11 +55,15 @@ export function deals(limit: any, deal_type: DealType, invocation: CustomFunctio
  * @param state US state code or name.
  * @param invocation Invocation (set by Excel).
  * @returns Cents per kWh.
+ * @requiresAddress
  */
 export function price(state: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient }) => {
-    const r = await energyPrices(await serviceClient(), requiredText('state', state), callOptions(invocation));
-    return r.industrial_price_cents_kwh;
+  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, cellOf, oneCellFormula }) => {
+    const at = { cell: cellOf(invocation, 'PRICE', [state]), formula: 'PRICE' };
+    return oneCellFormula(at, async () => {
+      const r = await energyPrices(await serviceClient(), requiredText('state', state), callOptions(invocation));
+      return pick(r, 'industrial_price_cents_kwh', at);
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import { ValidationError, fieldTable, readPath, type Cell, type Table } from '@dchub/core';
 import { optional, requiredText } from './args';
-import { answerNotes } from './service';
+import { answerNotes, oneCell, type OneCell } from './notes';
 import { MAX_CELL_TEXT, fit, spill } from './spill';
 
 /** Members an answer offers at the top, for the message when a field is not found. */
@@ -23,10 +23,9 @@ function member(obj: unknown, field: unknown): unknown {
   return v;
 }
 
-/** One cell for a member: lists and groups as JSON text when that fits a cell. */
-export function pick(obj: unknown, field: unknown): Cell {
-  const v = member(obj, field);
-  if (v === null) return '';
+/** A member as one cell: lists and groups as JSON text when that fits a cell; null (and NaN) as "". */
+function asCell(v: unknown, field: unknown): Cell {
+  if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? v : '';
   if (typeof v === 'string' || typeof v === 'boolean') return fit(v);
   const json = JSON.stringify(v);
@@ -35,12 +34,24 @@ export function pick(obj: unknown, field: unknown): Cell {
 }
 
 /**
- * A function that answers a table or, with `field`, one member: always a matrix (Excel refuses an
- * array from a single-value function): the table, a group's field/value rows, or [[value]].
+ * One cell for the member `field` names (#VALUE! naming the argument when there is none). With
+ * `at`, it is a formula's one-cell answer (./notes oneCell): a value a preview withholds is #N/A
+ * saying so, and a preview, stale or derived answer is noted for the pane.
  */
-export function tableOr(data: unknown, field: unknown, table: () => Table): Cell[][] {
+export function pick(obj: unknown, field: unknown, at?: OneCell): Cell {
+  const v = member(obj, field);
+  const cell = asCell(v, field);
+  return at ? oneCell(obj, String(field).trim(), v === null ? null : cell, at) : cell;
+}
+
+/**
+ * A function that answers a table or, with `field`, one member: always a matrix (Excel refuses an
+ * array from a single-value function): the table, a group's field/value rows (each with the
+ * answer's closing rows), or [[value]] — a one-cell answer, noted for the pane like SITESCORE's.
+ */
+export function tableOr(data: unknown, field: unknown, table: () => Table, at: OneCell): Cell[][] {
   if (optional(field) === undefined) return spill(table(), 1, answerNotes(data));
   const v = member(data, field);
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return spill(fieldTable(v), 1);
-  return [[pick(data, field)]];
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return spill(fieldTable(v), 1, answerNotes(data));
+  return [[pick(data, field, at)]];
 }

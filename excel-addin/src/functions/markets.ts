@@ -9,9 +9,9 @@ import { formula } from './load';
  * @returns One row per market.
  */
 export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ listMarkets, marketsTable, answerNotes, callOptions, serviceClient, spill }) => {
+  return formula(async ({ listMarkets, marketsTable, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const m = await listMarkets(await serviceClient(), callOptions(invocation));
-    return spill(marketsTable(m), 1, answerNotes(m));
+    return spill(withoutPreviewNote(marketsTable(m), m), 1, answerNotes(m));
   });
 }
 
@@ -23,11 +23,15 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
  * @param [field] Member to return, e.g. "stats.facility_count".
  * @param invocation Invocation (set by Excel).
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
+ * @requiresAddress
  */
 export function market(name: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient }) => {
-    const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
-    return tableOr(m, field, () => fieldTable(m));
+  return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+    const at = { cell: cellOf(invocation, 'MARKET', [name, field]), formula: 'MARKET' };
+    return oneCellFormula(at, async () => {
+      const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
+      return tableOr(m, field, () => fieldTable(m), at);
+    });
   });
 }
 

@@ -3,15 +3,16 @@ import {
   MemoryStore,
   NotCachedError,
   OfficeRuntimeStore,
+  RateLimitError,
   ValidationError,
   createCallerClient,
   type DchubClient,
-  fetchMeta,
   type CallOptions,
   type KeyValueStore,
 } from '@dchub/core';
 import { loadSettings } from '../shared/settings';
 import { useDateMode } from './dates';
+import { readableTimes } from './notes';
 
 /**
  * The one client of the add-in (core's createCallerClient): answers cached in OfficeRuntime.storage
@@ -61,6 +62,12 @@ export function toCellError(err: unknown): CustomFunctions.Error {
   if (err instanceof NotCachedError) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: press Enter to fetch (no call is made while you edit)');
   }
+  if (err instanceof RateLimitError) {
+    // A daily cap or a long wait answers at once (core never waits for it): say when it resets.
+    const said = readableTimes(err.message);
+    const reset = err.resetAt && !said.includes(readableTimes(err.resetAt)) ? `; resets ${readableTimes(err.resetAt)}` : '';
+    return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${said}${reset}`));
+  }
   if (err instanceof DchubError) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${err.message}`));
   }
@@ -91,22 +98,4 @@ export function headerMode(v: unknown): 0 | 1 | 2 {
   const n = Number(v);
   if (n === 0 || n === 1 || n === 2) return n;
   throw new ValidationError('headers', `must be 0 (none), 1 (header row) or 2 (source row and header row), got ${JSON.stringify(v)}`);
-}
-
-const hhmm = (ms: number) => {
-  const d = new Date(ms);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-};
-
-/** Notes about how an answer was obtained: a stale cached value, a gated preview. */
-export function answerNotes(data: unknown): string[] {
-  const notes: string[] = [];
-  const meta = fetchMeta(data);
-  if (meta?.stale) notes.push(`cached ${hhmm(meta.fetchedAt)}, ${meta.reason ?? 'service unavailable'}`);
-  const g = data as { _gated?: boolean; _hidden_count?: number; _total_available?: number; _upgrade_cta?: string; _signup_url?: string } | null;
-  if (g?._gated) {
-    const hidden = g._hidden_count !== undefined ? `${g._hidden_count} of ${g._total_available ?? '?'} hidden` : 'some data hidden';
-    notes.push(`Preview: ${hidden}. ${g._upgrade_cta ?? 'Send an API key (DC Hub pane) to see everything.'}`);
-  }
-  return notes;
 }

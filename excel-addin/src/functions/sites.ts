@@ -11,10 +11,16 @@ import { formula } from './load';
  * @param [field] Member to return instead of the overall score, e.g. "fiber.connectivity_score" or "nearby.substations_50km".
  * @param invocation Invocation (set by Excel).
  * @returns The overall score, or the member named by field.
+ * @requiresAddress
  */
 export function sitescore(lat: any, lon: any, capacity_mw: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
-  return formula(async ({ siteScore, serviceClient, callOptions, optional, pick }) => {
-    const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw }, callOptions(invocation));
-    return optional(field) === undefined ? s.overall_score : pick(s, field);
+  return formula(async ({ siteScore, serviceClient, callOptions, optional, pick, cellOf, oneCellFormula }) => {
+    const at = { cell: cellOf(invocation, 'SITESCORE', [lat, lon, capacity_mw, field]), formula: 'SITESCORE' };
+    return oneCellFormula(at, async () => {
+      const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw }, callOptions(invocation));
+      // Below the plan the scores are withheld: the message names what the preview does show.
+      const band = (s as { verdict_band?: unknown }).verdict_band ?? s.interpretation;
+      return pick(s, optional(field) ?? 'overall_score', { ...at, shown: typeof band === 'string' && band ? `verdict: ${band}` : undefined });
+    });
   });
 }

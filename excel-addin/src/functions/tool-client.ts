@@ -1,4 +1,4 @@
-import { McpToolClient, ValidationError, namedValues, toolTable, type CallOptions, type Cell } from '@dchub/core';
+import { McpToolClient, ValidationError, namedValues, previewSentence, toolTable, type CallOptions, type Cell } from '@dchub/core';
 import { rangeOrText } from './args';
 import { loadSettings } from '../shared/settings';
 import { serviceClient } from './service';
@@ -35,6 +35,9 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
     const msg = typeof r.data === 'object' && r.data ? ((r.data as { error?: string; message?: string }).message ?? (r.data as { error?: string }).error) : r.text;
     throw new ValidationError('args', `${name}: ${msg ?? 'tool error'}`);
   }
+  // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A);
+  // a list the server cut for this caller ("3 of 10") says so in its closing row.
+  const notes = r.partial && r.previewInfo ? [previewSentence(r.previewInfo)] : r.partial ? ['Partial answer: the service sent a preview of this list.'] : [];
   const t = toolTable(r);
-  return t ? spill(t, 1) : spill({ columns: ['text'], rows: [[r.text]] }, 0);
+  return t ? spill(t, 1, notes) : spill({ columns: ['text'], rows: [[r.text]] }, 0, notes);
 }

@@ -6,6 +6,7 @@ import {
   chainCost,
   fetchBriefsCsv,
   fetchBriefsDiff,
+  fetchMeta,
   runChain,
   type ChainCost,
   type ChainInput,
@@ -14,6 +15,8 @@ import {
   type PagesProgress,
   type QueueFiltersInput,
 } from '@dchub/core';
+import { provenance } from '../functions/notes';
+import { clearCellNotes } from '../shared/cell-notes';
 import { noteFailure, noteSuccess } from '../shared/status';
 import { findBriefTable, insertBriefSheet, recalculate, refreshBriefSheet, writeRankedSheet, type BriefRefresh, type WrittenSheet } from './excel';
 
@@ -42,20 +45,37 @@ async function tracked<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What the status line adds about an answer: the tolerant reader's warnings (a brief the service
+ * failed to build, left out and named) and whether it was served stale from the cache.
+ */
+export interface AnswerNotes {
+  warnings: string[];
+  /** "cached 2 h ago (09:14), service error", when the answer was not fresh from the service. */
+  served?: string;
+}
+
+const notesOf = (data: unknown): AnswerNotes => {
+  const meta = fetchMeta(data);
+  const how = provenance(meta);
+  return { warnings: meta?.warnings ?? [], ...(how ? { served: how.text } : {}) };
+};
+
 /** Downloads /all.csv (every page, through core) and inserts it as a brief sheet. */
-export async function insertBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<WrittenSheet & { asOf: string }> {
+export async function insertBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<WrittenSheet & { asOf: string } & AnswerNotes> {
   needExcel(run);
-  const { rows } = await tracked('brief CSV', () => fetchBriefsCsv(client, { onProgress }));
-  return run((ctx) => insertBriefSheet(ctx, rows));
+  const csv = await tracked('brief CSV', () => fetchBriefsCsv(client, { onProgress }));
+  const written = await run((ctx) => insertBriefSheet(ctx, csv.rows));
+  return { ...written, ...notesOf(csv) };
 }
 
 /** Refreshes the brief table (active sheet's, else the latest) through /diff since its stored as-of. */
-export async function refreshBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<BriefRefresh> {
+export async function refreshBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<BriefRefresh & AnswerNotes> {
   return run(async (ctx) => {
     const rec = await findBriefTable(ctx);
     if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
-    const { briefs } = await tracked('brief diff', () => fetchBriefsDiff(client, rec.asOf, { onProgress }));
-    return refreshBriefSheet(ctx, briefs, { table: rec.table });
+    const diff = await tracked('brief diff', () => fetchBriefsDiff(client, rec.asOf, { onProgress }));
+    return { ...(await refreshBriefSheet(ctx, diff.briefs, { table: rec.table })), ...notesOf(diff) };
   });
 }
 
@@ -91,6 +111,7 @@ export async function clearCache(client: DchubClient): Promise<number> {
 /** Refresh now: clear the cached answers, then have Excel recalculate so DCHUB formulas ask again. */
 export async function refreshNow(client: DchubClient, run: Run = excelRun): Promise<number> {
   const n = await clearCache(client);
+  clearCellNotes(); // the cells are recalculated: they note themselves again
   await run((ctx) => recalculate(ctx));
   return n;
 }

@@ -10,7 +10,7 @@
  * inserted — its download time less the 6 hours /all may have sat in the edge cache. And only
  * within the allowance: a check leaves at least RESERVE_CALLS of today's calls to the formulas.
  */
-import { fetchBriefsDiff, untilNextRecompute, type DchubClient } from '@dchub/core';
+import { fetchBriefsDiff, fetchMeta, untilNextRecompute, type DchubClient } from '@dchub/core';
 import { readBriefRecords, refreshBriefSheet, type BriefTableRecord } from './excel';
 
 export const AUTO_REFRESH_KEY = 'dchub.autoRefresh';
@@ -71,7 +71,7 @@ export async function setAutoRefresh(run: Run, next: AutoRefreshSettings): Promi
 
 export interface CheckResult {
   /** Tables checked against the service (one /diff each). */
-  refreshed: Array<{ table: string; changed: number; added: number }>;
+  refreshed: Array<{ table: string; changed: number; added: number; warnings: string[] }>;
   /** Tables with nothing new possible since their last refresh. */
   current: string[];
   /** Why a due table was left alone (allowance), if so. */
@@ -97,9 +97,10 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
         result.skipped = `${left} call${left === 1 ? '' : 's'} left today; kept for your formulas`;
         continue;
       }
-      const { briefs } = await fetchBriefsDiff(client, r.asOf);
-      const done = await refreshBriefSheet(ctx, briefs, { table: r.table, now: result.at, automatic: true });
-      result.refreshed.push({ table: r.table, changed: done.changed.length, added: done.added.length });
+      const diff = await fetchBriefsDiff(client, r.asOf);
+      const done = await refreshBriefSheet(ctx, diff.briefs, { table: r.table, now: result.at, automatic: true });
+      // What the reader left out (a brief the service failed to build) is named in the status.
+      result.refreshed.push({ table: r.table, changed: done.changed.length, added: done.added.length, warnings: fetchMeta(diff)?.warnings ?? [] });
     }
     return result;
   });

@@ -22,8 +22,9 @@ import { DchubClient, claimKey, deriveModeOf, parseDeriveMode, restDailyRequests
 import { objectivesArg } from '../functions/args';
 import { resetServiceClient, serviceClient } from '../functions/service';
 import { loadSettings, saveSettings } from '../shared/settings';
+import { cellNotes, onCellNotes, type CellNote } from '../shared/cell-notes';
 import { noteFailure, readStatus } from '../shared/status';
-import { clearCache, estimateChain, excelRun, insertBriefs, refreshBriefs, refreshNow, runChainToSheet, type ChainPlan } from './actions';
+import { clearCache, estimateChain, excelRun, insertBriefs, refreshBriefs, refreshNow, runChainToSheet, type AnswerNotes, type ChainPlan } from './actions';
 import { insertIntoActiveCell, renderFormulas, type FunctionMeta } from './formulas';
 import { checkBriefTables, readAutoRefresh, scheduleAutoRefresh, setAutoRefresh, type AutoRefreshSettings, type CheckResult } from './autorefresh';
 
@@ -120,10 +121,44 @@ async function showStatus(account = false): Promise<void> {
     void showDerive().catch(() => undefined);
     say('warningText', st.warning);
     $('warning').hidden = !st.warning;
+    showCellNotes();
   } catch (err) {
     say('tier', message(err));
   }
 }
+
+const CELL_NOTE_LABEL: Record<CellNote['kind'], string> = { stale: 'from the cache', derived: 'answered locally', preview: 'a preview', warning: 'with a warning' };
+/** The pane lists at most this many cells; the count covers all. */
+const CELLS_LISTED = 50;
+
+/**
+ * One-cell answers (SITESCORE, DCPI, PRICE, a field of BRIEF, MARKET or PARCEL) that cannot show it
+ * themselves: served stale from the cache, answered locally, from a preview. A table says it in
+ * its closing rows instead.
+ */
+function showCellNotes(): void {
+  const notes = cellNotes();
+  $('cellNotesSection').hidden = notes.length === 0;
+  const counts = (Object.keys(CELL_NOTE_LABEL) as CellNote['kind'][])
+    .map((k) => [k, notes.filter((n) => n.kind === k).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${CELL_NOTE_LABEL[k]}`);
+  say('cellNotesText', notes.length ? `${notes.length} cell${notes.length === 1 ? '' : 's'} whose value does not tell everything: ${counts.join(', ')}. Refresh now (Cache) asks again.` : '');
+  $('cellNotes').replaceChildren(
+    ...notes.slice(0, CELLS_LISTED).map((n) => {
+      const li = document.createElement('li');
+      li.dataset.kind = n.kind;
+      const cell = document.createElement('b');
+      cell.textContent = n.cell;
+      li.append(cell, ` ${n.formula}: ${n.text}`); // text nodes only: nothing from an answer is markup
+      return li;
+    }),
+  );
+}
+
+/** The brief sheet's status, with what the reader left out and whether the answer was stale. */
+const briefNotes = (n: AnswerNotes): string =>
+  [n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '', ...n.warnings.slice(0, 5).map((w) => ` ${w}.`), n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : ''].join('');
 
 async function save(): Promise<string> {
   const baseUrl = input('baseUrl').value;
@@ -227,7 +262,7 @@ async function showFormulas(): Promise<void> {
 const autoText = (r: CheckResult | Error): string => {
   if (r instanceof Error) return `Automatic refresh failed: ${r.message}`;
   const at = r.at.slice(11, 16);
-  const done = r.refreshed.map((t) => `${t.table}: ${t.changed} changed, ${t.added} added`);
+  const done = r.refreshed.map((t) => `${t.table}: ${t.changed} changed, ${t.added} added${t.warnings.length ? ` (${t.warnings.slice(0, 3).join('; ')})` : ''}`);
   if (done.length) return `Refreshed at ${at} UTC: ${done.join('; ')}.`;
   if (r.skipped) return `Checked at ${at} UTC: ${r.skipped}.`;
   return `Checked at ${at} UTC: nothing can have changed since the last refresh (no call spent).`;
@@ -289,12 +324,12 @@ async function init(): Promise<void> {
   action('clearCache', 'cacheStatus', async () => `Cleared ${await clearCache(await serviceClient())} cached answers.`);
   action('insertBriefs', 'briefStatus', async () => {
     const r = await insertBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));
-    return `Inserted ${r.rows} briefs on "${r.sheet}" (as of ${r.asOf}).`;
+    return `Inserted ${r.rows} briefs on "${r.sheet}" (as of ${r.asOf}).${briefNotes(r)}`;
   });
   action('refreshBriefs', 'briefStatus', async () => {
     const r = await refreshBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));
     const parts = [`${r.changed.length} changed`, `${r.added.length} added`, `${r.unchanged} unchanged`];
-    return `${r.table}: ${parts.join(', ')}; as of ${r.asOf}.`;
+    return `${r.table}: ${parts.join(', ')}; as of ${r.asOf}.${briefNotes(r)}`;
   });
   for (const id of ['autoRefresh', 'autoEvery']) {
     $(id).addEventListener('change', () => void changeAutoRefresh().then((t) => say('autoStatus', t), (err) => say('autoStatus', message(err))));
@@ -302,6 +337,7 @@ async function init(): Promise<void> {
   void startAutoRefresh().catch((err) => say('autoStatus', message(err)));
   action('chainEstimate', 'chainStatus', estimate);
   action('chainRun', 'chainStatus', runChainWizard);
+  onCellNotes(() => void showStatus()); // a formula answered: the list, the quota and the stale indicator (no call)
   globalThis.addEventListener?.('online', () => void showStatus());
   globalThis.addEventListener?.('offline', () => void showStatus());
   setInterval(() => void showStatus(), 60_000); // quota and stale answers of the formulas (no call)

@@ -1,0 +1,128 @@
+/* global CustomFunctions */
+import { describeGated, fetchMeta, formatAge, planName, previewSentence, type FetchMeta, type PreviewInfo, type Table } from '@dchub/core';
+import { noteCell, type CellNoteKind } from '../shared/cell-notes';
+
+/**
+ * What a formula's answer says about itself, worded once for the add-in: the tolerant reader's
+ * warnings, a gated preview (core's previewSentence), an answer served stale from the cache or
+ * answered locally from a cached wider one. A spilled table ends with these rows; a one-cell
+ * answer is noted for the task pane (../shared/cell-notes).
+ */
+
+/** Warnings shown as closing rows at most; the rest are counted. */
+const MAX_WARNINGS = 8;
+
+const clock = (ms: number) => {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+};
+
+/** ISO instants in a message as people read them in a cell: `2026-11-24 00:00 UTC`. */
+export const readableTimes = (s: string): string => s.replace(/\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)/g, '$1 $2 UTC');
+
+/** What a preview withholds: the reader's description, or the markers of an answer that carries them itself. */
+export const previewOf = (data: unknown): PreviewInfo | undefined => fetchMeta(data)?.previewInfo ?? describeGated(data);
+
+/** How the answer was obtained when that is not "just now from the service": stale, or derived locally. */
+export function provenance(meta: FetchMeta | undefined): { kind: CellNoteKind; text: string } | undefined {
+  if (meta?.stale) return { kind: 'stale', text: `cached ${formatAge(meta.ageMs)} ago (${clock(meta.fetchedAt)}), ${readableTimes(meta.reason ?? 'the service could not be asked')}` };
+  if (meta?.derivedFrom) {
+    const { path, query, ageMs } = meta.derivedFrom;
+    return { kind: 'derived', text: `answered locally from a cached wider answer, ${formatAge(ageMs)} old (GET ${path}${query ? `?${query}` : ''})` };
+  }
+  return undefined;
+}
+
+/** The reader's warnings, one line each, at most MAX_WARNINGS of them and a count of the rest. */
+function warningLines(meta: FetchMeta | undefined): string[] {
+  const w = meta?.warnings ?? [];
+  return [...w.slice(0, MAX_WARNINGS), ...(w.length > MAX_WARNINGS ? [`… and ${w.length - MAX_WARNINGS} more warnings`] : [])];
+}
+
+/**
+ * The closing rows of a spilled table, in this order: the reader's warnings ("chicago: brief failed
+ * to build on the service (left out)"), what a preview withholds, then how the answer was obtained
+ * (stale or derived), so a table served from the cache ends with "cached <age>, <reason>".
+ */
+export function answerNotes(data: unknown): string[] {
+  const meta = fetchMeta(data);
+  const preview = previewOf(data);
+  return [...warningLines(meta), ...(preview ? [previewSentence(preview)] : []), ...(provenance(meta) ? [provenance(meta)!.text] : [])];
+}
+
+/**
+ * A table whose own note is a preview caveat of core's older wording ("Preview: 5 of 312 matching
+ * facilities", "182 more markets with a higher tier"): on a described preview the closing row's
+ * previewSentence says it, so the note goes (or becomes `keep`, the part that is not about the preview).
+ */
+export function withoutPreviewNote(table: Table, data: unknown, keep?: string): Table {
+  return previewOf(data) ? { ...table, note: keep } : table;
+}
+
+/** Whether a preview lists `path` (or a group holding it) as withheld. */
+function withheld(p: PreviewInfo, path: string): boolean {
+  const parts = path.split('.');
+  const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('.'));
+  return prefixes.some((x) => p.lockedFields.includes(x) || p.withheldSections.includes(x)) || p.lockedFields.includes(parts[parts.length - 1]);
+}
+
+/** The one line of a withheld value: what is withheld, what the preview does show, how to open it. */
+function withheldMessage(p: PreviewInfo, path: string, shown?: string): string {
+  const unlock = p.requiredTier ? `${planName(p.requiredTier)} opens it` : 'an API key opens it';
+  return `DC Hub: ${path} is withheld in this preview${shown ? ` (${shown})` : ''}; ${unlock}${p.upgradeUrl ? `: ${p.upgradeUrl}` : ''}`;
+}
+
+/**
+ * Where a formula's one-cell answer is noted: the calling cell (functions that declare
+ * @requiresAddress get it from Excel), else the formula and its arguments.
+ */
+export function cellOf(invocation: { address?: string } | undefined, formula: string, args: unknown[]): string {
+  return invocation?.address ?? `${formula}(${args.map((a) => (a === null || a === undefined ? '' : JSON.stringify(a))).join(',')})`;
+}
+
+export interface OneCell {
+  /** The cell (see cellOf) and the formula, for the pane's list. */
+  cell: string;
+  formula: string;
+  /** What the preview does show, named in a withheld value's message ("verdict: Excellent site"). */
+  shown?: string;
+}
+
+/**
+ * A value for one cell from an answer, and the pane's note about that cell. A value the preview
+ * withholds (null, listed in `_locked_fields`) is #N/A naming it and the plan that opens it —
+ * never 0 and never a blank that reads as "no value"; any other null is "" (a blank cell). A value
+ * that is there is returned, and a preview, a stale or a derived answer is noted for the pane.
+ */
+export function oneCell<T>(data: unknown, path: string, value: T | null | undefined, at: OneCell): T | '' {
+  const meta = fetchMeta(data);
+  const preview = previewOf(data);
+  if ((value === null || value === undefined) && preview && withheld(preview, path)) {
+    noteCell(at.cell, at.formula, { kind: 'preview', text: `${path} withheld: ${previewSentence(preview)}` });
+    const err = new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(withheldMessage(preview, path, at.shown)));
+    withheldErrors.add(err);
+    throw err;
+  }
+  const how = provenance(meta);
+  const note = how ?? (preview ? { kind: 'preview' as const, text: previewSentence(preview) } : meta?.warnings.length ? { kind: 'warning' as const, text: meta.warnings[0] } : undefined);
+  noteCell(at.cell, at.formula, note);
+  return value === null || value === undefined ? '' : value;
+}
+
+const withheldErrors = new WeakSet<object>();
+
+/**
+ * Runs a one-cell formula's work; when it fails (the cell shows the error and its message), the
+ * cell's earlier note is dropped, except the note of a withheld value, which says why.
+ */
+export async function oneCellFormula<T>(at: Pick<OneCell, 'cell' | 'formula'>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err && typeof err === 'object' && withheldErrors.has(err))) noteCell(at.cell, at.formula, undefined);
+    throw err;
+  }
+}
+
+/** Excel shows at most 255 characters of a message. */
+const clip = (s: string) => (s.length > 255 ? `${s.slice(0, 254)}…` : s);

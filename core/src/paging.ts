@@ -8,6 +8,7 @@ export interface PagesProgress {
   pagesDone: number;
   /** Pages this read will take in all (known once the first answer tells the total). */
   pagesTotal: number;
+  /** Rows served so far, those a reader left out (a brief that failed to build) included. */
   rowsDone: number;
   /** Rows in all, as the service counts them (`rowsDone` while it does not say). */
   rowsTotal: number;
@@ -30,6 +31,11 @@ interface ReadPlan {
 /** One page as the reader needs it: its rows, the total the service reports, the caller's tier if said. */
 export interface PageAnswer<T> {
   rows: readonly T[];
+  /**
+   * Records the page held as served, those the reader left out included (a brief that failed to
+   * build still takes its place in the service's paging); `rows.length` when not said.
+   */
+  served?: number;
   total?: number;
   tier?: string;
   /** How the page was obtained (from cache, stale, age), when the client said. */
@@ -69,6 +75,8 @@ export async function readEveryPage<T>(
   let refused = false;
   let pageSize = 0;
   const rows: T[] = [];
+  /** Records served so far, left-out ones included: the next page's offset. */
+  let offset = 0;
   const metas: FetchMeta[] = [];
   let total: number | undefined;
   let pages = 0;
@@ -76,7 +84,7 @@ export async function readEveryPage<T>(
     callOpts.signal?.throwIfAborted();
     let page: PageAnswer<T>;
     try {
-      page = await fetchPage({ limit, offset: rows.length }, callOpts);
+      page = await fetchPage({ limit, offset }, callOpts);
     } catch (err) {
       if (err instanceof ValidationError && err.status !== undefined && err.param === 'limit' && limit > BRIEF_PAGE_DEFAULT) {
         refused = true; // the tier is below Pro after all
@@ -89,12 +97,14 @@ export async function readEveryPage<T>(
     pageSize = Math.max(pageSize, limit);
     if (page.meta) metas.push(page.meta);
     rows.push(...page.rows);
+    const served = Math.max(page.served ?? 0, page.rows.length);
+    offset += served;
     if (page.total !== undefined && Number.isFinite(page.total) && page.total >= 0) total = page.total;
     const asked = limit;
     if (page.tier && !refused) limit = briefPageMax(page.tier);
-    const done = page.rows.length === 0 || (total !== undefined ? rows.length >= total : page.rows.length < asked);
-    const rowsTotal = Math.max(total ?? rows.length, rows.length);
-    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - rows.length) / limit)), rowsDone: rows.length, rowsTotal });
+    const done = served === 0 || (total !== undefined ? offset >= total : served < asked);
+    const rowsTotal = Math.max(total ?? offset, offset);
+    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)), rowsDone: offset, rowsTotal });
     if (done) break;
   }
   return { rows, pages, total: total ?? rows.length, pageSize, meta: combineMeta(metas) };

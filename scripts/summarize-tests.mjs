@@ -1,5 +1,7 @@
-// Sums Vitest and Playwright JSON reports into one "N passed, N failed" line.
+// Sums Vitest and Playwright JSON reports (Vitest on Node 20 and on Node 22, pytest and schemathesis in the
+// same Jest-compatible shape, Galata) into one "N passed, N failed" line, after one line per report.
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 let passed = 0;
 let failed = 0;
@@ -18,19 +20,26 @@ for (const file of process.argv.slice(2)) {
     failed++;
     continue;
   }
+  let p = 0;
+  let f = 0;
+  let s = 0;
   if ('numPassedTests' in report) {
     // Vitest (Jest-compatible JSON)
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-    if (report.numFailedTestSuites && !report.numFailedTests) failed += report.numFailedTestSuites;
+    p = report.numPassedTests;
+    f = report.numFailedTests;
+    s = report.numPendingTests + (report.numTodoTests ?? 0);
+    if (report.numFailedTestSuites && !report.numFailedTests) f += report.numFailedTestSuites;
   } else if (report.stats) {
     // Playwright
-    passed += report.stats.expected + (report.stats.flaky ?? 0);
-    failed += report.stats.unexpected;
-    skipped += report.stats.skipped;
-    if ((report.errors ?? []).length && !report.stats.unexpected) failed += report.errors.length;
+    p = report.stats.expected + (report.stats.flaky ?? 0);
+    f = report.stats.unexpected;
+    s = report.stats.skipped;
+    if ((report.errors ?? []).length && !report.stats.unexpected) f += report.errors.length;
   }
+  console.log(`  ${path.basename(file)}: ${p} passed, ${f} failed${s ? `, ${s} skipped` : ''}`);
+  passed += p;
+  failed += f;
+  skipped += s;
 }
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed ? 1 : 0);

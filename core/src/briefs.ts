@@ -129,6 +129,13 @@ export async function fetchBriefsAll(client: DchubClient, page: { limit?: number
   return (await fetchBriefsPage(client, page, opts)).data;
 }
 
+/**
+ * Briefs a page held as served: its window (offset, limit) within the total, as the service echoes
+ * them — a brief that failed to build is left out by the reader but took its place in the paging.
+ */
+const servedOf = (page: { briefs: readonly unknown[]; offset: number; limit: number }, total: number): number =>
+  Math.max(page.briefs.length, Math.min(page.limit, total - page.offset));
+
 /** Briefs of several pages in one answer of the page's shape: the first page's head, every brief once (by slug). */
 function mergePages<T extends MarketBriefAllT>(first: T | undefined, briefs: MarketBriefT[], total: number, pageSize: number, streamed: boolean): T {
   const seen = new Set<string>();
@@ -152,7 +159,7 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
       const r = await fetchBriefsPage(client, page.offset === 0 && page.limit === BRIEF_PAGE_DEFAULT ? {} : page, callOpts);
       first ??= r.data;
       streamed ||= r.data.streamed;
-      return { rows: r.data.briefs, total: r.data.total_available, tier: r.data.tier, meta: r };
+      return { rows: r.data.briefs, served: servedOf(r.data, r.data.total_available), total: r.data.total_available, tier: r.data.tier, meta: r };
     },
     opts,
     { firstAtDefault: true },
@@ -175,7 +182,7 @@ export async function fetchBriefsDiff(client: DchubClient, since: string, opts: 
       const r = await client.fetchJson(BRIEFS_DIFF_PATH, readBriefsDiff, q, { ...callOpts, cache: false });
       last = r.data;
       streamed ||= r.data.streamed;
-      return { rows: r.data.briefs, total: r.data.changed_total, tier: r.data.tier, meta: r };
+      return { rows: r.data.briefs, served: servedOf(r.data, r.data.changed_total), total: r.data.changed_total, tier: r.data.tier, meta: r };
     },
     opts,
   );

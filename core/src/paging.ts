@@ -8,6 +8,7 @@ export interface PagesProgress {
   pagesDone: number;
   /** Pages this read will take in all (known once the first answer tells the total). */
   pagesTotal: number;
+  /** Rows served so far, those a reader left out (a brief that failed to build) included. */
   rowsDone: number;
   /** Rows in all, as the service counts them (`rowsDone` while it does not say). */
   rowsTotal: number;

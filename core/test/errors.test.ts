@@ -14,71 +14,75 @@ import {
   refineQueue,
   siteScore,
 } from '../src/index.js';
+import { SANDBOX_PROFILES } from './support/profiles.js';
 
-let sb: RunningSandbox;
-const PRO = 'errors-pro';
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'errors', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
-});
-afterAll(() => sb?.close());
-const faults = (rules: unknown[]) => fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rules) });
-beforeEach(async () => {
-  await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
-});
-const client = (extra = {}) => new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro', retries: 0, cache: false, ...extra });
 const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e) => e);
 
-describe('every error class, through the sandbox fault injection', () => {
-  it('500/502/503 → ServerError carrying the server words', async () => {
-    await faults([{ path_prefix: '/api/site-score', kind: 'status', status: 502 }]);
-    const e = await fail(siteScore(client(), { lat: 1, lon: 1 }));
-    expect(e).toBeInstanceOf(ServerError);
-    expect(e.status).toBe(502);
-    expect(e.message).toMatch(/Injected 502/);
+describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (profile) => {
+  let sb: RunningSandbox;
+  const PRO = 'errors-pro';
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, profile, seed: 'errors', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
   });
-  it('429 → RateLimitError with Retry-After', async () => {
-    await faults([{ path_prefix: '/api/site-score', kind: 'rate_limit', retry_after: 9 }]);
-    const e = await fail(siteScore(client(), { lat: 1, lon: 1 }));
-    expect(e).toBeInstanceOf(RateLimitError);
-    expect(e.retryAfterSeconds).toBe(9);
+  afterAll(() => sb?.close());
+  const faults = (rules: unknown[]) => fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rules) });
+  beforeEach(async () => {
+    await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
   });
-  it('GETs are retried with backoff, honouring Retry-After, and then succeed', async () => {
-    await faults([{ path_prefix: '/api/site-score', kind: 'rate_limit', retry_after: 1, count: 1 }]);
-    const t0 = performance.now();
-    const s = await siteScore(client({ retries: 2 }), { lat: 2, lon: 2 });
-    expect(s.success).toBe(true);
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(900);
-  });
-  it('connection reset and truncated body → NetworkError', async () => {
-    await faults([{ path_prefix: '/api/site-score', kind: 'reset' }]);
-    expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(NetworkError);
-    await faults([{ path_prefix: '/api/site-score', kind: 'truncate' }]);
-    expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(NetworkError);
-  });
-  it('latency past the timeout → NetworkError marked timeout', async () => {
-    await faults([{ path_prefix: '/api/site-score', kind: 'latency', latency_ms: 1500 }]);
-    const e = await fail(siteScore(client({ timeoutMs: 300 }), { lat: 1, lon: 1 }));
-    expect(e).toBeInstanceOf(NetworkError);
-    expect(e.timeout).toBe(true);
-  });
-  it('malformed JSON and schema drift → SchemaDriftError naming where', async () => {
-    await faults([{ path_prefix: '/api/site-score', kind: 'malformed_json' }]);
-    expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(SchemaDriftError);
-    // Drift that leaves the answer unusable (the score itself is gone) fails, naming the path.
-    await faults([{ path_prefix: '/api/site-score', kind: 'schema_drift' }]);
-    const e = await fail(siteScore(client(), { lat: 3, lon: 3 }));
-    expect(e).toBeInstanceOf(SchemaDriftError);
-    expect(e.path).toBe('overall_score');
-    // Issue 10: drift that can be read around (a count derivable from the rows) is served, and named.
-    await faults([{ path_prefix: '/api/v1/interconnection-queue', kind: 'schema_drift' }]);
-    const q = await client().fetchJson('/api/v1/interconnection-queue/refined', (await import('../src/read/queue.js')).readQueue, new URLSearchParams({ iso: 'SPP' }));
-    expect(q.data.count_returned).toBe(q.data.results.length);
-    expect(q.warnings).toContain('count_returned missing from the answer; counted from the rows');
-  });
-  it('401 and 400 from the service', async () => {
-    expect(await fail(siteScore(client({ apiKey: 'nope-nope' }), { lat: 1, lon: 1 }))).toBeInstanceOf(AuthError);
-    const r = await fetch(`${sb.url}/api/site-score?lat=1`, { headers: { 'X-API-Key': PRO } });
-    expect(r.status).toBe(400);
+  const client = (extra = {}) => new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro', retries: 0, cache: false, ...extra });
+
+  describe('every error class, through the sandbox fault injection', () => {
+    it('500/502/503 → ServerError carrying the server words', async () => {
+      await faults([{ path_prefix: '/api/site-score', kind: 'status', status: 502 }]);
+      const e = await fail(siteScore(client(), { lat: 1, lon: 1 }));
+      expect(e).toBeInstanceOf(ServerError);
+      expect(e.status).toBe(502);
+      expect(e.message).toMatch(/Injected 502/);
+    });
+    it('429 → RateLimitError with Retry-After', async () => {
+      await faults([{ path_prefix: '/api/site-score', kind: 'rate_limit', retry_after: 9 }]);
+      const e = await fail(siteScore(client(), { lat: 1, lon: 1 }));
+      expect(e).toBeInstanceOf(RateLimitError);
+      expect(e.retryAfterSeconds).toBe(9);
+    });
+    it('GETs are retried with backoff, honouring Retry-After, and then succeed', async () => {
+      await faults([{ path_prefix: '/api/site-score', kind: 'rate_limit', retry_after: 1, count: 1 }]);
+      const t0 = performance.now();
+      const s = await siteScore(client({ retries: 2 }), { lat: 2, lon: 2 });
+      expect(s.success).toBe(true);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(900);
+    });
+    it('connection reset and truncated body → NetworkError', async () => {
+      await faults([{ path_prefix: '/api/site-score', kind: 'reset' }]);
+      expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(NetworkError);
+      await faults([{ path_prefix: '/api/site-score', kind: 'truncate' }]);
+      expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(NetworkError);
+    });
+    it('latency past the timeout → NetworkError marked timeout', async () => {
+      await faults([{ path_prefix: '/api/site-score', kind: 'latency', latency_ms: 1500 }]);
+      const e = await fail(siteScore(client({ timeoutMs: 300 }), { lat: 1, lon: 1 }));
+      expect(e).toBeInstanceOf(NetworkError);
+      expect(e.timeout).toBe(true);
+    });
+    it('malformed JSON and schema drift → SchemaDriftError naming where', async () => {
+      await faults([{ path_prefix: '/api/site-score', kind: 'malformed_json' }]);
+      expect(await fail(siteScore(client(), { lat: 1, lon: 1 }))).toBeInstanceOf(SchemaDriftError);
+      // Drift that leaves the answer unusable (the score itself is gone) fails, naming the path.
+      await faults([{ path_prefix: '/api/site-score', kind: 'schema_drift' }]);
+      const e = await fail(siteScore(client(), { lat: 3, lon: 3 }));
+      expect(e).toBeInstanceOf(SchemaDriftError);
+      expect(e.path).toBe('overall_score');
+      // Issue 10: drift that can be read around (a count derivable from the rows) is served, and named.
+      await faults([{ path_prefix: '/api/v1/interconnection-queue', kind: 'schema_drift' }]);
+      const q = await client().fetchJson('/api/v1/interconnection-queue/refined', (await import('../src/read/queue.js')).readQueue, new URLSearchParams({ iso: 'SPP' }));
+      expect(q.data.count_returned).toBe(q.data.results.length);
+      expect(q.warnings).toContain('count_returned missing from the answer; counted from the rows');
+    });
+    it('401 and 400 from the service', async () => {
+      expect(await fail(siteScore(client({ apiKey: 'nope-nope' }), { lat: 1, lon: 1 }))).toBeInstanceOf(AuthError);
+      const r = await fetch(`${sb.url}/api/site-score?lat=1`, { headers: { 'X-API-Key': PRO } });
+      expect(r.status).toBe(400);
+    });
   });
 });
 

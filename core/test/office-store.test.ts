@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import { OfficeRuntimeStore, createCallerClient, dcpiScoreFields, fetchMeta, refineQueue } from '../src/index.js';
+import { SANDBOX_PROFILES } from './support/profiles.js';
 
 /** An OfficeRuntime.storage stand-in: strings by key, as Excel keeps them. */
 function officeStorage() {
@@ -55,47 +56,52 @@ describe('OfficeRuntimeStore: the budget of cached answers', () => {
   });
 });
 
-describe('Excel’s store keeps derived sources usable (2 M characters, widened queue answers of ~700 K)', () => {
-  let sb: RunningSandbox;
-  const STARTER = 'office-store-starter';
-  beforeAll(async () => {
-    sb = await startSandbox({ port: 0, seed: 'office-store', now: '2026-11-21T12:00:00Z', keys: `starter=${STARTER}` });
-  });
-  afterAll(() => sb?.close());
+describe.each(SANDBOX_PROFILES)('OfficeRuntimeStore against the sandbox (%s profile)', (profile) => {
+  describe('Excel’s store keeps derived sources usable (2 M characters, widened queue answers of ~700 K)', () => {
+    let sb: RunningSandbox;
+    // A small plan that widens by default: Starter; on the real profile, where Starter gets the 3-row
+    // queue tease (which answers nothing but itself), the Developer plan, the smallest with full answers.
+    const TIER = profile === 'real' ? 'developer' : 'starter';
+    const KEY = `office-store-${TIER}`;
+    beforeAll(async () => {
+      sb = await startSandbox({ port: 0, profile, seed: 'office-store', now: '2026-11-21T12:00:00Z', keys: `${TIER}=${KEY}` });
+    });
+    afterAll(() => sb?.close());
 
-  it('after six widened queue answers the DCPI list a column reads, the ledger and the indexes stay; a restart answers locally', async () => {
-    const { items, storage } = officeStorage();
-    const session = () => createCallerClient({ baseUrl: sb.url, apiKey: STARTER, store: new OfficeRuntimeStore(storage, 2_000_000), now: () => sb.ctx.clock.nowMs() });
-    const { client, ledgerId } = session();
-    const markets = ['phoenix', 'atlanta', 'chicago', 'reno', 'denver', 'columbus', 'portland'];
-    const column = async (c: typeof client) => Promise.all(markets.map((m) => dcpiScoreFields(c, m, 'verdict')));
-    await dcpiScoreFields(client, 'dallas', 'verdict'); // the first answer confirms the Starter tier
-    await column(client); // then one list serves the column
-    const sizes: number[] = [];
-    for (const iso of ['PJM', 'MISO', 'ERCOT', 'CAISO', 'SPP', 'NYISO']) {
-      const before = await new OfficeRuntimeStore(storage).usedChars();
-      const q = await refineQueue(client, { iso, min_mw: 100 });
-      expect(fetchMeta(q)?.derivedFrom?.query).toBe(`iso=${iso}&limit=1000`);
-      sizes.push((await new OfficeRuntimeStore(storage).usedChars()) - before);
-      await column(client); // the column recalculates: the list is read, so it is recently used
-    }
-    expect(Math.max(...sizes)).toBeGreaterThan(400_000);
-    const kept = [...items.keys()];
-    const answers = kept.filter((k) => k.startsWith('dchub:c:') && !k.includes('derive-index'));
-    expect(answers.reduce((n, k) => n + items.get(k)!.length, 0)).toBeLessThanOrEqual(2_000_000);
-    expect(kept).toContain(`dchub:quota:${ledgerId}`);
-    expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/dcpi/scores'))).toBe(true);
-    expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/interconnection-queue/refined'))).toBe(true);
-    expect(kept.some((k) => k.includes(':GET ') && k.endsWith(' /api/v1/dcpi/scores'))).toBe(true);
-    expect(kept.some((k) => k.includes('iso=NYISO&limit=1000'))).toBe(true);
-    expect(kept.some((k) => k.includes('iso=PJM&limit=1000'))).toBe(false); // the oldest wide answer went
+    it('after six widened queue answers the DCPI list a column reads, the ledger and the indexes stay; a restart answers locally', async () => {
+      const { items, storage } = officeStorage();
+      const session = () => createCallerClient({ baseUrl: sb.url, apiKey: KEY, store: new OfficeRuntimeStore(storage, 2_000_000), now: () => sb.ctx.clock.nowMs() });
+      const { client, ledgerId } = session();
+      const markets = ['phoenix', 'atlanta', 'chicago', 'reno', 'denver', 'columbus', 'portland'];
+      const column = async (c: typeof client) => Promise.all(markets.map((m) => dcpiScoreFields(c, m, 'verdict')));
+      await dcpiScoreFields(client, 'dallas', 'verdict'); // the first answer confirms the tier
+      await column(client); // then one list serves the column
+      const sizes: number[] = [];
+      for (const iso of ['PJM', 'MISO', 'ERCOT', 'CAISO', 'SPP', 'NYISO']) {
+        const before = await new OfficeRuntimeStore(storage).usedChars();
+        const q = await refineQueue(client, { iso, min_mw: 100 });
+        expect(fetchMeta(q)?.derivedFrom?.query).toBe(`iso=${iso}&limit=1000`);
+        sizes.push((await new OfficeRuntimeStore(storage).usedChars()) - before);
+        await column(client); // the column recalculates: the list is read, so it is recently used
+      }
+      expect(Math.max(...sizes)).toBeGreaterThan(400_000);
+      const kept = [...items.keys()];
+      const answers = kept.filter((k) => k.startsWith('dchub:c:') && !k.includes('derive-index'));
+      expect(answers.reduce((n, k) => n + items.get(k)!.length, 0)).toBeLessThanOrEqual(2_000_000);
+      expect(kept).toContain(`dchub:quota:${ledgerId}`);
+      expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/dcpi/scores'))).toBe(true);
+      expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/interconnection-queue/refined'))).toBe(true);
+      expect(kept.some((k) => k.includes(':GET ') && k.endsWith(' /api/v1/dcpi/scores'))).toBe(true);
+      expect(kept.some((k) => k.includes('iso=NYISO&limit=1000'))).toBe(true);
+      expect(kept.some((k) => k.includes('iso=PJM&limit=1000'))).toBe(false); // the oldest wide answer went
 
-    // Excel restarts: a new runtime over the same storage answers the column and a narrower NYISO question locally.
-    const next = session().client;
-    const verdicts = await column(next);
-    expect(verdicts.every((v) => typeof v.verdict === 'string')).toBe(true);
-    const narrow = await refineQueue(next, { iso: 'NYISO', min_mw: 250 });
-    expect(fetchMeta(narrow)?.derivedFrom?.query).toBe('iso=NYISO&limit=1000');
-    expect(next.requestsSent).toBe(0);
+      // Excel restarts: a new runtime over the same storage answers the column and a narrower NYISO question locally.
+      const next = session().client;
+      const verdicts = await column(next);
+      expect(verdicts.every((v) => typeof v.verdict === 'string')).toBe(true);
+      const narrow = await refineQueue(next, { iso: 'NYISO', min_mw: 250 });
+      expect(fetchMeta(narrow)?.derivedFrom?.query).toBe('iso=NYISO&limit=1000');
+      expect(next.requestsSent).toBe(0);
+    });
   });
 });

@@ -6,6 +6,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import { EXIT } from '../src/cli/main.js';
 import { cliRunner } from './support/cli.js';
 import { DchubClient, MCP_TOOL_NAMES, McpToolClient, ValidationError, coerceToolArguments, knownToolInputSchema, undeclaredToolArguments } from '../src/index.js';
+import { SANDBOX_PROFILES } from './support/profiles.js';
 
 const schema = (tool: string) => knownToolInputSchema(tool)!;
 const fails = (fn: () => unknown, param: string, message: RegExp) => {
@@ -74,64 +75,66 @@ describe('tool arguments typed by the input schema', () => {
   });
 });
 
-describe('against the sandbox’s MCP server', () => {
-  let sb: RunningSandbox;
-  let dir: string;
-  const PRO = 'tool-args-pro';
-  beforeAll(async () => {
-    sb = await startSandbox({ port: 0, seed: 'tool-args', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}` });
-    dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-tool-args-'));
-  });
-  afterAll(async () => {
-    await sb?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+describe.each(SANDBOX_PROFILES)('tool arguments (%s profile)', (profile) => {
+  describe('against the sandbox’s MCP server', () => {
+    let sb: RunningSandbox;
+    let dir: string;
+    const PRO = 'tool-args-pro';
+    beforeAll(async () => {
+      sb = await startSandbox({ port: 0, profile, seed: 'tool-args', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}` });
+      dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-tool-args-'));
+    });
+    afterAll(async () => {
+      await sb?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
 
-  it('core’s copy of every input schema is the one the server lists', async () => {
-    const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
-    try {
-      const tools = await mcp.listTools();
-      for (const name of MCP_TOOL_NAMES) {
-        const served = tools.find((t) => t.name === name)!.inputSchema as Record<string, unknown>;
-        const { $schema: _a, ...fromServer } = served;
-        const { $schema: _b, ...fromCore } = knownToolInputSchema(name) as Record<string, unknown>;
-        expect(fromCore, name).toEqual(fromServer);
+    it('core’s copy of every input schema is the one the server lists', async () => {
+      const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
+      try {
+        const tools = await mcp.listTools();
+        for (const name of MCP_TOOL_NAMES) {
+          const served = tools.find((t) => t.name === name)!.inputSchema as Record<string, unknown>;
+          const { $schema: _a, ...fromServer } = served;
+          const { $schema: _b, ...fromCore } = knownToolInputSchema(name) as Record<string, unknown>;
+          expect(fromCore, name).toEqual(fromServer);
+        }
+      } finally {
+        await mcp.close();
       }
-    } finally {
-      await mcp.close();
-    }
-  });
+    });
 
-  it('typedArguments reads the server’s schema; in preview core’s copy, without connecting', async () => {
-    const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro' }), { apiKey: PRO });
-    try {
-      expect(await mcp.typedArguments('ai_capacity_index', { horizon: '60' }, { cacheOnly: true })).toEqual({ horizon: 60 });
-      expect(mcp.callsSent).toBe(0);
-      const args = await mcp.typedArguments('compare_sites', { sites: '[{"lat":39.04,"lon":-77.49},{"lat":32.9,"lon":-96.9}]' });
-      const r = await mcp.callTool('compare_sites', args);
-      expect(r.isError).toBe(false);
-      expect(JSON.stringify(r.data)).toMatch(/39\.04/);
-      await expect(mcp.typedArguments('no_such_tool', {})).rejects.toMatchObject({ param: 'name' });
-    } finally {
-      await mcp.close();
-    }
-  });
+    it('typedArguments reads the server’s schema; in preview core’s copy, without connecting', async () => {
+      const mcp = new McpToolClient(new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro' }), { apiKey: PRO });
+      try {
+        expect(await mcp.typedArguments('ai_capacity_index', { horizon: '60' }, { cacheOnly: true })).toEqual({ horizon: 60 });
+        expect(mcp.callsSent).toBe(0);
+        const args = await mcp.typedArguments('compare_sites', { sites: '[{"lat":39.04,"lon":-77.49},{"lat":32.9,"lon":-96.9}]' });
+        const r = await mcp.callTool('compare_sites', args);
+        expect(r.isError).toBe(false);
+        expect(JSON.stringify(r.data)).toMatch(/39\.04/);
+        await expect(mcp.typedArguments('no_such_tool', {})).rejects.toMatchObject({ param: 'name' });
+      } finally {
+        await mcp.close();
+      }
+    });
 
-  const dchub = cliRunner(() => sb.url, () => dir);
-  it('dchub tool: a union, an array of objects and a string that looks like a number, as the schema says', async () => {
-    const a = await dchub('tool', 'ai_capacity_index', 'horizon=60', 'limit=3', '--format', 'json', '--api-key', PRO);
-    expect(a.code).toBe(EXIT.ok);
-    expect(JSON.parse(a.out).horizon_days ?? JSON.parse(a.out).horizon).toBe(60);
-    const c = await dchub('tool', 'compare_sites', 'sites=[{"lat":39.04,"lon":-77.49},{"lat":32.9,"lon":-96.9}]', '--format', 'json', '--api-key', PRO);
-    expect(c.code).toBe(EXIT.ok);
-    const i = await dchub('tool', 'compare_isos', 'isos=PJM,ERCOT', '--format', 'json', '--api-key', PRO);
-    expect(i.code).toBe(EXIT.ok);
-    expect(Object.keys(JSON.parse(i.out).comparison)).toEqual(['PJM', 'ERCOT']);
-    const bad = await dchub('tool', 'ai_capacity_index', 'horizon=45', '--api-key', PRO);
-    expect(bad.code).toBe(EXIT.usage);
-    expect(bad.err).toMatch(/horizon: must be 30, 60 or 90, got "45"/);
-    const extra = await dchub('tool', 'get_news', 'limit=2', 'colour=red', '--format', 'json', '--api-key', PRO);
-    expect(extra.code).toBe(EXIT.ok);
-    expect(extra.err).toMatch(/get_news does not declare colour; sent as given/);
+    const dchub = cliRunner(() => sb.url, () => dir);
+    it('dchub tool: a union, an array of objects and a string that looks like a number, as the schema says', async () => {
+      const a = await dchub('tool', 'ai_capacity_index', 'horizon=60', 'limit=3', '--format', 'json', '--api-key', PRO);
+      expect(a.code).toBe(EXIT.ok);
+      expect(JSON.parse(a.out).horizon_days ?? JSON.parse(a.out).horizon).toBe(60);
+      const c = await dchub('tool', 'compare_sites', 'sites=[{"lat":39.04,"lon":-77.49},{"lat":32.9,"lon":-96.9}]', '--format', 'json', '--api-key', PRO);
+      expect(c.code).toBe(EXIT.ok);
+      const i = await dchub('tool', 'compare_isos', 'isos=PJM,ERCOT', '--format', 'json', '--api-key', PRO);
+      expect(i.code).toBe(EXIT.ok);
+      expect(Object.keys(JSON.parse(i.out).comparison)).toEqual(['PJM', 'ERCOT']);
+      const bad = await dchub('tool', 'ai_capacity_index', 'horizon=45', '--api-key', PRO);
+      expect(bad.code).toBe(EXIT.usage);
+      expect(bad.err).toMatch(/horizon: must be 30, 60 or 90, got "45"/);
+      const extra = await dchub('tool', 'get_news', 'limit=2', 'colour=red', '--format', 'json', '--api-key', PRO);
+      expect(extra.code).toBe(EXIT.ok);
+      expect(extra.err).toMatch(/get_news does not declare colour; sent as given/);
+    });
   });
 });

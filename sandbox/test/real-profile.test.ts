@@ -115,6 +115,9 @@ describe('real profile: site score (notes §2.15)', () => {
     expect(body.nearby.facilities_100km).toBeTypeOf('number');
     expect(body._preview_only).toBe(true);
     expect(body._locked_fields).toEqual(['fiber', 'overall_score', 'scores']);
+    // The plan that opens it is Pro, even for a Developer key (the queue's tease offers Developer).
+    expect(body.required_plan).toBe('pro');
+    expect(body.upgrade_options.map((o: { plan: string }) => o.plan)).toEqual(['pro']);
   });
 
   it('keyless callers get two full scores a day, then 402 paid_preview', async () => {

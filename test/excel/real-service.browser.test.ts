@@ -59,7 +59,7 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const overall = await call(h, 'SITESCORE', [39.04, -77.49, 100, null]);
       expect(overall.error).toEqual({
         code: '#N/A',
-        message: 'DC Hub: overall_score is withheld in this preview (verdict: Excellent site); the Developer plan opens it: https://dchub.cloud/pricing',
+        message: 'DC Hub: overall_score is withheld in this preview (verdict: Excellent site); the Pro plan opens it: https://dchub.cloud/pricing',
       });
       expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'scores.power_infrastructure'])).error?.message).toMatch(/^DC Hub: scores\.power_infrastructure is withheld in this preview/);
       const full = await fx.api('/api/site-score?lat=39.04&lon=-77.49&capacity=100', KEYS.pro);

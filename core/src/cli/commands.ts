@@ -155,7 +155,11 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       return EXIT.ok;
     }
     case 'deals': {
-      const r = await transactions(client, { limit: num('--limit', f.limit), deal_type: str(f['deal-type']) }, call);
+      const r = await transactions(
+        client,
+        { limit: num('--limit', f.limit), deal_type: str(f['deal-type']), year: num('--year', f.year), buyer: str(f.buyer), seller: str(f.seller) },
+        call,
+      );
       emit(dealsTable(r), r);
       return EXIT.ok;
     }

@@ -30,7 +30,9 @@ Commands:
   markets [<market>]                     scored markets, or one market's details
   facilities <query> [--country CC] [--limit N]
   news [--limit N]
-  deals [--limit N] [--deal-type T]
+  deals [--limit N] [--deal-type T] [--year Y] [--buyer B] [--seller S]
+                                         (a keyed caller of the real service names one of
+                                         --year, --buyer, --seller)
   parcel <file.geojson|-> [--capacity-mw N]
   rank <candidates.csv> --objectives f:w,... [--constraints f:min:max,...] [--mode M] [--top-k N]
                                          weights signed (+ maximizes, - minimizes); a bound may be
@@ -110,6 +112,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         offset: { type: 'string' },
         country: { type: 'string' },
         'deal-type': { type: 'string' },
+        year: { type: 'string' },
+        buyer: { type: 'string' },
+        seller: { type: 'string' },
         objectives: { type: 'string' },
         constraints: { type: 'string' },
         mode: { type: 'string' },

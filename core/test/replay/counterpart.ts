@@ -27,17 +27,28 @@ function matches(route: Route, method: string, path: string, query: URLSearchPar
   return Object.entries(route.query ?? {}).every(([k, v]) => query.get(k) === v);
 }
 
-export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Counterpart> {
-  const hits = new Map<number, number>();
-  const otherHits = new Map<number, number>();
-  const served = new Map<string, number>(); // `${case}:${route}` → replies already given
+/** "Another origin" of the redirect cases: answers case `n`'s `otherOrigin` under `/c/<n>/…` and counts what it was asked. */
+export interface OtherOrigin {
+  url: string;
+  hits(n: number): number;
+  close(): Promise<void>;
+}
 
-  const other = await loopback((req, res) => {
+export async function startOtherOrigin(cases: readonly ReplayCase[]): Promise<OtherOrigin> {
+  const hits = new Map<number, number>();
+  const server = await loopback((req, res) => {
     const n = Number(/^\/c\/(\d+)\//.exec(req.url ?? '')?.[1] ?? -1);
-    otherHits.set(n, (otherHits.get(n) ?? 0) + 1);
+    hits.set(n, (hits.get(n) ?? 0) + 1);
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(cases[n]?.otherOrigin ?? { error: 'the other origin has nothing here' }));
   });
+  return { url: server.url, hits: (n) => hits.get(n) ?? 0, close: server.close };
+}
+
+export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Counterpart> {
+  const hits = new Map<number, number>();
+  const served = new Map<string, number>(); // `${case}:${route}` → replies already given
+  const other = await startOtherOrigin(cases);
 
   const send = (res: http.ServerResponse, reply: Reply, n: number) => {
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
@@ -92,7 +103,7 @@ export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Co
 
   return {
     baseUrl: (n) => `${main.url}/c/${n}`,
-    otherHits: (n) => otherHits.get(n) ?? 0,
+    otherHits: (n) => other.hits(n),
     hits: (n) => hits.get(n) ?? 0,
     close: async () => {
       await main.close();

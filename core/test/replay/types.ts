@@ -60,8 +60,31 @@ export interface ReplayCase {
   /** MCP: the tool the CLI calls and the result the server gives. */
   mcp?: { tool: string; result: { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean } };
   /**
-   * The expectations that hold against any counterpart serving the real shapes (e.g. the sandbox's
-   * `real` profile): run when DCHUB_REPLAY_BASE_URL is set; cases without them run locally only.
+   * The expectations that hold against any counterpart serving the real shapes (the sandbox's
+   * `real` profile in CI, or DCHUB_REPLAY_BASE_URL); cases without them run locally only.
    */
-  portable?: Expect & { argv?: string[] };
+  portable?: Portable;
+  /** Requests the local counterpart may receive in all the runs (a read that pages must not ask twice). */
+  requests?: number;
+}
+
+/** Key tiers a portable case may call with (`anonymous`: no key). */
+export type ReplayTier = 'anonymous' | 'free' | 'starter' | 'developer' | 'pro' | 'enterprise';
+
+/** A portable run: what the CLI prints against a counterpart that serves the real shapes by itself. */
+export interface Portable extends Expect {
+  /** The checked run (default: the case's first run). */
+  argv?: string[];
+  /** The key's tier (default: `pro` for a keyed case, else `anonymous`). */
+  tier?: ReplayTier;
+  /** Runs before the checked one, sharing its cache directory (to fill the cache, spend an allowance); each exits 0. */
+  before?: string[][];
+  /**
+   * Fault rules set on the counterpart's test controls (`POST /_sandbox/faults`) after `before` and
+   * before the checked run; a `location` of `other:/` is another origin the runner serves (its
+   * `otherOrigin`), `self:/` the counterpart itself. Cases with faults need the controls.
+   */
+  faults?: Array<Record<string, unknown>>;
+  /** The other origin must never be asked (a keyed redirect elsewhere). */
+  otherOriginUntouched?: boolean;
 }

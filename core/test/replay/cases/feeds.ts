@@ -102,7 +102,7 @@ export const feedCases: ReplayCase[] = [
         expect: { code: 0, stdout: ['2026-05-21,Buyer 1,Seller 1,ma', 'Dallas'], stderr: [/^dchub: gated preview: 3 of 1,932 rows shown; withheld: id, mw, value, value_display, year; Free tier: showing 3 of 1932 transactions with basic fields: https:\/\/dchub\.cloud\/pricing\.$/m] },
       },
     ],
-    portable: { code: 0, argv: ['deals'] },
+    portable: { code: 0, argv: ['deals', '--format', 'csv'], stdout: [/^date,buyer,seller,type,/], stderr: [/^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: id, mw, value, value_display, year; [^\n]*: https:\/\/\S+\.$/m] },
   },
   {
     name: 'deals: the cached variant without statistics',
@@ -117,6 +117,27 @@ export const feedCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: '/api/v1/transactions', reply: { status: 400, body: { error: 'search_filter_required', message: 'At least one filter is required: year, buyer, seller', hint: 'Try adding a country, city, provider, or search query.', docs: 'https://dchub.cloud/api/docs' } } }],
     runs: [{ argv: ['deals'], expect: { code: 2, stderr: [/^dchub: request: At least one filter is required: year, buyer, seller$/m] } }],
+    portable: { code: 2, argv: ['deals'], stderr: [/^dchub: request: At least one filter is required: year, buyer, seller$/m] },
+  },
+  {
+    name: 'deals: a key below Pro meets the keyed wall (403 plan_upgrade_required), exit 3 in one line',
+    source: 'notes §1.4 (keyed-walls gate), §2.13 checklist 1',
+    keyed: true,
+    routes: [
+      {
+        path: '/api/v1/transactions',
+        reply: {
+          status: 403,
+          body: {
+            success: false, error: 'plan_upgrade_required', required_plan: 'pro', current_plan: 'free', pricing_url: 'https://dchub.cloud/pricing', upgrade_url: 'https://dchub.cloud/go/c/pro',
+            message: 'A key on the Pro plan or above opens this endpoint over REST, and so does any valid key holding pack credits.',
+            upgrade_options: [{ plan: 'pack', opens: 'rest', label: '$10 one-time = 1,000 API credits', url: 'https://dchub.cloud/go/c/pack' }],
+          },
+        },
+      },
+    ],
+    runs: [{ argv: ['deals', '--limit', '5'], expect: { code: 3, stderr: [/^dchub: A key on the Pro plan or above opens this endpoint over REST, and so does any valid key holding pack credits \(your plan: free\); upgrade: https:\/\/dchub\.cloud\/go\/c\/pro$/m] } }],
+    portable: { code: 3, tier: 'free', argv: ['deals', '--limit', '5'], stderr: [/^dchub: A key on the Pro plan or above opens this endpoint[^\n]* \(your plan: free\); upgrade: https:\/\/\S+$/m] },
   },
   {
     name: 'deals: the keyless record cap (429 daily_limit_reached with resets_at) fails at once, exit 4',

@@ -112,6 +112,13 @@ export const marketCases: ReplayCase[] = [
         },
       },
     ],
+    portable: {
+      code: 0,
+      argv: ['dcpi', 'dallas', '--format', 'csv'],
+      stdout: [/^verdict,(BUILD|CAUTION|AVOID|LOW_SIGNAL|NODATA)\r$/m, 'composite_score,\r\n', 'excess_power_score,\r\n', 'time_to_power_months,\r\n'],
+      notStdout: ['composite_score,0'],
+      stderr: [/^dchub: gated preview; withheld: composite_score, constraint_score, excess_power_score, time_to_power_months; the Developer plan opens the full answer: https:\/\/\S+\.$/m],
+    },
   },
   {
     name: 'dcpi: an alias resolved by the service (_requested_slug, _canonical_slug) with the narrative',
@@ -125,5 +132,6 @@ export const marketCases: ReplayCase[] = [
     source: 'notes §1.4',
     routes: [{ path: DCPI('atlantis'), reply: { status: 404, body: { error: 'market not found', slug: 'atlantis' } } }],
     runs: [{ argv: ['dcpi', 'atlantis'], expect: { code: 2, stderr: [/^dchub: market not found$/m] } }],
+    portable: { code: 2, argv: ['dcpi', 'atlantis'], stderr: [/^dchub: market not found$/m] },
   },
 ];

@@ -20,7 +20,7 @@ export const mcpCases: ReplayCase[] = [
       },
     },
     runs: [{ argv: ['tool', 'analyze_site', 'lat=33.45', 'lon=-112.07'], expect: { code: 3, stderr: [/^dchub: analyze_site: analyze_site is part of DC Hub Pro; upgrade: https:\/\/dchub\.cloud\/go\/c\/pro-replay$/m], notStdout: [/pro_required/] } }],
-    portable: { code: 3, argv: ['tool', 'analyze_site', 'lat=33.45', 'lon=-112.07'], stderr: [/upgrade/i] },
+    portable: { code: 3, argv: ['tool', 'analyze_site', 'lat=33.45', 'lon=-112.07'], stderr: [/^dchub: analyze_site: [^\n]*\bPro\b[^\n]*https:\/\/\S+/m], notStdout: [/pro_required/] },
   },
   {
     name: 'mcp: a wall as plain text (no JSON) is a plan error too',
@@ -62,6 +62,13 @@ export const mcpCases: ReplayCase[] = [
     routes: [],
     mcp: { tool: 'get_news', result: { isError: true, content: text({ error: 'daily_limit_reached', tool: 'get_news', tier: 'anonymous', limit: '10/day', message: 'MCP daily allowance reached for the anonymous tier (10 calls/day).', resets_at: '2026-11-22T00:00:00Z' }) } },
     runs: [{ argv: ['tool', 'get_news'], expect: { code: 4, stderr: [/^dchub: get_news: MCP daily allowance reached for the anonymous tier \(10 calls\/day\); resets at 2026-11-22T00:00:00Z$/m] } }],
+    // Ten keyless calls spend the day on the sandbox's real profile; the eleventh is the tool's refusal.
+    portable: {
+      code: 4,
+      before: Array.from({ length: 10 }, (_, i) => ['tool', 'get_news', `limit=${i + 1}`]),
+      argv: ['tool', 'get_news', 'limit=11'],
+      stderr: [/^dchub: get_news: MCP daily allowance reached for the anonymous tier \(10 calls\/day\)[^\n]*; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/m],
+    },
   },
   {
     name: 'mcp: a tool’s argument error stays an argument error, exit 2',
@@ -69,5 +76,6 @@ export const mcpCases: ReplayCase[] = [
     routes: [],
     mcp: { tool: 'compare_isos', result: { isError: true, content: text({ error: 'compare_isos needs 2-4 ISOs', supported_isos: ['PJM', 'ERCOT'] }) } },
     runs: [{ argv: ['tool', 'compare_isos', 'isos=PJM'], expect: { code: 2, stderr: [/^dchub: compare_isos: compare_isos needs 2-4 ISOs$/m] } }],
+    portable: { code: 2, argv: ['tool', 'compare_isos', 'isos=PJM'], stderr: [/^dchub: compare_isos: [^\n]*2-4/m] },
   },
 ];

@@ -12,7 +12,17 @@ export const queueCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: Q, reply: { body: queueAnswer(rows(4), { ercotqueue: { attribution: 'ercotqueue.com, CC BY 4.0' } }) } }],
     runs: [{ argv: ['queue', '--iso', 'ERCOT'], expect: { code: 0, stdout: ['ERCOT-1000', 'ERCOT-1003', 'Synthetic Solar 100', 'CC-BY-4.0'] } }],
-    portable: { code: 0, argv: ['queue', '--iso', 'ERCOT', '--limit', '5'] },
+    portable: {
+      code: 0,
+      argv: ['queue', '--iso', 'ERCOT', '--limit', '5', '--format', 'json'],
+      notStderr: [/gated preview/],
+      json: (o) => {
+        expect(o.results).toHaveLength(5);
+        expect(o.results.every((r: { iso: string; capacity_mw: unknown; queue_id: unknown }) => r.iso === 'ERCOT' && typeof r.capacity_mw === 'number' && typeof r.queue_id === 'string')).toBe(true);
+        expect(o.count_total_matching).toBeGreaterThan(5);
+        expect(o.provenance?.license).toBe('CC-BY-4.0');
+      },
+    },
   },
   {
     name: 'queue: the 3-row keyless tease says what is withheld and which of your filters were not applied',
@@ -30,7 +40,34 @@ export const queueCases: ReplayCase[] = [
         },
       },
     ],
-    portable: { code: 0, argv: ['queue', '--iso', 'PJM', '--min-mw', '200'], stderr: [/gated preview: 3 of [\d,]+ rows shown; withheld: /] },
+    portable: {
+      code: 0,
+      argv: ['queue', '--iso', 'PJM', '--min-mw', '200', '--max-ttp-months', '36', '--format', 'json'],
+      stderr: [/^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff(, total_queued_mw)?; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m],
+      json: (o) => {
+        expect(o.results).toHaveLength(3);
+        // Withheld numbers stay blank (null), never 0; coordinates at 2 dp.
+        for (const r of o.results) {
+          expect([r.capacity_mw, r.estimated_ttp_months, r.fiber_km]).toEqual([null, null, null]);
+          if (r.lat !== null) expect(Math.round(r.lat * 100) / 100).toBe(r.lat);
+        }
+        expect(o.count_total_matching).toBeGreaterThan(3);
+      },
+    },
+  },
+  {
+    name: 'queue: a key below Developer (free) gets the same tease; the key opens nothing more',
+    source: 'notes §1.3 (free/identified key → tease), §2.21',
+    keyed: true,
+    routes: [{ path: Q, reply: { body: queueTease(4948, ['min_mw']) } }],
+    runs: [{ argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200'], expect: { code: 0, stderr: [/^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m], stdout: ['ERCOT-1000'] } }],
+    portable: {
+      code: 0,
+      tier: 'free',
+      argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200', '--format', 'csv'],
+      stderr: [/^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, .*; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m],
+      stdout: [/^queue_id,project_name,iso,/, /^ERCOT-\d+,/m],
+    },
   },
   {
     name: 'queue: decimal strings become numbers; null stays blank',
@@ -108,7 +145,7 @@ export const queueCases: ReplayCase[] = [
       },
     ],
     runs: [{ argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30'], expect: { code: 0, stdout: [/Expand max_ttp_months to at least 50\.5/] } }],
-    portable: { code: 0, argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30'] },
+    portable: { code: 0, argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30'], stdout: [/Expand max_ttp_months to at least \d+(\.\d+)?/] },
   },
   {
     name: 'queue: a SQL failure answered with 200 {ok:false} is a server error in one line',

@@ -19,6 +19,8 @@ export const siteCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: S, query: { capacity: '100', lon: '-112.07' }, reply: { body: siteScore() } }],
     runs: [{ argv: ['score', '33.45', '-112.07', '--capacity-mw', '100'], expect: { code: 0, stdout: ['Good site'] } }],
+    // A counterpart that reads only `capacity` echoes the capacity back.
+    portable: { code: 0, argv: ['score', '33.45', '-112.07', '--capacity-mw', '100', '--format', 'json'], json: (o) => expect(o.capacity_requested_mw).toBe(100) },
   },
   {
     name: 'score: below Pro — every score null, a preview marker: delivered as blanks and marked as a preview',
@@ -48,6 +50,14 @@ export const siteCases: ReplayCase[] = [
         },
       },
     ],
+    portable: {
+      code: 0,
+      tier: 'free',
+      argv: ['score', '33.45', '-112.07', '--format', 'csv'],
+      stdout: ['overall_score,\r\n', 'scores.power_infrastructure,\r\n', /^nearby\.facilities_100km,\d+\r$/m, /^interpretation,\S/m],
+      notStdout: ['overall_score,0'],
+      stderr: [/^dchub: gated preview; withheld: (fiber, )?overall_score, scores; the Pro plan opens the full answer: https:\/\/\S+\.$/m],
+    },
   },
   {
     name: 'score: the legacy {success, data} envelope with decimal strings',
@@ -62,12 +72,20 @@ export const siteCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: S, reply: { status: 400, body: { success: false, error: 'lat and lon are required' } } }],
     runs: [{ argv: ['score', '0', '0'], expect: { code: 2, stderr: [/^dchub: request: lat and lon are required$/m] } }],
+    portable: { code: 2, argv: ['score', '0', '0'], stderr: [/^dchub: request: lat and lon are required$/m] },
   },
   {
     name: 'score: keyless after the allowance → 402 paid preview, exit 3 with how to unlock',
     source: 'notes §1.4 (402), §2.15',
     routes: [{ path: S, reply: { status: 402, body: { status: 'paid_preview', preview: true, human_message: 'Site scoring is a paid tool: the preview shows the verdict band only.', upgrade_url: 'https://dchub.cloud/pricing', agent_action: { type: 'checkout', method: 'GET', url: 'https://dchub.cloud/pricing', then: 'retry' } } } }],
     runs: [{ argv: ['score', '33.45', '-112.07'], expect: { code: 3, stderr: [/^dchub: Site scoring is a paid tool: the preview shows the verdict band only\. \(unlock: https:\/\/dchub\.cloud\/pricing\)$/m] } }],
+    // The keyless allowance of full scores is spent first (two a day on the sandbox's real profile).
+    portable: {
+      code: 3,
+      before: [['score', '33.45', '-112.07'], ['score', '33.46', '-112.07']],
+      argv: ['score', '33.47', '-112.07'],
+      stderr: [/^dchub: Site scoring is a [^\n]*\(unlock: https:\/\/\S+\)$/m],
+    },
   },
   {
     name: 'score: June 403 plan_required, exit 3 in one line',

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { HTML, gatewayPage, siteScore } from '../shapes.js';
 import type { ReplayCase } from '../types.js';
 
@@ -11,6 +12,14 @@ export const transportCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: S, reply: { status: 502, headers: HTML, body: gatewayPage(502, 'Bad gateway') } }],
     runs: [{ argv: score, expect: { code: 5, stderr: [/^dchub: HTTP 502 \(bad gateway\): the service's gateway answered an HTML error page; the service is down or overloaded; try again in a few minutes$/m], notStderr: [/[<>]|cloudflare|Ray ID/i] } }],
+    portable: {
+      code: 5,
+      argv: score,
+      faults: [{ path_prefix: S, kind: 'html_gateway', gateway_status: 502 }],
+      stderr: [/^dchub: HTTP 502 \(bad gateway\): the service's gateway answered an HTML error page; the service is down or overloaded; try again in a few minutes$/m],
+      notStderr: [/[<>]|cloudflare|Ray ID/i],
+      stdout: [/^$/],
+    },
   },
   {
     name: 'gateway: an HTML 524 (origin timeout) page, exit 5',
@@ -18,6 +27,13 @@ export const transportCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: S, reply: { status: 524, headers: HTML, body: gatewayPage(524, 'A timeout occurred') } }],
     runs: [{ argv: score, expect: { code: 5, stderr: [/^dchub: HTTP 524 \(the service took too long to answer\): the service's gateway answered an HTML error page; .*try again in a few minutes$/m], notStderr: [/[<>]/] } }],
+    portable: {
+      code: 5,
+      argv: ['queue', '--iso', 'PJM'],
+      faults: [{ path_prefix: '/api/v1/interconnection-queue', kind: 'html_gateway', gateway_status: 524 }],
+      stderr: [/^dchub: HTTP 524 \(the service took too long to answer\): the service's gateway answered an HTML error page; .*try again in a few minutes$/m],
+      notStderr: [/[<>]|cloudflare/i],
+    },
   },
   {
     name: 'gateway: an HTML page with a 200 (a captive or login page) says to check the base URL, exit 5',
@@ -37,6 +53,13 @@ export const transportCases: ReplayCase[] = [
     keyed: true,
     routes: [{ path: S, reply: { status: 429, headers: { 'Retry-After': '3600' }, body: { error: 'rate_limit_exceeded', message: 'Too many requests. Retry after 3600s.', retry_after: 3600 } } }],
     runs: [{ argv: score, expect: { code: 4, stderr: [/^dchub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m] } }],
+    // Fails at once: the suite's 30 s timeout would end a run that waited the hour.
+    portable: {
+      code: 4,
+      argv: score,
+      faults: [{ path_prefix: S, kind: 'rate_limit', retry_after: 3600 }],
+      stderr: [/^dchub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m],
+    },
   },
   {
     name: 'rate limit: the per-minute tier limiter (retry_after_seconds 60 in the body only), exit 4 at once',
@@ -66,6 +89,13 @@ export const transportCases: ReplayCase[] = [
     otherOriginUntouched: true,
     routes: [{ path: S, reply: { status: 302, redirect: 'other:/api/site-score' } }],
     runs: [{ argv: score, expect: { code: 5, stderr: [/^dchub: http:\/\/127\.0\.0\.1:\d+ redirected to another site \(http:\/\/127\.0\.0\.1:\d+\); the API key was not sent there\. If that is the service's new address, use it as the base URL$/m] } }],
+    portable: {
+      code: 5,
+      argv: score,
+      faults: [{ path_prefix: S, kind: 'redirect', location: 'other:/', redirect_status: 302 }],
+      otherOriginUntouched: true,
+      stderr: [/^dchub: http:\/\/\S+ redirected to another site \(http:\/\/127\.0\.0\.1:\d+\); the API key was not sent there\. If that is the service's new address, use it as the base URL$/m],
+    },
   },
   {
     name: 'redirect: 308 to another origin without a key is followed',
@@ -73,6 +103,7 @@ export const transportCases: ReplayCase[] = [
     otherOrigin: siteScore({ interpretation: 'answered by another origin' }),
     routes: [{ path: S, reply: { status: 308, redirect: 'other:/api/site-score' } }],
     runs: [{ argv: score, expect: { code: 0, stdout: ['answered by another origin'] } }],
+    portable: { code: 0, argv: score, faults: [{ path_prefix: S, kind: 'redirect', location: 'other:/', redirect_status: 308 }], stdout: ['answered by another origin'] },
   },
   {
     name: 'redirect: 301 on the same origin is followed with the key',
@@ -83,6 +114,14 @@ export const transportCases: ReplayCase[] = [
       { path: '/api/v2/site-score', reply: { body: siteScore({ interpretation: 'answered after a same-origin redirect' }) } },
     ],
     runs: [{ argv: score, expect: { code: 0, stdout: ['answered after a same-origin redirect'] } }],
+    // A Pro key gets the full queue, a keyless caller the tease: full rows prove the key went along.
+    portable: {
+      code: 0,
+      argv: ['queue', '--iso', 'ERCOT', '--limit', '3', '--format', 'json'],
+      faults: [{ path_prefix: '/api/v1/interconnection-queue', kind: 'redirect', location: 'self:/', redirect_status: 301, count: 1 }],
+      notStderr: [/gated preview/],
+      json: (o) => expect(o.results.map((r: { capacity_mw: unknown }) => typeof r.capacity_mw)).toEqual(['number', 'number', 'number']),
+    },
   },
   {
     name: 'ledger: a keyed caller without rate-limit headers is never refused on a guess; warned past the assumed 10',

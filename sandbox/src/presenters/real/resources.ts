@@ -59,6 +59,9 @@ export const realSite: SitePresenter = {
       fiber: score.fiber ? { basis: score.fiber.basis, connectivity_score: null } : undefined,
       verdict_band: score.interpretation,
       ...teaseMarkers(['fiber', 'overall_score', 'scores'], null),
+      // Site scoring opens from Pro (§2.15), not from the Developer plan the queue's tease offers.
+      required_plan: 'pro',
+      upgrade_options: [{ plan: 'pro', opens: 'rest', label: 'Pro $99/mo opens site scoring', url: `${PRICING}#pro` }],
     };
   },
 };

@@ -57,6 +57,8 @@ function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsv
 }
 
 interface CsvPage extends BriefsCsv {
+  /** Data records the page held, those the reader left out included. */
+  records: number;
   total?: number;
   tier?: string;
 }
@@ -67,6 +69,7 @@ const decodeCsvPage = (raw: { text: string; headers: Headers }, ctx: { warnings:
   return {
     value: {
       rows: readBriefsCsv(raw.text, ctx.warnings),
+      records: Math.max(0, Papa.parse(raw.text, { skipEmptyLines: true }).data.length - 1),
       filename: filenameOf(raw.headers.get('content-disposition')),
       text: raw.text,
       total: Number.isFinite(total) ? total : undefined,
@@ -99,7 +102,7 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
         if (!/\n$/.test(text)) text += '\r\n';
         text += pageBody(header, page.text, page.rows);
       }
-      return { rows: page.rows, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
+      return { rows: page.rows, next: offset + page.records, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
     },
     opts,
   );
@@ -149,7 +152,7 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
       const r = await fetchBriefsPage(client, page.offset === 0 && page.limit === BRIEF_PAGE_DEFAULT ? {} : page, callOpts);
       first ??= r.data;
       streamed ||= r.data.streamed;
-      return { rows: r.data.briefs, total: r.data.total_available, tier: r.data.tier, meta: r };
+      return { rows: r.data.briefs, next: r.data.offset + r.data.limit, total: r.data.total_available, tier: r.data.tier, meta: r };
     },
     opts,
     { firstAtDefault: true },
@@ -172,7 +175,7 @@ export async function fetchBriefsDiff(client: DchubClient, since: string, opts: 
       const r = await client.fetchJson(BRIEFS_DIFF_PATH, readBriefsDiff, q, { ...callOpts, cache: false });
       last = r.data;
       streamed ||= r.data.streamed;
-      return { rows: r.data.briefs, total: r.data.changed_total, tier: r.data.tier, meta: r };
+      return { rows: r.data.briefs, next: r.data.offset + r.data.limit, total: r.data.changed_total, tier: r.data.tier, meta: r };
     },
     opts,
   );

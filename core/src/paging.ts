@@ -30,6 +30,12 @@ interface ReadPlan {
 /** One page as the reader needs it: its rows, the total the service reports, the caller's tier if said. */
 export interface PageAnswer<T> {
   rows: readonly T[];
+  /**
+   * Where the next page starts, as the service cut this one (its offset + limit, or + the records it
+   * held): a record the reader left out (a brief that failed to build) still took its place in the
+   * page. Offset + rows.length when not said.
+   */
+  next?: number;
   total?: number;
   tier?: string;
   /** How the page was obtained (from cache, stale, age), when the client said. */
@@ -72,11 +78,12 @@ export async function readEveryPage<T>(
   const metas: FetchMeta[] = [];
   let total: number | undefined;
   let pages = 0;
+  let offset = 0;
   while (pages < MAX_PAGES_PER_READ) {
     callOpts.signal?.throwIfAborted();
     let page: PageAnswer<T>;
     try {
-      page = await fetchPage({ limit, offset: rows.length }, callOpts);
+      page = await fetchPage({ limit, offset }, callOpts);
     } catch (err) {
       if (err instanceof ValidationError && err.status !== undefined && err.param === 'limit' && limit > BRIEF_PAGE_DEFAULT) {
         refused = true; // the tier is below Pro after all
@@ -91,10 +98,12 @@ export async function readEveryPage<T>(
     rows.push(...page.rows);
     if (page.total !== undefined && Number.isFinite(page.total) && page.total >= 0) total = page.total;
     const asked = limit;
+    const held = page.next !== undefined && Number.isFinite(page.next) && page.next > offset ? page.next - offset : page.rows.length;
+    offset += held;
     if (page.tier && !refused) limit = briefPageMax(page.tier);
-    const done = page.rows.length === 0 || (total !== undefined ? rows.length >= total : page.rows.length < asked);
+    const done = held === 0 || (total !== undefined ? offset >= total : held < asked);
     const rowsTotal = Math.max(total ?? rows.length, rows.length);
-    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - rows.length) / limit)), rowsDone: rows.length, rowsTotal });
+    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)), rowsDone: rows.length, rowsTotal });
     if (done) break;
   }
   return { rows, pages, total: total ?? rows.length, pageSize, meta: combineMeta(metas) };

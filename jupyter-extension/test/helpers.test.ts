@@ -1,6 +1,6 @@
 // Pure helpers of the JupyterLab panel (no DOM, no Lumino): table views, file names, notebook
 // snippets, brief paging and relay URLs.
-import { parseCsv, toCsv, type Table } from '@dchub/core';
+import { briefPageMax, parseCsv, toCsv, type Table } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
 import {
   citationFileName,
@@ -12,7 +12,7 @@ import {
   numberedFileName,
   pandasSnippet
 } from '../src/exportFiles';
-import { briefPageLimit, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
+import { briefsProgressText, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
 import { candidatesFromRows, constraintsFromRows, numericFields, objectivesFromRows } from '../src/rankForm';
 import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
 import { argControl, toolArgs } from '../src/toolArgs';
@@ -138,11 +138,18 @@ describe('export names and notebook cells', () => {
 });
 
 describe('small parsers', () => {
-  it('brief page limits by tier (any case)', () => {
-    expect(briefPageLimit(undefined)).toBe(50);
-    expect(briefPageLimit('free')).toBe(50);
-    expect(briefPageLimit('PRO')).toBe(500);
-    expect(briefPageLimit('enterprise')).toBe(500);
+  it('brief page limits by tier (any case), as core’s plans give them to the panel', () => {
+    expect(briefPageMax(undefined)).toBe(50);
+    expect(briefPageMax('free')).toBe(50);
+    expect(briefPageMax('PRO')).toBe(500);
+    expect(briefPageMax('enterprise')).toBe(500);
+  });
+
+  it('words the brief progress after each page, and nothing more once done', () => {
+    expect(briefsProgressText(false)).toBe('Loading briefs…');
+    expect(briefsProgressText(true)).toBe('Checking for changed briefs…');
+    expect(briefsProgressText(false, { pagesDone: 1, pagesTotal: 2, rowsDone: 50, rowsTotal: 232 })).toBe('Loading briefs: page 1 of 2, 50 of 232 briefs…');
+    expect(briefsProgressText(false, { pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 })).toBe('Loading briefs…');
   });
 
   it('relay URLs sit under the Jupyter base URL', () => {

@@ -19,7 +19,7 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
-import { answerNotes } from './answerNotes';
+import { toolAnswerNotes } from './answerNotes';
 import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
@@ -233,10 +233,9 @@ export class McpPanel extends Panel implements TableSource {
 
   private _show(result: ToolResult): void {
     const table = toolTable(result);
-    // A list the server cut for this caller ("3 of 10") says it is partial and what opens the rest.
-    const notes = answerNotes([], result.previewInfo);
-    if (result.partial && !notes.preview) notes.preview = 'Partial: the service cut this answer for your plan.';
-    this._banner.show(notes);
+    // A list the server cut for this caller ("3 of 10") says it is partial and what opens the rest;
+    // a call past an assumed daily allowance says so.
+    this._banner.show(toolAnswerNotes(result));
     this._result.dataset.partial = String(result.partial);
     this._last = { result, table };
     this.view.title.label = `DC Hub tool: ${result.tool}`;

@@ -23,6 +23,11 @@ export interface ToolResult {
   partial: boolean;
   /** What a partial answer withholds and how to open it (`previewSentence` words it). */
   previewInfo?: PreviewInfo;
+  /**
+   * What to tell the user about this call, one line each: an assumed daily MCP allowance exceeded
+   * (the call still went out). Hosts show them with the answer; never cached with it.
+   */
+  warnings?: string[];
 }
 
 function checkToolName(name: string): void {
@@ -119,11 +124,14 @@ export class McpToolClient {
     const hit = cache?.peek(key) ?? undefined;
     if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now))) return { ...(hit.value as ToolResult), fromCache: true };
     if (opts.cacheOnly) throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
-    if (this.ledger && !(await this.ledger.reserve())) {
+    // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning.
+    const reservation = this.ledger ? await this.ledger.reserveCall() : { ok: true };
+    if (this.ledger && !reservation.ok) {
       if (hit) return { ...(hit.value as ToolResult), fromCache: true };
       const s = await this.ledger.snapshot();
       throw new QuotaSpentError(s.limit, s.resetsAt);
     }
+    const warnings = reservation.warning ? [reservation.warning] : [];
     const c = await this.#connect();
     this.callsSent++;
     let res: Awaited<ReturnType<Client['callTool']>>;
@@ -153,7 +161,7 @@ export class McpToolClient {
     if (!result.isError && cache) {
       await cache.save(key, { text: JSON.stringify(result), storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
     }
-    return result;
+    return warnings.length ? { ...result, warnings } : result;
   }
 
   async close(): Promise<void> {

@@ -120,8 +120,9 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
     } else if (t === 'array') {
       expected.push('a list');
       let list: unknown[] | undefined = Array.isArray(v) ? v : Array.isArray(json) ? json : undefined;
-      // Plain text splits on commas, unless the schema also takes the text as it is.
-      if (!list && text !== undefined && json === undefined && !textTaken) list = text === '' ? [] : text.split(',').map((x) => x.trim());
+      // Plain text splits on commas, unless the schema also takes the text as it is; a blank item
+      // (`VA, TX,` as people type it) adds nothing, as in core's list parameters.
+      if (!list && text !== undefined && json === undefined && !textTaken) list = text.split(',').map((x) => x.trim()).filter((x) => x !== '');
       if (!list) continue;
       const item = Array.isArray(s.items) ? undefined : s.items;
       const items = item ? list.map((x, i) => coerceValue(item, x, `${path}.${i}`)) : list;

@@ -5,7 +5,7 @@
  * wider one, and what the reader mended or left out (named bad records). The CLI prints the same
  * facts on stderr; Excel puts them in a closing row.
  */
-import { describeDerived, formatAge, previewSentence, type FetchMeta, type PreviewInfo } from '@dchub/core';
+import { describeDerived, formatAge, previewSentence, type FetchMeta, type PreviewInfo, type ToolResult } from '@dchub/core';
 
 export interface AnswerNotes {
   /** `previewSentence` of what a gated (or partial) preview withholds. */
@@ -40,6 +40,17 @@ export function answerNotes(metas: ReadonlyArray<FetchMeta | undefined>, preview
     notes.stale = { ageMs: stalest.ageMs, reason, text: `Served from the cache (${formatAge(stalest.ageMs)} old): ${reason}.` };
   }
   if (derived && !stalest) notes.derived = `${describeDerived(derived).replace(/^a/, 'A')}.`;
+  return notes;
+}
+
+/**
+ * The notes of an MCP tool answer: a list the server cut for this caller ("3 of 10") and what opens
+ * the rest, and the call's own warnings (an assumed daily MCP allowance exceeded: the call went out).
+ */
+export function toolAnswerNotes(result: Pick<ToolResult, 'partial' | 'previewInfo' | 'warnings'>): AnswerNotes {
+  const notes = answerNotes([], result.previewInfo);
+  if (result.partial && !notes.preview) notes.preview = 'Partial: the service cut this answer for your plan.';
+  notes.warnings = [...(result.warnings ?? [])];
   return notes;
 }
 

@@ -1,11 +1,13 @@
 import {
   DchubError,
+  briefToRow,
   briefsTable,
+  fetchBriefsAllPages,
+  fetchBriefsDiff,
   fetchMeta,
-  type FetchMeta,
-  fetchBriefsAll,
   mergeBriefDiff,
   type BriefCsvRowT,
+  type PagesProgress,
   type Table
 } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
@@ -14,8 +16,7 @@ import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, sh
 import { pythonCall } from './pycode';
 import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
-import { fetchBriefsDiffPage, loadAllBriefs, loadBriefsDiff } from './briefsData';
-import { formatAge } from './helpers';
+import { briefsProgressText, formatAge } from './helpers';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 import { ResultView } from './views';
@@ -57,6 +58,8 @@ export class BriefsPanel extends Panel implements TableSource {
   private _tier = '';
   private _lastRefreshed: number | null = null;
   private _inflight: Promise<BriefsRefreshResult | null> | null = null;
+  /** Aborts the pages still to read when the connection changes (reset) or the panel closes. */
+  private _abort: AbortController | null = null;
   private _timer: ReturnType<typeof setInterval> | null = null;
   private _ageTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -122,6 +125,11 @@ export class BriefsPanel extends Panel implements TableSource {
     this._ageTimer = setInterval(() => this._showStatus(), 30_000);
   }
 
+  /** Whether a load or refresh is running. */
+  get busy(): boolean {
+    return this._inflight !== null;
+  }
+
   /** Whether the briefs have been loaded at least once. */
   get loaded(): boolean {
     return this._rows !== null;
@@ -153,14 +161,20 @@ export class BriefsPanel extends Panel implements TableSource {
    * Concurrent calls share one request.
    */
   refresh(): Promise<BriefsRefreshResult | null> {
-    this._inflight ??= this._run().finally(() => {
-      this._inflight = null;
-    });
+    if (!this._inflight) {
+      const run: Promise<BriefsRefreshResult | null> = this._run().finally(() => {
+        // A run that reset() cut short must not clear the one started after it.
+        if (this._inflight === run) this._inflight = null;
+      });
+      this._inflight = run;
+    }
     return this._inflight;
   }
 
   /** Drops the table and loads everything again (after a connection change). */
   reset(): void {
+    this._abort?.abort();
+    this._inflight = null;
     this._rows = null;
     this._asOf = '';
     this.model.setTable(null);
@@ -177,6 +191,7 @@ export class BriefsPanel extends Panel implements TableSource {
 
   dispose(): void {
     if (this.isDisposed) return;
+    this._abort?.abort();
     if (this._timer !== null) clearInterval(this._timer);
     if (this._ageTimer !== null) clearInterval(this._ageTimer);
     this._timer = this._ageTimer = null;
@@ -184,21 +199,27 @@ export class BriefsPanel extends Panel implements TableSource {
   }
 
   private _run(): Promise<BriefsRefreshResult | null> {
-    return runBusy(this._view, async () => {
+    const abort = new AbortController();
+    this._abort = abort;
+    // Only the latest run clears the busy line (one that reset() cut short ends after the next began).
+    const view: RequestView = {
+      ...this._view,
+      setBusy: (busy) => {
+        if (busy || this._abort === abort) this._setBusy(busy);
+      }
+    };
+    return runBusy(view, async () => {
       const client = await this._connection.client();
-      // Every page's fetchMeta, for the banner (warnings name the briefs the service failed to build).
-      const metas: Array<FetchMeta | undefined> = [];
-      const noted = <T>(page: T): T => {
-        metas.push(fetchMeta(page));
-        return page;
-      };
+      // Core reads every page (the tier's page size, from where the service cut the last page).
+      const opts = { onProgress: (p: PagesProgress) => this._showProgress(p), signal: abort.signal };
       let result: BriefsRefreshResult;
-      let stale = false;
       const refreshing = this._rows !== null;
+      let answer;
       if (!this._rows) {
-        const { rows, tier, stale: fromStale } = await loadAllBriefs((page) => fetchBriefsAll(client, page).then(noted));
-        stale = fromStale;
-        this._tier = tier;
+        answer = await fetchBriefsAllPages(client, opts);
+        abort.signal.throwIfAborted();
+        const rows = answer.briefs.map(briefToRow);
+        this._tier = answer.tier;
         const table = briefsTable(rows);
         this._rows = rows;
         this._asOf = table.asOf ?? '';
@@ -208,19 +229,23 @@ export class BriefsPanel extends Panel implements TableSource {
       } else {
         // Every page of /diff: above one page of changed markets, nothing may be lost.
         const since = this._asOf || new Date(0).toISOString();
-        const diff = await loadBriefsDiff((page) => fetchBriefsDiffPage(client, since, page).then(noted));
-        const merged = mergeBriefDiff(this._rows, diff);
+        answer = await fetchBriefsDiff(client, since, opts);
+        abort.signal.throwIfAborted();
+        const merged = mergeBriefDiff(this._rows, answer);
         this._rows = merged.rows;
         this._asOf = merged.asOf || this._asOf;
         this.model.setTable(briefsTable(merged.rows), [...merged.changed, ...merged.added]);
         result = { count: merged.rows.length, changed: merged.changed, added: merged.added, asOf: this._asOf };
       }
+      // The pages' fetchMeta as one: stale when any page was, every brief the service failed to build named.
+      const meta = fetchMeta(answer);
+      const stale = meta?.stale === true;
       this._showView(this.view);
       this._lastRefreshed = Date.now();
       this._status.dataset.offline = 'false';
       this._status.dataset.stale = String(stale);
       this._showCount();
-      this._banner.showMeta(metas);
+      this._banner.showMeta([meta]);
       this._showChanged(result, refreshing);
       this._showStatus();
       showText(this._citation, this.model.table.citation);
@@ -229,6 +254,8 @@ export class BriefsPanel extends Panel implements TableSource {
   }
 
   private _showFailure(err: unknown): void {
+    // A read cut short by reset() (the connection changed) or by closing is no failure to show.
+    if (err instanceof DOMException && err.name === 'AbortError') return;
     showError(this._error, err, failureHint(this._connection.state.mode, 'The Jupyter server could not reach the DC Hub service.'));
     if (this._rows) {
       // Keep showing what we have, marked offline.
@@ -240,7 +267,17 @@ export class BriefsPanel extends Panel implements TableSource {
 
   private _setBusy(busy: boolean): void {
     showBusy(this.node, this._busy, this._refresh, busy);
-    this._busy.textContent = this._rows ? 'Checking for changed briefs…' : 'Loading briefs…';
+    this._busy.textContent = briefsProgressText(this._rows !== null);
+    for (const k of ['pagesDone', 'pagesTotal', 'rowsDone', 'rowsTotal']) delete this._busy.dataset[k];
+  }
+
+  /** Where the reading of the pages stands (after each page), in the busy line and its data attributes. */
+  private _showProgress(p: PagesProgress): void {
+    this._busy.textContent = briefsProgressText(this._rows !== null, p);
+    this._busy.dataset.pagesDone = String(p.pagesDone);
+    this._busy.dataset.pagesTotal = String(p.pagesTotal);
+    this._busy.dataset.rowsDone = String(p.rowsDone);
+    this._busy.dataset.rowsTotal = String(p.rowsTotal);
   }
 
   private _showCount(): void {

@@ -1,11 +1,13 @@
 import {
+  QUEUE_LIMIT_DEFAULT,
+  createCallerClient,
   DchubClient,
   IndexedDbStore,
   MCP_DAILY_ALLOWANCE,
   McpToolClient,
   MemoryStore,
+  normalizeTier,
   QuotaLedger,
-  ResponseCache,
   type KeyValueStore
 } from '@dchub/core';
 import { ServerConnection } from '@jupyterlab/services';
@@ -18,7 +20,7 @@ export type ConnectionPreference = 'auto' | 'proxy' | 'direct';
 export interface PanelConfig {
   /** Service root for direct calls (the relay uses the server's DCHUB_BASE_URL). */
   baseUrl: string;
-  /** Maximum queue rows per search (1-1000). */
+  /** Maximum queue rows per search (1 to core's QUEUE_LIMIT_MAX). */
   limit: number;
   connection: ConnectionPreference;
   /** Re-check briefs for changes this often while the panel is open (0: only on demand). */
@@ -27,7 +29,7 @@ export interface PanelConfig {
 
 export const DEFAULT_CONFIG: PanelConfig = Object.freeze({
   baseUrl: 'https://dchub.cloud',
-  limit: 200,
+  limit: QUEUE_LIMIT_DEFAULT,
   connection: 'auto',
   briefsRefreshMinutes: 60
 });
@@ -61,6 +63,8 @@ export class Connection {
   private _config: PanelConfig = DEFAULT_CONFIG;
   private _proxy: ProxyConfig | null = null;
   private _client: DchubClient | null = null;
+  /** The caller's ledger name (service host and caller), which the MCP ledger extends. */
+  private _ledgerId = '';
   private _mcp: McpToolClient | null = null;
   private _mcpTier = '';
   private _clientError: Error | null = null;
@@ -120,7 +124,8 @@ export class Connection {
     const client = await this.client();
     const keyed = this._state.hasKey;
     const snap = keyed ? await client.ledger?.snapshot().catch(() => undefined) : undefined;
-    const tier = !keyed ? 'anonymous' : snap?.confirmed && snap.tier && snap.tier !== 'anonymous' ? snap.tier.toLowerCase() : 'free';
+    const confirmed = snap?.confirmed ? normalizeTier(snap.tier) : 'anonymous';
+    const tier = !keyed ? 'anonymous' : confirmed !== 'anonymous' ? confirmed : 'free';
     if (!this._mcp || this._mcp.rest !== client || this._mcpTier !== tier) {
       void this._mcp?.close();
       this._mcpTier = tier;
@@ -128,8 +133,7 @@ export class Connection {
       // One MCP ledger per caller and tier, so a tier learned later starts from its own allowance.
       // The MCP allowance of a tier is the spec's number, assumed (warned past, never refused) until
       // MCP answers state it in X-RateLimit-* headers or the service answers 429.
-      const caller = this._state.mode === 'proxy' ? (keyed ? 'relay-keyed' : 'anon') : client.callerId;
-      const ledger = new QuotaLedger(store, `${hostOf(this._state.serviceUrl)}:${caller}:mcp:${tier}`, {
+      const ledger = new QuotaLedger(store, `${this._ledgerId}:mcp:${tier}`, {
         tier,
         allowance: MCP_DAILY_ALLOWANCE
       });
@@ -229,34 +233,29 @@ export class Connection {
   private _rebuild(): void {
     const useProxy = this._proxy !== null && this._config.connection !== 'direct';
     try {
+      // Core's caller client: answers and the daily ledger in one store (IndexedDB, so both survive
+      // reloads), the ledger named by the service's host and the caller, as the CLI names its own.
       if (useProxy) {
         const proxy = this._proxy!;
-        // Answers through the relay are cached apart from direct ones: the caller is the server's key.
-        const store = this._store('dchub-cache-proxy');
         const settings = this._serverSettings;
-        this._client = new DchubClient({
+        const caller = createCallerClient({
           baseUrl: proxyBaseUrl(settings.baseUrl),
           fetch: relayFetch(settings),
-          cache: new ResponseCache(store),
-          // Assumed until the service states the allowance (X-RateLimit-* headers with a daily limit,
-          // a 429): an assumed allowance warns when exceeded and never holds a call back.
-          // Named by the relay's upstream, as the CLI names its ledger by the service's host.
-          ledger: new QuotaLedger(store, `${hostOf(proxy.base_url)}:${proxy.has_key ? 'relay-keyed' : 'anon'}`, { tier: proxy.has_key ? 'free' : 'anonymous' })
+          // Answers through the relay are kept apart from direct ones: the caller is the server's key.
+          store: this._store('dchub-cache-proxy'),
+          // The relay adds the key: the tier is assumed (Free) until the service's first answer.
+          keyedElsewhere: proxy.has_key,
+          // Named by the relay's upstream, never by the key (the browser does not have it).
+          ledgerId: `${hostOf(proxy.base_url)}:${proxy.has_key ? 'relay-keyed' : 'anon'}`
         });
+        this._client = caller.client;
+        this._ledgerId = caller.ledgerId;
         this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
       } else {
         const key = this._readKey();
-        // Cached answers and the daily ledger are kept in IndexedDB, so both survive reloads.
-        const store = this._store('dchub-cache');
-        // The ledger is named like the CLI's: the service's host and the caller (a fingerprint, never the key).
-        const probe = new DchubClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, cache: false, ledger: false });
-        const callerId = `${hostOf(probe.baseUrl)}:${probe.callerId}`;
-        this._client = new DchubClient({
-          baseUrl: this._config.baseUrl,
-          apiKey: key || undefined,
-          cache: new ResponseCache(store),
-          ledger: new QuotaLedger(store, callerId, { tier: key ? 'free' : 'anonymous' })
-        });
+        const caller = createCallerClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, store: this._store('dchub-cache') });
+        this._client = caller.client;
+        this._ledgerId = caller.ledgerId;
         this._state = { mode: 'direct', serviceUrl: this._client.baseUrl.replace(/\/$/, ''), hasKey: !!key };
       }
       this._clientError = null;

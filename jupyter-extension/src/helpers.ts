@@ -1,13 +1,16 @@
+import type { PagesProgress } from '@dchub/core';
+
 /**
- * Small pure helpers of the panel: brief paging, relay URLs, the time-to-power hint, ages.
+ * Small pure helpers of the panel: brief progress, relay URLs, the time-to-power hint, ages.
  * No DOM and no Lumino here, so Vitest runs them under plain Node. (Table views, export files,
  * the ranking form and tool arguments have their own modules.)
  */
 
-/** Largest brief page a tier may ask for (spec: 50 below Pro, 500 from Pro). */
-export function briefPageLimit(tier: string | undefined): number {
-  const t = tier?.trim().toLowerCase();
-  return t === 'pro' || t === 'enterprise' || t === 'founding' ? 500 : 50;
+/** The briefs' busy line: what is read, and after each page how far (`page 1 of 2, 50 of 232 briefs`). */
+export function briefsProgressText(refreshing: boolean, p?: PagesProgress): string {
+  const what = refreshing ? 'Checking for changed briefs' : 'Loading briefs';
+  if (!p || p.pagesDone >= p.pagesTotal) return `${what}…`;
+  return `${what}: page ${p.pagesDone} of ${p.pagesTotal}, ${p.rowsDone} of ${p.rowsTotal} briefs…`;
 }
 
 /** The relay root under a Jupyter server's base URL: `<base>/dchub/proxy/`. */

@@ -1,4 +1,4 @@
-import { toolTable, type Table, type ToolResult } from '@dchub/core';
+import { toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -19,12 +19,12 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
-import { answerNotes } from './answerNotes';
+import { toolAnswerNotes } from './answerNotes';
 import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
 import { TableGrid } from './grid';
-import { argControl, resolveArgSchema, toolArgs, type ArgSchema } from './toolArgs';
+import { argControl, recordFields, resolveArgSchema, toolArgs } from './toolArgs';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 
@@ -168,7 +168,7 @@ export class McpPanel extends Panel implements TableSource {
     return runBusy(this._view, async () => {
       const tool = this._tools.find((t) => t.name === this._select.value);
       if (!tool) throw new Error('Choose a tool first.');
-      const args = toolArgs(schemaProperties(tool.inputSchema), this._values());
+      const args = toolArgs(tool.inputSchema, this._values());
       const mcp = await this._connection.mcp();
       const result = await mcp.callTool(tool.name, args);
       if (result.isError) throw new Error(`${tool.name}: ${result.text || 'the tool reported an error'}`);
@@ -213,7 +213,7 @@ export class McpPanel extends Panel implements TableSource {
         control.name = `arg_${name}`;
         control.className = 'jp-DCHub-input jp-DCHub-textarea';
         control.rows = 3;
-        const fields = Object.keys(resolveArgSchema(resolved.items ?? {}).properties ?? {}).join(',');
+        const fields = recordFields(prop).join(',');
         control.placeholder = `JSON list, or ${fields || 'a,b'}; ${fields || 'a,b'}`;
       } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
       control.title = prop.description ?? '';
@@ -233,10 +233,9 @@ export class McpPanel extends Panel implements TableSource {
 
   private _show(result: ToolResult): void {
     const table = toolTable(result);
-    // A list the server cut for this caller ("3 of 10") says it is partial and what opens the rest.
-    const notes = answerNotes([], result.previewInfo);
-    if (result.partial && !notes.preview) notes.preview = 'Partial: the service cut this answer for your plan.';
-    this._banner.show(notes);
+    // A list the server cut for this caller ("3 of 10") says it is partial and what opens the rest;
+    // a call past an assumed daily allowance says so.
+    this._banner.show(toolAnswerNotes(result));
     this._result.dataset.partial = String(result.partial);
     this._last = { result, table };
     this.view.title.label = `DC Hub tool: ${result.tool}`;
@@ -264,7 +263,7 @@ export class McpPanel extends Panel implements TableSource {
 }
 
 /** The `properties` of a tool's input schema (empty when it has none). */
-function schemaProperties(schema: unknown): Record<string, ArgSchema> {
+function schemaProperties(schema: unknown): Record<string, ToolArgSchema> {
   const props = (schema as { properties?: unknown } | undefined)?.properties;
-  return props && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, ArgSchema>) : {};
+  return props && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, ToolArgSchema>) : {};
 }

@@ -1,134 +1,132 @@
-import { QUEUE_ISOS, type QueueFiltersInput } from '@dchub/core';
+import { QUEUE_ISOS, QUEUE_PREDICATES, QueueFilters, type QueueFiltersInput, type QueuePredicate } from '@dchub/core';
 import { button, checkbox, CHECK_FIELD, field, numberInput, readNumber, select, submitForm, textInput, WIDE_FIELD } from './dom';
 import { formNumber, pythonCall } from './pycode';
 
-/** The queue form's values as typed (blank means "no limit"). */
-export interface QueueQuery {
-  /** ISOs (any of `QUEUE_ISOS`); empty for all. */
-  iso: string[];
-  min_mw: string;
-  max_ttp_months: string;
-  /** Fuel label substrings, comma separated. */
-  fuel_type: string;
-  /** "active" (default when blank), "all" or a status substring. */
-  status: string;
-  baseload_only: boolean;
-  max_fiber_km: string;
-  geocoded_only: boolean;
-  /** Rows to return; blank uses the settings' default. */
-  limit: string;
-}
+/** How the form edits a predicate: the ISO list, a number box, a text box or a checkbox. */
+export type QueueControlKind = 'isos' | 'number' | 'text' | 'check';
 
 /**
- * The sidebar form of the queue search: every predicate of spec §4.2 as a control, read as typed
- * (`query`) or as core's filter input (`filters`), which core validates and names.
+ * The form's presentation of each of core's queue predicates (`QUEUE_PREDICATES`; typed by them, so
+ * a predicate core adds or renames fails the build here): its label, control and placeholder.
+ */
+export const QUEUE_CONTROLS = {
+  iso: { label: 'ISO', kind: 'isos' },
+  min_mw: { label: 'Minimum MW', kind: 'number', placeholder: 'any' },
+  max_ttp_months: { label: 'Max time to power (months)', kind: 'number', placeholder: 'any' },
+  fuel_type: { label: 'Fuel type', kind: 'text', placeholder: 'e.g. gas, nuclear' },
+  status: { label: 'Status', kind: 'text', placeholder: 'active' },
+  baseload_only: { label: 'Baseload only', kind: 'check' },
+  max_fiber_km: { label: 'Max fiber distance (km)', kind: 'number', placeholder: 'any' },
+  geocoded_only: { label: 'Geocoded only', kind: 'check' },
+  limit: { label: 'Rows (limit)', kind: 'number', placeholder: '200' }
+} as const satisfies Record<QueuePredicate, { label: string; kind: QueueControlKind; placeholder?: string }>;
+
+type ValueOf<K extends QueueControlKind> = K extends 'isos' ? string[] : K extends 'check' ? boolean : string;
+
+/**
+ * The queue form's values as typed, one per predicate (blank means "no limit"): the ISOs (empty for
+ * all), numbers and text as typed (`status` blank is "active"; `limit` blank the settings' default),
+ * the checkboxes.
+ */
+export type QueueQuery = { -readonly [P in QueuePredicate]: ValueOf<(typeof QUEUE_CONTROLS)[P]['kind']> };
+
+/** The predicate whose blank takes the panel's setting (rows per search) rather than core's default. */
+const LIMIT = 'limit' satisfies QueuePredicate;
+
+/** What core does with a predicate left out (status active, limit 200, no baseload or geocoded filter). */
+const CORE_DEFAULTS: Partial<Record<QueuePredicate, unknown>> = QueueFilters.parse({});
+
+type Control = HTMLInputElement | HTMLSelectElement;
+
+/**
+ * The sidebar form of the queue search: each of core's predicates (spec §4.2) as a control, read as
+ * typed (`query`) or as core's filter input (`filters`), which core validates and names.
  */
 export class QueueForm {
   readonly node: HTMLFormElement;
   readonly button: HTMLButtonElement;
-  private readonly _iso: HTMLSelectElement;
-  private readonly _minMw: HTMLInputElement;
-  private readonly _maxTtp: HTMLInputElement;
-  private readonly _fuel: HTMLInputElement;
-  private readonly _status: HTMLInputElement;
-  private readonly _baseload: HTMLInputElement;
-  private readonly _maxFiber: HTMLInputElement;
-  private readonly _geocoded: HTMLInputElement;
-  private readonly _limit: HTMLInputElement;
+  private readonly _controls = new Map<QueuePredicate, Control>();
 
   constructor(onSubmit: () => void) {
     this.node = submitForm('jp-DCHub-form', onSubmit);
-    this._iso = select('iso', QUEUE_ISOS, { className: 'jp-DCHub-input jp-DCHub-iso', multiple: true });
-    this._iso.size = 4;
-    this._iso.title = 'None selected: all ISOs. Ctrl/Cmd-click to pick several.';
-    this._minMw = numberInput('min_mw', 'any', { min: '0' });
-    this._maxTtp = numberInput('max_ttp_months', 'any', { min: '0' });
-    this._fuel = textInput('fuel_type', 'e.g. gas, nuclear');
-    this._status = textInput('status', 'active');
-    this._status.setAttribute('list', 'jp-DCHub-status-options');
+    const fields: HTMLElement[] = [];
+    const checks: HTMLElement[] = [];
+    for (const p of QUEUE_PREDICATES) {
+      const c: { label: string; kind: QueueControlKind; placeholder?: string } = QUEUE_CONTROLS[p];
+      let control: Control;
+      if (c.kind === 'isos') {
+        control = select(p, QUEUE_ISOS, { className: 'jp-DCHub-input jp-DCHub-iso', multiple: true });
+        control.size = 4;
+        control.title = 'None selected: all ISOs. Ctrl/Cmd-click to pick several.';
+        fields.push(field(c.label, control, WIDE_FIELD));
+      } else if (c.kind === 'check') {
+        control = checkbox(p);
+        checks.push(field(c.label, control, CHECK_FIELD));
+      } else {
+        control = c.kind === 'number' ? numberInput(p, c.placeholder ?? '', { min: p === LIMIT ? '1' : '0', ...(p === LIMIT ? { step: '1' } : {}) }) : textInput(p, c.placeholder ?? '');
+        fields.push(field(c.label, control));
+      }
+      this._controls.set(p, control);
+    }
+    // "active" and "all" offered for the status box.
     const statusOptions = document.createElement('datalist');
     statusOptions.id = 'jp-DCHub-status-options';
     for (const s of ['active', 'all']) statusOptions.append(new Option(s, s));
-    this._baseload = checkbox('baseload_only');
-    this._maxFiber = numberInput('max_fiber_km', 'any', { min: '0' });
-    this._geocoded = checkbox('geocoded_only');
-    this._limit = numberInput('limit', '200', { min: '1', step: '1' });
+    this._controls.get('status')?.setAttribute('list', statusOptions.id);
     this.button = button('jp-DCHub-search', 'Search', undefined, 'submit');
-    this.node.append(
-      field('ISO', this._iso, WIDE_FIELD),
-      field('Minimum MW', this._minMw),
-      field('Max time to power (months)', this._maxTtp),
-      field('Fuel type', this._fuel),
-      field('Status', this._status),
-      statusOptions,
-      field('Max fiber distance (km)', this._maxFiber),
-      field('Rows (limit)', this._limit),
-      field('Baseload only', this._baseload, CHECK_FIELD),
-      field('Geocoded only', this._geocoded, CHECK_FIELD),
-      this.button
-    );
+    this.node.append(...fields, statusOptions, ...checks, this.button);
   }
 
   /** The form's current values. */
   get query(): QueueQuery {
-    return {
-      iso: [...this._iso.selectedOptions].map((o) => o.value),
-      min_mw: this._minMw.value,
-      max_ttp_months: this._maxTtp.value,
-      fuel_type: this._fuel.value,
-      status: this._status.value,
-      baseload_only: this._baseload.checked,
-      max_fiber_km: this._maxFiber.value,
-      geocoded_only: this._geocoded.checked,
-      limit: this._limit.value
-    };
+    const out: Record<string, string | string[] | boolean> = {};
+    for (const p of QUEUE_PREDICATES) {
+      const el = this._controls.get(p)!;
+      const kind = QUEUE_CONTROLS[p].kind;
+      out[p] = kind === 'isos' ? [...(el as HTMLSelectElement).selectedOptions].map((o) => o.value) : kind === 'check' ? (el as HTMLInputElement).checked : el.value;
+    }
+    return out as QueueQuery;
   }
 
   /** Fills the form (fields left out keep their value). */
   set query(q: Partial<QueueQuery>) {
-    if (q.iso !== undefined) {
-      const wanted = new Set(q.iso.map((s) => s.trim().toUpperCase()));
-      for (const o of this._iso.options) o.selected = wanted.has(o.value);
+    for (const p of QUEUE_PREDICATES) {
+      const v = q[p];
+      if (v === undefined) continue;
+      const el = this._controls.get(p)!;
+      if (Array.isArray(v)) {
+        const wanted = new Set(v.map((s) => s.trim().toUpperCase()));
+        for (const o of (el as HTMLSelectElement).options) o.selected = wanted.has(o.value);
+      } else if (typeof v === 'boolean') (el as HTMLInputElement).checked = v;
+      else el.value = v;
     }
-    if (q.min_mw !== undefined) this._minMw.value = q.min_mw;
-    if (q.max_ttp_months !== undefined) this._maxTtp.value = q.max_ttp_months;
-    if (q.fuel_type !== undefined) this._fuel.value = q.fuel_type;
-    if (q.status !== undefined) this._status.value = q.status;
-    if (q.baseload_only !== undefined) this._baseload.checked = q.baseload_only;
-    if (q.max_fiber_km !== undefined) this._maxFiber.value = q.max_fiber_km;
-    if (q.geocoded_only !== undefined) this._geocoded.checked = q.geocoded_only;
-    if (q.limit !== undefined) this._limit.value = q.limit;
   }
 
   /** Core's filter input for the form's values (a number box holding text throws, naming it). */
   filters(defaultLimit: number): QueueFiltersInput {
     const q = this.query;
-    return {
-      iso: q.iso.length ? q.iso : undefined,
-      min_mw: readNumber(this._minMw, 'min_mw'),
-      max_ttp_months: readNumber(this._maxTtp, 'max_ttp_months'),
-      fuel_type: q.fuel_type.trim() || undefined,
-      status: q.status.trim() || undefined,
-      baseload_only: q.baseload_only,
-      max_fiber_km: readNumber(this._maxFiber, 'max_fiber_km'),
-      geocoded_only: q.geocoded_only,
-      limit: readNumber(this._limit, 'limit') || defaultLimit
-    };
+    const out: Record<string, unknown> = {};
+    for (const p of QUEUE_PREDICATES) {
+      const v = q[p];
+      const kind = QUEUE_CONTROLS[p].kind;
+      if (kind === 'number') out[p] = readNumber(this._controls.get(p) as HTMLInputElement, p) || undefined;
+      else if (Array.isArray(v)) out[p] = v.length ? v : undefined;
+      else out[p] = typeof v === 'string' ? v.trim() || undefined : v;
+    }
+    out[LIMIT] ??= defaultLimit;
+    return out as QueueFiltersInput;
   }
 }
 
-/** `hub.queue(...)` for a search as typed (defaults left out, as the Python API has them). */
+/** `hub.queue(...)` for a search as typed (core's defaults left out, as the Python API has them). */
 export function queuePythonCall(q: QueueQuery, defaultLimit: number): string {
-  const limit = formNumber(q.limit) ?? defaultLimit;
-  return pythonCall('queue', {
-    iso: q.iso.length ? q.iso.join(',') : undefined,
-    min_mw: formNumber(q.min_mw),
-    max_ttp_months: formNumber(q.max_ttp_months),
-    fuel_type: q.fuel_type.trim(),
-    status: q.status.trim() && q.status.trim() !== 'active' ? q.status.trim() : undefined,
-    baseload_only: q.baseload_only,
-    max_fiber_km: formNumber(q.max_fiber_km),
-    geocoded_only: q.geocoded_only,
-    limit: limit === 200 ? undefined : limit
-  });
+  const args: Record<string, unknown> = {};
+  for (const p of QUEUE_PREDICATES) {
+    const v = q[p];
+    const kind = QUEUE_CONTROLS[p].kind;
+    const typed = Array.isArray(v) ? (v.length ? v.join(',') : undefined) : typeof v === 'boolean' ? v : kind === 'number' ? formNumber(v) : v.trim();
+    const value = p === LIMIT ? (typed ?? defaultLimit) : typed;
+    args[p] = value === CORE_DEFAULTS[p] ? undefined : value;
+  }
+  return pythonCall('queue', args);
 }

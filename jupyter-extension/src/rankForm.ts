@@ -1,8 +1,8 @@
 /**
- * The ranking form's rows (pure, no DOM): candidates from selected table rows, objectives and
- * constraints from the editor rows, as core's ranking call takes them.
+ * The ranking form's rows (pure, no DOM): candidates from selected table rows, and the editor rows
+ * handed to core's readers of ranking arguments (parseObjectives, parseConstraints), which every host shares.
  */
-import type { Cell, Table } from '@dchub/core';
+import { parseConstraints, parseObjectives, type Cell, type Constraints, type Objectives, type Table } from '@dchub/core';
 
 /** One row of the ranking objectives editor: a field and a signed weight as typed. */
 export interface ObjectiveRow {
@@ -41,29 +41,18 @@ export function numericFields(candidates: ReadonlyArray<Record<string, Cell>>): 
   return [...seen];
 }
 
-/** `{field: weight}` from editor rows; blank rows are skipped, bad weights are left for core to report. */
-export function objectivesFromRows(rows: readonly ObjectiveRow[]): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
-  for (const r of rows) {
-    const field = r.field.trim();
-    if (!field || !r.weight.trim()) continue;
-    const n = Number(r.weight);
-    out[field] = Number.isFinite(n) ? n : r.weight;
-  }
-  return out;
+/**
+ * Objectives from the editor rows, read by core (`parseObjectives`: errors name `objectives`). A row
+ * with no weight yet is still being edited and left out; a row without a field is skipped by core.
+ */
+export function editorObjectives(rows: readonly ObjectiveRow[]): Objectives {
+  return parseObjectives(rows.filter((r) => r.weight.trim() !== ''));
 }
 
-/** `{field: {min?, max?}}` from editor rows; rows without a field or any bound are skipped. */
-export function constraintsFromRows(rows: readonly ConstraintRow[]): Record<string, { min?: number | string; max?: number | string }> {
-  const out: Record<string, { min?: number | string; max?: number | string }> = {};
-  for (const r of rows) {
-    const field = r.field.trim();
-    if (!field) continue;
-    const bound = (s: string) => (s.trim() === '' ? undefined : Number.isFinite(Number(s)) ? Number(s) : s);
-    const min = bound(r.min);
-    const max = bound(r.max);
-    if (min === undefined && max === undefined) continue;
-    out[field] = { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
-  }
-  return out;
+/**
+ * Constraints from the editor rows, read by core (`parseConstraints`: errors name `constraints`); a
+ * row with neither bound yet is left out. Nothing left: undefined (no constraints).
+ */
+export function editorConstraints(rows: readonly ConstraintRow[]): Constraints | undefined {
+  return parseConstraints(rows.filter((r) => r.min.trim() !== '' || r.max.trim() !== ''));
 }

@@ -1,4 +1,4 @@
-import { RANK_SCORING_MODES, rankSites, rankedTable, type Cell, type RankedSitesT, type ScoringMode, type Table } from '@dchub/core';
+import { RANK_SCORING_MODES, parseScoringMode, rankSites, rankedTable, type Cell, type Constraints, type Objectives, type RankedSitesT, type ScoringMode, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -21,7 +21,7 @@ import {
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
 import { TableGrid } from './grid';
-import { constraintsFromRows, numericFields, objectivesFromRows, type ConstraintRow, type ObjectiveRow } from './rankForm';
+import { editorConstraints, editorObjectives, numericFields, type ConstraintRow, type ObjectiveRow } from './rankForm';
 import { LatestRequest } from './request';
 import { TableModel } from './tableModel';
 
@@ -71,7 +71,7 @@ export class RankPanel extends Panel implements TableSource {
   private readonly _citation: HTMLElement;
   private readonly _request: LatestRequest;
   private readonly _showView: (view: ResultView) => void;
-  private _lastArgs: { objectives: Record<string, number | string>; constraints: Record<string, unknown>; mode: ScoringMode; topK: number } | null = null;
+  private _lastArgs: { objectives: Objectives; constraints: Constraints | undefined; mode: ScoringMode; topK: number } | null = null;
 
   constructor(options: RankPanelOptions) {
     super();
@@ -153,13 +153,13 @@ export class RankPanel extends Panel implements TableSource {
   }
 
   /** The objectives and constraints as edited. */
-  get editor(): { objectives: ObjectiveRow[]; constraints: ConstraintRow[]; mode: ScoringMode } {
+  get editor(): { objectives: ObjectiveRow[]; constraints: ConstraintRow[]; mode: string } {
     const rows = (parent: HTMLElement) => [...parent.querySelectorAll<HTMLElement>('.jp-DCHub-rank-row')];
     const value = (row: HTMLElement, name: string) => row.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value ?? '';
     return {
       objectives: rows(this._objectives).map((r) => ({ field: value(r, 'objective_field'), weight: value(r, 'objective_weight') })),
       constraints: rows(this._constraints).map((r) => ({ field: value(r, 'constraint_field'), min: value(r, 'constraint_min'), max: value(r, 'constraint_max') })),
-      mode: this._mode.value as ScoringMode
+      mode: this._mode.value
     };
   }
 
@@ -172,7 +172,7 @@ export class RankPanel extends Panel implements TableSource {
     const a = this._lastArgs;
     if (!this._last || !a) return null;
     const args: Record<string, unknown> = {};
-    if (Object.keys(a.constraints).length) args.constraints = a.constraints;
+    if (a.constraints) args.constraints = a.constraints;
     if (a.mode !== 'relative') args.mode = a.mode;
     args.top_k = a.topK;
     return { call: pythonCall('rank', args, [this._candidates, a.objectives]), variable: 'ranked' };
@@ -186,19 +186,21 @@ export class RankPanel extends Panel implements TableSource {
         if (!this._candidates.length) throw new Error('No candidates: select rows in the Queue tab and press "Rank selected".');
         const editor = this.editor;
         const topK = readNumber(this._topK, 'top_k');
-        const objectiveMap = objectivesFromRows(editor.objectives);
+        // Core reads the editor rows as every host's ranking arguments (errors name the argument).
+        const objectiveMap = editorObjectives(editor.objectives);
         objectives = Object.keys(objectiveMap);
-        const constraints = constraintsFromRows(editor.constraints);
+        const constraints = editorConstraints(editor.constraints);
+        const mode = parseScoringMode(editor.mode) ?? 'relative';
         const topKValue = topK ? Number(topK) : this._candidates.length;
-        this._lastArgs = { objectives: objectiveMap, constraints, mode: editor.mode, topK: topKValue };
+        this._lastArgs = { objectives: objectiveMap, constraints, mode, topK: topKValue };
         const client = await this._connection.client();
         return rankSites(
           client,
           {
             candidates: this._candidates,
-            objectives: objectiveMap as Record<string, number>,
-            constraints: constraints as Record<string, { min?: number; max?: number }>,
-            mode: editor.mode,
+            objectives: objectiveMap,
+            constraints,
+            mode,
             top_k: topKValue
           },
           { signal }

@@ -1,28 +1,18 @@
 /**
- * MCP tool arguments from the Tools form (pure, no DOM): which control a JSON Schema property
- * gets, unions folded in, and typed values from what was entered.
+ * The Tools form (pure, no DOM): which control a JSON Schema property gets, and the form's values
+ * handed to core's `coerceToolArguments`, which types every host's tool arguments by the tool's
+ * input schema (numbers, booleans, choices, unions, lists, records) and names a bad one.
  */
+import { coerceToolArguments, type ToolArgSchema } from '@dchub/core';
 
-/** The part of a JSON Schema property the MCP tool form uses. */
-export interface ArgSchema {
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: ArgSchema[];
-  oneOf?: ArgSchema[];
-  description?: string;
-  items?: ArgSchema;
-  properties?: Record<string, ArgSchema>;
-  default?: unknown;
-}
-
-const typesOf = (s: ArgSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+const typesOf = (s: ToolArgSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+const itemOf = (s: ToolArgSchema): ToolArgSchema | undefined => (Array.isArray(s.items) ? s.items[0] : s.items);
 
 /**
- * The schema with unions (`anyOf`/`oneOf`) folded in: the types of every member, and when every
- * member is a constant (`horizon`: 30 | 60 | 90) those constants as the choices, typed.
+ * The schema with unions (`anyOf`/`oneOf`) folded in, for choosing a control: the types of every
+ * member, and when every member is a constant (`horizon`: 30 | 60 | 90) those constants as the choices.
  */
-export function resolveArgSchema(schema: ArgSchema): ArgSchema {
+export function resolveArgSchema(schema: ToolArgSchema): ToolArgSchema {
   const members = schema.anyOf ?? schema.oneOf;
   if (!members?.length) return schema.const !== undefined && !schema.enum ? { ...schema, enum: [schema.const] } : schema;
   const resolved = members.map(resolveArgSchema);
@@ -36,80 +26,62 @@ export function resolveArgSchema(schema: ArgSchema): ArgSchema {
   };
 }
 
-/** How a tool argument is edited: a number box, a checkbox, a choice, a list, a list of records (JSON or shorthand) or text. */
-export function argControl(raw: ArgSchema): 'number' | 'boolean' | 'enum' | 'list' | 'records' | 'text' {
+/** How a tool argument is edited: a number box, a checkbox, a choice, a list, a list of records (JSON or rows) or text. */
+export function argControl(raw: ToolArgSchema): 'number' | 'boolean' | 'enum' | 'list' | 'records' | 'text' {
   const schema = resolveArgSchema(raw);
   const types = typesOf(schema);
   if (schema.enum?.length) return 'enum';
   if (types.includes('boolean') && types.length === 1) return 'boolean';
-  if (types.includes('array')) return typesOf(resolveArgSchema(schema.items ?? {})).includes('object') || schema.items?.properties ? 'records' : 'list';
+  if (types.includes('array')) {
+    const item = itemOf(schema);
+    return typesOf(resolveArgSchema(item ?? {})).includes('object') || item?.properties ? 'records' : 'list';
+  }
   if ((types.includes('number') || types.includes('integer')) && !types.includes('string')) return 'number';
   if (types.includes('boolean') && !types.includes('string')) return 'boolean';
   return 'text';
 }
 
-/** A typed value from text for a schema that allows numbers (text that is no number stays text). */
-function typedText(schema: ArgSchema, v: string): unknown {
-  const types = typesOf(resolveArgSchema(schema));
-  const n = Number(v);
-  if ((types.includes('number') || types.includes('integer')) && v.trim() !== '' && Number.isFinite(n)) return n;
-  if (types.includes('boolean') && (v === 'true' || v === 'false')) return v === 'true';
-  return v;
+/** The field names a records control's rows fill, in the item schema's order. */
+export function recordFields(schema: ToolArgSchema): string[] {
+  return Object.keys(resolveArgSchema(itemOf(resolveArgSchema(schema)) ?? {}).properties ?? {});
 }
 
 /**
- * Records typed in a form: JSON (`[{"lat": 39, "lon": -77}]`) or the shorthand `39,-77; 40.1,-75.2`,
- * whose values fill the item's properties in their declared order (numbers where the schema says so).
+ * A records control's text as core takes it: JSON as typed (one object stands for a list of one),
+ * or rows `39,-77; 40.1,-75.2` whose values fill the item's properties in their declared order.
+ * Core then types each value by the item schema.
  */
-export function parseRecords(text: string, items: ArgSchema | undefined): unknown {
+export function recordsValue(text: string, fields: readonly string[]): unknown {
   const t = text.trim();
-  if (t.startsWith('[') || t.startsWith('{')) {
-    try {
-      const parsed = JSON.parse(t) as unknown;
-      return Array.isArray(parsed) ? parsed : [parsed];
-    } catch {
-      return t; // the tool's validation names the argument
-    }
-  }
-  const props = Object.entries(items?.properties ?? {});
+  if (t.startsWith('[')) return t;
+  if (t.startsWith('{')) return `[${t}]`;
   return t
     .split(';')
     .map((s) => s.trim())
     .filter(Boolean)
-    .map((rec) => {
-      const out: Record<string, unknown> = {};
-      rec.split(',').forEach((value, i) => {
-        const [name, schema] = props[i] ?? [`field${i + 1}`, {}];
+    .map((row) => {
+      const out: Record<string, string> = {};
+      row.split(',').forEach((value, i) => {
         const v = value.trim();
-        if (v !== '') out[name] = typedText(schema, v);
+        if (v !== '') out[fields[i] ?? `field${i + 1}`] = v;
       });
       return out;
     });
 }
 
 /**
- * Tool arguments from form values: blanks are left out, numbers, choices and lists converted to
- * the schema's types (unions included), unchecked boxes left out (the tool's default applies).
- * Text that is not a number stays text, so the server's validation can name the bad argument.
+ * Tool arguments from the form's values, typed by core (`coerceToolArguments`): blanks and unchecked
+ * boxes are left out (the tool's default applies), records rows read as above. A value the schema
+ * does not take throws a ValidationError naming the argument, before any call.
  */
-export function toolArgs(properties: Record<string, ArgSchema>, values: Record<string, string | boolean>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries(properties)) {
-    const schema = resolveArgSchema(raw);
-    const v = values[name];
-    if (v === undefined || v === '' || v === false) continue;
-    const kind = argControl(schema);
-    if (kind === 'boolean') out[name] = v === true || v === 'true';
-    else if (typeof v !== 'string') continue;
-    else if (kind === 'number') out[name] = Number.isFinite(Number(v)) ? Number(v) : v;
-    else if (kind === 'records') out[name] = parseRecords(v, resolveArgSchema(schema.items ?? {}));
-    else if (kind === 'list') {
-      const items = v.split(',').map((s) => s.trim()).filter(Boolean);
-      out[name] = items.map((s) => typedText(schema.items ?? {}, s));
-    } else if (kind === 'enum') {
-      const match = schema.enum?.find((e) => String(e) === v);
-      out[name] = match ?? v;
-    } else out[name] = typedText(schema, v);
+export function toolArgs(inputSchema: unknown, values: Record<string, string | boolean>): Record<string, unknown> {
+  const properties = (inputSchema as ToolArgSchema | undefined)?.properties ?? {};
+  const given: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(values)) {
+    const prop = Object.prototype.hasOwnProperty.call(properties, name) ? properties[name] : undefined;
+    if (v === false) given[name] = undefined; // an unchecked box says nothing, not false
+    else if (typeof v === 'string' && prop && argControl(prop) === 'records' && v.trim() !== '') given[name] = recordsValue(v, recordFields(prop));
+    else given[name] = v;
   }
-  return out;
+  return coerceToolArguments(inputSchema, given);
 }

@@ -1,7 +1,8 @@
 // What the panel's banner says beside an answer, from core's fetchMeta (pure: no DOM).
-import { previewInfo, type FetchMeta } from '@dchub/core';
+import { DchubClient, McpToolClient, MemoryStore, previewInfo, QuotaLedger, type FetchMeta } from '@dchub/core';
+import { startSandbox } from '@dchub/sandbox/server';
 import { describe, expect, it } from 'vitest';
-import { answerNotes, MAX_WARNINGS, warningLines } from '../src/answerNotes';
+import { answerNotes, MAX_WARNINGS, toolAnswerNotes, warningLines } from '../src/answerNotes';
 
 const meta = (m: Partial<FetchMeta>): FetchMeta => ({ fromCache: false, stale: false, preview: false, fetchedAt: 0, ageMs: 0, warnings: [], ...m });
 
@@ -48,5 +49,29 @@ describe('answer notes', () => {
     const many = Array.from({ length: MAX_WARNINGS + 3 }, (_, i) => `record ${i} left out`);
     expect(warningLines(many)).toHaveLength(MAX_WARNINGS + 1);
     expect(warningLines(many).at(-1)).toBe('… and 3 more');
+  });
+});
+
+describe('tool answer notes (the Tools tab banner)', () => {
+  it('carries the call past an assumed MCP allowance as a warning, and a cut list as partial', async () => {
+    const sb = await startSandbox({ port: 0, seed: 'notes', now: '2026-11-21T12:00:00Z', keys: 'pro=notes-pro-key' });
+    const keyed = new McpToolClient(new DchubClient({ baseUrl: sb.url, apiKey: 'notes-pro-key' }), {
+      apiKey: 'notes-pro-key',
+      ledger: new QuotaLedger(new MemoryStore(), 'notes', { tier: 'free', allowance: { free: 1 } })
+    });
+    const keyless = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
+    try {
+      expect(toolAnswerNotes(await keyed.callTool('get_market_dcpi_rank', { market_slug: 'dallas' }))).toEqual({ warnings: [] });
+      const past = toolAnswerNotes(await keyed.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' }));
+      expect(past.warnings).toEqual([expect.stringMatching(/^more than the assumed 1 calls a day \(free tier\) were used/)]);
+      expect(past.preview).toBeUndefined();
+      const cut = await keyless.callTool('search_facilities', {});
+      expect(cut.partial).toBe(true);
+      expect(toolAnswerNotes(cut).preview).toMatch(/^Preview: \d+ of [\d,]+ rows shown/);
+    } finally {
+      await keyed.close();
+      await keyless.close();
+      await sb.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Pure helpers of the JupyterLab panel (no DOM, no Lumino): table views, file names, notebook
 // snippets, brief paging and relay URLs.
-import { parseCsv, toCsv, type Table } from '@dchub/core';
+import { briefPageMax, parseCsv, QUEUE_LIMIT_DEFAULT, QUEUE_LIMIT_MAX, toCsv, type Table } from '@dchub/core';
+import settingsSchema from '../schema/plugin.json';
 import { describe, expect, it } from 'vitest';
 import {
   citationFileName,
@@ -12,10 +13,10 @@ import {
   numberedFileName,
   pandasSnippet
 } from '../src/exportFiles';
-import { briefPageLimit, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
-import { candidatesFromRows, constraintsFromRows, numericFields, objectivesFromRows } from '../src/rankForm';
+import { briefsProgressText, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
+import { candidatesFromRows, editorConstraints, editorObjectives, numericFields } from '../src/rankForm';
 import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
-import { argControl, toolArgs } from '../src/toolArgs';
+import { argControl, recordsValue, toolArgs } from '../src/toolArgs';
 
 const table: Table = {
   columns: ['market_slug', 'verdict', 'composite_score', 'queue_date'],
@@ -138,11 +139,24 @@ describe('export names and notebook cells', () => {
 });
 
 describe('small parsers', () => {
-  it('brief page limits by tier (any case)', () => {
-    expect(briefPageLimit(undefined)).toBe(50);
-    expect(briefPageLimit('free')).toBe(50);
-    expect(briefPageLimit('PRO')).toBe(500);
-    expect(briefPageLimit('enterprise')).toBe(500);
+  it('brief page limits by tier (any case), as core’s plans give them to the panel', () => {
+    expect(briefPageMax(undefined)).toBe(50);
+    expect(briefPageMax('free')).toBe(50);
+    expect(briefPageMax('PRO')).toBe(500);
+    expect(briefPageMax('enterprise')).toBe(500);
+  });
+
+  it('words the brief progress after each page, and nothing more once done', () => {
+    expect(briefsProgressText(false)).toBe('Loading briefs…');
+    expect(briefsProgressText(true)).toBe('Checking for changed briefs…');
+    expect(briefsProgressText(false, { pagesDone: 1, pagesTotal: 2, rowsDone: 50, rowsTotal: 232 })).toBe('Loading briefs: page 1 of 2, 50 of 232 briefs…');
+    expect(briefsProgressText(false, { pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 })).toBe('Loading briefs…');
+  });
+
+  it('the settings’ rows per search follow core’s queue limits', () => {
+    const rows = settingsSchema.properties.defaultLimit;
+    expect([rows.default, rows.minimum, rows.maximum]).toEqual([QUEUE_LIMIT_DEFAULT, 1, QUEUE_LIMIT_MAX]);
+    expect(rows.description).toContain(`1-${QUEUE_LIMIT_MAX}`);
   });
 
   it('relay URLs sit under the Jupyter base URL', () => {
@@ -182,24 +196,27 @@ describe('ranking editor helpers', () => {
     expect(numericFields(candidatesFromRows(queue, [0, 1], 'queue_id'))).toEqual(['capacity_mw', 'lat', 'lng', 'fiber_km']);
   });
 
-  it('reads objectives and constraints, skipping blank rows', () => {
+  it('reads objectives and constraints with core, skipping blank rows', () => {
+    const objectives = [
+      { field: 'capacity_mw', weight: '2' },
+      { field: ' fiber_km ', weight: '-1' },
+      { field: '', weight: '3' },
+      { field: 'x', weight: '' }
+    ];
+    expect(editorObjectives(objectives)).toEqual({ capacity_mw: 2, fiber_km: -1 });
+    // A weight that is no number is refused before any request, naming the argument and the field.
+    expect(() => editorObjectives([...objectives, { field: 'bad', weight: 'abc' }])).toThrow(/objectives: weight of bad must be a non-zero number.*"abc"/);
+    expect(() => editorObjectives([{ field: 'x', weight: '' }])).toThrow(/objectives: is required/);
     expect(
-      objectivesFromRows([
-        { field: 'capacity_mw', weight: '2' },
-        { field: ' fiber_km ', weight: '-1' },
-        { field: '', weight: '3' },
-        { field: 'x', weight: '' },
-        { field: 'bad', weight: 'abc' }
-      ])
-    ).toEqual({ capacity_mw: 2, fiber_km: -1, bad: 'abc' });
-    expect(
-      constraintsFromRows([
+      editorConstraints([
         { field: 'capacity_mw', min: '50', max: '' },
         { field: 'fiber_km', min: '', max: '10' },
         { field: 'lat', min: '', max: '' },
         { field: '', min: '1', max: '2' }
       ])
     ).toEqual({ capacity_mw: { min: 50 }, fiber_km: { max: 10 } });
+    expect(editorConstraints([{ field: 'lat', min: '', max: '' }])).toBeUndefined();
+    expect(() => editorConstraints([{ field: 'fiber_km', min: '9', max: '2' }])).toThrow(/constraints: fiber_km: min 9 is above max 2/);
   });
 });
 
@@ -224,18 +241,51 @@ describe('MCP tool form', () => {
     expect(argControl({})).toBe('text');
   });
 
-  it('converts form values and leaves blanks out', () => {
+  it('converts form values with core and leaves blanks and unchecked boxes out', () => {
+    const schema = { type: 'object', properties };
     expect(
-      toolArgs(properties, {
+      toolArgs(schema, {
         lat: '39.5',
         limit: '',
         include_fiber: true,
         mode: '3',
         states: 'VA, TX,',
-        ids: '1,2,x',
+        ids: '1,2',
         query: 'ashburn'
       })
-    ).toEqual({ lat: 39.5, include_fiber: true, mode: 3, states: ['VA', 'TX'], ids: [1, 2, 'x'], query: 'ashburn' });
-    expect(toolArgs(properties, { lat: 'north', include_fiber: false })).toEqual({ lat: 'north' });
+    ).toEqual({ lat: 39.5, include_fiber: true, mode: 3, states: ['VA', 'TX'], ids: [1, 2], query: 'ashburn' });
+    expect(toolArgs(schema, { query: 'x', include_fiber: false })).toEqual({ query: 'x' });
+    // What the schema does not take is refused before any call, naming the argument.
+    expect(() => toolArgs(schema, { lat: 'north' })).toThrow(/lat: must be a number, got "north"/);
+    expect(() => toolArgs(schema, { ids: '1,2,x' })).toThrow(/ids\.2: must be a whole number, got "x"/);
+    expect(() => toolArgs({ ...schema, required: ['query'] }, { lat: '1' })).toThrow(/query: is required/);
+  });
+
+  it('types a union and records rows by the schema (ai_capacity_index.horizon, compare_sites.sites)', () => {
+    const horizon = { anyOf: [{ const: 30 }, { const: 60 }, { const: 90 }] };
+    const sites = { type: 'array', items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } } }, minItems: 2 };
+    const schema = { type: 'object', properties: { horizon, sites } };
+    expect(argControl(horizon)).toBe('enum');
+    expect(argControl(sites)).toBe('records');
+    expect(recordsValue('39.04,-77.49; 32.9,-97.0', ['lat', 'lon'])).toEqual([
+      { lat: '39.04', lon: '-77.49' },
+      { lat: '32.9', lon: '-97.0' }
+    ]);
+    expect(toolArgs(schema, { horizon: '60', sites: '39.04,-77.49; 32.9,-97.0' })).toEqual({
+      horizon: 60,
+      sites: [
+        { lat: 39.04, lon: -77.49 },
+        { lat: 32.9, lon: -97 }
+      ]
+    });
+    expect(toolArgs(schema, { sites: '[{"lat": 1, "lon": 2}, {"lat": 3, "lon": "4"}]' })).toEqual({
+      sites: [
+        { lat: 1, lon: 2 },
+        { lat: 3, lon: 4 }
+      ]
+    });
+    expect(() => toolArgs(schema, { horizon: '45' })).toThrow(/horizon: must be 30, 60 or 90/);
+    expect(() => toolArgs(schema, { sites: '39,-77' })).toThrow(/sites: needs at least 2 items, got 1/);
+    expect(() => toolArgs(schema, { sites: '39,x; 1,2' })).toThrow(/sites\.0\.lon: must be a number/);
   });
 });

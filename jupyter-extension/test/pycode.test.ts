@@ -1,6 +1,8 @@
 // Notebook code generation and MCP form typing: pure functions under Node.
 import { describe, expect, it } from 'vitest';
-import { argControl, parseRecords, resolveArgSchema, toolArgs } from '../src/toolArgs';
+import { QUEUE_PREDICATES } from '@dchub/core';
+import { argControl, recordsValue, resolveArgSchema, toolArgs } from '../src/toolArgs';
+import { QUEUE_CONTROLS, queuePythonCall, type QueueQuery } from '../src/queueForm';
 import { formNumber, pythonCall, pythonCell, pythonMarkdown, pyValue } from '../src/pycode';
 
 describe('pythonCall', () => {
@@ -60,26 +62,58 @@ describe('MCP form typing', () => {
   it('a union of constants is a choice that sends the typed value', () => {
     expect(resolveArgSchema(horizon).enum).toEqual([30, 60, 90]);
     expect(argControl(horizon)).toBe('enum');
-    expect(toolArgs({ horizon }, { horizon: '60' })).toEqual({ horizon: 60 });
+    expect(toolArgs({ properties: { horizon } }, { horizon: '60' })).toEqual({ horizon: 60 });
   });
 
   it('a string-or-number union sends a number when the text is one', () => {
     const limit = { anyOf: [{ type: 'integer' }, { type: 'string' }] };
     expect(argControl(limit)).toBe('text');
-    expect(toolArgs({ limit }, { limit: '20' })).toEqual({ limit: 20 });
-    expect(toolArgs({ limit }, { limit: 'all' })).toEqual({ limit: 'all' });
+    expect(toolArgs({ properties: { limit } }, { limit: '20' })).toEqual({ limit: 20 });
+    expect(toolArgs({ properties: { limit } }, { limit: 'all' })).toEqual({ limit: 'all' });
   });
 
   it('an array of records takes JSON or the lat,lon; shorthand', () => {
     expect(argControl(sites)).toBe('records');
-    expect(toolArgs({ sites }, { sites: '39.0,-77.5; 40.1,-75.2,Philly' })).toEqual({
+    expect(toolArgs({ properties: { sites } }, { sites: '39.0,-77.5; 40.1,-75.2,Philly' })).toEqual({
       sites: [{ lat: 39, lon: -77.5 }, { lat: 40.1, lon: -75.2, name: 'Philly' }]
     });
-    expect(toolArgs({ sites }, { sites: '[{"lat": 1, "lon": 2}]' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });
-    expect(parseRecords('[oops', sites.items)).toBe('[oops');
+    expect(toolArgs({ properties: { sites } }, { sites: '[{"lat": 1, "lon": 2}]' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });
+    expect(toolArgs({ properties: { sites } }, { sites: '{"lat": 1, "lon": 2}' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });
+    // Broken JSON goes to core as typed, which names the argument.
+    expect(recordsValue('[oops', ['lat', 'lon'])).toBe('[oops');
+    expect(() => toolArgs({ properties: { sites } }, { sites: '[oops' })).toThrow(/^sites/);
   });
 
-  it('an array of numbers is typed item by item', () => {
-    expect(toolArgs({ ids: { type: 'array', items: { type: 'integer' } } }, { ids: '1, 2,x' })).toEqual({ ids: [1, 2, 'x'] });
+  it('an array of numbers is typed item by item; an item that is no number is named', () => {
+    const ids = { type: 'array', items: { type: 'integer' } };
+    expect(toolArgs({ properties: { ids } }, { ids: '1, 2,' })).toEqual({ ids: [1, 2] });
+    expect(() => toolArgs({ properties: { ids } }, { ids: '1, 2,x' })).toThrow(/ids\.2: must be a whole number, got "x"/);
+  });
+});
+
+describe('the queue form and core’s predicates', () => {
+  const blank: QueueQuery = {
+    iso: [],
+    min_mw: '',
+    max_ttp_months: '',
+    fuel_type: '',
+    status: '',
+    baseload_only: false,
+    max_fiber_km: '',
+    geocoded_only: false,
+    limit: ''
+  };
+
+  it('has a control for each of core’s predicates, in core’s order', () => {
+    expect(Object.keys(QUEUE_CONTROLS)).toEqual([...QUEUE_PREDICATES]);
+  });
+
+  it('writes hub.queue(...) with core’s defaults left out', () => {
+    expect(queuePythonCall(blank, 200)).toBe('hub.queue()');
+    expect(queuePythonCall({ ...blank, status: 'active', limit: '200' }, 500)).toBe('hub.queue()');
+    expect(queuePythonCall(blank, 500)).toBe('hub.queue(limit=500)');
+    expect(
+      queuePythonCall({ ...blank, iso: ['PJM', 'ERCOT'], min_mw: '50', fuel_type: ' gas ', status: 'all', geocoded_only: true, max_fiber_km: '2.5' }, 200)
+    ).toBe('hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas", status="all", max_fiber_km=2.5, geocoded_only=True)');
   });
 });

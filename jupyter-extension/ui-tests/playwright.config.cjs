@@ -65,7 +65,8 @@ module.exports = {
         PORT: SANDBOX_PORT,
         DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z',
         DCHUB_SANDBOX_PROFILE: PROFILE,
-        DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001',
+        // The Enterprise key is typed into the panel (direct mode) to read the briefs in pages.
+        DCHUB_SANDBOX_KEYS: 'pro=galata-pro-key-0001,enterprise=galata-enterprise-key-0001',
         // Lets tests move the sandbox clock (POST /_sandbox/clock) to trigger the daily recompute.
         DCHUB_SANDBOX_CONTROLS: '1'
       },

@@ -229,7 +229,7 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         const t = toolTable(r);
         io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
         if (r.fromCache) io.err('dchub: from cache\n');
-        for (const line of answerNotes(undefined, r.previewInfo)) io.err(line);
+        for (const line of answerNotes(r.warnings ? { fromCache: false, stale: false, ageMs: 0, warnings: r.warnings } : undefined, r.previewInfo)) io.err(line);
       } finally {
         await mcp.close();
       }

@@ -114,13 +114,46 @@ def choice(name: str, v: Any, values: Sequence[str], *, aliases: dict[str, str] 
     return hit
 
 
-def split_list(v: Any) -> list[str] | None:
-    if v is None:
+#: JavaScript's whitespace (``\s`` and ``String.prototype.trim``), so lists split and trim as core's do.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_S = f"[{JS_SPACE}]"
+
+
+def show_value(v: Any, limit: int = 40) -> str:
+    """Core's ``showValue``: text quoted (JSON), a list or an object named, cut after ``limit`` characters."""
+    if isinstance(v, (list, tuple)):
+        s = "a list"
+    elif isinstance(v, dict) or not (v is None or isinstance(v, (str, bool, numbers.Real))):
+        s = "an object"
+    else:
+        s = show(v)
+    units = s.encode("utf-16-le")  # JavaScript cuts UTF-16 code units
+    return units[: 2 * limit].decode("utf-16-le", errors="ignore") + "…" if len(units) > 2 * limit else s
+
+
+def list_pattern(token: str) -> re.Pattern[str]:
+    """Core's ``listPattern``: tokens separated by ``,`` or ``;`` (space around them allowed), a trailing
+    separator allowed (``PJM,``, ``solar;``); no empty item, no leading separator."""
+    return re.compile(rf"{_S}*(?:{token})(?:{_S}*[,;]{_S}*(?:{token}))*(?:{_S}*[,;])?{_S}*")
+
+
+def split_tokens(s: str) -> list[str]:
+    """Core's ``splitTokens``: split on ``,`` and ``;``, trimmed, empty items dropped."""
+    return [t for t in (p.strip(JS_SPACE) for p in re.split(r"[,;]", s)) if t]
+
+
+def list_param(name: str, v: Any, pattern: re.Pattern[str], refused) -> list[str] | None:
+    """Core's ``listParam``: text matching ``pattern``, or a list of texts joined with commas; blank
+    (None, empty or blank text, an empty list) is not given; anything else raises ``refused(value)``."""
+    if isinstance(v, (list, tuple)) and all(isinstance(t, str) for t in v):
+        v = ",".join(v)
+    if v is None or (isinstance(v, float) and math.isnan(v)):
         return None
-    items = [str(x) for x in v] if isinstance(v, (list, tuple, set)) else [str(v)]
-    parts = [p.strip() for s in items for p in re.split(r"[,;]", s)]
-    parts = [p for p in parts if p]
-    return parts or None
+    if isinstance(v, str) and re.fullmatch(f"{_S}*", v):
+        return None
+    if not isinstance(v, str) or not pattern.fullmatch(v):
+        raise ValidationError(name, refused(v))
+    return split_tokens(v)
 
 
 def query_pairs(values: dict[str, Any]) -> list[tuple[str, str]]:

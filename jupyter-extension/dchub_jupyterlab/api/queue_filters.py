@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ValidationError
-from .jsfmt import js_json, js_number
-from .params import split_list, boolean, is_blank, number
+from .jsfmt import js_number
+from .params import boolean, is_blank, list_param, list_pattern, number, show_value, split_tokens
 
 QUEUE_ISOS = ("PJM", "ERCOT", "MISO", "CAISO", "SPP", "NYISO", "ISO-NE")
 QUEUE_LIMIT_DEFAULT = 200
@@ -24,21 +24,36 @@ def normalize_iso(token: str) -> str | None:
     return by_key.get(key)
 
 
+def _any_case(word: str) -> str:
+    return re.sub(r"[A-Z]", lambda m: f"[{m[0]}{m[0].lower()}]", word)
+
+
+#: The ISO spellings accepted (core's ISO_TOKEN): canonical names, any case; ISO-NE also as ISONE, ISO NE, ISO_NE.
+_ISO_LIST = list_pattern("|".join(_any_case(w) for w in [*(i for i in QUEUE_ISOS if i != "ISO-NE"), "ISO[-_ ]?NE"]))
+#: A fuel label (core's FUEL_TOKEN): 1-24 letters, digits, spaces or / + - (no space at either end).
+_FUEL_LIST = list_pattern(r"[A-Za-z0-9/+-](?:[A-Za-z0-9 /+-]{0,22}[A-Za-z0-9/+-])?")
+
+
+def _iso_refused(v: Any) -> str:
+    bad = next((t for t in split_tokens(v) if normalize_iso(t) is None), None) if isinstance(v, str) else None
+    return f"unknown ISO {show_value(v if bad is None else bad)}; expected one or more of {', '.join(QUEUE_ISOS)}, comma-separated"
+
+
 def iso_list(name: str, v: Any) -> list[str] | None:
-    tokens = split_list(v)
-    if not tokens:
-        return None
+    """Core's ``iso`` parameter: ISO names (any case), comma- or semicolon-separated, a trailing separator
+    allowed; each once, in the order given."""
     out: list[str] = []
-    for t in tokens:
+    for t in list_param(name, v, _ISO_LIST, _iso_refused) or []:
         iso = normalize_iso(t)
-        if iso is None:
-            raise ValidationError(name, f"unknown ISO {js_json(t)}; expected one or more of {', '.join(QUEUE_ISOS)}")
-        if iso not in out:
+        if iso and iso not in out:
             out.append(iso)
-    return out
+    return out or None
 
 
-_FUEL_TOKEN = re.compile(r"^[A-Za-z0-9 /+-]{1,24}$")
+def fuel_list(name: str, v: Any) -> list[str] | None:
+    """Core's ``fuel_type`` parameter: fuel labels, comma- or semicolon-separated, a trailing separator allowed."""
+    return list_param(name, v, _FUEL_LIST, lambda x: "must be fuel labels of 1-24 letters, digits, spaces or / + -, "
+                      f"comma- or semicolon-separated, got {show_value(x)}")
 
 
 @dataclass(frozen=True)
@@ -62,11 +77,7 @@ def queue_filters(*, iso=None, min_mw=None, max_ttp_months=None, fuel_type=None,
     isos = iso_list("iso", iso)
     mn = number("min_mw", min_mw, min=0)
     ttp = number("max_ttp_months", max_ttp_months, gt=0)
-    fuels = split_list(fuel_type)
-    if fuels:
-        bad = next((t for t in fuels if not _FUEL_TOKEN.match(t)), None)
-        if bad is not None:
-            raise ValidationError("fuel_type", f"fuel label {js_json(bad)} must be 1-24 letters, digits, spaces or / + -")
+    fuels = fuel_list("fuel_type", fuel_type)
     if is_blank(status):
         st = "active"
     elif not isinstance(status, str) or len(status) > 64:

@@ -29,7 +29,7 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
     dchub.connection.onChange((state) => {
       briefs.setAutoRefresh(dchub.connection.config.briefsRefreshMinutes);
       const id = `${state.mode}|${state.serviceUrl}|${state.hasKey}`;
-      if (lastState && id !== lastState && briefs.loaded) {
+      if (lastState && id !== lastState && (briefs.loaded || briefs.busy)) {
         briefs.reset();
         if (briefs.isVisible) void commands.execute(CommandIDs.refreshBriefs);
       }

@@ -2,6 +2,7 @@ import { ILayoutRestorer, type JupyterFrontEnd, type JupyterFrontEndPlugin } fro
 import { ICommandPalette, IThemeManager } from '@jupyterlab/apputils';
 import { ILauncher } from '@jupyterlab/launcher';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
+import { QUEUE_LIMIT_MAX } from '@dchub/core';
 import { Connection, DEFAULT_CONFIG, type ConnectionPreference, type PanelConfig } from '../connection';
 import { dchubIcon } from '../icons';
 import { DchubSidebar } from '../sidebar';
@@ -19,7 +20,7 @@ function readConfig(settings: ISettingRegistry.ISettings): PanelConfig {
   const refresh = settings.get('briefsRefreshMinutes').composite;
   return {
     baseUrl: typeof baseUrl === 'string' && baseUrl.trim() ? baseUrl.trim() : DEFAULT_CONFIG.baseUrl,
-    limit: typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : DEFAULT_CONFIG.limit,
+    limit: typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= QUEUE_LIMIT_MAX ? limit : DEFAULT_CONFIG.limit,
     connection: connection === 'proxy' || connection === 'direct' || connection === 'auto' ? (connection as ConnectionPreference) : DEFAULT_CONFIG.connection,
     briefsRefreshMinutes: typeof refresh === 'number' && refresh >= 0 && refresh <= 1440 ? refresh : DEFAULT_CONFIG.briefsRefreshMinutes
   };

@@ -1,5 +1,7 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
+import { QUEUE_PREDICATES, QueueFilters } from '@dchub/core';
+import { QUEUE_CONTROLS } from '../queueForm';
 import { QueuePanel, type QueueQuery } from '../queuePanel';
 import { CommandIDs, IDchub } from '../tokens';
 import { addPanelCommand, argBool, argList, argText, sectionActions } from './common';
@@ -27,34 +29,26 @@ export const queuePlugin: JupyterFrontEndPlugin<void> = {
       label: 'Search interconnection queue',
       caption: 'Run the DC Hub queue search with the panel form (arguments fill the form first)',
       describedBy: {
+        // One argument per predicate of core's queue filters, described as core describes it.
         args: {
           type: 'object',
-          properties: {
-            iso: { type: ['string', 'array'], description: "ISO or ISOs ('' for all)" },
-            min_mw: { type: ['string', 'number'], description: 'Minimum project capacity, MW' },
-            max_ttp_months: { type: ['string', 'number'], description: 'Maximum ISO time to power, months' },
-            fuel_type: { type: 'string', description: 'Fuel label substrings, comma separated' },
-            status: { type: 'string', description: '"active", "all" or a status substring' },
-            baseload_only: { type: 'boolean' },
-            max_fiber_km: { type: ['string', 'number'] },
-            geocoded_only: { type: 'boolean' },
-            limit: { type: ['string', 'number'] }
-          }
+          properties: Object.fromEntries(
+            QUEUE_PREDICATES.map((p) => {
+              const kind = QUEUE_CONTROLS[p].kind;
+              const type = kind === 'isos' ? ['string', 'array'] : kind === 'check' ? 'boolean' : kind === 'number' ? ['string', 'number'] : 'string';
+              return [p, { type, description: QueueFilters.shape[p].description ?? QUEUE_CONTROLS[p].label }];
+            })
+          )
         }
       },
       fill: (args) => {
-        const q: Partial<QueueQuery> = {};
-        const iso = argList(args['iso']);
-        if (iso) q.iso = iso;
-        for (const key of ['min_mw', 'max_ttp_months', 'fuel_type', 'status', 'max_fiber_km', 'limit'] as const) {
-          const v = argText(args[key]);
-          if (v !== undefined) q[key] = v;
+        const q: Record<string, unknown> = {};
+        for (const p of QUEUE_PREDICATES) {
+          const kind = QUEUE_CONTROLS[p].kind;
+          const v = kind === 'isos' ? argList(args[p]) : kind === 'check' ? argBool(args[p]) : argText(args[p]);
+          if (v !== undefined) q[p] = v;
         }
-        for (const key of ['baseload_only', 'geocoded_only'] as const) {
-          const v = argBool(args[key]);
-          if (v !== undefined) q[key] = v;
-        }
-        queue.query = q;
+        queue.query = q as Partial<QueueQuery>;
       },
       run: () => queue.search()
     });

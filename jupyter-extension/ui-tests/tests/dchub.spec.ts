@@ -1,7 +1,7 @@
 import { expect, galata, test, type IJupyterLabPageFixture } from '@jupyterlab/galata';
 import type { APIRequestContext, Locator } from '@playwright/test';
 
-import { API_KEY, JUPYTER, KEYED, PROFILE, QUEUE_PATH, SANDBOX } from './env';
+import { API_KEY, ENTERPRISE_KEY, JUPYTER, KEYED, PROFILE, QUEUE_PATH, SANDBOX } from './env';
 
 
 /** The browser's UTC day, as the panel puts it in export file names. */
@@ -341,6 +341,51 @@ test.describe('DC Hub without the relay (JupyterLite path)', () => {
     await panel.getByRole('button', { name: 'Forget key' }).click();
     await expect(status).toHaveAttribute('data-has-key', 'false');
     expect(await page.evaluate(() => window.localStorage.getItem('dchub:apiKey'))).toBeNull();
+  });
+});
+
+test.describe('DC Hub market briefs in pages (Enterprise, direct)', () => {
+  test.use({
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, connection: 'direct', briefsRefreshMinutes: 0 }
+    }
+  });
+
+  test('reads every page of /all, shows the progress after each, and lists each built brief once', async ({ page, request }, testInfo) => {
+    const served = (await (
+      await request.get(`${SANDBOX}/api/v1/market-brief/all`, { headers: { 'X-API-Key': ENTERPRISE_KEY }, params: { limit: 500 } })
+    ).json()) as { total_available: number; briefs: Array<{ slug: string; ok?: boolean }> };
+    expect(served.total_available).toBeGreaterThan(50);
+    const built = served.briefs.filter((b) => b.ok !== false).length;
+    expect(built).toBe(PROFILE === 'real' ? served.total_available - 1 : served.total_available);
+
+    await page.sidebar.openTab('dchub-panel');
+    const panel = page.locator('#dchub-panel');
+    await panel.locator('input[name="api_key"]').fill(ENTERPRISE_KEY);
+    await panel.getByRole('button', { name: 'Save key' }).click();
+    await expect(panel.locator('.jp-DCHub-connection')).toHaveAttribute('data-has-key', 'true');
+    // Every line the busy element shows while the pages are read.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { dchubProgress: string[] }).dchubProgress = seen;
+      const busy = document.querySelector('#dchub-panel .jp-DCHub-briefs-busy')!;
+      new MutationObserver(() => seen.push(busy.textContent ?? '')).observe(busy, { childList: true, characterData: true, subtree: true });
+    });
+    await panel.locator('.lm-TabBar-tab', { hasText: 'Briefs' }).click();
+
+    const briefs = view(page, 'briefs');
+    const count = briefs.locator('.jp-DCHub-briefs-count');
+    await expect(count).toHaveAttribute('data-count', String(built));
+    await expect(count).toHaveAttribute('data-tier', /enterprise/i);
+    const progress = await page.evaluate(() => (window as unknown as { dchubProgress: string[] }).dchubProgress);
+    // First page at 50 (the tier is not known yet), the rest at 500: page 1 of 2 after the first.
+    expect(progress).toContain(`Loading briefs: page 1 of 2, ${PROFILE === 'real' ? 49 : 50} of ${served.total_available} briefs…`);
+    await expect(panel.locator('.jp-DCHub-briefs-busy')).toBeHidden();
+    await page.screenshot({ path: testInfo.outputPath('briefs-enterprise.png') });
+
+    await panel.getByRole('button', { name: 'Forget key' }).click();
+    await expect(panel.locator('.jp-DCHub-connection')).toHaveAttribute('data-has-key', 'false');
   });
 });
 

@@ -6,6 +6,8 @@ export const JUPYTER = `http://localhost:${process.env.DCHUB_GALATA_JUPYTER_PORT
  * the sandbox for expected answers and to check it never reaches the page, notebooks or files. */
 export const API_KEY = 'galata-pro-key-0001';
 export const KEYED = { 'X-API-Key': API_KEY };
+/** The sandbox's Enterprise key (about 232 briefs: more than one page), typed into the panel in direct mode. */
+export const ENTERPRISE_KEY = 'galata-enterprise-key-0001';
 export const QUEUE_PATH = '/api/v1/interconnection-queue/refined';
 
 /** The sandbox profile of this run (DCHUB_GALATA_PROFILE): `spec`, or `real` (the real service's shapes). */

@@ -190,8 +190,16 @@ test.describe('DC Hub MCP tools through the relay', () => {
     await expect(result).toHaveAttribute('data-tool', 'ai_capacity_index');
     await expect(panel.locator('.jp-DCHub-mcp-error')).toBeHidden();
 
-    // compare_sites.sites is an array of {lat, lon}: typed as "lat,lon; lat,lon".
+    // compare_sites.sites is an array of {lat, lon}: typed as "lat,lon; lat,lon". A value the schema does
+    // not take is named by core before any call: the last answer stays the one shown.
     await panel.locator('select[name="tool"]').selectOption('compare_sites');
+    await panel.locator('textarea[name="arg_sites"]').fill('39.04,x; 32.9,-97.0');
+    await panel.getByRole('button', { name: 'Call tool' }).click();
+    const error = panel.locator('.jp-DCHub-mcp-error');
+    await expect(error).toBeVisible();
+    await expect(error).toHaveAttribute('data-param', 'sites.0.lon');
+    await expect(error).toContainText('sites.0.lon: must be a number, got "x"');
+    await expect(result).toHaveAttribute('data-tool', 'ai_capacity_index');
     await panel.locator('textarea[name="arg_sites"]').fill('39.04,-77.49; 32.9,-97.0');
     await panel.getByRole('button', { name: 'Call tool' }).click();
     await expect(result).toHaveAttribute('data-tool', 'compare_sites');

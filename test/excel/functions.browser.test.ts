@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_COLUMNS } from '@dchub/core';
+import { QUEUE_COLUMNS, fingerprint } from '@dchub/core';
 import { ExcelFixture, PROFILES, call, range, type Harness } from './fixture.js';
 
 const PRO_KEY = 'excel-pro-key-0001';
@@ -47,6 +47,24 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     expect(ranked.length).toBe(3);
     const bad = await call(page, 'TOOL', ['ai_capacity_index', 'horizon=45']);
     expect(bad.error).toMatchObject({ code: '#VALUE!', message: 'args: horizon: must be 30, 60 or 90, got "45"' });
+  });
+
+  it('TOOL past an assumed MCP allowance: the call goes out and its table ends with the warning', async () => {
+    // The MCP ledger as left by a day of calls: the assumed Free allowance (the service has not stated it) used up.
+    const day = new Date().toISOString().slice(0, 10);
+    const state = { day, used: 1000, limit: 1000, tier: 'free', known: false };
+    const h = await fx.harness(PRO_KEY, undefined, { storage: { [`dchub:quota:k${fingerprint(PRO_KEY)}:mcp`]: JSON.stringify(state) } });
+    const before = h.requests();
+    const r = await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=phoenix']);
+    expect(r.error).toBeUndefined();
+    expect(h.requests()).toBeGreaterThan(before);
+    const rows = r.value as any[][];
+    expect(JSON.stringify(rows.slice(0, -1))).toMatch(/phoenix/i);
+    expect(rows.at(-1)![0]).toMatch(/^more than the assumed 1000 calls a day \(free tier\) were used; .*calls continue$/);
+    // The same call again is answered from the cache, without the warning (it belonged to that call).
+    const again = (await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=phoenix'])).value as any[][];
+    expect(JSON.stringify(again)).not.toMatch(/assumed 1000/);
+    await h.page.close();
   });
 
   it('SITESCORE returns the sandbox overall score', async () => {

@@ -36,8 +36,10 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
     throw new ValidationError('args', `${name}: ${msg ?? 'tool error'}`);
   }
   // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A);
+  // the call's warnings (past an assumed daily allowance, the call still went out) come first, then
   // a list the server cut for this caller ("3 of 10") says so in its closing row.
-  const notes = r.partial && r.previewInfo ? [previewSentence(r.previewInfo)] : r.partial ? ['Partial answer: the service sent a preview of this list.'] : [];
+  const preview = r.partial && r.previewInfo ? [previewSentence(r.previewInfo)] : r.partial ? ['Partial answer: the service sent a preview of this list.'] : [];
+  const notes = [...(r.warnings ?? []), ...preview];
   const t = toolTable(r);
   return t ? spill(t, 1, notes) : spill({ columns: ['text'], rows: [[r.text]] }, 0, notes);
 }

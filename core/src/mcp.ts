@@ -7,6 +7,7 @@ import type { DchubClient } from './client.js';
 import { redirectSafeFetch } from './http/redirects.js';
 import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
 import { parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
+import { formatAge } from './call.js';
 import type { PreviewInfo } from './preview.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
 import { fieldTable, recordsTable, type Table } from './table.js';
@@ -126,23 +127,35 @@ export class McpToolClient {
     if (opts.cacheOnly) throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
     // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning.
     const reservation = this.ledger ? await this.ledger.reserveCall() : { ok: true };
+    // The stale rule of REST answers: when the service cannot be asked, the last good answer, with its age and why.
+    const stale = (why: string): ToolResult | undefined =>
+      hit && { ...(hit.value as ToolResult), fromCache: true, warnings: [`served from the cache, ${formatAge(Date.now() - hit.answer.storedAt)} old: ${why}`] };
     if (this.ledger && !reservation.ok) {
-      if (hit) return { ...(hit.value as ToolResult), fromCache: true };
       const s = await this.ledger.snapshot();
+      const served = stale(`the daily MCP allowance of ${s.limit} calls is spent`);
+      if (served) return served;
       throw new QuotaSpentError(s.limit, s.resetsAt);
     }
     const warnings = reservation.warning ? [reservation.warning] : [];
-    const c = await this.#connect();
-    this.callsSent++;
     let res: Awaited<ReturnType<Client['callTool']>>;
     try {
+      const c = await this.#connect();
+      this.callsSent++;
       res = await c.callTool({ name, arguments: args });
     } catch (err) {
+      if (err instanceof DchubError) {
+        // Connecting failed: unreachable serves the last good answer; a refused key does not.
+        const served = err instanceof NetworkError ? stale('the service could not be reached') : undefined;
+        if (served) return served;
+        throw err;
+      }
       const msg = err instanceof Error ? err.message : String(err);
       // -32602 (invalid params) names the parameter in `data.param` and leads the one-line message with it.
       const param = (err as { code?: unknown; data?: { param?: unknown } }).code === -32602 ? (err as { data?: { param?: unknown } }).data?.param : undefined;
       if (typeof param === 'string') throw new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, ''));
       if (/invalid|required|expected/i.test(msg)) throw new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, ''));
+      const served = stale('the service could not be reached');
+      if (served) return served;
       throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
     }
     const content = (res.content as Array<{ type: string; text?: string }> | undefined) ?? [];
@@ -152,6 +165,8 @@ export class McpToolClient {
     const capped = toolDailyCap(name, data);
     if (capped) {
       await this.ledger?.exhaust(); // the server stated it: nothing more is sent today
+      const served = stale('the service says the daily MCP limit is reached');
+      if (served) return served;
       throw capped;
     }
     const wall = toolWall(name, data, isError);

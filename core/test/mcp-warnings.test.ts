@@ -57,6 +57,39 @@ describe('McpToolClient and an assumed allowance', () => {
     }
   });
 
+  it('a known, spent allowance serves the last good answer with its age and why (the stale rule of REST answers)', async () => {
+    const rest = new DchubClient({ baseUrl: sb.url, apiKey: PRO });
+    const ledger = new QuotaLedger(new MemoryStore(), 'mcp-stale', { tier: 'free', allowance: { free: 1 }, confirmed: true });
+    const mcp = new McpToolClient(rest, { apiKey: PRO, ledger, lifetimeMs: 0 });
+    try {
+      const fresh = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
+      const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
+      expect(mcp.callsSent).toBe(1);
+      expect(again).toMatchObject({ fromCache: true, data: fresh.data });
+      expect(again.warnings).toEqual([expect.stringMatching(/^served from the cache, \d+ s old: the daily MCP allowance of 1 calls is spent$/)]);
+      // Nothing cached for these arguments: refused as before.
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toThrow(/allowance|spent/i);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('an unreachable service serves the last good answer with its age; nothing cached, a network error', async () => {
+    const gone = await startSandbox({ port: 0, seed: 'mcp-warn', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}` });
+    const rest = new DchubClient({ baseUrl: gone.url, apiKey: PRO });
+    const mcp = new McpToolClient(rest, { apiKey: PRO, lifetimeMs: 0 });
+    try {
+      const fresh = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
+      await gone.close();
+      const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
+      expect(again).toMatchObject({ fromCache: true, data: fresh.data });
+      expect(again.warnings).toEqual([expect.stringMatching(/^served from the cache, \d+ s old: the service could not be reached$/)]);
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toMatchObject({ kind: 'network' });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('the CLI prints the warning on stderr and the answer on stdout', async () => {
     // Today's assumed MCP calls of this key already spent, in the CLI's own store.
     const callerId = new DchubClient({ baseUrl: sb.url, apiKey: PRO }).callerId;

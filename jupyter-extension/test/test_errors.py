@@ -208,3 +208,24 @@ def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
     p = df.attrs["preview"]
     assert p["partial"] is True and p["shown"] == len(df) == (3 if PROFILE == "real" else 2)
     assert p["total_available"] > p["shown"]
+
+
+def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, cache_dir):
+    """Core's rule for tool answers (McpToolClient): the service unreachable or failing, the last good
+    answer with its age and why (a StaleAnswerWarning, ``attrs["stale"]``); nothing cached, the error."""
+    from dchub_jupyterlab import NetworkError, StaleAnswerWarning
+
+    now = [1_700_000_000_000]
+    hub = client(sandbox, cache_dir, key=KEYS["pro"], now=lambda: now[0])
+    first = hub.tool("rank_markets", criteria="ai_ready", limit=3)
+    now[0] += 2 * 3600_000  # past the hour a tool answer is kept
+    sandbox.faults([{"path_prefix": "/mcp", "kind": "status", "status": 503}])
+    try:
+        with pytest.warns(StaleAnswerWarning, match=r"rank_markets: served from the cache, 2 h old: the service could not be reached"):
+            again = hub.tool("rank_markets", criteria="ai_ready", limit=3)
+        assert again.attrs["stale"] and again.attrs["from_cache"] and "2 h old" in again.attrs["stale_reason"]
+        assert again.equals(first)
+        with pytest.raises(NetworkError):
+            hub.tool("rank_markets", criteria="ai_ready", limit=2)
+    finally:
+        sandbox.faults([])

@@ -30,3 +30,16 @@ def test_same_text_as_javascript():
     assert form_encode([tuple(p) for p in PAIRS]) == js["form"]
     assert [encode_uri_component(t) for t in TEXTS] == js["uri"]
     assert js_json(VALUE) == js["json"]
+
+
+def test_ages_worded_as_core_words_them():
+    """format_age against core's own formatAge (core/dist), so a stale tool answer reads the same in both."""
+    from pathlib import Path
+
+    from dchub_jupyterlab.api.jsfmt import format_age
+
+    core = Path(__file__).resolve().parents[2] / "core" / "dist" / "index.js"
+    ages = [0, 499, 500, 44_600, 59_499, 59_500, 60_000, 3_599_000, 3_600_000, 11_100_000, 86_400_000, 172_799_000, 172_800_000, 9e8]
+    script = f"import('{core.as_uri()}').then(c => console.log(JSON.stringify(JSON.parse(process.argv[1]).map(c.formatAge))))"
+    js = json.loads(subprocess.run(["node", "-e", script, json.dumps(ages)], capture_output=True, text=True, check=True).stdout)
+    assert [format_age(a) for a in ages] == js

@@ -381,7 +381,7 @@ class Client:
             raise wall
         if r["isError"]:
             raise DchubError(f"{name}: {one_line(r.get('text') or 'the tool reported an error')}")
-        meta = {"from_cache": r.get("fromCache", False)}
+        meta = {"from_cache": r.get("fromCache", False), **({"stale": True, "reason": r["warnings"][0]} if r.get("stale") else {})}
         records = data if isinstance(data, list) else next((v for v in (data.values() if isinstance(data, dict) else [])
                                                             if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)), None)
         if isinstance(records, list) and records and all(isinstance(x, dict) for x in records):

@@ -125,3 +125,17 @@ def _base36(n: int) -> str:
         n, r = divmod(n, 36)
         out.append(alphabet[r])
     return "".join(reversed(out))
+
+
+def format_age(ms: float) -> str:
+    """A duration for people, worded as core's ``formatAge``: ``45 s``, ``12 min``, ``3 h 5 min``, ``2 days``."""
+    s = max(0, math.floor(ms / 1000 + 0.5))  # Math.round: halves up, not to even
+    if s < 60:
+        return f"{s} s"
+    m = s // 60
+    if m < 60:
+        return f"{m} min"
+    h = m // 60
+    if h < 48:
+        return f"{h} h {m % 60} min" if m % 60 else f"{h} h"
+    return f"{h // 24} days"

@@ -16,8 +16,8 @@ import json
 import warnings
 from typing import Any
 
-from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpentError, ValidationError
-from .jsfmt import js_json
+from .errors import AssumedAllowanceWarning, AuthError, NetworkError, QuotaSpentError, StaleAnswerWarning, ValidationError
+from .jsfmt import format_age, js_json
 from .ledger import MCP_DAILY_ALLOWANCE, QuotaLedger
 from .store import StoredAnswer, cache_key
 from .tool_answers import parse_tool_text
@@ -83,10 +83,17 @@ def call_tool(session, name: str, args: dict[str, Any], *, timeout: float, refre
     granted, allowance_warning = ledger.reserve()
     if allowance_warning:
         warnings.warn(f"DC Hub: MCP: {allowance_warning}", AssumedAllowanceWarning, stacklevel=3)
+
+    def stale(why: str) -> dict[str, Any]:
+        # Core's rule (McpToolClient): the last good answer, with its age and why, as a warning.
+        line = f"served from the cache, {format_age(session.now() - hit.stored_at)} old: {why}"
+        warnings.warn(f"DC Hub: MCP {name}: {line}", StaleAnswerWarning, stacklevel=4)
+        return {**hit_value, "fromCache": True, "stale": True, "warnings": [line]}
+
     if not granted:
-        if hit is not None:
-            return {**hit_value, "fromCache": True}
         snap = ledger.snapshot()
+        if hit is not None:
+            return stale(f"the daily MCP allowance of {snap['limit']} calls is spent")
         raise QuotaSpentError(snap["limit"], snap["resets_at"])
     headers = {"X-API-Key": session.api_key.reveal()} if session.api_key else {}
     try:
@@ -98,6 +105,8 @@ def call_tool(session, name: str, args: dict[str, Any], *, timeout: float, refre
             raise AuthError(message, status=401) from None
         if "required" in message.lower() or "invalid" in message.lower():
             raise ValidationError("args", message) from None
+        if hit is not None:
+            return stale("the service could not be reached")
         raise NetworkError(message) from None
     if not result["isError"] and cache is not None:
         at = session.now()

@@ -28,7 +28,7 @@ export type AgentCapabilitiesT = z.infer<typeof AgentCapabilities>;
 export type AgentStatsT = z.infer<typeof AgentStats>;
 export type ReceiptDetailT = z.infer<typeof ReceiptDetail>;
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;

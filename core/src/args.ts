@@ -7,6 +7,10 @@ import { ValidationError } from './errors.js';
 
 export const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+/** The text of a scalar a caller gave (text as is, a number or yes/no written out); undefined for anything else. */
+export const scalarText = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+
 /** A name and what was given for it (text, a number, or the rest of a range row). */
 export type NamedValue = [name: string, value: unknown];
 

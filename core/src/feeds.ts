@@ -14,7 +14,7 @@ import {
 import { tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;

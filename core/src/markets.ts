@@ -41,7 +41,7 @@ const fieldsArg = (v: string | readonly string[]): string[] => {
   return list;
 };
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;
@@ -88,7 +88,7 @@ export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions =
  */
 export async function dcpiScoreFields(client: DchubClient, slug: string, fields: string | readonly string[] = ['verdict'], opts: CallOptions = {}): Promise<Partial<DcpiScoreResponseT>> {
   const path = endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) });
-  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<DcpiScoreResponseT>>;
+  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts);
 }
 
 /** GET /api/v1/dcpi/scores: every market's DCPI (numbers masked below a paid plan). */
@@ -143,7 +143,7 @@ export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions
  */
 export async function marketBriefFields(client: DchubClient, slug: string, fields: string | readonly string[], opts: CallOptions = {}): Promise<Partial<MarketBriefResponseT>> {
   const path = endpointPath(ENDPOINTS.brief, { slug: slugArg('slug', slug) });
-  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<MarketBriefResponseT>>;
+  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts);
 }
 
 export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });

@@ -199,7 +199,7 @@ function coerceObject(schema: ToolArgSchema, given: Record<string, unknown>, pre
  * is sent as one.
  */
 export function coerceToolArguments(inputSchema: unknown, args: Record<string, unknown>): Record<string, unknown> {
-  const schema: ToolArgSchema = inputSchema && typeof inputSchema === 'object' ? (inputSchema as ToolArgSchema) : {};
+  const schema: ToolArgSchema = inputSchema && typeof inputSchema === 'object' ? inputSchema : {};
   const given = Object.fromEntries(Object.entries(args).filter(([, v]) => !isBlank(v)));
   // No declared properties (a schema not at hand): numbers and booleans by their look.
   if (!schema.properties) return coerceObject({ additionalProperties: { type: ['boolean', 'number', 'string'] } }, given, '');

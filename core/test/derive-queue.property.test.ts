@@ -69,7 +69,7 @@ function stricterArb(g: Omit<QueueFiltersT, 'limit'>) {
   });
 }
 
-const pairArb = wideArb.chain((g) => stricterArb({ ...g, iso: g.iso as QueueFiltersT['iso'] }).map((f) => ({ g, f })));
+const pairArb = wideArb.chain((g) => stricterArb({ ...g, iso: g.iso }).map((f) => ({ g, f })));
 
 describe.each(PROFILES)('queue subsumption against the sandbox (profile %s)', (profile) => {
   let sb: RunningSandbox;

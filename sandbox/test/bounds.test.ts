@@ -181,7 +181,7 @@ describe('HTTP edges', () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const sock = connect(sb.port, '127.0.0.1', () => sock.write('NOT HTTP AT ALL\r\n\r\n'));
       let text = '';
-      sock.on('data', (d) => (text += d));
+      sock.on('data', (d: Buffer) => (text += d.toString('utf8')));
       sock.on('end', () => resolve(text));
       sock.on('error', reject);
     });

@@ -171,7 +171,7 @@ describe('fuzz: hostile requests over every operation and every MCP tool', () =>
         return fc
           .record({
             args: fc.oneof(
-              { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...props, ...PROTO_KEYS, 'extra'), hostileJson, { maxKeys: 4 }) as fc.Arbitrary<unknown> },
+              { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...props, ...PROTO_KEYS, 'extra'), hostileJson, { maxKeys: 4 }) },
               { weight: 1, arbitrary: hostileJson },
             ),
             id: fc.nat(),

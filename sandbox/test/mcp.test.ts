@@ -359,7 +359,7 @@ describe('determinism', () => {
       await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set: '2026-11-21T12:00:00Z' }) });
       expect(await texts(sb.url)).toEqual(await texts(other.url));
     } finally {
-      other.close();
+      await other.close();
     }
   });
 });

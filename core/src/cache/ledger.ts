@@ -69,7 +69,7 @@ export class QuotaLedger {
     const day = utcDay(this.#now());
     if (!this.#state) {
       try {
-        this.#state = JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') ?? undefined;
+        this.#state = (JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') as LedgerState | null) ?? undefined;
       } catch {
         this.#state = undefined;
       }

@@ -206,7 +206,7 @@ export class IndexedDbStore implements KeyValueStore {
       const req = indexedDB.open(this.dbName, 1);
       req.onupgradeneeded = () => req.result.createObjectStore(this.storeName);
       req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error(`IndexedDB: ${this.dbName} could not be opened`));
     });
     return this.#db;
   }
@@ -215,7 +215,7 @@ export class IndexedDbStore implements KeyValueStore {
     return new Promise((resolve, reject) => {
       const req = run(db.transaction(this.storeName, mode).objectStore(this.storeName));
       req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error(`IndexedDB: a ${mode} request on ${this.storeName} failed`));
     });
   }
   async get(key: string): Promise<string | undefined> {
@@ -228,7 +228,7 @@ export class IndexedDbStore implements KeyValueStore {
     await this.#tx('readwrite', (s) => s.delete(key));
   }
   async keys(prefix: string): Promise<string[]> {
-    const all = (await this.#tx('readonly', (s) => s.getAllKeys())) as IDBValidKey[];
+    const all = await this.#tx<IDBValidKey[]>('readonly', (s) => s.getAllKeys());
     return all.map(String).filter((k) => k.startsWith(prefix));
   }
 }

@@ -9,13 +9,13 @@ import { facilitiesTable, searchFacilities } from '../facilities.js';
 import { dealsTable, news, newsTable, transactions } from '../feeds.js';
 import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
-import { namedValues } from '../args.js';
+import { namedValues, scalarText } from '../args.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
 import type { PagesProgress } from '../paging.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
 import { undeclaredToolArguments } from '../tool-args.js';
 import { queueTable, refineQueue } from '../queue.js';
-import { QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
+import { QUEUE_PREDICATES } from '../schemas/queue.js';
 import { rankSites, rankedTable } from '../ranking.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import { fieldTable, readPath, type Table } from '../table.js';
@@ -79,7 +79,7 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
   switch (command) {
     case 'queue': {
       // Each predicate's flag is its name with dashes (--min-mw for min_mw).
-      const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])) as QueueFiltersInput, call);
+      const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])), call);
       emit(queueTable(r), r);
       return EXIT.ok;
     }
@@ -222,7 +222,7 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         const r = await mcp.callTool(rest[0], args, call);
         if (r.isError) {
           const d = r.data as { error?: unknown; message?: unknown } | null;
-          const words = typeof d === 'object' && d ? String(d.message ?? d.error ?? r.text) : r.text;
+          const words = (typeof d === 'object' && d ? (scalarText(d.message) ?? scalarText(d.error)) : undefined) ?? r.text;
           io.err(`dchub: ${rest[0]}: ${words.replace(/\s+/g, ' ').slice(0, 400)}\n`);
           return EXIT.usage;
         }

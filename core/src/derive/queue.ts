@@ -230,7 +230,7 @@ export function deriveQueueAnswer(a: QueueResultT, g: QueueFiltersT, f: QueueFil
     if (!a.results.every((r) => normalizeIso(r.iso) !== undefined)) return refuse('max_ttp_months: a survivor names an unknown ISO');
   }
   const cutsLocally = cut !== undefined && (g.max_ttp_months === undefined || cut < g.max_ttp_months);
-  const withinCut = (r: QueueRecordT) => !cutsLocally || waits.get(normalizeIso(r.iso)!)! <= cut!;
+  const withinCut = (r: QueueRecordT) => !cutsLocally || waits.get(normalizeIso(r.iso)!)! <= cut;
 
   const base = tests.length ? a.results.filter((r) => tests.every((t) => t.keeps(r))) : a.results;
   const survivors = cutsLocally ? base.filter(withinCut) : base;

@@ -64,7 +64,8 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
   if (typeof value !== 'object') return value;
   if (s instanceof z.ZodObject) {
     let out: Record<string, unknown> | undefined;
-    for (const [k, field] of Object.entries(s.shape as Record<string, AnySchema>)) {
+    const shape = s.shape as Record<string, AnySchema>;
+    for (const [k, field] of Object.entries(shape)) {
       const v = (value as Record<string, unknown>)[k];
       if (v === undefined || v === null) continue;
       const fitted = fitNumbers(field, v);

@@ -197,7 +197,7 @@ const candidateMaps = new WeakMap<readonly QueueProject[], Map<string, Map<strin
 
 function candidatesOf(queue: readonly QueueProject[], seed: string, snap: string): Map<string, QueueProject> {
   let bySnap = candidateMaps.get(queue);
-  if (!bySnap) candidateMaps.set(queue, (bySnap = new Map()));
+  if (!bySnap) candidateMaps.set(queue, (bySnap = new Map<string, Map<string, QueueProject>>()));
   let map = bySnap.get(snap);
   if (!map) {
     map = new Map(queue.map((p) => [candidateId(seed, p.queue_id, snap), p]));

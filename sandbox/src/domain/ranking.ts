@@ -40,7 +40,7 @@ export function viableSiteBaseline(data: Dataset): Baseline {
       const p = geo[i];
       const s = scoreSiteAt(data, { lat: p.lat!, lon: p.lng! });
       push('overall_score', s.overall_score);
-      for (const [k, v] of Object.entries(s.scores ?? {})) push(k, v as number);
+      for (const [k, v] of Object.entries(s.scores ?? {})) push(k, v);
       push('connectivity_score', s.fiber?.connectivity_score);
       for (const k of ['facilities_100km', 'substations_50km', 'gas_pipelines_50km', 'power_plants_80km', 'generation_capacity_mw'] as const) {
         push(k, s.nearby?.[k]);

@@ -141,7 +141,7 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     const env: ToolEnv = { ctx, tier, nowMs: now };
     let result: ToolResult;
     try {
-      result = await tool.run(parsed.data as Record<string, unknown>, env);
+      result = await tool.run(parsed.data, env);
     } catch (e) {
       if (e instanceof ToolError) return toolText({ tool: tool.name, ...e.payload }, true);
       throw e;
@@ -179,10 +179,10 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     // Our own call handler: arguments (-32602), allowance, Pro wall, previews, keyless cap.
     server.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       const who = (extra.authInfo?.extra ?? {}) as { tier?: Tier; caller?: string };
-      const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params as Record<string, unknown>);
+      const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params);
       // The SDK answers a thrown error's code, message and data as the JSON-RPC error (McpError would prefix the message).
       if ('rpcError' in r && r.rpcError) throw Object.assign(new Error(r.rpcError.message), { code: r.rpcError.code, data: 'data' in r.rpcError ? r.rpcError.data : undefined });
-      return r as never;
+      return r;
     });
     return server;
   }

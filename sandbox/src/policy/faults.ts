@@ -120,7 +120,7 @@ export class FaultInjector {
     plainHeaders.delete('content-length');
     const status = c.res.status;
     // Hono copies the old answer's headers onto a new one: drop the old answer first.
-    c.res = undefined as unknown as Response;
+    c.res = undefined;
     if (body.kind === 'truncate' && env.outgoing) {
       // Promise the whole body, send half, drop the connection.
       const headers: Record<string, string> = {};

@@ -8,7 +8,7 @@ export type Tier = 'anonymous' | 'free' | 'starter' | 'developer' | 'pro' | 'ent
 export const TIERS: readonly Tier[] = ['anonymous', 'free', 'starter', 'developer', 'pro', 'enterprise'];
 
 /** Plan ladder: a tier opens everything a lower one does. */
-export const TIER_LEVEL: Readonly<Record<Tier, number>> = PLAN_LEVEL as Readonly<Record<Tier, number>>;
+export const TIER_LEVEL: Readonly<Record<Tier, number>> = PLAN_LEVEL;
 export const atLeast = (tier: Tier, required: Tier): boolean => atLeastPlan(tier, required);
 
 /** REST requests per day (spec §8.1); keyless read calls: 10 per day. */

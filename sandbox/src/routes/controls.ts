@@ -16,7 +16,7 @@ const ClockMove = z.union([
 export function registerControls(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   const readJson = async (req: Request) => {
     try {
-      return { ok: true as const, value: await req.json() };
+      return { ok: true as const, value: (await req.json()) as unknown };
     } catch {
       return { ok: false as const };
     }

@@ -1,4 +1,4 @@
-import type { McpToolName } from '@dchub/core';
+import { scalarText, type McpToolName } from '@dchub/core';
 import type { SandboxContext } from '../../context.js';
 import { attribution } from '../../labels.js';
 import type { Tier } from '../../policy/tiers.js';
@@ -15,7 +15,7 @@ export type ToolResult = Record<string, unknown>;
 /** A tool-level failure: answered as `isError: true` with this JSON. */
 export class ToolError extends Error {
   constructor(readonly payload: Record<string, unknown>) {
-    super(String(payload.error ?? 'tool_error'));
+    super(scalarText(payload.error) ?? 'tool_error');
   }
 }
 

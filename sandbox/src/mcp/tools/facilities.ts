@@ -1,4 +1,5 @@
 /** Facility tools over the sandbox facility inventory (the data behind /api/v1/facilities). */
+import { scalarText } from '@dchub/core';
 import type { Facility } from '../../data/infrastructure.js';
 import { haversineKm, round } from '../../rng.js';
 import { facilityDetailAnswer } from '../../domain/facilities.js';
@@ -40,7 +41,7 @@ export function findFacility(env: ToolEnv, args: Record<string, unknown>): Facil
   const idArg = args.facility_id ?? args.id;
   let f: Facility | undefined;
   if (idArg !== undefined) {
-    const n = Number(String(idArg).replace(/^fac[-_]?/i, ''));
+    const n = Number((scalarText(idArg) ?? '').replace(/^fac[-_]?/i, ''));
     f = Number.isInteger(n) ? all.find((x) => x.id === n) : undefined;
   } else if (args.slug !== undefined) {
     f = all.find((x) => slugify(x.name) === slugify(String(args.slug)));
@@ -59,7 +60,7 @@ export function getFacility(args: Record<string, unknown>, env: ToolEnv): ToolRe
   // The full record is keyed over REST (spec §5.2), so keyless callers get the inventory row.
   let facility: Record<string, unknown> = row(f);
   const keyless = env.tier === 'anonymous';
-  if (!keyless) facility = facilityDetailAnswer(env.ctx, f).data as Record<string, unknown>;
+  if (!keyless) facility = facilityDetailAnswer(env.ctx, f).data;
   const out: ToolResult = {
     success: true,
     facility,

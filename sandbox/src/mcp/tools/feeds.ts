@@ -1,5 +1,5 @@
 /** Feed tools over every deal, article and pipeline project of the data set (the data behind the REST feeds). */
-import { TransactionsQuery, describeIssue } from '@dchub/core';
+import { TransactionsQuery, describeIssue, scalarText } from '@dchub/core';
 import { dayIso, dayNumber } from '../../clock.js';
 import type { Deal } from '../../data/deals.js';
 import { NEWS_CATEGORIES } from '../../data/news.js';
@@ -13,7 +13,7 @@ const QUARTER = /^(\d{4})-Q([1-4])$/i;
 function dateArg(args: Record<string, unknown>, name: string): string | undefined {
   const v = args[name];
   if (v === undefined) return undefined;
-  const s = String(v).trim();
+  const s = (scalarText(v) ?? '').trim();
   if (!DATE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`))) throw new ToolError({ error: `${name}: must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`, param: name });
   return s;
 }
@@ -67,7 +67,7 @@ export function listTransactions(args: Record<string, unknown>, env: ToolEnv): T
     ...body,
     transactions: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
     data: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
-    offset: (args.offset as number | undefined) ?? 0,
+    offset: args.offset ?? 0,
     filters_applied: { ...body.filters_applied, region: args.region ?? null, date_from: from ?? null, date_to: to ?? null, min_value_usd: min ?? null, max_value_usd: max ?? null },
   };
 }
@@ -84,7 +84,7 @@ export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult
   const to = dateArg(args, 'date_to');
   let category: string | undefined;
   if (args.category !== undefined) {
-    const key = String(args.category).trim().toLowerCase();
+    const key = (scalarText(args.category) ?? '').trim().toLowerCase();
     category = Object.hasOwn(NEWS_CATEGORY_SLUGS, key) ? NEWS_CATEGORY_SLUGS[key] : NEWS_CATEGORIES.find((c) => c.toLowerCase() === key);
     if (!category) throw new ToolError({ error: `category: unknown category ${JSON.stringify(args.category)}`, param: 'category', valid_categories: [...Object.keys(NEWS_CATEGORY_SLUGS), ...NEWS_CATEGORIES] });
   }
@@ -115,7 +115,7 @@ const COUNTRY = /^[A-Za-z]{2}$/;
 export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   let before: string | undefined;
   if (args.expected_completion_before !== undefined) {
-    const raw = String(args.expected_completion_before).trim();
+    const raw = (scalarText(args.expected_completion_before) ?? '').trim();
     const d = completionDate(raw);
     if (!d) throw new ToolError({ error: `expected_completion_before: must be a date YYYY-MM-DD or a quarter YYYY-Qn, got ${JSON.stringify(args.expected_completion_before)}`, param: 'expected_completion_before' });
     before = d;
@@ -141,7 +141,7 @@ export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolRe
   return {
     ...body,
     total_matching: body.total_count,
-    offset: (args.offset as number | undefined) ?? 0,
+    offset: args.offset ?? 0,
     filters_applied: { status: status ?? null, country: country?.toUpperCase() ?? null, operator: args.operator ?? null, min_capacity_mw: min ?? null, expected_completion_before: before ?? null },
   };
 }

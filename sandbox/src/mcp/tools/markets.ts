@@ -1,5 +1,5 @@
 /** Market, grid and queue tools computed from DCPI, market statistics, the queue and the state tables. */
-import { QueueFilters, normalizeIso } from '@dchub/core';
+import { QueueFilters, normalizeIso, scalarText } from '@dchub/core';
 import { dayNumber } from '../../clock.js';
 import { US_STATES } from '../../data/geography.js';
 import { scoringDay, type DcpiScore } from '../../data/markets.js';
@@ -121,7 +121,7 @@ export function intelligenceIndexPreview(full: ToolResult): ToolResult {
 const CATEGORIES = ['general', 'investment', 'site-selection', 'technical'] as const;
 
 export function recommendation(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const ctxText = String(args.context ?? '').toLowerCase();
+  const ctxText = (scalarText(args.context) ?? '').toLowerCase();
   const matched =
     /invest|deal|m&a|acqui|capital/.test(ctxText) ? 'investment' : /site|land|parcel|locat|where/.test(ctxText) ? 'site-selection' : /api|mcp|integrat|technical|code/.test(ctxText) ? 'technical' : 'general';
   const top = [...dcpiToday(env)].filter((d) => d.verdict === 'BUILD').sort((a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug))[0];
@@ -185,7 +185,7 @@ export function isoProfile(env: ToolEnv, token: string) {
 
 export function compareIsos(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const supported = ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'];
-  const tokens = String(args.isos ?? '').split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean);
+  const tokens = (scalarText(args.isos) ?? '').split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean);
   const bad = tokens.filter((t) => !isoKeys(t));
   const isos = [...new Set(tokens.filter((t) => isoKeys(t)).map((t) => isoKeys(t)!.metro))];
   if (bad.length || isos.length < 2 || isos.length > 4) {
@@ -203,7 +203,7 @@ export function compareIsos(args: Record<string, unknown>, env: ToolEnv): ToolRe
 export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const queue = env.ctx.data.queue;
   if (args.iso) {
-    const filters = QueueFilters.parse({ iso: String(args.iso), limit: 50 });
+    const filters = QueueFilters.parse({ iso: scalarText(args.iso), limit: 50 });
     const r = selectQueueSurvivors(queue, filters, env.ctx.seed, env.nowMs);
     return { success: true, iso: filters.iso![0], ...r, projects: r.results };
   }
@@ -222,8 +222,9 @@ export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv
 export function energyPricesSummary(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const seed = env.ctx.seed;
   const code = stateArg(args.state);
-  const isoTok = args.iso ? isoKeys(String(args.iso)) : undefined;
-  if (args.iso && !isoTok) throw new ToolError({ error: `unknown iso ${String(args.iso)}`, supported_isos: ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'] });
+  const isoText = scalarText(args.iso);
+  const isoTok = args.iso ? isoKeys(isoText ?? '') : undefined;
+  if (args.iso && !isoTok) throw new ToolError({ error: `unknown iso ${isoText ?? ''}`, supported_isos: ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'] });
   const states = code ? US_STATES.filter((s) => s.code === code) : isoTok ? US_STATES.filter((s) => s.isos.includes(isoTok.queue)) : US_STATES;
   const avg = (f: (s: (typeof US_STATES)[number]) => number) => round(states.reduce((a, s) => a + f(s), 0) / Math.max(1, states.length), 2);
   const day = dayNumber(env.nowMs);

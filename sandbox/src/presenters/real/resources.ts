@@ -132,7 +132,7 @@ const PRICE_FIELDS = ['industrial_price_cents_kwh', 'commercial_price_cents_kwh'
 /** §2.17: prices come from a NUMERIC column and arrive as decimal text ("7.23"). */
 export function realEnergyPrices(body: Body): Body {
   const out: Body = { ...body };
-  for (const k of PRICE_FIELDS) if (typeof out[k] === 'number') out[k] = (out[k] as number).toFixed(2);
+  for (const k of PRICE_FIELDS) if (typeof out[k] === 'number') out[k] = out[k].toFixed(2);
   return out;
 }
 

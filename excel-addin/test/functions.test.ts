@@ -157,9 +157,9 @@ describe('headers 0/1/2', () => {
 
   it('queue spills with the same three shapes', async () => {
     const args = ['PJM', 100, null, null, null, null, null, null, 5] as const;
-    const h0 = await f.queue(...args, 0 as any, invocation());
-    const h1 = await f.queue(...args, 1 as any, invocation());
-    const h2 = await f.queue(...args, 2 as any, invocation());
+    const h0 = await f.queue(...args, 0, invocation());
+    const h1 = await f.queue(...args, 1, invocation());
+    const h2 = await f.queue(...args, 2, invocation());
     expect(h1.length).toBe(h0.length + 1);
     expect(h2.length).toBe(h0.length + 2);
     expect(h1[0][0]).not.toBe(h0[0][0]);

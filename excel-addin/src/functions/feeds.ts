@@ -40,7 +40,7 @@ enum GridIso {
  * @param invocation Invocation (set by Excel).
  * @returns One row per deal.
  */
-export function deals(limit: any, deal_type: DealType, year: any, buyer: any, seller: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function deals(limit: unknown, deal_type: DealType, year: unknown, buyer: unknown, seller: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ transactions, dealsTable, optional, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const q = { limit: optional(limit as number), deal_type: optional(deal_type as string), year: optional(year as number), buyer: optional(buyer as string), seller: optional(seller as string) };
     const r = await transactions(await serviceClient(), q, callOptions(invocation));
@@ -57,7 +57,7 @@ export function deals(limit: any, deal_type: DealType, year: any, buyer: any, se
  * @returns Cents per kWh.
  * @requiresAddress
  */
-export function price(state: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function price(state: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
   return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, cellOf, oneCellFormula }) => {
     const at = { cell: cellOf(invocation, 'PRICE', [state]), formula: 'PRICE' };
     return oneCellFormula(at, async () => {
@@ -75,7 +75,7 @@ export function price(state: any, invocation: CustomFunctions.CancelableInvocati
  * @param invocation Invocation (set by Excel).
  * @returns One row per article.
  */
-export function news(limit: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
+export function news(limit: unknown, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
   stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, answerNotes, serviceClient, spill }, refresh) => {
     const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
     return spill(newsTable(r), 1, answerNotes(r), 'No news');
@@ -90,7 +90,7 @@ export function news(limit: any, invocation: CustomFunctions.StreamingInvocation
  * @param invocation Invocation (set by Excel).
  * @returns One row per fuel: source, MW, percentage.
  */
-export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
+export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
   stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, answerNotes, serviceClient, spill }, refresh) => {
     const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
     return spill(fuelMixTable(r), 1, answerNotes(r));

@@ -35,14 +35,14 @@ export async function formula<T>(work: (engine: Engine) => Promise<T> | T): Prom
 }
 
 /** Streaming: first answer at once, then every `everyMs`; errors go through setResult (Excel ignores thrown ones). */
-export function stream(invocation: CustomFunctions.StreamingInvocation<any[][]>, everyMs: number, load: (engine: Engine, refresh: boolean) => Promise<any[][]>): void {
+export function stream(invocation: CustomFunctions.StreamingInvocation<unknown[][]>, everyMs: number, load: (engine: Engine, refresh: boolean) => Promise<unknown[][]>): void {
   let stopped = false;
   const tick = async (refresh: boolean) => {
-    let value: any;
+    let value: unknown[][] | CustomFunctions.Error;
     try {
       value = await formula((e) => load(e, refresh));
     } catch (err) {
-      value = err;
+      value = err as CustomFunctions.Error; // formula() turns every failure into a cell error
     }
     if (!stopped) invocation.setResult(value);
   };

@@ -16,6 +16,7 @@ import {
   briefToRow,
   cell,
   neutralizeCell,
+  scalarText,
   type BriefCsvRowT,
   type Cell,
   type MarketBriefT,
@@ -80,7 +81,7 @@ export async function readBriefRecords(context: Ctx): Promise<BriefTableRecord[]
   await context.sync();
   if (item.isNullObject) return [];
   try {
-    const v = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
+    const v: unknown = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
     return Array.isArray(v) ? (v as BriefTableRecord[]).filter((r) => r && typeof r.table === 'string' && typeof r.asOf === 'string') : [];
   } catch {
     return [];
@@ -202,7 +203,7 @@ export interface BriefRefresh {
 
 const sameCell = (a: unknown, b: Cell): boolean => {
   if (typeof b === 'number' || typeof a === 'number') return a !== '' && b !== '' && Number(a) === Number(b);
-  return String(a ?? '') === String(b);
+  return (scalarText(a) ?? '') === String(b);
 };
 
 /** Contiguous runs of column indexes: [[start, length], …]. */
@@ -232,6 +233,7 @@ export async function refreshBriefSheet(
   const rec = await findBriefTable(context, opts.table);
   if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
   const table = context.workbook.tables.getItem(rec.table);
+  // eslint-disable-next-line office-addins/load-object-before-read, office-addins/call-sync-before-read -- a navigation property: a proxy to use, nothing to read
   const sheet = table.worksheet;
   const header = table.getHeaderRowRange();
   header.load('values,rowIndex,columnIndex');
@@ -256,7 +258,7 @@ export async function refreshBriefSheet(
   const existing = body.values as unknown[][];
   const rowOf = new Map<string, number>();
   existing.forEach((r, i) => {
-    const slug = String(r[slugCol] ?? '');
+    const slug = scalarText(r[slugCol]) ?? '';
     if (slug && !rowOf.has(slug)) rowOf.set(slug, i);
   });
   const stamp = opts.stamp ?? isoMinute();
@@ -264,7 +266,7 @@ export async function refreshBriefSheet(
   // Clear the marks of the previous refresh (own columns only).
   if (changedCol !== undefined) {
     existing.forEach((r, i) => {
-      if (String(r[changedCol] ?? '') === '') return;
+      if ((scalarText(r[changedCol]) ?? '') === '') return;
       for (const [c, n] of runs) sheet.getRangeByIndexes(y0 + i, x0 + c, 1, n).format.fill.clear();
       sheet.getRangeByIndexes(y0 + i, x0 + changedCol, 1, 1).values = [['']];
     });
@@ -288,7 +290,7 @@ export async function refreshBriefSheet(
   let unchanged = 0;
   const seen = new Set<string>();
   for (const input of diffRows) {
-    const row = 'hero' in input ? briefToRow(input as MarketBriefT) : (input as BriefCsvRowT);
+    const row = 'hero' in input ? briefToRow(input as MarketBriefT) : input;
     if (seen.has(row.market_slug)) continue;
     seen.add(row.market_slug);
     const i = rowOf.get(row.market_slug);

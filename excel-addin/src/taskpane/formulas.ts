@@ -51,11 +51,11 @@ export const shape = (f: FunctionMeta): string =>
 
 /** Writes a formula into the active cell (Excel.run). */
 export async function insertIntoActiveCell(run: <T>(batch: (ctx: Excel.RequestContext) => Promise<T>) => Promise<T>, formula: string): Promise<string> {
-  return run(async (ctx) => {
-    const cell = ctx.workbook.getActiveCell();
+  return run(async (context) => {
+    const cell = context.workbook.getActiveCell();
     cell.formulas = [[formula]];
     cell.load('address');
-    await ctx.sync();
+    await context.sync();
     return cell.address;
   });
 }

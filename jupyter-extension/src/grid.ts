@@ -122,7 +122,7 @@ export class TableGrid extends DataGrid {
     const isVerdict = (config: CellRenderer.CellConfig) =>
       verdictColumn !== undefined && this.model.table.columns[config.column] === verdictColumn;
     const body = new TextRenderer({
-      font: ({ value, ...rest }) => (isVerdict({ value, ...rest }) && verdictColor(value) ? `bold ${this._font}` : this._font),
+      font: (config) => (isVerdict(config) && verdictColor(config.value) ? `bold ${this._font}` : this._font),
       textColor: (config) => (isVerdict(config) ? (verdictColor(config.value) ?? text) : text),
       backgroundColor: changed,
       horizontalAlignment: ({ value }) => (typeof value === 'number' ? 'right' : 'left'),

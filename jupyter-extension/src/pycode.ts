@@ -16,7 +16,8 @@ export function pyValue(v: unknown): string {
       .map(([k, x]) => `${JSON.stringify(k)}: ${pyValue(x)}`)
       .join(', ')}}`;
   }
-  return JSON.stringify(String(v));
+  // Not JSON-like (a bigint, a function, a symbol): a bigint is a Python int, the rest is nothing.
+  return typeof v === 'bigint' ? v.toString() : 'None';
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -114,7 +114,7 @@ export class QueueForm {
       else out[p] = typeof v === 'string' ? v.trim() || undefined : v;
     }
     out[LIMIT] ??= defaultLimit;
-    return out as QueueFiltersInput;
+    return out;
   }
 }
 

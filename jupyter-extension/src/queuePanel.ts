@@ -112,7 +112,7 @@ export class QueuePanel extends Panel implements TableSource {
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
     this.view.addWidget(this.grid);
-    this.grid.selectionModel?.changed.connect(() => this._updateSelection());
+    this.grid.selectionModel?.changed.connect(() => this._updateSelection(), this);
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');

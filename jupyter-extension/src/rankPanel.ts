@@ -1,4 +1,4 @@
-import { RANK_SCORING_MODES, parseScoringMode, rankSites, rankedTable, type Cell, type Constraints, type Objectives, type RankedSitesT, type ScoringMode, type Table } from '@dchub/core';
+import { RANK_SCORING_MODES, parseScoringMode, rankSites, rankedTable, scalarText, type Cell, type Constraints, type Objectives, type RankedSitesT, type ScoringMode, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -232,7 +232,7 @@ export class RankPanel extends Panel implements TableSource {
     this._count.dataset.countRanked = String(result.count_ranked);
     this._count.dataset.countReturned = String(result.count_returned);
     this._count.dataset.dropped = String(result.dropped_by_constraints);
-    this._count.dataset.ids = result.results.map((r) => String((r as { id?: unknown }).id ?? '')).join(' ');
+    this._count.dataset.ids = result.results.map((r) => scalarText((r as { id?: unknown }).id) ?? '').join(' ');
     this._count.hidden = false;
     const caveats = result.caveats ?? [];
     this._caveats.replaceChildren(...caveats.map((c) => Object.assign(document.createElement('li'), { textContent: c })));

@@ -55,16 +55,22 @@ export class ViewManager {
     let host = this._hosts.get(view.viewId);
     if (!host || host.isDisposed || !host.isAttached) {
       host?.dispose();
-      host = new ViewHost(view, this._icon);
-      host.disposed.connect(() => {
-        if (this._hosts.get(view.viewId) === host) this._hosts.delete(view.viewId);
-      });
-      // The first view docks beside the documents; the next ones are tabs next to it.
-      const sibling = [...this._hosts.values()].find((h) => !h.isDisposed && h.isAttached);
-      this._hosts.set(view.viewId, host);
-      this._shell.add(host, 'main', sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate });
+      host = this._open(view, activate);
     }
     if (activate) this._shell.activateById(host.id);
+  }
+
+  /** A new tab for `view`: the shell owns it; it is known here until it is disposed. */
+  private _open(view: ResultView, activate: boolean): ViewHost {
+    const host = new ViewHost(view, this._icon);
+    host.disposed.connect(() => {
+      if (this._hosts.get(view.viewId) === host) this._hosts.delete(view.viewId);
+    });
+    // The first view docks beside the documents; the next ones are tabs next to it.
+    const sibling = [...this._hosts.values()].find((h) => !h.isDisposed && h.isAttached);
+    this._hosts.set(view.viewId, host);
+    this._shell.add(host, 'main', sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate });
+    return host;
   }
 
   /** Whether the view is open in a tab. */

@@ -39,6 +39,7 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
     addPanelCommand(app, dchub, palette, CommandIDs.refreshBriefs, 'briefs', {
       label: 'Refresh market briefs',
       caption: 'Load the market briefs, or merge the ones recomputed since the last refresh',
+      describedBy: { args: { type: 'object', properties: {} } },
       run: () => briefs.refresh()
     });
   }

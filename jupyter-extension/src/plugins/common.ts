@@ -27,14 +27,18 @@ export function addPanelCommand(
   palette: ICommandPalette | null,
   id: string,
   section: string,
-  options: Pick<CommandOptions, 'label' | 'caption' | 'describedBy'> & {
+  options: Pick<CommandOptions, 'label' | 'caption'> & {
+    /** The arguments the command takes (JSON Schema), for the command palette and for agents. */
+    describedBy: NonNullable<CommandOptions['describedBy']>;
     fill?: (args: CommandArgs) => void | Promise<void>;
     run: (args: CommandArgs) => Promise<unknown>;
   }
 ): void {
-  const { fill, run, ...rest } = options;
+  const { label, caption, describedBy, fill, run } = options;
   app.commands.addCommand(id, {
-    ...rest,
+    label,
+    caption,
+    describedBy,
     execute: async (args) => {
       await dchub.settingsLoaded;
       await fill?.(args);

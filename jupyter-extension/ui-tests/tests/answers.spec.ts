@@ -161,7 +161,7 @@ test.describe('through the relay (the server holds a Pro key)', () => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const req = indexedDB.open('dchub-cache-proxy', 1);
         req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('indexedDB.open failed'));
       });
       const store = db.transaction('kv', 'readwrite').objectStore('kv');
       const keys = await new Promise<IDBValidKey[]>((resolve) => {

@@ -71,7 +71,7 @@ test.describe('DC Hub relay (server extension)', () => {
 
 test.describe('DC Hub market briefs', () => {
   test('loads every brief the tier may see, with the verdict grid', async ({ page, request }, testInfo) => {
-    const panel = await openSection(page, 'Briefs');
+    await openSection(page, 'Briefs');
     const res = await request.get(`${SANDBOX}/api/v1/market-brief/all`, { headers: KEYED, params: { limit: 500 } });
     expect(res.ok()).toBe(true);
     const body = (await res.json()) as { count: number; total_available: number; tier: string; briefs: Array<{ slug: string; ok?: boolean }> };

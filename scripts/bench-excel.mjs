@@ -29,7 +29,9 @@ async function serve(roots) {
         const body = await readFile(path.join(root, rel));
         res.writeHead(200, { 'Content-Type': TYPES[path.extname(rel)] ?? 'application/octet-stream' });
         return res.end(body);
-      } catch {}
+      } catch {
+        // not under this root: try the next
+      }
     }
     res.writeHead(404).end();
   });

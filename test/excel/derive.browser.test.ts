@@ -9,7 +9,7 @@ const STARTER = 'xl-derive-starter-01';
 
 /** Cells recalculated together, as Excel does for a filled-down column. */
 const column = (h: Harness, id: string, rows: unknown[][]) =>
-  h.page.evaluate(([i, r]) => Promise.all((r as unknown[][]).map((args) => (window as any).__call(i, args, {}))), [id, rows] as const) as Promise<Array<{ value?: any; error?: unknown }>>;
+  h.page.evaluate(([i, r]) => Promise.all(r.map((args) => (window as any).__call(i, args, {}))), [id, rows] as const) as Promise<Array<{ value?: any; error?: unknown }>>;
 
 describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
   const fx = new ExcelFixture();
@@ -55,7 +55,7 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       expect(q.length).toBeGreaterThan(1);
       // Below Developer the real service answers the queue with its 3-row tease, which answers nothing but itself.
       if (real) expect(q.at(-1)![0]).toMatch(/^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw/);
-      const stored = await h.page.evaluate(() => [...(window as any).__storage.entries()].map(([k, v]: [string, string]) => [k, v.length]) as Array<[string, number]>);
+      const stored = await h.page.evaluate(() => [...(window as any).__storage.entries()].map(([k, v]: [string, string]): [string, number] => [k, v.length]));
       const keys = stored.map(([k]) => k);
       const answers = stored.filter(([k]) => k.startsWith('dchub:c:') && !k.includes('derive-index'));
       expect(answers.some(([k, n]) => k.includes('iso=PJM&limit=1000') && n > 400_000)).toBe(!real);

@@ -53,7 +53,7 @@ export class ExcelFixture {
     });
     const web = await serveStatic([here, dist]);
     this.webUrl = web.url;
-    this.#closeWeb = web.close;
+    this.#closeWeb = () => web.close();
     this.#browser = await launchChromium();
     return this;
   }

@@ -6,6 +6,7 @@
 // - Office.onReady, Office.addin.setStartupBehavior/getStartupBehavior (recorded), and a
 //   CustomFunctions that records the functions bundle's associations (window.__functions), so a
 //   test can run a formula in the pane's runtime, as Excel's shared runtime does.
+/* global ExcelMock */
 (() => {
   // The workbook is kept in sessionStorage, so that a reload is the same workbook opened again.
   const saved = sessionStorage.getItem('workbook');

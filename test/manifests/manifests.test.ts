@@ -178,7 +178,7 @@ describe('manifest.json (unified manifest)', () => {
   });
 
   it('names icon files that exist beside the build', () => {
-    for (const rel of Object.values(m.icons) as string[]) expect(existsSync(path.join(root, 'excel-addin', rel)), rel).toBe(true);
+    for (const rel of Object.values<string>(m.icons)) expect(existsSync(path.join(root, 'excel-addin', rel)), rel).toBe(true);
   });
 
   it('uses https for every URL', () => {

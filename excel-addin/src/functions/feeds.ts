@@ -1,6 +1,8 @@
 /* global CustomFunctions */
 import { formula, stream } from './load';
 
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
 /**
  * Deal types.
  * @customenum {string}
@@ -14,6 +16,8 @@ enum DealType {
   merger = "merger",
 }
 
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
 /**
  * Grid operators with a live fuel mix.
  * @customenum {string}

@@ -2,6 +2,8 @@
 import type { QueueFiltersInput } from '@dchub/core';
 import { formula } from './load';
 
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
 /**
  * Scoring mode of RANK.
  * @customenum {string}

@@ -11,10 +11,30 @@ import tseslint from 'typescript-eslint';
 // scripts through tsconfig.eslint.json), plus the rule sets of the two hosts: Office's for the
 // add-in, the JupyterLab extension template's for the extension. Formatting is Prettier's alone.
 
-const TESTS = ['core/test/**', 'sandbox/test/**', 'excel-addin/test/**', 'jupyter-extension/test/**', 'jupyter-extension/bench/**', 'jupyter-extension/ui-tests/**', 'test/**', 'scripts/**'];
+const TESTS = [
+  'core/test/**',
+  'sandbox/test/**',
+  'excel-addin/test/**',
+  'jupyter-extension/test/**',
+  'jupyter-extension/bench/**',
+  'jupyter-extension/ui-tests/**',
+  'test/**',
+  'scripts/**',
+];
 
 export default defineConfig([
-  globalIgnores(['**/dist/', '**/lib/', '**/node_modules/', '.venv/', 'artifacts/', '.cache/', '.demo/', 'jupyter-extension/dchub_jupyterlab/', '**/test-results/', '**/playwright-report/']),
+  globalIgnores([
+    '**/dist/',
+    '**/lib/',
+    '**/node_modules/',
+    '.venv/',
+    'artifacts/',
+    '.cache/',
+    '.demo/',
+    'jupyter-extension/dchub_jupyterlab/',
+    '**/test-results/',
+    '**/playwright-report/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -33,7 +53,14 @@ export default defineConfig([
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        project: ['core/tsconfig.json', 'sandbox/tsconfig.json', 'excel-addin/tsconfig.json', 'jupyter-extension/tsconfig.json', 'jupyter-extension/ui-tests/tsconfig.json', 'tsconfig.eslint.json'],
+        project: [
+          'core/tsconfig.json',
+          'sandbox/tsconfig.json',
+          'excel-addin/tsconfig.json',
+          'jupyter-extension/tsconfig.json',
+          'jupyter-extension/ui-tests/tsconfig.json',
+          'tsconfig.eslint.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -41,7 +41,10 @@ export function namedValues(input: unknown, argName: string, itemSeparator: RegE
   };
   if (isBlank(input)) return out;
   if (typeof input === 'string') {
-    for (const item of input.split(itemSeparator).map((s) => s.trim()).filter(Boolean)) {
+    for (const item of input
+      .split(itemSeparator)
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = /^([^:=]+)[:=](.*)$/s.exec(item);
       if (!m) throw new ValidationError(argName, `cannot read ${show(item)}; write name:value`);
       add(m[1], m[2].trim());

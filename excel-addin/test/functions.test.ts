@@ -82,7 +82,20 @@ describe('formula value preview', () => {
     // (CHAIN reports this as #VALUE! "preview: press Enter…", SITESCORE as #N/A.)
     expect(['#N/A', '#VALUE!']).toContain(err.code);
     expect(err.message).toMatch(/press Enter/);
-    const rank = await rejection(f.rank([['id', 'lat', 'lon', 'x'], ['a', 39, -77, 1]], 'x:1', null, null as any, null, null as any, invocation({ isInValuePreview: true })));
+    const rank = await rejection(
+      f.rank(
+        [
+          ['id', 'lat', 'lon', 'x'],
+          ['a', 39, -77, 1],
+        ],
+        'x:1',
+        null,
+        null as any,
+        null,
+        null as any,
+        invocation({ isInValuePreview: true }),
+      ),
+    );
     expect(rank.message).toMatch(/press Enter/);
     expect(await sent()).toBe(0);
   });

@@ -1,7 +1,20 @@
 import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  div,
+  failureHint,
+  filterBox,
+  hiddenDiv,
+  showBusy,
+  showError,
+  showText,
+  tableActions,
+  type PythonCall,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
 import { suggestedMaxTtp } from './helpers';

@@ -7,7 +7,11 @@ import { LabIcon } from '@jupyterlab/ui-components';
  * result opens it again.
  */
 export class ResultView extends Panel {
-  constructor(readonly viewId: string, title: string, caption = title) {
+  constructor(
+    readonly viewId: string,
+    title: string,
+    caption = title
+  ) {
     super();
     this.id = `dchub-view-${viewId}`;
     this.addClass('jp-DCHub-view');
@@ -19,7 +23,10 @@ export class ResultView extends Panel {
 
 /** The dock-panel tab that hosts a ResultView; closing it gives the view back to its owner. */
 class ViewHost extends Panel {
-  constructor(readonly view: ResultView, icon: LabIcon) {
+  constructor(
+    readonly view: ResultView,
+    icon: LabIcon
+  ) {
     super();
     this.id = `${view.id}-tab`;
     this.addClass('jp-DCHub-viewhost');
@@ -46,7 +53,10 @@ export class ViewManager {
   private readonly _hosts = new Map<string, ViewHost>();
 
   constructor(
-    private readonly _shell: { add(widget: Widget, area: 'main', options?: { mode?: string; ref?: string; activate?: boolean }): void; activateById(id: string): void },
+    private readonly _shell: {
+      add(widget: Widget, area: 'main', options?: { mode?: string; ref?: string; activate?: boolean }): void;
+      activateById(id: string): void;
+    },
     private readonly _icon: LabIcon
   ) {}
 

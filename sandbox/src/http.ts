@@ -11,7 +11,6 @@ export function badRequest(c: Context, param: string, message: string, envelope 
   return c.json(envelope ? { ok: false, _entity: 'error', error, param } : { success: false, error, param }, 400);
 }
 
-
 /** One CSV cell (RFC 4180 quoting); null and undefined are empty. */
 export const csvField = (v: unknown): string => {
   if (v === null || v === undefined) return '';

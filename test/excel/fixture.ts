@@ -48,7 +48,9 @@ export class ExcelFixture {
       port: 0,
       seed: opts.seed,
       now: '2026-11-21T12:00:00Z',
-      keys: Object.entries(opts.keys).map(([t, k]) => `${t}=${k}`).join(','),
+      keys: Object.entries(opts.keys)
+        .map(([t, k]) => `${t}=${k}`)
+        .join(','),
       controls: true,
     });
     const web = await serveStatic([here, dist]);

@@ -20,7 +20,10 @@
       getItem: async (k) => localStorage.getItem(PREFIX + k),
       setItem: async (k, v) => localStorage.setItem(PREFIX + k, String(v)),
       removeItem: async (k) => localStorage.removeItem(PREFIX + k),
-      getKeys: async () => Object.keys(localStorage).filter((k) => k.startsWith(PREFIX)).map((k) => k.slice(PREFIX.length)),
+      getKeys: async () =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith(PREFIX))
+          .map((k) => k.slice(PREFIX.length)),
     },
   };
   window.__startup = JSON.parse(sessionStorage.getItem('startup') || '[]');

@@ -124,7 +124,10 @@ export class QuotaLedger {
       s.used += n;
       await this.#save();
       return over
-        ? { ok: true, warning: `more than the assumed ${s.limit} calls a day (${s.tier} tier) were used; the service has not stated its limit, so calls continue` }
+        ? {
+            ok: true,
+            warning: `more than the assumed ${s.limit} calls a day (${s.tier} tier) were used; the service has not stated its limit, so calls continue`,
+          }
         : { ok: true };
     });
   }

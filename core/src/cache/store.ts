@@ -17,7 +17,10 @@ export interface KeyValueStore {
 export class MemoryStore implements KeyValueStore {
   readonly #map = new Map<string, string>();
   #chars = 0;
-  constructor(readonly maxEntries = 2000, readonly maxChars = 50_000_000) {}
+  constructor(
+    readonly maxEntries = 2000,
+    readonly maxChars = 50_000_000,
+  ) {}
 
   async get(key: string): Promise<string | undefined> {
     return this.getSync(key);
@@ -110,7 +113,9 @@ export class OfficeRuntimeStore implements KeyValueStore {
         } catch {
           list = [];
         }
-        const pairs = Array.isArray(list) ? list.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number') : [];
+        const pairs = Array.isArray(list)
+          ? list.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number')
+          : [];
         return (this.#index ??= new Map(pairs));
       },
       () => (this.#index ??= new Map()),
@@ -199,7 +204,10 @@ export class OfficeRuntimeStore implements KeyValueStore {
 /** IndexedDB (browsers): one object store of strings. */
 export class IndexedDbStore implements KeyValueStore {
   #db: Promise<IDBDatabase> | undefined;
-  constructor(readonly dbName = 'dchub-cache', readonly storeName = 'kv') {}
+  constructor(
+    readonly dbName = 'dchub-cache',
+    readonly storeName = 'kv',
+  ) {}
 
   #open(): Promise<IDBDatabase> {
     this.#db ??= new Promise((resolve, reject) => {

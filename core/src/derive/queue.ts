@@ -177,7 +177,11 @@ function stricterTests(g: QueueFiltersT, f: QueueFiltersT): RowTest[] {
   }
   if (f.fuel_type && (!g.fuel_type || !sameSet(lowerSet(f.fuel_type), lowerSet(g.fuel_type)))) {
     const tokens = [...lowerSet(f.fuel_type)];
-    tests.push({ name: 'fuel_type', carries: (r) => typeof r.fuel_type === 'string', keeps: (r) => tokens.some((t) => r.fuel_type!.toLowerCase().includes(t)) });
+    tests.push({
+      name: 'fuel_type',
+      carries: (r) => typeof r.fuel_type === 'string',
+      keeps: (r) => tokens.some((t) => r.fuel_type!.toLowerCase().includes(t)),
+    });
   }
   if (statusRelation(g.status, f.status) === 'narrower') {
     const rule = statusRule(f.status);

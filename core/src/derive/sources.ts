@@ -117,7 +117,13 @@ export async function freshCached<T>(client: DchubClient, path: string, schema: 
 }
 
 /** Marks `value` as answered locally from `source` (the cached answer to `path?query`). */
-export function deliverDerived<T extends object>(value: T, source: FetchMeta, path: string, query: string, override: Partial<Pick<FetchMeta, 'stale' | 'reason'>> = {}): T {
+export function deliverDerived<T extends object>(
+  value: T,
+  source: FetchMeta,
+  path: string,
+  query: string,
+  override: Partial<Pick<FetchMeta, 'stale' | 'reason'>> = {},
+): T {
   const stale = override.stale ?? source.stale;
   const reason = override.reason ?? (stale ? source.reason : undefined);
   attachFetchMeta(value, {

@@ -24,7 +24,8 @@ export const readFuelMix: Reader<FuelMixT> = {
 export const readEnergyPrices: Reader<EnergyPricesT> = {
   what: 'energy prices',
   read(json, ctx) {
-    if (isRecord(json) && json.data_quality === 'fallback') ctx.warnings.push(`prices are the service's fallback (${typeof json.source === 'string' ? json.source : 'historical data'}), not live`);
+    if (isRecord(json) && json.data_quality === 'fallback')
+      ctx.warnings.push(`prices are the service's fallback (${typeof json.source === 'string' ? json.source : 'historical data'}), not live`);
     return parseTolerant(EnergyPrices, { source: '', ...(isRecord(json) ? json : {}) });
   },
 };

@@ -46,20 +46,22 @@ export function briefs(limit: unknown, offset: unknown, headers: HeaderRows, inv
  * @requiresAddress
  */
 export function brief(slug: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
-    return oneCellFormula(at, async () => {
-      const client = await serviceClient();
-      const s = requiredText('slug', slug);
-      if (optional(field) === undefined) {
-        const b = await marketBrief(client, s, callOptions(invocation));
-        return tableOr(b, field, () => briefTable(b), at);
-      }
-      // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
-      const f = requiredText('field', field);
-      return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }), at);
-    });
-  });
+  return formula(
+    async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+      const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
+      return oneCellFormula(at, async () => {
+        const client = await serviceClient();
+        const s = requiredText('slug', slug);
+        if (optional(field) === undefined) {
+          const b = await marketBrief(client, s, callOptions(invocation));
+          return tableOr(b, field, () => briefTable(b), at);
+        }
+        // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
+        const f = requiredText('field', field);
+        return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }), at);
+      });
+    },
+  );
 }
 
 /**

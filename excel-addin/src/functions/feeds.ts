@@ -44,9 +44,22 @@ enum GridIso {
  * @param invocation Invocation (set by Excel).
  * @returns One row per deal.
  */
-export function deals(limit: unknown, deal_type: DealType, year: unknown, buyer: unknown, seller: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function deals(
+  limit: unknown,
+  deal_type: DealType,
+  year: unknown,
+  buyer: unknown,
+  seller: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async ({ transactions, dealsTable, optional, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
-    const q = { limit: optional(limit as number), deal_type: optional(deal_type as string), year: optional(year as number), buyer: optional(buyer as string), seller: optional(seller as string) };
+    const q = {
+      limit: optional(limit as number),
+      deal_type: optional(deal_type as string),
+      year: optional(year as number),
+      buyer: optional(buyer as string),
+      seller: optional(seller as string),
+    };
     const r = await transactions(await serviceClient(), q, callOptions(invocation));
     return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, answerNotes(r), 'No deals match');
   });

@@ -46,7 +46,12 @@ export function market(name: unknown, field: unknown, invocation: CustomFunction
 export function compare(markets: unknown[][], invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
     const given = rangeOrText(markets);
-    const list = Array.isArray(given) ? (given as unknown[][]).flat().filter((v) => optional(v) !== undefined).map(String) : requiredText('markets', given);
+    const list = Array.isArray(given)
+      ? (given as unknown[][])
+          .flat()
+          .filter((v) => optional(v) !== undefined)
+          .map(String)
+      : requiredText('markets', given);
     const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
     return spill(compareTable(c), 1, answerNotes(c));
   });

@@ -13,15 +13,29 @@ import { formula } from './load';
  * @requiresAddress
  */
 export function parcel(geojson: unknown, capacity_mw: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ NotCachedError, analyzeParcel, parcelGeometry, parcelTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]), formula: 'PARCEL' };
-    return oneCellFormula(at, async () => {
-      // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
-      const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
-      const opts = callOptions(invocation);
-      if (opts.cacheOnly) throw new NotCachedError('PARCEL');
-      const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw) as number | undefined, opts);
-      return tableOr(p, field, () => parcelTable(p), at);
-    });
-  });
+  return formula(
+    async ({
+      NotCachedError,
+      analyzeParcel,
+      parcelGeometry,
+      parcelTable,
+      optional,
+      requiredText,
+      tableOr,
+      callOptions,
+      serviceClient,
+      cellOf,
+      oneCellFormula,
+    }) => {
+      const at = { cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]), formula: 'PARCEL' };
+      return oneCellFormula(at, async () => {
+        // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
+        const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
+        const opts = callOptions(invocation);
+        if (opts.cacheOnly) throw new NotCachedError('PARCEL');
+        const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw) as number | undefined, opts);
+        return tableOr(p, field, () => parcelTable(p), at);
+      });
+    },
+  );
 }

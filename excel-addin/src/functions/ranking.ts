@@ -43,16 +43,42 @@ enum HeaderRows {
  * @param invocation Invocation (set by Excel).
  * @returns The ranked candidates.
  */
-export function rank(candidates: unknown[][], objectives: unknown[][], constraints: unknown[][], mode: RankMode, top_k: unknown, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function rank(
+  candidates: unknown[][],
+  objectives: unknown[][],
+  constraints: unknown[][],
+  mode: RankMode,
+  top_k: unknown,
+  headers: HeaderRows,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async (e) => {
-    const { NotCachedError, rankSites, rankedTable, constraintsArg, objectivesArg, parseScoringMode, rangeRecords, answerNotes, callOptions, headerMode, optional, serviceClient, spill } = e;
+    const {
+      NotCachedError,
+      rankSites,
+      rankedTable,
+      constraintsArg,
+      objectivesArg,
+      parseScoringMode,
+      rangeRecords,
+      answerNotes,
+      callOptions,
+      headerMode,
+      optional,
+      serviceClient,
+      spill,
+    } = e;
     const h = headerMode(headers);
     const m = parseScoringMode(mode);
     const recs = rangeRecords('candidates', candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('RANK');
-    const r = await rankSites(await serviceClient(), { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) as number | undefined }, opts);
+    const r = await rankSites(
+      await serviceClient(),
+      { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) as number | undefined },
+      opts,
+    );
     return spill(rankedTable(r, Object.keys(obj)), h, answerNotes(r));
   });
 }
@@ -69,7 +95,14 @@ export function rank(candidates: unknown[][], objectives: unknown[][], constrain
  * @param invocation Invocation (set by Excel).
  * @returns The ranked sites with queue fields, site scores and normalized objectives.
  */
-export function chain(iso: unknown, min_mw: unknown, max_ttp_months: unknown, objectives: unknown[][], top_k: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function chain(
+  iso: unknown,
+  min_mw: unknown,
+  max_ttp_months: unknown,
+  objectives: unknown[][],
+  top_k: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async ({ NotCachedError, runChain, objectivesArg, optional, callOptions, serviceClient, spill }) => {
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);

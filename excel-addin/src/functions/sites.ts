@@ -14,7 +14,13 @@ import { formula } from './load';
  * @returns The overall score, or the member named by field.
  * @requiresAddress
  */
-export function sitescore(lat: unknown, lon: unknown, capacity_mw: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
+export function sitescore(
+  lat: unknown,
+  lon: unknown,
+  capacity_mw: unknown,
+  field: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown> {
   return formula(async ({ siteScore, serviceClient, callOptions, optional, pick, cellOf, oneCellFormula }) => {
     const at = { cell: cellOf(invocation, 'SITESCORE', [lat, lon, capacity_mw, field]), formula: 'SITESCORE' };
     return oneCellFormula(at, async () => {

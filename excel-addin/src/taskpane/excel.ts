@@ -173,7 +173,10 @@ export async function insertBriefSheet(
     ],
     briefFormat,
   );
-  writeBriefRecords(context, [...records.filter((r) => r.table !== names.table), { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() }]);
+  writeBriefRecords(context, [
+    ...records.filter((r) => r.table !== names.table),
+    { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() },
+  ]);
   await context.sync();
   return { ...names, rows: rows.length, asOf };
 }
@@ -348,13 +351,12 @@ export async function refreshBriefSheet(
  * Writes a ranked table (a chain run, a ranking) on a new sheet with its citation, a line on
  * how it was made, and its note.
  */
-export async function writeRankedSheet(
-  context: Ctx,
-  table: Table,
-  opts: { summary?: string; sheetBase?: string } = {},
-): Promise<WrittenSheet> {
+export async function writeRankedSheet(context: Ctx, table: Table, opts: { summary?: string; sheetBase?: string } = {}): Promise<WrittenSheet> {
   const names = await freeNames(context, opts.sheetBase ?? 'DC Hub ranking', 'DCHubRanking');
-  const lines = [`Source: ${table.citation ?? DEFAULT_CITATION}`, opts.summary ?? `Ranked ${table.rows.length} sites${table.asOf ? `, as of ${table.asOf}` : ''}`];
+  const lines = [
+    `Source: ${table.citation ?? DEFAULT_CITATION}`,
+    opts.summary ?? `Ranked ${table.rows.length} sites${table.asOf ? `, as of ${table.asOf}` : ''}`,
+  ];
   if (table.note) lines.push(table.note);
   const numeric = new Set(table.columns.filter((_, j) => table.rows.length > 0 && table.rows.every((r) => typeof r[j] === 'number' || r[j] === '')));
   await writeTableSheet(context, names, table.columns, table.rows, lines, (c) => (numeric.has(c) ? 'General' : '@'));

@@ -42,8 +42,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
 };
 
 /** `DCHUB.QUEUE(iso, [min_mw], …)`: the signature as Excel's formula tip shows it. */
-export const signature = (f: FunctionMeta): string =>
-  `${NAMESPACE}.${f.id}(${f.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
+export const signature = (f: FunctionMeta): string => `${NAMESPACE}.${f.id}(${f.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
 
 /** What a result looks like in the grid. */
 export const shape = (f: FunctionMeta): string =>

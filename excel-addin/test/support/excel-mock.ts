@@ -150,7 +150,9 @@ export class FakeWorkbook {
             return this.#track({ key, value });
           },
           getItemOrNullObject: (key: string) =>
-            this.settings.has(key) ? this.#track({ isNullObject: false, key, value: this.settings.get(key) }) : this.#track({ isNullObject: true, key, value: undefined }),
+            this.settings.has(key)
+              ? this.#track({ isNullObject: false, key, value: this.settings.get(key) })
+              : this.#track({ isNullObject: true, key, value: undefined }),
         },
         application: {
           calculate: (type: string) => {
@@ -283,7 +285,15 @@ export class FakeWorkbook {
         },
       },
     });
-    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas } });
+    this.#ranges.push({
+      mock,
+      sheet,
+      r,
+      c,
+      h,
+      w,
+      seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas },
+    });
     return mock;
   }
 

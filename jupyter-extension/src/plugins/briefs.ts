@@ -22,7 +22,11 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
     // Briefs load the first time their tab is shown.
     Object.assign(briefs, { onShown: () => !briefs.loaded && void commands.execute(CommandIDs.refreshBriefs) });
     dchub.addSection(briefs, 200);
-    dchub.sidebar.addLauncherItem({ label: 'Briefs', caption: 'Open the market briefs of your tier', run: () => void commands.execute(CommandIDs.refreshBriefs) });
+    dchub.sidebar.addLauncherItem({
+      label: 'Briefs',
+      caption: 'Open the market briefs of your tier',
+      run: () => void commands.execute(CommandIDs.refreshBriefs)
+    });
 
     // A different key or service means different briefs: load them again when next shown.
     let lastState = '';

@@ -58,7 +58,11 @@ export function argText(value: unknown): string | undefined {
 
 export function argList(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string') return value.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(/[,;]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
   return undefined;
 }
 

@@ -29,7 +29,13 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [IDchub],
   optional: [ICommandPalette, INotebookTracker, IDefaultFileBrowser],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, notebooks: INotebookTracker | null, fileBrowser: IDefaultFileBrowser | null) => {
+  activate: (
+    app: JupyterFrontEnd,
+    dchub: IDchub,
+    palette: ICommandPalette | null,
+    notebooks: INotebookTracker | null,
+    fileBrowser: IDefaultFileBrowser | null
+  ) => {
     const { commands, shell } = app;
     const kindOf = (args: Readonly<Record<string, unknown>>): string => {
       const s = args['section'];

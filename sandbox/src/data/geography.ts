@@ -1,5 +1,15 @@
 // Public geographic reference data (US states, retail power prices, ISOs, counties) used to generate the sandbox's synthetic data set.
-export interface UsState { code: string; name: string; lat: number; lon: number; industrialCents: number; commercialCents: number; residentialCents: number; isos: string[]; counties: Array<{ name: string; lat: number; lon: number }>; }
+export interface UsState {
+  code: string;
+  name: string;
+  lat: number;
+  lon: number;
+  industrialCents: number;
+  commercialCents: number;
+  residentialCents: number;
+  isos: string[];
+  counties: Array<{ name: string; lat: number; lon: number }>;
+}
 
 // One state per line, as a table (prettier-ignore keeps it so).
 // prettier-ignore

@@ -1,4 +1,11 @@
-import { BRIEF_BULK_DAILY_CAP, MCP_ANONYMOUS_RESULTS, MCP_DAILY_CALLS as PLAN_MCP_DAILY_CALLS, PLAN_LEVEL, REST_DAILY_REQUESTS, atLeastPlan } from '@dchub/core';
+import {
+  BRIEF_BULK_DAILY_CAP,
+  MCP_ANONYMOUS_RESULTS,
+  MCP_DAILY_CALLS as PLAN_MCP_DAILY_CALLS,
+  PLAN_LEVEL,
+  REST_DAILY_REQUESTS,
+  atLeastPlan,
+} from '@dchub/core';
 
 /**
  * The plans a sandbox caller can be on (`anonymous` sent no key). Every number comes from core's one

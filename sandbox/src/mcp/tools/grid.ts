@@ -42,7 +42,15 @@ export function gridData(args: Record<string, unknown>, env: ToolEnv): ToolResul
 }
 
 /** Grid-intelligence regions by ISO (NYISO and ISO-NE share one region, MISO and SPP another). */
-const REGION_OF_ISO: Record<string, string> = { ERCOT: 'ercot', PJM: 'pjm', MISO: 'miso-spp', SPP: 'miso-spp', CAISO: 'caiso', NYISO: 'nyiso-isone', 'ISO-NE': 'nyiso-isone' };
+const REGION_OF_ISO: Record<string, string> = {
+  ERCOT: 'ercot',
+  PJM: 'pjm',
+  MISO: 'miso-spp',
+  SPP: 'miso-spp',
+  CAISO: 'caiso',
+  NYISO: 'nyiso-isone',
+  'ISO-NE': 'nyiso-isone',
+};
 
 /** get_grid_intelligence by region id, region name, ISO or market. */
 export function gridIntelligence(args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -103,4 +111,3 @@ export function energyPrices(args: Record<string, unknown>, env: ToolEnv): ToolR
       return st ? { ...summary, data_type: type, retail: statePrices(env.ctx.seed, st, env.nowMs, SYNTHETIC_NOTICE) } : { ...summary, data_type: type };
   }
 }
-

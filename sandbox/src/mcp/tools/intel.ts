@@ -13,14 +13,24 @@ const DAY_MS = 86_400_000;
 function metricArg(v: unknown): (typeof MARKET_METRICS)[number] | undefined {
   if (v === undefined) return undefined;
   const m = MARKET_METRICS.find((x) => x === (scalarText(v) ?? '').trim().toLowerCase());
-  if (!m) throw new ToolError({ error: `metric: must be one of ${MARKET_METRICS.join(', ')}, got ${JSON.stringify(v)}`, param: 'metric', valid_metrics: MARKET_METRICS });
+  if (!m)
+    throw new ToolError({
+      error: `metric: must be one of ${MARKET_METRICS.join(', ')}, got ${JSON.stringify(v)}`,
+      param: 'metric',
+      valid_metrics: MARKET_METRICS,
+    });
   return m;
 }
 
 function periodArg(v: unknown): string | undefined {
   if (v === undefined) return undefined;
   const p = (scalarText(v) ?? '').trim().toLowerCase();
-  if (!Object.hasOwn(MARKET_PERIODS, p)) throw new ToolError({ error: `period: must be one of ${Object.keys(MARKET_PERIODS).join(', ')}, got ${JSON.stringify(v)}`, param: 'period', valid_periods: Object.keys(MARKET_PERIODS) });
+  if (!Object.hasOwn(MARKET_PERIODS, p))
+    throw new ToolError({
+      error: `period: must be one of ${Object.keys(MARKET_PERIODS).join(', ')}, got ${JSON.stringify(v)}`,
+      param: 'period',
+      valid_periods: Object.keys(MARKET_PERIODS),
+    });
   return p;
 }
 
@@ -35,13 +45,23 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
   }
   if (args.compare_to !== undefined) {
     const names = [scalarText(args.market) ?? '', scalarText(args.compare_to) ?? ''].map((n) => n.trim()).filter(Boolean);
-    if (names.length < 2) throw new ToolError({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'market' });
+    if (names.length < 2)
+      throw new ToolError({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'market' });
     const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
     const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
     if (unknown.length) {
-      throw new ToolError({ error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`, code: 'NOT_FOUND', available_markets: marketRows(env.ctx.data).slice(0, 20).map((row) => row.slug) });
+      throw new ToolError({
+        error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`,
+        code: 'NOT_FOUND',
+        available_markets: marketRows(env.ctx.data)
+          .slice(0, 20)
+          .map((row) => row.slug),
+      });
     }
-    return marketCompareAnswer(env.ctx, resolved.map((x) => x.r!.metro));
+    return marketCompareAnswer(
+      env.ctx,
+      resolved.map((x) => x.r!.metro),
+    );
   }
   if (args.market === undefined) return marketListAnswer(env.ctx.data, 'enterprise');
   const res = resolveMarket(scalarText(args.market) ?? '');
@@ -68,7 +88,17 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
     }
     case 'dcpi': {
       const d = dcpiMarketAnswer(env.ctx, res, true);
-      return { ...head, dcpi: { verdict: d.verdict, composite_score: d.composite_score, excess_power_score: d.excess_power_score, constraint_score: d.constraint_score, time_to_power_months: d.time_to_power_months }, ...tail };
+      return {
+        ...head,
+        dcpi: {
+          verdict: d.verdict,
+          composite_score: d.composite_score,
+          excess_power_score: d.excess_power_score,
+          constraint_score: d.constraint_score,
+          time_to_power_months: d.time_to_power_months,
+        },
+        ...tail,
+      };
     }
     default:
       return { ...detail, metric: 'overview', period: period ?? 'all', ...(since ? { discovered_since: since } : {}) };

@@ -19,4 +19,3 @@ export function findMetro(v: unknown) {
   if (!s) return undefined;
   return METROS.find((m) => m.slug === s) ?? METROS.find((m) => slugify(m.name) === s) ?? METROS.find((m) => m.slug.startsWith(s) || s.startsWith(m.slug));
 }
-

@@ -11,7 +11,9 @@ import { productionManifest, productionUrl } from './manifest-url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The custom functions, one module per resource: their JSDoc makes functions.json. */
-export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) => path.join(here, 'src', 'functions', `${m}.ts`));
+export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) =>
+  path.join(here, 'src', 'functions', `${m}.ts`),
+);
 
 /**
  * custom-functions-metadata reads each file on its own, so a custom enum used in several files
@@ -27,7 +29,8 @@ class OneEnumPerId {
         const seen = new Map();
         for (const e of meta.enums ?? []) {
           const json = JSON.stringify(e);
-          if (seen.has(e.id) && seen.get(e.id) !== json) compilation.errors.push(new webpack.WebpackError(`custom enum ${e.id} is declared differently in two files`));
+          if (seen.has(e.id) && seen.get(e.id) !== json)
+            compilation.errors.push(new webpack.WebpackError(`custom enum ${e.id} is declared differently in two files`));
           seen.set(e.id, json);
         }
         if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
@@ -50,7 +53,9 @@ async function httpsOptions() {
     const dir = path.join(os.homedir(), '.office-addin-dev-certs');
     try {
       const [cert, key, ca] = ['localhost.crt', 'localhost.key', 'ca.crt'].map((f) => fs.readFileSync(path.join(dir, f)));
-      console.warn(`[excel-addin] ${err.message}\n[excel-addin] serving https with ${dir}; trust ${path.join(dir, 'ca.crt')} in your OS or browser to sideload.`);
+      console.warn(
+        `[excel-addin] ${err.message}\n[excel-addin] serving https with ${dir}; trust ${path.join(dir, 'ca.crt')} in your OS or browser to sideload.`,
+      );
       return { cert, key, ca };
     } catch {
       console.warn(`[excel-addin] no dev certificates (${err.message}); serving over http`);

@@ -30,7 +30,9 @@ function countingProxy(target) {
     });
     res.writeHead(upstream.status, out).end(body);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, stats, close: () => new Promise((r) => server.close(r)) })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, stats, close: () => new Promise((r) => server.close(r)) })),
+  );
 }
 
 async function runWorkload(proxy, calls, extra, key) {
@@ -40,7 +42,11 @@ async function runWorkload(proxy, calls, extra, key) {
   let failures = 0;
   try {
     for (const call of calls) {
-      const code = await runCli([...call.argv, ...extra], { out: () => {}, err: () => {}, env: { DCHUB_BASE_URL: proxy.url, DCHUB_CACHE_DIR: dir, DCHUB_API_KEY: key } });
+      const code = await runCli([...call.argv, ...extra], {
+        out: () => {},
+        err: () => {},
+        env: { DCHUB_BASE_URL: proxy.url, DCHUB_CACHE_DIR: dir, DCHUB_API_KEY: key },
+      });
       if (code !== 0) failures++;
     }
   } finally {
@@ -55,7 +61,17 @@ export async function benchDerive() {
   const proxy = await countingProxy(sb.url);
   try {
     const list = await (await fetch(`${sb.url}/api/v1/dcpi/scores`, { headers: { 'X-API-Key': DEV } })).json();
-    const calls = shuffled(workloadCalls(queueWorkload(200, 14), dcpiWorkload(list.scores.map((r) => r.market_slug), 40, 14)), 1);
+    const calls = shuffled(
+      workloadCalls(
+        queueWorkload(200, 14),
+        dcpiWorkload(
+          list.scores.map((r) => r.market_slug),
+          40,
+          14,
+        ),
+      ),
+      1,
+    );
     const derived = await runWorkload(proxy, calls, [], FREE);
     const naive = await runWorkload(proxy, calls, ['--no-derive'], DEV);
     return {

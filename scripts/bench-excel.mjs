@@ -29,7 +29,9 @@ async function serve(roots) {
         const body = await readFile(path.join(root, rel));
         res.writeHead(200, { 'Content-Type': TYPES[path.extname(rel)] ?? 'application/octet-stream' });
         return res.end(body);
-      } catch {}
+      } catch {
+        // not under this root: try the next
+      }
     }
     res.writeHead(404).end();
   });
@@ -88,7 +90,10 @@ const ARGS = [39.04, -77.49, 100, null];
 async function warmFirstAnswer(browser, sb, dist) {
   const web = await serve(['test/excel', dist]);
   try {
-    const settings = [['dchub.baseUrl', sb.url], ['dchub.apiKey', KEY]];
+    const settings = [
+      ['dchub.baseUrl', sb.url],
+      ['dchub.apiKey', KEY],
+    ];
     const seedContext = await browser.newContext();
     const seed = await openHarness(seedContext, web.url, settings);
     const first = await seed.evaluate((a) => window.__call('SITESCORE', a), ARGS);
@@ -104,7 +109,13 @@ async function warmFirstAnswer(browser, sb, dist) {
       const bodies = [];
       page.on('response', (r) => {
         if (r.url().startsWith(sb.url)) serviceCalls++;
-        if (r.url().endsWith('.js') && r.url().startsWith(web.url) && !r.url().includes('excel-runtime')) bodies.push(r.body().then((b) => b.length, () => 0));
+        if (r.url().endsWith('.js') && r.url().startsWith(web.url) && !r.url().includes('excel-runtime'))
+          bodies.push(
+            r.body().then(
+              (b) => b.length,
+              () => 0,
+            ),
+          );
       });
       await page.goto(`${web.url}/harness.html?storage=${encodeURIComponent(JSON.stringify(storage))}`);
       const ms = await page.evaluate(async (a) => {
@@ -127,7 +138,10 @@ async function storm(browser, sb) {
   const web = await serve(['test/excel', 'excel-addin/dist']);
   const context = await browser.newContext();
   try {
-    const page = await openHarness(context, web.url, [['dchub.baseUrl', sb.url], ['dchub.apiKey', KEY]]);
+    const page = await openHarness(context, web.url, [
+      ['dchub.baseUrl', sb.url],
+      ['dchub.apiKey', KEY],
+    ]);
     let requests = 0;
     page.on('request', (r) => r.url().startsWith(sb.url) && requests++);
     const run = () =>
@@ -147,7 +161,11 @@ async function storm(browser, sb) {
       async ([url, key]) => {
         const t0 = performance.now();
         for (let pass = 0; pass < 2; pass++) {
-          await Promise.all(Array.from({ length: 1000 }, (_, i) => fetch(`${url}/api/site-score?lat=${30 + (i % 200) * 0.05}&lon=-100`, { headers: { 'X-API-Key': key } }).then((r) => r.json())));
+          await Promise.all(
+            Array.from({ length: 1000 }, (_, i) =>
+              fetch(`${url}/api/site-score?lat=${30 + (i % 200) * 0.05}&lon=-100`, { headers: { 'X-API-Key': key } }).then((r) => r.json()),
+            ),
+          );
         }
         return performance.now() - t0;
       },

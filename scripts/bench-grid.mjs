@@ -34,7 +34,12 @@ export async function benchGrid() {
   mkdirSync('artifacts/.bench', { recursive: true });
   await build({ entryPoints: ['jupyter-extension/bench/grid-entry.ts'], bundle: true, format: 'iife', outfile: 'artifacts/.bench/grid.js', logLevel: 'error' });
   const data = new Dataset('bench-grid');
-  const base = selectQueueSurvivors(data.queue, { ...parseParams(QueueFilters, { status: 'all' }), limit: 100_000 }, 'bench-grid', Date.parse('2026-11-21T12:00:00Z'));
+  const base = selectQueueSurvivors(
+    data.queue,
+    { ...parseParams(QueueFilters, { status: 'all' }), limit: 100_000 },
+    'bench-grid',
+    Date.parse('2026-11-21T12:00:00Z'),
+  );
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -37,7 +37,11 @@ function readJunit(file) {
   const xml = readFileSync(file, 'utf8');
   const cases = [...xml.matchAll(/<testcase name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)];
   return cases.map(([, name, , inner = '']) => ({
-    name: name.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"'),
+    name: name
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"'),
     failed: /<(failure|error)\b/.test(inner),
     skipped: /<skipped\b/.test(inner),
   }));
@@ -62,14 +66,23 @@ for (const { name, profile, keyed } of RUNS) {
   console.log(`== schemathesis: ${name} at ${sb.url} (seed ${SEED}, ${maxExamples} examples per operation) ==`);
   const started = Date.now();
   const code = await run([
-    '--config-file', join(root, `sandbox/test/schemathesis/${name}.toml`),
-    'run', `${sb.url}/openapi.json`,
-    '--checks', 'all',
-    '--seed', SEED,
-    '--max-examples', String(maxExamples),
-    '--workers', '1',
+    '--config-file',
+    join(root, `sandbox/test/schemathesis/${name}.toml`),
+    'run',
+    `${sb.url}/openapi.json`,
+    '--checks',
+    'all',
+    '--seed',
+    SEED,
+    '--max-examples',
+    String(maxExamples),
+    '--workers',
+    '1',
     ...(keyed ? ['--header', `X-API-Key: ${KEY}`] : []),
-    '--report', 'junit', '--report-junit-path', junit,
+    '--report',
+    'junit',
+    '--report-junit-path',
+    junit,
   ]);
   await sb.close();
   const cases = existsSync(junit) ? readJunit(junit) : [];

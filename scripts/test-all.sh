@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs everything, then runs every suite: Vitest on Node 20 (core, sandbox, Excel add-in, browser suites in
-# Chromium), the suites that need no browser again on Node 22, the Python tests (the Python API, its shared cache
-# with the CLI, the relay), schemathesis against the sandbox's /openapi.json, and Galata (JupyterLab in Chromium);
+# Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier), Vitest on Node 20
+# (core, sandbox, Excel add-in, browser suites in Chromium), the suites that need no browser again on Node 22, the
+# Python tests (the Python API, its shared cache with the CLI, the relay), schemathesis against the sandbox's
+# /openapi.json, and Galata (JupyterLab in Chromium);
 # the Python tests, schemathesis and Galata under both sandbox profiles (spec, real).
 # Ends with one "N passed, N failed" line over all suites.
 set -uo pipefail
@@ -12,6 +13,15 @@ root=$PWD
 mkdir -p artifacts
 export PATH="$PWD/.venv/bin:$PATH" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 status=0
+
+# Lint and format, one check each in the count: `npm run lint` (ESLint, type-aware, no warnings) and
+# `npm run format:check` (Prettier). A finding fails its check, and CI.
+echo "== lint and format: npm run lint (ESLint), npm run format:check (Prettier) =="
+checks_passed=0 checks_failed=0
+for check in lint format:check; do
+  if npm run --silent "$check"; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); status=1; fi
+done
+printf '{"numPassedTests": %d, "numFailedTests": %d, "numPendingTests": 0}\n' "$checks_passed" "$checks_failed" > artifacts/lint-format.json
 
 echo "== vitest: core, sandbox, Excel add-in (unit and browser), on $(node --version) =="
 npx vitest run --reporter=default --reporter=json --outputFile=artifacts/vitest.json || status=1
@@ -54,5 +64,5 @@ for profile in spec real; do
     npx playwright test --reporter=list,json) || status=1
 done
 
-node scripts/summarize-tests.mjs artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
+node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
 exit $status

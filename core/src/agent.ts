@@ -28,7 +28,7 @@ export type AgentCapabilitiesT = z.infer<typeof AgentCapabilities>;
 export type AgentStatsT = z.infer<typeof AgentStats>;
 export type ReceiptDetailT = z.infer<typeof ReceiptDetail>;
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;
@@ -92,7 +92,21 @@ export async function agentFacilities(
 }
 
 export const agentFacilitiesTable = (a: AgentFacilitiesT): Table =>
-  recordsTable(a.facilities, ['id', 'name', 'provider', 'operator', 'city', 'state', 'country', 'country_name', 'market', 'power_mw', 'status', 'latitude', 'longitude']);
+  recordsTable(a.facilities, [
+    'id',
+    'name',
+    'provider',
+    'operator',
+    'city',
+    'state',
+    'country',
+    'country_name',
+    'market',
+    'power_mw',
+    'status',
+    'latitude',
+    'longitude',
+  ]);
 
 // ---------------------------------------------------------------- onboarding
 
@@ -109,8 +123,19 @@ export const receipts = (client: DchubClient, opts: CallOptions = {}): Promise<R
   client.getJson(ENDPOINTS.receipts.path, ReceiptList, undefined, opts);
 
 export const RECEIPT_COLUMNS = [
-  'run_id', 'model_id', 'platform', 'platform_label', 'status', 'evaluated_at', 'published_at', 'model_replies', 'api_call_count',
-  'http_5xx_seen', 'verdict_vs_previous', 'verdict_sha256', 'harness_notes',
+  'run_id',
+  'model_id',
+  'platform',
+  'platform_label',
+  'status',
+  'evaluated_at',
+  'published_at',
+  'model_replies',
+  'api_call_count',
+  'http_5xx_seen',
+  'verdict_vs_previous',
+  'verdict_sha256',
+  'harness_notes',
 ] as const;
 
 export const receiptsTable = (l: ReceiptListT): Table =>
@@ -125,7 +150,17 @@ export async function receipt(client: DchubClient, runId: number | string, opts:
   return client.getJson(endpointPath(ENDPOINTS.receipt, { run_id: positiveIdArg('run_id', runId) }), ReceiptDetail, undefined, opts);
 }
 
-export const RECEIPT_CALL_COLUMNS = ['n', 'method', 'url', 'executed', 'http_status', 'response_bytes', 'response_sha256', 'response_truncated_by_harness', 'response_excerpt'] as const;
+export const RECEIPT_CALL_COLUMNS = [
+  'n',
+  'method',
+  'url',
+  'executed',
+  'http_status',
+  'response_bytes',
+  'response_sha256',
+  'response_truncated_by_harness',
+  'response_excerpt',
+] as const;
 
 /** The API calls of one run, in order. */
 export const receiptCallsTable = (r: ReceiptT): Table => tableFromRecords(r.api_calls, RECEIPT_CALL_COLUMNS, { asOf: r.published_at });

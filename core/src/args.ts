@@ -7,6 +7,10 @@ import { ValidationError } from './errors.js';
 
 export const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+/** The text of a scalar a caller gave (text as is, a number or yes/no written out); undefined for anything else. */
+export const scalarText = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+
 /** A name and what was given for it (text, a number, or the rest of a range row). */
 export type NamedValue = [name: string, value: unknown];
 
@@ -37,7 +41,10 @@ export function namedValues(input: unknown, argName: string, itemSeparator: RegE
   };
   if (isBlank(input)) return out;
   if (typeof input === 'string') {
-    for (const item of input.split(itemSeparator).map((s) => s.trim()).filter(Boolean)) {
+    for (const item of input
+      .split(itemSeparator)
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = /^([^:=]+)[:=](.*)$/s.exec(item);
       if (!m) throw new ValidationError(argName, `cannot read ${show(item)}; write name:value`);
       add(m[1], m[2].trim());

@@ -6,14 +6,7 @@ import { BRIEF_FROM_ALL } from './derive/pairs.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readBriefsAll, readBriefsCsv, readBriefsDiff } from './read/briefs.js';
-import {
-  BRIEF_CSV_COLUMNS,
-  BriefCsvRow,
-  type BriefCsvRowT,
-  type MarketBriefAllT,
-  type MarketBriefDiffT,
-  type MarketBriefT,
-} from './schemas/briefs.js';
+import { BRIEF_CSV_COLUMNS, BriefCsvRow, type BriefCsvRowT, type MarketBriefAllT, type MarketBriefDiffT, type MarketBriefT } from './schemas/briefs.js';
 import { BRIEF_PAGE_DEFAULT } from './plans.js';
 import { markPages, readEveryPage, type AllPagesOptions } from './paging.js';
 import { tableFromRecords, type Table } from './table.js';
@@ -39,8 +32,7 @@ export function parseBriefsCsv(text: string, warnings: string[] = []): BriefCsvR
   return readBriefsCsv(text, warnings);
 }
 
-const filenameOf = (disposition: string | null): string | undefined =>
-  disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
+const filenameOf = (disposition: string | null): string | undefined => (disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined);
 
 /** A CSV answer split after its header line. */
 function splitHeader(text: string): { header: string; body: string } {
@@ -53,7 +45,9 @@ function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsv
   const { header, body } = splitHeader(pageText);
   if (header === firstHeader) return body;
   const fields = Papa.parse<string[]>(firstHeader).data[0] ?? [...BRIEF_CSV_COLUMNS];
-  return rows.length ? Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) }, { header: false, newline: '\r\n' }) + '\r\n' : '';
+  return rows.length
+    ? Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) }, { header: false, newline: '\r\n' }) + '\r\n'
+    : '';
 }
 
 interface CsvPage extends BriefsCsv {

@@ -9,8 +9,16 @@ import type { Table } from './table.js';
 
 /** Metrics each scored survivor carries into the ranking. */
 export const CHAIN_METRICS = [
-  'overall_score', 'power_infrastructure', 'gas_pipeline_access', 'fiber_connectivity', 'market_conditions',
-  'risk_resilience', 'capacity_mw', 'fiber_km', 'estimated_ttp_months', 'substations_50km',
+  'overall_score',
+  'power_infrastructure',
+  'gas_pipeline_access',
+  'fiber_connectivity',
+  'market_conditions',
+  'risk_resilience',
+  'capacity_mw',
+  'fiber_km',
+  'estimated_ttp_months',
+  'substations_50km',
 ] as const;
 
 export interface ChainInput {
@@ -82,7 +90,14 @@ export async function runChain(client: DchubClient, input: ChainInput, onProgres
   for (const [i, s] of survivors.entries()) {
     const args = s.site_evaluation_handoff!.analyze_site;
     const q = { lat: args.lat, lon: args.lon, capacity_mw: args.capacity_mw };
-    const free = client.isFresh(SITE_SCORE_PATH, new URLSearchParams({ lat: String(q.lat), lon: String(q.lon), ...(q.capacity_mw !== undefined ? { capacity_mw: String(q.capacity_mw), capacity: String(q.capacity_mw) } : {}) }));
+    const free = client.isFresh(
+      SITE_SCORE_PATH,
+      new URLSearchParams({
+        lat: String(q.lat),
+        lon: String(q.lon),
+        ...(q.capacity_mw !== undefined ? { capacity_mw: String(q.capacity_mw), capacity: String(q.capacity_mw) } : {}),
+      }),
+    );
     if (!free && spent() + 2 > budget) {
       skipped = survivors.length - i;
       break;

@@ -1,15 +1,36 @@
 import { z } from 'zod';
 import {
-  AgentCapabilities, AgentFacilities, AgentFacilitiesQuery, AgentStats, AgentWhoami, KeyClaimAnswer, KeyClaimRequest, Onboard, OnboardQuery,
-  ReceiptDetail, ReceiptList, SemanticSearchBody, SemanticSearchResult,
+  AgentCapabilities,
+  AgentFacilities,
+  AgentFacilitiesQuery,
+  AgentStats,
+  AgentWhoami,
+  KeyClaimAnswer,
+  KeyClaimRequest,
+  Onboard,
+  OnboardQuery,
+  ReceiptDetail,
+  ReceiptList,
+  SemanticSearchBody,
+  SemanticSearchResult,
 } from './schemas/agent.js';
 import { BriefDiffQuery, BriefPageQuery, MarketBriefAll, MarketBriefDiff, MarketBriefResponse } from './schemas/briefs.js';
 import { EnergyPrices, FuelMix, FuelMixQuery, GridIntelligence, GridRegionDetail } from './schemas/energy.js';
 import { FacilityDetail, FacilitySearch, FacilitySearchQuery } from './schemas/facilities.js';
 import { NewsList, NewsQuery, PipelineQuery, PipelineResponse, TransactionList, TransactionsQuery } from './schemas/feeds.js';
 import {
-  AiCapacityIndex, AiCapacityIndexQuery, DcpiLeaderboard, DcpiLeaderboardQuery, DcpiScoreList, DcpiScoreListQuery, DcpiScoreResponse,
-  MarketCompare, MarketCompareQuery, MarketDetail, MarketList, PlatformStats,
+  AiCapacityIndex,
+  AiCapacityIndexQuery,
+  DcpiLeaderboard,
+  DcpiLeaderboardQuery,
+  DcpiScoreList,
+  DcpiScoreListQuery,
+  DcpiScoreResponse,
+  MarketCompare,
+  MarketCompareQuery,
+  MarketDetail,
+  MarketList,
+  PlatformStats,
 } from './schemas/markets.js';
 import { idParam } from './schemas/params.js';
 import { ParcelAnalysis, ParcelRequest } from './schemas/parcel.js';
@@ -86,7 +107,13 @@ export const ENDPOINTS = {
   semanticSearch: endpoint({ method: 'post', path: '/api/v1/search/semantic', body: SemanticSearchBody, response: SemanticSearchResult }),
 
   news: endpoint({ method: 'get', path: '/api/news', query: NewsQuery, response: NewsList }),
-  newsListing: endpoint({ method: 'get', path: '/api/v1/news', aliases: ['/api/news/live', '/api/agent/news', '/api/news-feed'], query: NewsQuery, response: NewsList }),
+  newsListing: endpoint({
+    method: 'get',
+    path: '/api/v1/news',
+    aliases: ['/api/news/live', '/api/agent/news', '/api/news-feed'],
+    query: NewsQuery,
+    response: NewsList,
+  }),
   transactions: endpoint({ method: 'get', path: '/api/v1/transactions', query: TransactionsQuery, response: TransactionList }),
   deals: endpoint({ method: 'get', path: '/api/v1/deals', aliases: ['/api/deals'], query: TransactionsQuery, response: TransactionList }),
   pipeline: endpoint({ method: 'get', path: '/api/v1/pipeline', query: PipelineQuery, response: PipelineResponse }),

@@ -60,8 +60,20 @@ export const gridRegions = (client: DchubClient, opts: CallOptions = {}): Promis
   client.getJson(ENDPOINTS.gridIntelligence.path, GridIntelligence, undefined, opts);
 
 export const GRID_REGION_COLUMNS = [
-  'id', 'iso', 'name', 'total_queue_gw', 'large_load_queue_gw', 'corridor_count', 'status', 'queue_basis', 'key_states',
-  'total_queue_gw_as_of', 'total_queue_gw_source', 'total_queue_gw_is_live', 'headline', 'page_url',
+  'id',
+  'iso',
+  'name',
+  'total_queue_gw',
+  'large_load_queue_gw',
+  'corridor_count',
+  'status',
+  'queue_basis',
+  'key_states',
+  'total_queue_gw_as_of',
+  'total_queue_gw_source',
+  'total_queue_gw_is_live',
+  'headline',
+  'page_url',
 ] as const;
 
 export const gridRegionsTable = (g: GridIntelligenceT): Table =>

@@ -7,14 +7,7 @@ import { describeGated, wallSentence, previewSentence, type PreviewInfo } from '
  * puts it in a URL, and server bodies are not echoed with request headers) nor the userinfo of
  * any URL, and never markup.
  */
-export type ErrorKind =
-  | 'validation'
-  | 'auth'
-  | 'not_found'
-  | 'rate_limit'
-  | 'server'
-  | 'network'
-  | 'schema_drift';
+export type ErrorKind = 'validation' | 'auth' | 'not_found' | 'rate_limit' | 'server' | 'network' | 'schema_drift';
 
 export class DchubError extends Error {
   readonly kind: ErrorKind;
@@ -69,7 +62,10 @@ export class GatedPreviewError extends AuthError {
   readonly unlockUrl?: string;
   /** What the preview withholds and how to open it (formatted by `previewSentence`). */
   readonly previewInfo?: PreviewInfo;
-  constructor(message: string, opts: { status: number; body?: unknown; preview?: unknown; hiddenCount?: number; unlockUrl?: string; previewInfo?: PreviewInfo; requiredPlan?: string }) {
+  constructor(
+    message: string,
+    opts: { status: number; body?: unknown; preview?: unknown; hiddenCount?: number; unlockUrl?: string; previewInfo?: PreviewInfo; requiredPlan?: string },
+  ) {
     super(message, { status: opts.status, body: opts.body, requiredPlan: opts.requiredPlan, authInstructions: opts.unlockUrl, upgradeUrl: opts.unlockUrl });
     this.preview = opts.preview;
     this.hiddenCount = opts.hiddenCount;
@@ -154,9 +150,18 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
 
 /** Gateway statuses (CDN pages) and what they mean, for the one-line message. */
 const GATEWAY: Record<number, string> = {
-  500: 'internal server error', 502: 'bad gateway', 503: 'service unavailable', 504: 'gateway timeout',
-  520: 'unknown error', 521: 'the service is down', 522: 'connection timed out', 523: 'the service is unreachable',
-  524: 'the service took too long to answer', 525: 'TLS handshake failed', 526: 'invalid TLS certificate', 530: 'origin error',
+  500: 'internal server error',
+  502: 'bad gateway',
+  503: 'service unavailable',
+  504: 'gateway timeout',
+  520: 'unknown error',
+  521: 'the service is down',
+  522: 'connection timed out',
+  523: 'the service is unreachable',
+  524: 'the service took too long to answer',
+  525: 'TLS handshake failed',
+  526: 'invalid TLS certificate',
+  530: 'origin error',
 };
 
 /** One line for an HTML page instead of data: status, what it was, what to do. Never the markup. */
@@ -237,7 +242,11 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
   }
   if (status === 404) return new NotFoundError(reason, { body });
   if (status === 429) {
-    const wait = retryAfterSeconds(headers?.get('retry-after')) ?? (Number.isFinite(Number(b.retry_after ?? b.retry_after_seconds)) && (b.retry_after ?? b.retry_after_seconds) !== null ? Number(b.retry_after ?? b.retry_after_seconds) : undefined);
+    const wait =
+      retryAfterSeconds(headers?.get('retry-after')) ??
+      (Number.isFinite(Number(b.retry_after ?? b.retry_after_seconds)) && (b.retry_after ?? b.retry_after_seconds) !== null
+        ? Number(b.retry_after ?? b.retry_after_seconds)
+        : undefined);
     const code = text(b.error) ?? '';
     const daily = DAILY_CODES.has(code) || text(b.resets_at) !== undefined || (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS);
     const resetAt = text(b.resets_at) ?? (wait !== undefined ? new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined);

@@ -8,7 +8,7 @@ import { FacilityDetail, FacilitySearchQuery, type FacilityDetailT, type Facilit
 import { fieldTable, recordsTable, tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;
@@ -17,7 +17,8 @@ const query = (o: Record<string, unknown>) => {
 /** A positive whole number given as a number or its text, else ValidationError naming `name`. */
 export const positiveIdArg = (name: string, v: unknown): number => {
   const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-  if (!/^\d{1,12}$/.test(s) || Number(s) < 1) throw new ValidationError(name, `must be a positive whole number, got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+  if (!/^\d{1,12}$/.test(s) || Number(s) < 1)
+    throw new ValidationError(name, `must be a positive whole number, got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
   return Number(s);
 };
 
@@ -55,8 +56,7 @@ export async function facilityDetail(client: DchubClient, id: number | string, o
 }
 
 /** The record as field/value rows (capacity.* flattened; lists as JSON text). */
-export const facilityTable = (d: FacilityDetailT): Table =>
-  fieldTable(d.data, { citation: (d as { _cite?: string })._cite });
+export const facilityTable = (d: FacilityDetailT): Table => fieldTable(d.data, { citation: (d as { _cite?: string })._cite });
 
 /** POST /api/v1/search/semantic: natural-language facility search (Developer plan or higher). Not cached. */
 export async function semanticSearch(client: DchubClient, text: string, topK?: number, opts: CallOptions = {}): Promise<SemanticSearchResultT> {
@@ -66,5 +66,4 @@ export async function semanticSearch(client: DchubClient, text: string, topK?: n
 
 export const SEMANTIC_COLUMNS = ['id', 'score', 'name', 'provider', 'city', 'state', 'country', 'market', 'power_mw', 'status', 'lat', 'lng'] as const;
 
-export const semanticTable = (r: SemanticSearchResultT): Table =>
-  tableFromRecords(r.matches, SEMANTIC_COLUMNS, { citation: (r as { _cite?: string })._cite });
+export const semanticTable = (r: SemanticSearchResultT): Table => tableFromRecords(r.matches, SEMANTIC_COLUMNS, { citation: (r as { _cite?: string })._cite });

@@ -3,18 +3,11 @@ import type { CallOptions, DchubClient } from './client.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readNews, readPipeline, readTransactions } from './read/feeds.js';
-import {
-  NewsQuery,
-  PipelineQuery,
-  TransactionsQuery,
-  type NewsListT,
-  type PipelineResponseT,
-  type TransactionListT,
-} from './schemas/feeds.js';
+import { NewsQuery, PipelineQuery, TransactionsQuery, type NewsListT, type PipelineResponseT, type TransactionListT } from './schemas/feeds.js';
 import { tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;
@@ -38,7 +31,8 @@ export interface NewsOptions extends CallOptions {
 /** GET /api/news (or an alias): articles newest first, refreshed every 5 minutes. */
 export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOptions = {}): Promise<NewsListT> {
   const { path = ENDPOINTS.news.path, ...call } = opts;
-  if (!(NEWS_PATHS as readonly string[]).includes(path)) throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
+  if (!(NEWS_PATHS as readonly string[]).includes(path))
+    throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
   const f = parseParams(NewsQuery, q);
   return client.getJson(path, readNews, query({ limit: f.limit, query: f.query, category: f.category, source: f.source }), call);
 }
@@ -81,7 +75,21 @@ export async function transactions(client: DchubClient, q: TransactionsInput = {
 }
 
 export const DEAL_COLUMNS = [
-  'date', 'buyer', 'seller', 'type', 'value', 'value_display', 'mw', 'market', 'country', 'region', 'category', 'year', 'value_confirmed', 'description', 'id',
+  'date',
+  'buyer',
+  'seller',
+  'type',
+  'value',
+  'value_display',
+  'mw',
+  'market',
+  'country',
+  'region',
+  'category',
+  'year',
+  'value_confirmed',
+  'description',
+  'id',
 ] as const;
 
 export const dealsTable = (t: TransactionListT): Table =>
@@ -101,7 +109,21 @@ export async function pipeline(client: DchubClient, q: PipelineInput = {}, opts:
 }
 
 export const PIPELINE_COLUMNS = [
-  'id', 'company', 'project', 'market', 'city', 'state', 'country', 'capacity', 'investment', 'delivery', 'status', 'preleased', 'type', 'lat', 'lng',
+  'id',
+  'company',
+  'project',
+  'market',
+  'city',
+  'state',
+  'country',
+  'capacity',
+  'investment',
+  'delivery',
+  'status',
+  'preleased',
+  'type',
+  'lat',
+  'lng',
 ] as const;
 
 export const pipelineTable = (p: PipelineResponseT): Table =>

@@ -14,7 +14,7 @@ export * from './plans.js';
 export * from './csv.js';
 export * from './ranking.js';
 export * from './ranking-args.js';
-export { isBlank, namedValues, nestingDepth, numberOf, type NamedValue } from './args.js';
+export { isBlank, namedValues, nestingDepth, numberOf, scalarText, type NamedValue } from './args.js';
 export * from './parcel.js';
 export * from './chain.js';
 export * from './markets.js';

@@ -41,7 +41,7 @@ const fieldsArg = (v: string | readonly string[]): string[] => {
   return list;
 };
 
-const query = (o: Record<string, unknown>) => {
+const query = (o: Record<string, string | number | boolean | null | undefined>) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
   return p;
@@ -73,7 +73,12 @@ export async function compareMarkets(client: DchubClient, markets: string | read
 
 export const compareTable = (c: MarketCompareT): Table =>
   recordsTable(
-    c.comparison.map((m) => ({ market: m.market, display_name: m.display_name, ...m.metrics, top_providers: (m.top_providers as string[] | undefined)?.join(', ') })),
+    c.comparison.map((m) => ({
+      market: m.market,
+      display_name: m.display_name,
+      ...m.metrics,
+      top_providers: (m.top_providers as string[] | undefined)?.join(', '),
+    })),
     ['market', 'display_name'],
   );
 
@@ -86,9 +91,14 @@ export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions =
  * carries them exactly (`fetchMeta(r).derivedFrom` names it), or — per the client's derive
  * setting — from the list fetched once for every market; otherwise the whole single answer.
  */
-export async function dcpiScoreFields(client: DchubClient, slug: string, fields: string | readonly string[] = ['verdict'], opts: CallOptions = {}): Promise<Partial<DcpiScoreResponseT>> {
+export async function dcpiScoreFields(
+  client: DchubClient,
+  slug: string,
+  fields: string | readonly string[] = ['verdict'],
+  opts: CallOptions = {},
+): Promise<Partial<DcpiScoreResponseT>> {
   const path = endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) });
-  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<DcpiScoreResponseT>>;
+  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts);
 }
 
 /** GET /api/v1/dcpi/scores: every market's DCPI (numbers masked below a paid plan). */
@@ -107,16 +117,40 @@ export async function dcpiScores(
 export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
 
 /** GET /api/v1/dcpi/leaderboard. */
-export async function dcpiLeaderboard(client: DchubClient, q: { verdict?: string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<DcpiLeaderboardT> {
+export async function dcpiLeaderboard(
+  client: DchubClient,
+  q: { verdict?: string | null; limit?: number | string | null } = {},
+  opts: CallOptions = {},
+): Promise<DcpiLeaderboardT> {
   const f = parseParams(DcpiLeaderboardQuery, q);
   return client.getJson(ENDPOINTS.dcpiLeaderboard.path, DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
 }
 
 export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
-  recordsTable(l.leaderboard, ['rank', 'market_slug', 'market_name', 'iso', 'state', 'verdict', 'composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months', 'computed_at'], { citation: l.citation, asOf: l.as_of });
+  recordsTable(
+    l.leaderboard,
+    [
+      'rank',
+      'market_slug',
+      'market_name',
+      'iso',
+      'state',
+      'verdict',
+      'composite_score',
+      'excess_power_score',
+      'constraint_score',
+      'time_to_power_months',
+      'computed_at',
+    ],
+    { citation: l.citation, asOf: l.as_of },
+  );
 
 /** GET /api/v1/ai-capacity-index (horizon 30, 60 or 90 days). */
-export async function aiCapacityIndex(client: DchubClient, q: { horizon?: number | string | null; limit?: number | string | null } = {}, opts: CallOptions = {}): Promise<AiCapacityIndexT> {
+export async function aiCapacityIndex(
+  client: DchubClient,
+  q: { horizon?: number | string | null; limit?: number | string | null } = {},
+  opts: CallOptions = {},
+): Promise<AiCapacityIndexT> {
   const f = parseParams(AiCapacityIndexQuery, q);
   return client.getJson(ENDPOINTS.aiCapacityIndex.path, readAiCapacity, query({ horizon: f.horizon, limit: f.limit }), opts);
 }
@@ -128,7 +162,20 @@ export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
       deployable_mw: m.deployable_mw?.value ?? (m.deployable_mw as { band?: string } | undefined)?.band ?? null,
       ai_ready_mw: m.ai_ready_mw?.value ?? (m.ai_ready_mw as { band?: string } | undefined)?.band ?? null,
     })),
-    ['rank', 'market', 'city', 'state', 'country', 'ai_ready_mw', 'deployable_mw', 'hyperscale_ready', 'facility_count', 'operator_count', 'total_installed_mw', 'score'],
+    [
+      'rank',
+      'market',
+      'city',
+      'state',
+      'country',
+      'ai_ready_mw',
+      'deployable_mw',
+      'hyperscale_ready',
+      'facility_count',
+      'operator_count',
+      'total_installed_mw',
+      'score',
+    ],
     { asOf: (a as { computed_at?: string }).computed_at },
   );
 
@@ -141,9 +188,14 @@ export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions
  * that holds the market, or — per the client's derive setting — from the first page fetched once;
  * otherwise the whole brief.
  */
-export async function marketBriefFields(client: DchubClient, slug: string, fields: string | readonly string[], opts: CallOptions = {}): Promise<Partial<MarketBriefResponseT>> {
+export async function marketBriefFields(
+  client: DchubClient,
+  slug: string,
+  fields: string | readonly string[],
+  opts: CallOptions = {},
+): Promise<Partial<MarketBriefResponseT>> {
   const path = endpointPath(ENDPOINTS.brief, { slug: slugArg('slug', slug) });
-  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts) as Promise<Partial<MarketBriefResponseT>>;
+  return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts);
 }
 
 export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });
@@ -151,6 +203,9 @@ export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { ci
 /** The briefs of an /all answer as the CSV-shaped table. */
 export const briefsAllTable = (all: MarketBriefAllT): Table => {
   const t = briefsTable(all.briefs.map(briefToRow));
-  return { ...t, asOf: all.as_of, note: all.total_available > all.count ? `${all.count} of ${all.total_available} briefs (page ${Math.floor(all.offset / all.limit) + 1})` : undefined };
+  return {
+    ...t,
+    asOf: all.as_of,
+    note: all.total_available > all.count ? `${all.count} of ${all.total_available} briefs (page ${Math.floor(all.offset / all.limit) + 1})` : undefined,
+  };
 };
-

@@ -37,19 +37,25 @@ export function toolWall(tool: string, data: unknown, isError: boolean): AuthErr
   if (isObj(data)) {
     const human = isObj(data.for_your_human) ? data.for_your_human : {};
     const code = str(data.error) ?? '';
-    const wall = data._wall === true || /^(pro_required|plan_required|plan_upgrade_required|upgrade_required)$/.test(code) || (isError && str(human.message) !== undefined);
+    const wall =
+      data._wall === true ||
+      /^(pro_required|plan_required|plan_upgrade_required|upgrade_required)$/.test(code) ||
+      (isError && str(human.message) !== undefined);
     if (!wall) return undefined;
     const message = str(data.user_message) ?? str(human.message) ?? str(data.message) ?? str(data.human_message);
     const requiredPlan = str(data.required_plan) ?? str(data._required_tier);
     const upgradeUrl = str(human.url) ?? str(data.upgrade_url) ?? str(data.pricing_url);
-    return new AuthError(`${tool}: ${wallSentence({ message: message ? oneLine(message) : undefined, requiredTier: requiredPlan, currentPlan: str(data.current_plan), upgradeUrl, what: tool })}`, {
-      status: 403,
-      body: data,
-      requiredPlan,
-      currentPlan: str(data.current_plan),
-      upgradeUrl,
-      authInstructions: upgradeUrl,
-    });
+    return new AuthError(
+      `${tool}: ${wallSentence({ message: message ? oneLine(message) : undefined, requiredTier: requiredPlan, currentPlan: str(data.current_plan), upgradeUrl, what: tool })}`,
+      {
+        status: 403,
+        body: data,
+        requiredPlan,
+        currentPlan: str(data.current_plan),
+        upgradeUrl,
+        authInstructions: upgradeUrl,
+      },
+    );
   }
   if (typeof data === 'string' && (/\bpro_required\b/.test(data) || (isError && /\b(requires|needs) (a |the )?(pro|developer|paid)\b.*plan/i.test(data)))) {
     const url = /https?:\/\/\S+/.exec(data)?.[0]?.replace(/[).,]+$/, '');
@@ -95,10 +101,14 @@ export function toolPreview(data: unknown): PreviewInfo | undefined {
   const totalOf = totals.find(([k]) => field && k.startsWith(`_${field}_`))?.[1] as number | undefined;
   const withheld = typeof data._results_withheld === 'number' ? data._results_withheld : undefined;
   const total =
-    totalOf ?? (typeof cont.records_available === 'number' ? cont.records_available : undefined) ?? (withheld !== undefined && shown !== undefined ? shown + withheld : gated?.total);
+    totalOf ??
+    (typeof cont.records_available === 'number' ? cont.records_available : undefined) ??
+    (withheld !== undefined && shown !== undefined ? shown + withheld : gated?.total);
   const human = isObj(data.for_your_human) ? data.for_your_human : {};
   const locked = [
-    ...Object.entries(data).filter(([k, v]) => /^_.+_in_pro$/.test(k) && v === true).map(([k]) => k.replace(/^_(.+)_in_pro$/, '$1')),
+    ...Object.entries(data)
+      .filter(([k, v]) => /^_.+_in_pro$/.test(k) && v === true)
+      .map(([k]) => k.replace(/^_(.+)_in_pro$/, '$1')),
     ...(Array.isArray(cont.fields_unlocked) ? cont.fields_unlocked.filter((f): f is string => typeof f === 'string') : []),
     ...(gated?.lockedFields ?? []),
   ];

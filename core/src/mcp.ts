@@ -159,7 +159,10 @@ export class McpToolClient {
       throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
     }
     const content = (res.content as Array<{ type: string; text?: string }> | undefined) ?? [];
-    const text = content.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n');
+    const text = content
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text ?? '')
+      .join('\n');
     const data = res.structuredContent ?? parseToolText(text).data;
     const isError = res.isError === true;
     const capped = toolDailyCap(name, data);
@@ -172,7 +175,15 @@ export class McpToolClient {
     const wall = toolWall(name, data, isError);
     if (wall) throw wall;
     const previewInfo = isError ? undefined : toolPreview(data);
-    const result: ToolResult = { tool: name, data, isError, text, fromCache: false, partial: previewInfo !== undefined, ...(previewInfo ? { previewInfo } : {}) };
+    const result: ToolResult = {
+      tool: name,
+      data,
+      isError,
+      text,
+      fromCache: false,
+      partial: previewInfo !== undefined,
+      ...(previewInfo ? { previewInfo } : {}),
+    };
     if (!result.isError && cache) {
       await cache.save(key, { text: JSON.stringify(result), storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
     }

@@ -10,7 +10,11 @@ export { DirectoryStore, fileNameOf } from './cache/dirstore.js';
  * share one directory and one allowance. Linux and other Unix: `$XDG_CACHE_HOME/dchub` (when set and
  * not blank) or `~/.cache/dchub`; macOS: `~/Library/Caches/dchub`; Windows: `%LOCALAPPDATA%\dchub\Cache`.
  */
-export function defaultCacheDir(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
+export function defaultCacheDir(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = os.homedir(),
+): string {
   if (platform === 'win32') {
     const local = env.LOCALAPPDATA?.trim() ? env.LOCALAPPDATA : path.win32.join(home, 'AppData', 'Local');
     return path.win32.join(local, 'dchub', 'Cache');

@@ -30,7 +30,10 @@ export function parcelGeometry(input: unknown, name = 'geometry'): unknown {
   const geometry = wrapped ? (value as { geometry: unknown }).geometry : value;
   const depth = nestingDepth(geometry);
   if (depth > PARCEL_MAX_NESTING) {
-    throw new ValidationError(name, `is nested ${depth > 1000 ? 'over 1,000' : depth} levels deep; a Polygon or MultiPolygon needs at most ${PARCEL_MAX_NESTING}`);
+    throw new ValidationError(
+      name,
+      `is nested ${depth > 1000 ? 'over 1,000' : depth} levels deep; a Polygon or MultiPolygon needs at most ${PARCEL_MAX_NESTING}`,
+    );
   }
   return geometry;
 }

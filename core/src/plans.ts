@@ -14,7 +14,16 @@ export type PlanTier = (typeof PLAN_TIERS)[number];
  * (`research_seed`, `admin`) are ranked too, and get the values of the highest named plan at or below.
  */
 export const PLAN_LEVEL: Readonly<Record<string, number>> = {
-  anonymous: -1, free: 0, identified: 1, starter: 2, developer: 3, pro: 4, founding: 4, enterprise: 5, research_seed: 5, admin: 99,
+  anonymous: -1,
+  free: 0,
+  identified: 1,
+  starter: 2,
+  developer: 3,
+  pro: 4,
+  founding: 4,
+  enterprise: 5,
+  research_seed: 5,
+  admin: 99,
 };
 
 /** A tier as the service spells it anywhere (`ENTERPRISE`, ` Pro`, `anon`) in the tables' spelling. */
@@ -31,12 +40,26 @@ export const atLeastPlan = (tier: string | null | undefined, required: string): 
 
 /** REST requests per day (spec §8.1; keyless read calls 10; identified 50 from the notes §1). */
 export const REST_DAILY_REQUESTS: Readonly<Record<PlanTier, number>> = {
-  anonymous: 10, free: 10, identified: 50, starter: 200, developer: 500, pro: 2000, founding: 2000, enterprise: 100_000,
+  anonymous: 10,
+  free: 10,
+  identified: 50,
+  starter: 200,
+  developer: 500,
+  pro: 2000,
+  founding: 2000,
+  enterprise: 100_000,
 };
 
 /** MCP tool calls per day (spec §8.1, MCP plans): an allowance apart from REST. */
 export const MCP_DAILY_CALLS: Readonly<Record<PlanTier, number>> = {
-  anonymous: 10, free: 1000, identified: 1000, starter: 10_000, developer: Infinity, pro: Infinity, founding: Infinity, enterprise: Infinity,
+  anonymous: 10,
+  free: 1000,
+  identified: 1000,
+  starter: 10_000,
+  developer: Infinity,
+  pro: Infinity,
+  founding: Infinity,
+  enterprise: Infinity,
 };
 
 /** Results per MCP list answer for keyless callers (spec §8.1). */
@@ -47,17 +70,38 @@ export const MCP_ANONYMOUS_RESULTS = 2;
  * Developer from the notes §2.29 (the spec's table is silent on them).
  */
 export const BRIEF_BULK_DAILY_CAP: Readonly<Record<PlanTier, number>> = {
-  anonymous: 3, free: 10, identified: 50, starter: 10, developer: 50, pro: Infinity, founding: Infinity, enterprise: Infinity,
+  anonymous: 3,
+  free: 10,
+  identified: 50,
+  starter: 10,
+  developer: 50,
+  pro: Infinity,
+  founding: Infinity,
+  enterprise: Infinity,
 };
 
 /** Markets in a tier's brief scope (spec §5.2): the first 5 seed markets, the 15 seeds, or all (~232). */
 export const BRIEF_MARKETS_IN_SCOPE: Readonly<Record<PlanTier, number>> = {
-  anonymous: 5, free: 5, identified: 5, starter: 5, developer: 5, pro: 15, founding: 15, enterprise: Infinity,
+  anonymous: 5,
+  free: 5,
+  identified: 5,
+  starter: 5,
+  developer: 5,
+  pro: 15,
+  founding: 15,
+  enterprise: Infinity,
 };
 
 /** Largest brief page (`limit`) a tier may ask for (spec §8.2): 50 below Pro, 500 from Pro. */
 export const BRIEF_PAGE_MAX: Readonly<Record<PlanTier, number>> = {
-  anonymous: 50, free: 50, identified: 50, starter: 50, developer: 50, pro: 500, founding: 500, enterprise: 500,
+  anonymous: 50,
+  free: 50,
+  identified: 50,
+  starter: 50,
+  developer: 50,
+  pro: 500,
+  founding: 500,
+  enterprise: 500,
 };
 
 /** The page size every tier may ask for: the first page when the tier is not known yet. */
@@ -65,7 +109,14 @@ export const BRIEF_PAGE_DEFAULT = 50;
 
 /** Rows of `/api/v1/markets/list` per tier (notes §2.2). */
 export const MARKET_LIST_ROWS: Readonly<Record<PlanTier, number>> = {
-  anonymous: 5, free: 10, identified: 10, starter: 10, developer: 50, pro: 1000, founding: 1000, enterprise: 1000,
+  anonymous: 5,
+  free: 10,
+  identified: 10,
+  starter: 10,
+  developer: 50,
+  pro: 1000,
+  founding: 1000,
+  enterprise: 1000,
 };
 
 /**

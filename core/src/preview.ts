@@ -34,14 +34,21 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is
 export function sentParams(sent: URLSearchParams | Record<string, unknown> | undefined): Set<string> {
   if (!sent) return new Set();
   if (sent instanceof URLSearchParams) return new Set([...sent.keys()]);
-  return new Set(Object.entries(sent).filter(([, v]) => v !== undefined && v !== null).map(([k]) => k));
+  return new Set(
+    Object.entries(sent)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k]) => k),
+  );
 }
 
 /**
  * The gating markers of an answer (the Sep-2026 tease of notes §1.3 and the older §5.3 set), or
  * undefined when the answer is not a preview. `rows` are the delivered list rows, when any.
  */
-export function describeGated(body: unknown, opts: { rows?: readonly unknown[]; sent?: URLSearchParams | Record<string, unknown> } = {}): PreviewInfo | undefined {
+export function describeGated(
+  body: unknown,
+  opts: { rows?: readonly unknown[]; sent?: URLSearchParams | Record<string, unknown> } = {},
+): PreviewInfo | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
   const lockedRows = opts.rows?.filter((r) => (r as { locked?: unknown } | null)?.locked === true).length ?? 0;
@@ -110,7 +117,11 @@ export function previewSentence(p: PreviewInfo, lead = 'Preview'): string {
     const many = p.filtersNotApplied.length > 1;
     parts.push(`your filter${many ? 's' : ''} ${list(p.filtersNotApplied)} ${many ? 'were' : 'was'} not applied`);
   }
-  const unlock = p.requiredTier ? `${planName(p.requiredTier)} opens the full answer` : p.message ? clip(p.message).replace(/[.\s]+$/, '') : 'an API key opens the full answer';
+  const unlock = p.requiredTier
+    ? `${planName(p.requiredTier)} opens the full answer`
+    : p.message
+      ? clip(p.message).replace(/[.\s]+$/, '')
+      : 'an API key opens the full answer';
   parts.push(`${unlock}${p.upgradeUrl && !unlock.includes(p.upgradeUrl) ? `: ${p.upgradeUrl}` : ''}`);
   return `${parts.join('; ').replace(/[.\s]+$/, '')}.`;
 }

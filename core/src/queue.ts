@@ -17,9 +17,23 @@ export async function refineQueue(client: DchubClient, filters: QueueFiltersInpu
 
 /** Stable column order of a queue table. */
 export const QUEUE_COLUMNS = [
-  'queue_id', 'project_name', 'iso', 'state', 'county', 'fuel_type', 'fuel_class', 'capacity_mw',
-  'queue_status', 'queue_date', 'poi_name', 'lat', 'lng', 'fiber_km', 'estimated_ttp_months',
-  'coordinate_precision', 'candidate_id',
+  'queue_id',
+  'project_name',
+  'iso',
+  'state',
+  'county',
+  'fuel_type',
+  'fuel_class',
+  'capacity_mw',
+  'queue_status',
+  'queue_date',
+  'poi_name',
+  'lat',
+  'lng',
+  'fiber_km',
+  'estimated_ttp_months',
+  'coordinate_precision',
+  'candidate_id',
 ] as const;
 
 /** The survivors as a table; the time-to-power hint rides along as the note when the cut emptied the set. */

@@ -23,7 +23,8 @@ export function parseObjectives(input: unknown, name = 'objectives'): Objectives
   const entries: Array<[string, number]> = [];
   for (const [field, w] of namedValues(input, name)) {
     const n = numberOf(w);
-    if (n === undefined || n === 0) throw new ValidationError(name, `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${isBlank(w) ? 'nothing' : show(w)}`);
+    if (n === undefined || n === 0)
+      throw new ValidationError(name, `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${isBlank(w) ? 'nothing' : show(w)}`);
     entries.push([field, n]);
   }
   if (!entries.length) throw new ValidationError(name, `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE}`);
@@ -49,7 +50,10 @@ function boundsOf(field: string, v: unknown, name: string): [unknown, unknown] {
 
 /** `power_mw>=50` and `fiber_km<=5` items, as `[field, {min}]` / `[field, {max}]`. */
 function comparisonItems(text: string): string | Array<[string, unknown]> {
-  const items = text.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.some((i) => /[<>]=/.test(i))) return text;
   return items.map((item): [string, unknown] => {
     const m = /^([^<>=:]+?)\s*(>=|<=)\s*(.+)$/.exec(item);

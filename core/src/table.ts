@@ -21,11 +21,7 @@ export function cell(v: unknown): Cell {
 }
 
 /** Picks `columns` from each record, in order. */
-export function tableFromRecords(
-  records: readonly Record<string, unknown>[],
-  columns: readonly string[],
-  extra: Omit<Table, 'columns' | 'rows'> = {},
-): Table {
+export function tableFromRecords(records: readonly Record<string, unknown>[], columns: readonly string[], extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
   const rows = new Array<Cell[]>(records.length);
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -77,7 +73,11 @@ export function flattenPaths(obj: unknown, prefix = ''): Array<[string, Cell]> {
  * Records of a list answer as a table: `preferred` columns first (when present), then every other
  * scalar member in first-seen order; nested objects are left to field/value views.
  */
-export function recordsTable(records: readonly Record<string, unknown>[], preferred: readonly string[] = [], extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
+export function recordsTable(
+  records: readonly Record<string, unknown>[],
+  preferred: readonly string[] = [],
+  extra: Omit<Table, 'columns' | 'rows'> = {},
+): Table {
   const seen = new Set<string>();
   const columns: string[] = [];
   const add = (k: string) => {

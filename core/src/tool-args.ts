@@ -35,8 +35,7 @@ export interface ToolArgSchema {
 /** A value an alternative takes, or what it would take (and, when the type fit but a bound did not, why). */
 type Result = { ok: true; value: unknown } | { ok: false; expected: string; broken?: string };
 
-const own = <T>(o: Record<string, T> | undefined, k: string): T | undefined =>
-  o && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+const own = <T>(o: Record<string, T> | undefined, k: string): T | undefined => (o && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
 
 const show = (v: unknown): string => {
   const s = typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `a list of ${v.length}` : v && typeof v === 'object' ? 'an object' : String(v);
@@ -63,8 +62,7 @@ const typesOf = (s: ToolArgSchema): string[] => {
 
 /** Text equal to a choice (numbers by value, text ignoring case and spaces). */
 const sameChoice = (choice: unknown, v: unknown): boolean =>
-  choice === v ||
-  (typeof v === 'string' && (String(choice) === v.trim() || (typeof choice === 'string' && choice.toLowerCase() === v.trim().toLowerCase())));
+  choice === v || (typeof v === 'string' && (String(choice) === v.trim() || (typeof choice === 'string' && choice.toLowerCase() === v.trim().toLowerCase())));
 
 function numberBounds(s: ToolArgSchema, n: number): string | undefined {
   const exMin = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : s.exclusiveMinimum === true ? s.minimum : undefined;
@@ -122,7 +120,11 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
       let list: unknown[] | undefined = Array.isArray(v) ? v : Array.isArray(json) ? json : undefined;
       // Plain text splits on commas, unless the schema also takes the text as it is; a blank item
       // (`VA, TX,` as people type it) adds nothing, as in core's list parameters.
-      if (!list && text !== undefined && json === undefined && !textTaken) list = text.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      if (!list && text !== undefined && json === undefined && !textTaken)
+        list = text
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x !== '');
       if (!list) continue;
       const item = Array.isArray(s.items) ? undefined : s.items;
       const items = item ? list.map((x, i) => coerceValue(item, x, `${path}.${i}`)) : list;
@@ -136,7 +138,14 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
       return { ok: true, value: s.properties ? coerceObject(s, obj as Record<string, unknown>, path) : obj };
     } else if (t === 'string') {
       expected.push('text');
-      const str = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object') ? v.join(',') : undefined;
+      const str =
+        typeof v === 'string'
+          ? v
+          : typeof v === 'number' || typeof v === 'boolean'
+            ? String(v)
+            : Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')
+              ? v.join(',')
+              : undefined;
       if (str === undefined) continue;
       if (s.maxLength !== undefined && str.length > s.maxLength) broken ??= `must be at most ${s.maxLength} characters, got ${str.length}`;
       else if (s.minLength !== undefined && str.length < s.minLength) broken ??= `must be at least ${s.minLength} characters`;
@@ -199,7 +208,7 @@ function coerceObject(schema: ToolArgSchema, given: Record<string, unknown>, pre
  * is sent as one.
  */
 export function coerceToolArguments(inputSchema: unknown, args: Record<string, unknown>): Record<string, unknown> {
-  const schema: ToolArgSchema = inputSchema && typeof inputSchema === 'object' ? (inputSchema as ToolArgSchema) : {};
+  const schema: ToolArgSchema = inputSchema && typeof inputSchema === 'object' ? inputSchema : {};
   const given = Object.fromEntries(Object.entries(args).filter(([, v]) => !isBlank(v)));
   // No declared properties (a schema not at hand): numbers and booleans by their look.
   if (!schema.properties) return coerceObject({ additionalProperties: { type: ['boolean', 'number', 'string'] } }, given, '');

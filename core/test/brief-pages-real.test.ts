@@ -16,7 +16,10 @@ afterAll(() => sb?.close());
 describe('every page of /all.csv with a brief that failed to build', () => {
   it('Enterprise in two pages (50, then 500): 231 rows, each market once, the failed one named; pages start after the records served', async () => {
     const direct = await (await fetch(`${sb.url}/api/v1/market-brief/all.csv?limit=500`, { headers: { 'X-API-Key': ENT } })).text();
-    const failed = direct.split(/\r?\n/).filter((l) => /build_failed/.test(l)).map((l) => l.split(',')[0]);
+    const failed = direct
+      .split(/\r?\n/)
+      .filter((l) => /build_failed/.test(l))
+      .map((l) => l.split(',')[0]);
     expect(failed).toHaveLength(1);
     const c = new DchubClient({ baseUrl: sb.url, apiKey: ENT, now: () => sb.ctx.clock.nowMs() });
     const progress: PagesProgress[] = [];
@@ -26,6 +29,8 @@ describe('every page of /all.csv with a brief that failed to build', () => {
     expect(b.rows.map((r) => r.market_slug)).not.toContain(failed[0]);
     expect(c.requestsSent).toBe(2);
     expect(progress.at(-1)).toEqual({ pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 });
-    expect(fetchMeta(b)?.warnings).toEqual([expect.stringMatching(new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError\\) \\(left out\\)$`))]);
+    expect(fetchMeta(b)?.warnings).toEqual([
+      expect.stringMatching(new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError\\) \\(left out\\)$`)),
+    ]);
   });
 });

@@ -27,7 +27,14 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
   const PRO = 'pages-pro-key';
   const FREE = 'pages-free-key';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'pages', now: '2026-11-21T12:00:00Z', keys: `enterprise=${ENT},pro=${PRO},free=${FREE}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'pages',
+      now: '2026-11-21T12:00:00Z',
+      keys: `enterprise=${ENT},pro=${PRO},free=${FREE}`,
+      controls: true,
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-pages-'));
   });
   afterAll(async () => {
@@ -147,7 +154,10 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
   });
 
   describe('dchub briefs reads every page', () => {
-    const dchub = cliRunner(() => sb.url, () => dir);
+    const dchub = cliRunner(
+      () => sb.url,
+      () => dir,
+    );
     it('Enterprise: 232 rows as JSON, progress on stderr; --csv as served with the header once', async () => {
       const r = await dchub('briefs', '--format', 'json', '--api-key', ENT);
       expect(r.code).toBe(EXIT.ok);

@@ -29,7 +29,11 @@ describe.each(SANDBOX_PROFILES)('briefs against the sandbox (%s profile)', (prof
       expect(before.length).toBe(232 - failing);
       expect(failedSlugs(first)).toHaveLength(failing);
       const asOf = before.reduce((m, r) => (r.computed_at > m ? r.computed_at : m), '');
-      await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: 86400 }) });
+      await fetch(`${sb.url}/_sandbox/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advance_seconds: 86400 }),
+      });
       const diff = await fetchBriefsDiff(client, asOf);
       const merged = mergeBriefDiff(before, diff);
       const second = await fetchBriefsAll(client, { limit: 500 }, { refresh: true });
@@ -43,7 +47,9 @@ describe.each(SANDBOX_PROFILES)('briefs against the sandbox (%s profile)', (prof
       const scores = (rows: typeof after) => shared(rows).map(({ live_as_of: _l, ...rest }) => rest);
       expect(scores(merged.rows)).toEqual(scores(after));
       const computedBefore = new Map(before.map((r) => [r.market_slug, r.computed_at]));
-      const moved = shared(after).filter((r) => r.computed_at !== computedBefore.get(r.market_slug)).map((r) => r.market_slug);
+      const moved = shared(after)
+        .filter((r) => r.computed_at !== computedBefore.get(r.market_slug))
+        .map((r) => r.market_slug);
       expect(moved.length).toBeGreaterThan(0);
       expect(new Set([...merged.changed, ...merged.added].filter((s) => !skip.has(s)))).toEqual(new Set(moved));
       // changed_total counts as served: a recomputed brief that failed to build today is counted, not delivered.

@@ -142,7 +142,15 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
       const dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-ledger-'));
       try {
         const store = new DirectoryStore(dir);
-        const make = () => new DchubClient({ baseUrl: sb.url, apiKey: PRO, now, retries: 0, ledger: new QuotaLedger(store, 'pro-caller', { tier: 'free', now }), cache: new ResponseCache(store) });
+        const make = () =>
+          new DchubClient({
+            baseUrl: sb.url,
+            apiKey: PRO,
+            now,
+            retries: 0,
+            ledger: new QuotaLedger(store, 'pro-caller', { tier: 'free', now }),
+            cache: new ResponseCache(store),
+          });
         const a = make();
         expect(await a.ledger!.remaining()).toBe(10); // what it assumes before hearing from the server
         await siteScore(a, { lat: 33, lon: -97 });
@@ -204,7 +212,13 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
 
 describe('cache keys in files', () => {
   it('long keys get their own file (a fingerprint of the whole key past 180 characters)', async () => {
-    const long = (tail: string) => cacheKey('k1x2y3', 'https://dchub.cloud', 'GET', `/api/v1/interconnection-queue/refined?baseload_only=true&fuel_type=gas%2Cnuclear&geocoded_only=true&iso=ERCOT%2CPJM&limit=50&max_fiber_km=${tail}`);
+    const long = (tail: string) =>
+      cacheKey(
+        'k1x2y3',
+        'https://dchub.cloud',
+        'GET',
+        `/api/v1/interconnection-queue/refined?baseload_only=true&fuel_type=gas%2Cnuclear&geocoded_only=true&iso=ERCOT%2CPJM&limit=50&max_fiber_km=${tail}`,
+      );
     const [a, b] = [fileNameOf(long('25')), fileNameOf(long('26'))];
     expect(a).not.toBe(b);
     expect(a.length).toBeLessThanOrEqual(180 + 20);

@@ -35,7 +35,18 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
       expect(c.requestsSent).toBe(0);
     });
     it('analyzes a parcel', async () => {
-      const square = { type: 'Polygon', coordinates: [[[-77.5, 39.0], [-77.49, 39.0], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39.0]]] };
+      const square = {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-77.5, 39.0],
+            [-77.49, 39.0],
+            [-77.49, 39.01],
+            [-77.5, 39.01],
+            [-77.5, 39.0],
+          ],
+        ],
+      };
       const p = await analyzeParcel(client(), square, 100);
       expect(p.contiguous).toBe(true);
       expect(p.total_acres).toBeGreaterThan(200);
@@ -49,16 +60,26 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
       const cost = await chainCost(c, { maxSites: 5 });
       expect(cost).toMatchObject({ worstCase: 7, affordable: true });
       const steps: string[] = [];
-      const r = await runChain(c, { filters: { iso: 'ERCOT', min_mw: 200, geocoded_only: true, limit: 50 }, objectives: { overall_score: 1, fiber_km: -1 }, maxSites: 5, top_k: 3 }, (p) => steps.push(p.step));
+      const r = await runChain(
+        c,
+        { filters: { iso: 'ERCOT', min_mw: 200, geocoded_only: true, limit: 50 }, objectives: { overall_score: 1, fiber_km: -1 }, maxSites: 5, top_k: 3 },
+        (p) => steps.push(p.step),
+      );
       expect(r.scored).toBe(5);
       expect(r.callsSpent).toBe(7);
       expect(r.table.rows).toHaveLength(3);
-      expect(r.table.columns).toEqual(expect.arrayContaining(['rank', 'id', 'overall_score', 'fiber_km', 'norm_overall_score', 'norm_fiber_km', 'project_name']));
+      expect(r.table.columns).toEqual(
+        expect.arrayContaining(['rank', 'id', 'overall_score', 'fiber_km', 'norm_overall_score', 'norm_fiber_km', 'project_name']),
+      );
       expect(steps[0]).toBe('queue');
       expect(steps.at(-1)).toBe('done');
       expect(steps.filter((s) => s === 'score')).toHaveLength(5);
       // Again: queue and scores come from the cache, only the ranking is sent.
-      const again = await runChain(c, { filters: { iso: 'ERCOT', min_mw: 200, geocoded_only: true, limit: 50 }, objectives: { overall_score: 1, fiber_km: -1 }, maxSites: 5 });
+      const again = await runChain(c, {
+        filters: { iso: 'ERCOT', min_mw: 200, geocoded_only: true, limit: 50 },
+        objectives: { overall_score: 1, fiber_km: -1 },
+        maxSites: 5,
+      });
       expect(again.callsSpent).toBe(1);
     });
     it('stops scoring before exceeding a small budget', async () => {

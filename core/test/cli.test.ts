@@ -34,7 +34,9 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
       const r = await dchub('queue', '--iso', 'ERCOT', '--min-mw', '100', '--limit', '5', '--format', 'json', '--api-key', PRO);
       expect(r.code).toBe(EXIT.ok);
       const body = JSON.parse(r.out);
-      const direct = await (await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=ERCOT&min_mw=100&limit=5`, { headers: { 'X-API-Key': PRO } })).json();
+      const direct = await (
+        await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=ERCOT&min_mw=100&limit=5`, { headers: { 'X-API-Key': PRO } })
+      ).json();
       expect(body.results.map((x: { queue_id: string }) => x.queue_id)).toEqual(direct.results.map((x: { queue_id: string }) => x.queue_id));
       expect(r.out + r.err).not.toContain(PRO);
     });
@@ -55,7 +57,11 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
       expect((await dchub('queue', '--min-mw', 'lots')).code).toBe(EXIT.usage);
       expect((await dchub('nonsense')).code).toBe(EXIT.usage);
       expect((await dchub('score', '1', '1', '--api-key', 'wrong-key')).code).toBe(EXIT.auth);
-      const down = await runCli(['score', '1', '1', '--no-cache'], { out: () => {}, err: () => {}, env: { DCHUB_BASE_URL: 'http://127.0.0.1:9', DCHUB_CACHE_DIR: dir } });
+      const down = await runCli(['score', '1', '1', '--no-cache'], {
+        out: () => {},
+        err: () => {},
+        env: { DCHUB_BASE_URL: 'http://127.0.0.1:9', DCHUB_CACHE_DIR: dir },
+      });
       expect(down).toBe(EXIT.failure);
       // Spend the keyless allowance (the ledger is kept in the cache directory), then one more.
       let code = 0;
@@ -113,7 +119,21 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
     });
     it('parcel and rank from files', async () => {
       const geo = path.join(dir, 'p.geojson');
-      await writeFile(geo, JSON.stringify({ type: 'Polygon', coordinates: [[[-77.5, 39], [-77.49, 39], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39]]] }));
+      await writeFile(
+        geo,
+        JSON.stringify({
+          type: 'Polygon',
+          coordinates: [
+            [
+              [-77.5, 39],
+              [-77.49, 39],
+              [-77.49, 39.01],
+              [-77.5, 39.01],
+              [-77.5, 39],
+            ],
+          ],
+        }),
+      );
       const p = await pro('parcel', geo, '--capacity-mw', '50', '--format', 'json');
       expect(JSON.parse(p.out).total_acres).toBeGreaterThan(200);
       const csv = path.join(dir, 'c.csv');
@@ -183,7 +203,11 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
       await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
       const first = await dchub('briefs', '--api-key', PRO);
       expect(first.code).toBe(EXIT.ok);
-      await fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([{ path_prefix: '/api/v1/market-brief', kind: 'status', status: 502 }]) });
+      await fetch(`${sb.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify([{ path_prefix: '/api/v1/market-brief', kind: 'status', status: 502 }]),
+      });
       try {
         const again = await dchub('briefs', '--refresh', '--api-key', PRO);
         expect(again.code).toBe(EXIT.ok);

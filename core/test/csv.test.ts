@@ -4,7 +4,12 @@ import { neutralizeCell, parseCsv, restoreCell, toCsv } from '../src/csv.js';
 import { cell, tableFromRecords, type Cell } from '../src/table.js';
 
 const text = fc.string({ unit: 'grapheme', maxLength: 20 });
-const cellArb: fc.Arbitrary<Cell> = fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constantFrom('=SUM(A1)', '+1', '-x', '@cmd', '\tx', '\rx', 'a,b', 'q"uote', 'multi\nline', ' padded '));
+const cellArb: fc.Arbitrary<Cell> = fc.oneof(
+  text,
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.constantFrom('=SUM(A1)', '+1', '-x', '@cmd', '\tx', '\rx', 'a,b', 'q"uote', 'multi\nline', ' padded '),
+);
 
 describe('CSV', () => {
   it('neutralizes formula injection in text, not in numbers', () => {
@@ -19,22 +24,33 @@ describe('CSV', () => {
 
   it('round-trips any table (property)', () => {
     fc.assert(
-      fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), fc.array(fc.array(cellArb, { minLength: 5, maxLength: 5 }), { maxLength: 20 }), (cols, rows) => {
-        const width = cols.length;
-        const table = { columns: cols, rows: rows.map((r) => r.slice(0, width)) };
-        const back = parseCsv(toCsv(table));
-        expect(back.columns).toEqual(cols);
-        expect(back.rows).toEqual(table.rows.map((r) => r.map((v) => (typeof v === 'number' ? String(v) : v))));
-      }),
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.array(cellArb, { minLength: 5, maxLength: 5 }), { maxLength: 20 }),
+        (cols, rows) => {
+          const width = cols.length;
+          const table = { columns: cols, rows: rows.map((r) => r.slice(0, width)) };
+          const back = parseCsv(toCsv(table));
+          expect(back.columns).toEqual(cols);
+          expect(back.rows).toEqual(table.rows.map((r) => r.map((v) => (typeof v === 'number' ? String(v) : v))));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('restoreCell only undoes what neutralizeCell did', () => {
     fc.assert(
-      fc.property(fc.oneof(text, text.map((t) => `'=${t}`), text.map((t) => `''+${t}`)), (s) => {
-        expect(restoreCell(String(neutralizeCell(s)))).toBe(s);
-      }),
+      fc.property(
+        fc.oneof(
+          text,
+          text.map((t) => `'=${t}`),
+          text.map((t) => `''+${t}`),
+        ),
+        (s) => {
+          expect(restoreCell(String(neutralizeCell(s)))).toBe(s);
+        },
+      ),
     );
   });
 });

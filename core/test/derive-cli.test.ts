@@ -26,7 +26,11 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
   async function dchub(cacheDir: string, ...args: string[]) {
     let out = '';
     let err = '';
-    const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: cacheDir, DCHUB_API_KEY: KEY } });
+    const code = await runCli(args, {
+      out: (s) => (out += s),
+      err: (s) => (err += s),
+      env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: cacheDir, DCHUB_API_KEY: KEY },
+    });
     return { code, out, err };
   }
 
@@ -37,7 +41,9 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
       expect(a.code).toBe(EXIT.ok);
       expect(a.err).not.toMatch(/answered locally/);
       const b = await dchub(dir, 'queue', '--iso', 'SPP', '--min-mw', '300', '--max-ttp-months', '36', '--format', 'json');
-      expect(b.err).toMatch(/answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000, under a minute old\); --no-derive asks the service/);
+      expect(b.err).toMatch(
+        /answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000, under a minute old\); --no-derive asks the service/,
+      );
       expect(JSON.parse(b.out).filters_applied).toMatchObject({ iso: 'SPP', min_mw: 300, max_ttp_months: 36 });
       const e = await dchub(dir, 'queue', '--iso', 'SPP', '--fuel-type', 'gas', '--format', 'json');
       expect(e.err).toMatch(/answered locally/);
@@ -65,7 +71,11 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
         expect(await used(other)).toBe(before + 1);
         // DCHUB_DERIVE=off, like --no-derive.
         let err = '';
-        await runCli(['queue', '--iso', 'NYISO', '--min-mw', '80'], { out: () => {}, err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: other, DCHUB_API_KEY: KEY, DCHUB_DERIVE: 'off' } });
+        await runCli(['queue', '--iso', 'NYISO', '--min-mw', '80'], {
+          out: () => {},
+          err: (s) => (err += s),
+          env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: other, DCHUB_API_KEY: KEY, DCHUB_DERIVE: 'off' },
+        });
         expect(err).not.toMatch(/answered locally/);
         expect(await used(other)).toBe(before + 2);
       } finally {

@@ -12,7 +12,14 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
   const PRO = 'derive-items-pro';
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'derive-items', now: '2026-11-21T12:00:00Z', keys: `free=${FREE},developer=${DEV},pro=${PRO}`, limits: false });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'derive-items',
+      now: '2026-11-21T12:00:00Z',
+      keys: `free=${FREE},developer=${DEV},pro=${PRO}`,
+      limits: false,
+    });
   });
   afterAll(() => sb?.close());
 
@@ -20,7 +27,7 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
   const direct = async (path: string, key: string | null) => (await fetch(sb.url + path, { headers: key ? { 'X-API-Key': key } : {} })).json();
 
   describe('the DCPI scores list answers DCPI(slug, field)', () => {
-    it('every row carries the single endpoint\'s fields and values, for every market', async () => {
+    it("every row carries the single endpoint's fields and values, for every market", async () => {
       const list = await direct('/api/v1/dcpi/scores', DEV);
       expect(list.scores.length).toBeGreaterThan(200);
       for (const row of list.scores) {
@@ -37,7 +44,13 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
         const r = await core.dcpiScoreFields(c, slug, ['verdict', 'composite_score', 'time_to_power_months', 'top_risks_json']);
         expect(core.fetchMeta(r)?.derivedFrom).toMatchObject({ path: '/api/v1/dcpi/scores', query: '' });
         const one = await direct(`/api/v1/dcpi/scores/${slug}`, DEV);
-        expect(r).toEqual({ market_slug: slug, verdict: one.verdict, composite_score: one.composite_score, time_to_power_months: one.time_to_power_months, top_risks_json: one.top_risks_json });
+        expect(r).toEqual({
+          market_slug: slug,
+          verdict: one.verdict,
+          composite_score: one.composite_score,
+          time_to_power_months: one.time_to_power_months,
+          top_risks_json: one.top_risks_json,
+        });
       }
       expect(sent).toEqual(['/api/v1/dcpi/scores']);
       // A field the list lacks, and an alias the list does not spell, go to the single endpoint.
@@ -66,7 +79,12 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
     });
 
     it('a list that names a field among its locked ones never serves it, even when the value is there', async () => {
-      const { c, sent } = client({ apiKey: DEV, tier: 'developer', derive: 'widen', rewrite: (url, body) => (url === '/api/v1/dcpi/scores' ? { ...body, _locked_fields: ['verdict'] } : body) });
+      const { c, sent } = client({
+        apiKey: DEV,
+        tier: 'developer',
+        derive: 'widen',
+        rewrite: (url, body) => (url === '/api/v1/dcpi/scores' ? { ...body, _locked_fields: ['verdict'] } : body),
+      });
       const r = await core.dcpiScoreFields(c, 'dallas', 'verdict');
       expect(core.fetchMeta(r)?.derivedFrom).toBeUndefined();
       expect(sent).toEqual(['/api/v1/dcpi/scores', '/api/v1/dcpi/scores/dallas']);
@@ -85,10 +103,19 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
   });
 
   describe('an /all page of market briefs answers BRIEF(slug, field)', () => {
-    it('Pro: the fields of every brief on the page equal the single brief\'s; other markets are fetched', async () => {
+    it("Pro: the fields of every brief on the page equal the single brief's; other markets are fetched", async () => {
       const { c, sent } = client({ apiKey: PRO, tier: 'pro' });
       const page = await core.fetchBriefsAll(c);
-      const paths = ['hero.verdict', 'hero.composite_score', 'kpis.operational_mw', 'kpis.top_operator.name', 'power_grid.queue_capacity_mw', 'outlook.word_count', 'pipeline', 'live_as_of.iso'];
+      const paths = [
+        'hero.verdict',
+        'hero.composite_score',
+        'kpis.operational_mw',
+        'kpis.top_operator.name',
+        'power_grid.queue_capacity_mw',
+        'outlook.word_count',
+        'pipeline',
+        'live_as_of.iso',
+      ];
       for (const b of page.briefs) {
         const r = await core.marketBriefFields(c, b.slug, paths);
         expect(core.fetchMeta(r)?.derivedFrom?.path).toBe('/api/v1/market-brief/all');

@@ -28,7 +28,12 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
     });
 
     it('a list answer with _preview_params_not_applied serves nothing; a keyless list never serves its masked numbers', async () => {
-      const odd = client({ apiKey: DEV, tier: 'developer', derive: 'widen', rewrite: (url, body) => (url === '/api/v1/dcpi/scores' ? { ...body, _preview_params_not_applied: ['limit'] } : body) });
+      const odd = client({
+        apiKey: DEV,
+        tier: 'developer',
+        derive: 'widen',
+        rewrite: (url, body) => (url === '/api/v1/dcpi/scores' ? { ...body, _preview_params_not_applied: ['limit'] } : body),
+      });
       await core.dcpiScoreFields(odd.c, 'dallas');
       await core.dcpiScoreFields(odd.c, 'phoenix');
       expect(odd.sent).toEqual(['/api/v1/dcpi/scores', '/api/v1/dcpi/scores/dallas', '/api/v1/dcpi/scores/phoenix']);
@@ -46,7 +51,15 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
 
     it('a queue answer served as a preview to a key (the real service gates free keys) is never widened from or derived from', async () => {
       const tease = (url: string, body: any) =>
-        url.startsWith(core.QUEUE_PATH) ? { ...body, results: body.results.slice(0, 3), count_returned: Math.min(3, body.count_returned), _preview_params_not_applied: ['limit', 'min_mw'], _locked_fields: ['capacity_mw'] } : body;
+        url.startsWith(core.QUEUE_PATH)
+          ? {
+              ...body,
+              results: body.results.slice(0, 3),
+              count_returned: Math.min(3, body.count_returned),
+              _preview_params_not_applied: ['limit', 'min_mw'],
+              _locked_fields: ['capacity_mw'],
+            }
+          : body;
       const { c, sent } = client({ apiKey: FREE, tier: 'free', rewrite: tease });
       const first = await core.refineQueue(c, { iso: 'SPP', min_mw: 100 });
       expect(core.fetchMeta(first)?.derivedFrom).toBeUndefined();
@@ -60,7 +73,12 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
     it('a complete answer that only lists locked fields (withheld numbers) serves nothing else', async () => {
       // A complete queue answer: a free key's on the spec profile; the real one teases free keys (notes §1.3), Developer is complete.
       const [key, tier] = profile === 'real' ? [DEV, 'developer'] : [FREE, 'free'];
-      const { c, sent } = client({ apiKey: key, tier, derive: 'exact', rewrite: (url, body) => (url.startsWith(core.QUEUE_PATH) ? { ...body, _locked_fields: ['fiber_km'] } : body) });
+      const { c, sent } = client({
+        apiKey: key,
+        tier,
+        derive: 'exact',
+        rewrite: (url, body) => (url.startsWith(core.QUEUE_PATH) ? { ...body, _locked_fields: ['fiber_km'] } : body),
+      });
       const wide = await core.refineQueue(c, { iso: 'NYISO', limit: 1000 });
       expect(wide.count_total_matching).toBe(wide.count_returned);
       await core.refineQueue(c, { iso: 'NYISO', max_fiber_km: 20 });

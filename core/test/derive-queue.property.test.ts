@@ -13,7 +13,9 @@ import { QUEUE_ISOS, QueueFilters, QueueResult, queueSearchParams, type QueueFil
  * profile teases (the real one gives the 3-row tease below Developer, which derives nothing).
  */
 const PROFILES: readonly Profile[] = process.env.DCHUB_DERIVE_PROFILES
-  ? process.env.DCHUB_DERIVE_PROFILES.split(',').map((s) => (s.trim() === 'default' ? 'spec' : (s.trim() as Profile))).filter(Boolean)
+  ? process.env.DCHUB_DERIVE_PROFILES.split(',')
+      .map((s) => (s.trim() === 'default' ? 'spec' : (s.trim() as Profile)))
+      .filter(Boolean)
   : SANDBOX_PROFILES;
 const RUNS = Number(process.env.DCHUB_DERIVE_RUNS ?? 2000);
 const KEY = 'derive-property-enterprise';
@@ -23,8 +25,24 @@ const TTP = [undefined, 20, 24, 30, 31.4, 32.6, 33, 33.8, 36, 39.9, 45, 50.5, 60
 const FIBER = [undefined, 5, 10, 25, 50, 100, 200, 400];
 /** Fuel unions: each later one is narrower than some earlier ones (a subset, or a longer token). */
 const FUELS: Array<string[] | undefined> = [
-  undefined, ['gas'], ['natural gas'], ['gas', 'nuclear'], ['Gas', 'Solar'], ['solar'], ['solar;'], ['wind'], ['offshore wind'],
-  ['battery', 'storage'], ['battery'], ['storage'], ['hydro'], ['photovoltaic'], ['GAS - PEAKER'], ['peaker'], ['nuclear'], ['coal'],
+  undefined,
+  ['gas'],
+  ['natural gas'],
+  ['gas', 'nuclear'],
+  ['Gas', 'Solar'],
+  ['solar'],
+  ['solar;'],
+  ['wind'],
+  ['offshore wind'],
+  ['battery', 'storage'],
+  ['battery'],
+  ['storage'],
+  ['hydro'],
+  ['photovoltaic'],
+  ['GAS - PEAKER'],
+  ['peaker'],
+  ['nuclear'],
+  ['coal'],
 ];
 const STATUSES = ['active', 'all', 'Withdrawn', 'withdraw', 'study', 'System Impact Study', 'phase', 'DPP PHASE II', 'commercial operation', 'IA', 'ia fully'];
 const LIMITS = [1, 3, 10, 50, 200, 500, 1000];
@@ -69,7 +87,7 @@ function stricterArb(g: Omit<QueueFiltersT, 'limit'>) {
   });
 }
 
-const pairArb = wideArb.chain((g) => stricterArb({ ...g, iso: g.iso as QueueFiltersT['iso'] }).map((f) => ({ g, f })));
+const pairArb = wideArb.chain((g) => stricterArb({ ...g, iso: g.iso }).map((f) => ({ g, f })));
 
 describe.each(PROFILES)('queue subsumption against the sandbox (profile %s)', (profile) => {
   let sb: RunningSandbox;
@@ -127,7 +145,9 @@ describe.each(PROFILES)('queue subsumption against the sandbox (profile %s)', (p
       }),
       { numRuns: RUNS, seed: 14, endOnFailure: true },
     );
-    console.info(`[${profile}] derived ${derived} of ${RUNS}; refused: ${JSON.stringify(Object.fromEntries(refused))}; with rows ${rowsDerived}, empty ${emptyDerived}, with advice ${mitigations}`);
+    console.info(
+      `[${profile}] derived ${derived} of ${RUNS}; refused: ${JSON.stringify(Object.fromEntries(refused))}; with rows ${rowsDerived}, empty ${emptyDerived}, with advice ${mitigations}`,
+    );
     // Not vacuous: most pairs are derived, including empty answers and the time-to-power advice.
     expect(derived).toBeGreaterThan(RUNS * 0.5);
     expect(rowsDerived).toBeGreaterThan(RUNS * 0.1);

@@ -21,7 +21,8 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
   afterAll(() => sb?.close());
 
   type Opts = ConstructorParameters<typeof core.DchubClient>[0];
-  const client = (o: Opts = {}) => new core.DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', retries: 0, now: () => sb.ctx.clock.nowMs(), ...o });
+  const client = (o: Opts = {}) =>
+    new core.DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', retries: 0, now: () => sb.ctx.clock.nowMs(), ...o });
   const direct = async (q: string, key: string | null = ENT) =>
     core.QueueResult.parse(await (await fetch(`${sb.url}${core.QUEUE_PATH}?${q}`, { headers: key ? { 'X-API-Key': key } : {} })).json());
   const filters = (f: core.QueueFiltersInput) => core.parseParams(core.QueueFilters, f);
@@ -29,7 +30,21 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
   describe('queue subsumption: which wider answers contain a question', () => {
     const g = filters({ iso: 'PJM,MISO', min_mw: 100, max_ttp_months: 48, fuel_type: 'gas', status: 'all', max_fiber_km: 100 });
     it('each predicate at least as strict passes; each looser one names itself', () => {
-      expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, max_ttp_months: 36, fuel_type: 'natural gas', status: 'active', baseload_only: true, max_fiber_km: 50, geocoded_only: true }))).toBeUndefined();
+      expect(
+        whyNotWider(
+          g,
+          filters({
+            iso: 'MISO',
+            min_mw: 200,
+            max_ttp_months: 36,
+            fuel_type: 'natural gas',
+            status: 'active',
+            baseload_only: true,
+            max_fiber_km: 50,
+            geocoded_only: true,
+          }),
+        ),
+      ).toBeUndefined();
       expect(whyNotWider(g, filters({ iso: 'MISO,ERCOT', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(/^iso/);
       expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 50, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(/^min_mw/);
       expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(/^max_ttp_months/);
@@ -55,7 +70,10 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
       const g2 = filters({ iso: 'ERCOT,SPP', fuel_type: 'GAS - PEAKER', limit: 1000 });
       const a2 = await direct(core.queueSearchParams(g2).toString());
       expect(a2.results.every((r) => r.iso === 'ERCOT')).toBe(true);
-      expect(deriveQueueAnswer(a2, g2, filters({ iso: 'ERCOT,SPP', fuel_type: 'GAS - PEAKER', max_ttp_months: 30 }))).toMatchObject({ ok: false, reason: /wait of SPP/ });
+      expect(deriveQueueAnswer(a2, g2, filters({ iso: 'ERCOT,SPP', fuel_type: 'GAS - PEAKER', max_ttp_months: 30 }))).toMatchObject({
+        ok: false,
+        reason: /wait of SPP/,
+      });
       // A source whose echo this client does not recognize is not trusted.
       const g3 = filters({ iso: 'SPP', limit: 1000 });
       const a3 = await direct(core.queueSearchParams(g3).toString());

@@ -20,7 +20,9 @@ describe.each(SANDBOX_PROFILES)('widening (%s profile)', (profile) => {
   const client = (o: RecordingOptions = {}) => recordingClient(sb, { apiKey: SMALL, tier: TIER, ...o });
   const direct = async (f: core.QueueFiltersInput, key = SMALL) =>
     core.QueueResult.parse(
-      await (await fetch(`${sb.url}${core.QUEUE_PATH}?${core.queueSearchParams(core.parseParams(core.QueueFilters, f))}`, { headers: { 'X-API-Key': key } })).json(),
+      await (
+        await fetch(`${sb.url}${core.QUEUE_PATH}?${core.queueSearchParams(core.parseParams(core.QueueFilters, f))}`, { headers: { 'X-API-Key': key } })
+      ).json(),
     );
 
   describe('the derive setting and its default per tier', () => {

@@ -63,26 +63,34 @@ describe.each(SANDBOX_PROFILES)('the counting test (%s profile)', (profile) => {
       expect(new Set(calls.filter((c) => c.kind === 'dcpi').map((c) => c.args.slug)).size).toBe(40);
     });
 
-    it.each(ORDERS)('order %i: every call answered as the service would, with at most 10 requests in all', async (order) => {
-      const key = KEYS[order - 1];
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-workload-'));
-      try {
-        let derived = 0;
-        for (const call of shuffled(calls, order)) {
-          let out = '';
-          let err = '';
-          const code = await runCli(call.argv, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: service.url, DCHUB_CACHE_DIR: dir, DCHUB_API_KEY: key } });
-          expect([call.argv.join(' '), code, err]).toEqual([call.argv.join(' '), EXIT.ok, expect.any(String)]);
-          expect(JSON.stringify(JSON.parse(out))).toBe(expected.get(call));
-          if (/answered locally/.test(err)) derived++;
+    it.each(ORDERS)(
+      'order %i: every call answered as the service would, with at most 10 requests in all',
+      async (order) => {
+        const key = KEYS[order - 1];
+        const dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-workload-'));
+        try {
+          let derived = 0;
+          for (const call of shuffled(calls, order)) {
+            let out = '';
+            let err = '';
+            const code = await runCli(call.argv, {
+              out: (s) => (out += s),
+              err: (s) => (err += s),
+              env: { DCHUB_BASE_URL: service.url, DCHUB_CACHE_DIR: dir, DCHUB_API_KEY: key },
+            });
+            expect([call.argv.join(' '), code, err]).toEqual([call.argv.join(' '), EXIT.ok, expect.any(String)]);
+            expect(JSON.stringify(JSON.parse(out))).toBe(expected.get(call));
+            if (/answered locally/.test(err)) derived++;
+          }
+          const requests = service.ctx.counters.used(service.ctx.clock.nowMs(), `req:key:${key}`);
+          console.info(`[order ${order}] ${calls.length} calls, ${requests} requests, ${derived} answered locally`);
+          expect(requests).toBeLessThanOrEqual(10);
+          expect(derived).toBeGreaterThan(calls.length - 10);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
-        const requests = service.ctx.counters.used(service.ctx.clock.nowMs(), `req:key:${key}`);
-        console.info(`[order ${order}] ${calls.length} calls, ${requests} requests, ${derived} answered locally`);
-        expect(requests).toBeLessThanOrEqual(10);
-        expect(derived).toBeGreaterThan(calls.length - 10);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }, 240_000);
+      },
+      240_000,
+    );
   });
 });

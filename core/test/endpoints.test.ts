@@ -10,8 +10,13 @@ import { SITE_SCORE_PATH } from '../src/sites.js';
 describe('endpoint descriptors', () => {
   it('the exported path constants are the descriptors’ paths', () => {
     expect([QUEUE_PATH, SITE_SCORE_PATH, RANK_SITES_PATH, PARCEL_PATH, BRIEFS_CSV_PATH, BRIEFS_ALL_PATH, BRIEFS_DIFF_PATH]).toEqual([
-      ENDPOINTS.queue.path, ENDPOINTS.siteScore.path, ENDPOINTS.rankSites.path, ENDPOINTS.analyzeParcel.path,
-      ENDPOINTS.briefsCsv.path, ENDPOINTS.briefsAll.path, ENDPOINTS.briefsDiff.path,
+      ENDPOINTS.queue.path,
+      ENDPOINTS.siteScore.path,
+      ENDPOINTS.rankSites.path,
+      ENDPOINTS.analyzeParcel.path,
+      ENDPOINTS.briefsCsv.path,
+      ENDPOINTS.briefsAll.path,
+      ENDPOINTS.briefsDiff.path,
     ]);
     expect(NEWS_PATHS).toEqual(['/api/news', '/api/v1/news', '/api/news/live', '/api/agent/news', '/api/news-feed']);
   });

@@ -16,7 +16,13 @@ import {
 } from '../src/index.js';
 import { SANDBOX_PROFILES } from './support/profiles.js';
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e) => e);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e) => e,
+  );
 
 describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (profile) => {
   let sb: RunningSandbox;
@@ -25,7 +31,8 @@ describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (prof
     sb = await startSandbox({ port: 0, profile, seed: 'errors', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
   });
   afterAll(() => sb?.close());
-  const faults = (rules: unknown[]) => fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rules) });
+  const faults = (rules: unknown[]) =>
+    fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rules) });
   beforeEach(async () => {
     await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
   });
@@ -74,7 +81,11 @@ describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (prof
       expect(e.path).toBe('overall_score');
       // Issue 10: drift that can be read around (a count derivable from the rows) is served, and named.
       await faults([{ path_prefix: '/api/v1/interconnection-queue', kind: 'schema_drift' }]);
-      const q = await client().fetchJson('/api/v1/interconnection-queue/refined', (await import('../src/read/queue.js')).readQueue, new URLSearchParams({ iso: 'SPP' }));
+      const q = await client().fetchJson(
+        '/api/v1/interconnection-queue/refined',
+        (await import('../src/read/queue.js')).readQueue,
+        new URLSearchParams({ iso: 'SPP' }),
+      );
       expect(q.data.count_returned).toBe(q.data.results.length);
       expect(q.warnings).toContain('count_returned missing from the answer; counted from the rows');
     });
@@ -88,26 +99,56 @@ describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (prof
 
 /** The real service's variants (reference notes), served by a stand-in fetch. */
 function variant(status: number, body: unknown, headers: Record<string, string> = {}): typeof fetch {
-  return async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  return async () =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 }
 const real = (f: typeof fetch) => new DchubClient({ baseUrl: 'https://dchub.example', fetch: f, retries: 0, cache: false, ledger: false });
 
 describe('tolerates the real service variants', () => {
   it('401 invalid_api_key and 403 plan_required', async () => {
-    const e401 = await fail(siteScore(real(variant(401, { success: false, error: 'invalid_api_key', message: 'Invalid or inactive API key', get_key_url: 'https://dchub.cloud/dashboard.html#api-keys' })), { lat: 1, lon: 1 }));
+    const e401 = await fail(
+      siteScore(
+        real(
+          variant(401, {
+            success: false,
+            error: 'invalid_api_key',
+            message: 'Invalid or inactive API key',
+            get_key_url: 'https://dchub.cloud/dashboard.html#api-keys',
+          }),
+        ),
+        { lat: 1, lon: 1 },
+      ),
+    );
     expect(e401).toBeInstanceOf(AuthError);
     expect(e401.authInstructions).toMatch(/api-keys/);
-    const e403 = await fail(siteScore(real(variant(403, { success: false, error: 'plan_required', message: 'This endpoint requires a Pro plan or higher.', required_plan: 'pro' })), { lat: 1, lon: 1 }));
+    const e403 = await fail(
+      siteScore(real(variant(403, { success: false, error: 'plan_required', message: 'This endpoint requires a Pro plan or higher.', required_plan: 'pro' })), {
+        lat: 1,
+        lon: 1,
+      }),
+    );
     expect(e403).toMatchObject({ status: 403, requiredPlan: 'pro', message: 'This endpoint requires a Pro plan or higher.' });
   });
   it('402 paid preview → GatedPreviewError with how to unlock', async () => {
-    const e = await fail(siteScore(real(variant(402, { status: 'paid_preview', preview: true, human_message: 'Site scoring is a paid tool.', upgrade_url: 'https://dchub.cloud/pricing' })), { lat: 1, lon: 1 }));
+    const e = await fail(
+      siteScore(
+        real(
+          variant(402, { status: 'paid_preview', preview: true, human_message: 'Site scoring is a paid tool.', upgrade_url: 'https://dchub.cloud/pricing' }),
+        ),
+        { lat: 1, lon: 1 },
+      ),
+    );
     expect(e).toBeInstanceOf(GatedPreviewError);
     expect(e.unlockUrl).toBe('https://dchub.cloud/pricing');
     expect(e.message).toMatch(/Site scoring is a paid tool/);
   });
   it('429 with X-RateLimit headers and resets_at', async () => {
-    const e = await fail(siteScore(real(variant(429, { error: 'daily_limit_reached', resets_at: '2026-11-22T00:00:00Z' }, { 'Retry-After': '3600', 'X-RateLimit-Remaining': '0' })), { lat: 1, lon: 1 }));
+    const e = await fail(
+      siteScore(
+        real(variant(429, { error: 'daily_limit_reached', resets_at: '2026-11-22T00:00:00Z' }, { 'Retry-After': '3600', 'X-RateLimit-Remaining': '0' })),
+        { lat: 1, lon: 1 },
+      ),
+    );
     expect(e).toMatchObject({ retryAfterSeconds: 3600, resetAt: '2026-11-22T00:00:00Z' });
   });
   it('200 with an error envelope is an error', async () => {
@@ -117,10 +158,26 @@ describe('tolerates the real service variants', () => {
   });
   it('3-row previews with _gated, `lon` and `capacity` spellings', async () => {
     const body = {
-      _entity: 'queue_results', ok: true, count_returned: 1, count_total_matching: 4948,
-      filters_applied: { baseload_only: false, fuel_type: null, geocoded_only: false, iso: null, max_fiber_km: null, max_ttp_months: null, min_mw: null, status: 'active' },
+      _entity: 'queue_results',
+      ok: true,
+      count_returned: 1,
+      count_total_matching: 4948,
+      filters_applied: {
+        baseload_only: false,
+        fuel_type: null,
+        geocoded_only: false,
+        iso: null,
+        max_fiber_km: null,
+        max_ttp_months: null,
+        min_mw: null,
+        status: 'active',
+      },
       results: [{ queue_id: 'CAISO-1402', iso: 'CAISO', lat: 33.99, lon: -114.25, capacity: 3200 }],
-      _gated: true, _preview_only: true, _total_available: 4948, _locked_fields: ['capacity_mw'], unexpected_new_field: { kept: true },
+      _gated: true,
+      _preview_only: true,
+      _total_available: 4948,
+      _locked_fields: ['capacity_mw'],
+      unexpected_new_field: { kept: true },
     };
     const r = await refineQueue(real(variant(200, body)), {});
     expect(r._gated).toBe(true);
@@ -136,7 +193,10 @@ describe('tolerates the real service variants', () => {
   });
   it('bad arguments never reach the network', async () => {
     let called = 0;
-    const c = real(async () => { called++; return new Response('{}'); });
+    const c = real(async () => {
+      called++;
+      return new Response('{}');
+    });
     await expect(siteScore(c, { lat: 'x', lon: 1 })).rejects.toBeInstanceOf(ValidationError);
     expect(called).toBe(0);
   });

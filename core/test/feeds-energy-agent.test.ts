@@ -15,10 +15,15 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
   const client = (apiKey: string | undefined = ENT, tier = 'enterprise') => new core.DchubClient({ baseUrl: sb.url, apiKey, tier, retries: 0 });
   const keyless = () => new core.DchubClient({ baseUrl: sb.url, retries: 0 });
   /** The sandbox's own answer to the same request (plain fetch, same key). */
-  const raw = async (p: string, key: string | null = ENT): Promise<any> =>
-    (await fetch(sb.url + p, { headers: key ? { 'X-API-Key': key } : {} })).json();
+  const raw = async (p: string, key: string | null = ENT): Promise<any> => (await fetch(sb.url + p, { headers: key ? { 'X-API-Key': key } : {} })).json();
   const rawPost = async (p: string, body: unknown, key: string | null = ENT): Promise<any> =>
-    (await fetch(sb.url + p, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(key ? { 'X-API-Key': key } : {}) } })).json();
+    (
+      await fetch(sb.url + p, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...(key ? { 'X-API-Key': key } : {}) },
+      })
+    ).json();
 
   /** Rows as long as the header, and the named columns holding numbers (or '' for a missing value). */
   function expectShape(t: core.Table, rows: number, numeric: string[] = [], opts: { allowBlank?: boolean } = {}) {
@@ -108,7 +113,11 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
       expect(e401).toBeInstanceOf(core.AuthError);
       // The real service refuses a missing credential with 403 plan_required, not 401 (notes §1.4).
       expect((e401 as core.AuthError).status).toBe(profile === 'real' ? 403 : 401);
-      if (profile === 'real') expect(e401).toMatchObject({ requiredPlan: 'developer', message: expect.stringMatching(/^This endpoint requires a Developer plan or higher \(your plan: free\); upgrade: https:\/\//) });
+      if (profile === 'real')
+        expect(e401).toMatchObject({
+          requiredPlan: 'developer',
+          message: expect.stringMatching(/^This endpoint requires a Developer plan or higher \(your plan: free\); upgrade: https:\/\//),
+        });
       const free = await core.claimKey(keyless(), { client_name: 'semantic-free-test' });
       expect(free.tier).toBe('free');
       const e403 = await core.semanticSearch(client(free.api_key, 'free'), 'gpu cluster').catch((e: unknown) => e);
@@ -385,7 +394,13 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
       const before = await core.news(c, { limit: 3 });
       const cached = await core.news(c, { limit: 3 });
       expect(fetchMetaOf(cached).fromCache).toBe(true);
-      const moved = await (await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_seconds: 300 }) })).json();
+      const moved = await (
+        await fetch(`${sb.url}/_sandbox/clock`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ advance_seconds: 300 }),
+        })
+      ).json();
       expect(moved.now).toMatch(/^2026-11-21T12:0[5-9]:/); // the sandbox clock runs on from its start time
       expect((await core.news(c, { limit: 3 })).articles[0].id).toBe(before.articles[0].id);
       const after = await core.news(c, { limit: 3 }, { refresh: true });

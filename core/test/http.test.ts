@@ -25,7 +25,8 @@ beforeAll(async () => {
     };
     if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '1') return to(302, `${other.url}/api/site-score${u.search}`);
     if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '2') return to(301, `/moved/site-score${u.search}`);
-    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '3') return to(302, `/api/site-score?lat=3&hop=${Number(u.searchParams.get('hop') ?? 0) + 1}`);
+    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '3')
+      return to(302, `/api/site-score?lat=3&hop=${Number(u.searchParams.get('hop') ?? 0) + 1}`);
     if (u.pathname === '/api/v1/rank-sites' && req.method === 'POST' && !u.searchParams.has('moved')) return to(307, '/api/v1/rank-sites?moved=1');
     if (u.pathname === '/api/v1/analyze-parcel' && req.method === 'POST') return to(303, '/parcel-result');
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -46,7 +47,9 @@ const q = (lat: number) => new URLSearchParams({ lat: String(lat), lon: '1' });
 describe('redirects are followed by hand; the key stays on the configured origin', () => {
   it('another origin while a key is set: refused, nothing sent there, the reason names the target', async () => {
     other.seen.length = 0;
-    const err = await client(KEY).getJson('/api/site-score', SiteScore, q(1)).catch((e) => e);
+    const err = await client(KEY)
+      .getJson('/api/site-score', SiteScore, q(1))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RedirectError);
     expect(err.location).toBe(other.url);
     expect(err.message).toMatch(/redirected to another site/);
@@ -73,15 +76,25 @@ describe('redirects are followed by hand; the key stays on the configured origin
 
   it('307 keeps the method and body; 303 continues as a GET without the body', async () => {
     const c = client(KEY);
-    const r = await c.postJson('/api/v1/rank-sites', { candidates: [1, 2] }, (await import('zod')).z.looseObject({ echo: (await import('zod')).z.unknown(), method: (await import('zod')).z.string() }));
+    const r = await c.postJson(
+      '/api/v1/rank-sites',
+      { candidates: [1, 2] },
+      (await import('zod')).z.looseObject({ echo: (await import('zod')).z.unknown(), method: (await import('zod')).z.string() }),
+    );
     expect(r).toMatchObject({ method: 'POST', echo: { candidates: [1, 2] } });
-    const p = await c.postJson('/api/v1/analyze-parcel', { geometry: {} }, (await import('zod')).z.looseObject({ method: (await import('zod')).z.string(), body: (await import('zod')).z.string() }));
+    const p = await c.postJson(
+      '/api/v1/analyze-parcel',
+      { geometry: {} },
+      (await import('zod')).z.looseObject({ method: (await import('zod')).z.string(), body: (await import('zod')).z.string() }),
+    );
     expect(p).toEqual({ method: 'GET', body: '' });
   });
 
   it('a redirect loop ends after 5 hops with a clear error', async () => {
     service.seen.length = 0;
-    const err = await client(KEY).getJson('/api/site-score', SiteScore, q(3)).catch((e) => e);
+    const err = await client(KEY)
+      .getJson('/api/site-score', SiteScore, q(3))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RedirectError);
     expect(err.message).toMatch(/more than 5 times/);
     expect(service.seen).toHaveLength(5);
@@ -90,7 +103,11 @@ describe('redirects are followed by hand; the key stays on the configured origin
   it('the CLI exits 5 with one line naming the other origin, and never prints the key', async () => {
     let out = '';
     let errText = '';
-    const code = await runCli(['score', '1', '1', '--no-cache'], { out: (s) => (out += s), err: (s) => (errText += s), env: { DCHUB_BASE_URL: service.url, DCHUB_API_KEY: KEY, DCHUB_CACHE_DIR: CACHE_DIR } });
+    const code = await runCli(['score', '1', '1', '--no-cache'], {
+      out: (s) => (out += s),
+      err: (s) => (errText += s),
+      env: { DCHUB_BASE_URL: service.url, DCHUB_API_KEY: KEY, DCHUB_CACHE_DIR: CACHE_DIR },
+    });
     expect(code).toBe(EXIT.failure);
     expect(errText).toMatch(/redirected to another site/);
     expect(errText.trim().split('\n')).toHaveLength(1);
@@ -115,7 +132,11 @@ describe('credentials in URLs', () => {
 
   it('the CLI refuses it with exit 2 and no secret in any output', async () => {
     let all = '';
-    const code = await runCli(['score', '1', '1'], { out: (s) => (all += s), err: (s) => (all += s), env: { DCHUB_BASE_URL: 'https://me:TOPSECRET@dchub.example', DCHUB_CACHE_DIR: CACHE_DIR } });
+    const code = await runCli(['score', '1', '1'], {
+      out: (s) => (all += s),
+      err: (s) => (all += s),
+      env: { DCHUB_BASE_URL: 'https://me:TOPSECRET@dchub.example', DCHUB_CACHE_DIR: CACHE_DIR },
+    });
     expect(code).toBe(EXIT.usage);
     expect(all).toMatch(/must not contain credentials/);
     expect(all).not.toContain('TOPSECRET');
@@ -130,7 +151,8 @@ describe('credentials in URLs', () => {
 });
 
 describe('gateway pages and rate limits', () => {
-  const CF_524 = '<!DOCTYPE html>\n<html><head><title>dchub.cloud | 524: A timeout occurred</title><style>body{}</style></head>\n<body><h1>A timeout occurred</h1><p>The origin web server timed out responding to this request.</p></body></html>';
+  const CF_524 =
+    '<!DOCTYPE html>\n<html><head><title>dchub.cloud | 524: A timeout occurred</title><style>body{}</style></head>\n<body><h1>A timeout occurred</h1><p>The origin web server timed out responding to this request.</p></body></html>';
   let gw: Awaited<ReturnType<typeof loopback>>;
   beforeAll(async () => {
     gw = await loopback((req, res) => {
@@ -150,7 +172,9 @@ describe('gateway pages and rate limits', () => {
       }
       if (lat === 'cap') {
         res.writeHead(429, { 'Content-Type': 'application/json' });
-        return res.end(JSON.stringify({ error: 'daily_limit_reached', message: 'Daily download limit reached for your free plan.', resets_at: '2026-11-22T00:00:00Z' }));
+        return res.end(
+          JSON.stringify({ error: 'daily_limit_reached', message: 'Daily download limit reached for your free plan.', resets_at: '2026-11-22T00:00:00Z' }),
+        );
       }
       if (lat === 'short') {
         const n = gw.seen.filter((s) => s.url.includes('lat=short')).length;
@@ -165,7 +189,10 @@ describe('gateway pages and rate limits', () => {
   });
   afterAll(() => gw?.close());
   const c = () => new DchubClient({ baseUrl: gw.url, retries: 2, cache: false, ledger: false });
-  const score = (lat: string, extra: Record<string, string> = {}) => c().getJson('/api/site-score', SiteScore, new URLSearchParams({ lat, lon: '1', ...extra })).catch((e) => e);
+  const score = (lat: string, extra: Record<string, string> = {}) =>
+    c()
+      .getJson('/api/site-score', SiteScore, new URLSearchParams({ lat, lon: '1', ...extra }))
+      .catch((e) => e);
 
   it('an HTML 502/524 page becomes one line: status, what it was, what to do; no markup', async () => {
     for (const status of ['502', '524']) {

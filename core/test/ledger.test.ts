@@ -32,7 +32,13 @@ beforeAll(async () => {
   let used = 0;
   counted = await service((_u, res) => {
     used++;
-    res.writeHead(200, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '3', 'X-RateLimit-Remaining': String(3 - used), 'X-RateLimit-Reset': '1790000000', 'X-RateLimit-Tier': 'starter' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'X-RateLimit-Limit': '3',
+      'X-RateLimit-Remaining': String(3 - used),
+      'X-RateLimit-Reset': '1790000000',
+      'X-RateLimit-Tier': 'starter',
+    });
     res.end(SCORE);
   });
   // Answers twice, then says the day is spent.

@@ -90,6 +90,5 @@ describe.each(SANDBOX_PROFILES)('MCP client (%s profile)', (profile) => {
         await mcp.close();
       }
     });
-
   });
 });

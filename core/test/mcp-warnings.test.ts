@@ -95,7 +95,10 @@ describe('McpToolClient and an assumed allowance', () => {
     const callerId = new DchubClient({ baseUrl: sb.url, apiKey: PRO }).callerId;
     const spent = new QuotaLedger(new DirectoryStore(dir), `${callerId}:mcp`, { tier: 'free', allowance: MCP_DAILY_ALLOWANCE });
     expect(await spent.reserve(MCP_DAILY_ALLOWANCE.free)).toBe(true);
-    const run = cliRunner(() => sb.url, () => dir);
+    const run = cliRunner(
+      () => sb.url,
+      () => dir,
+    );
     const r = await run('tool', 'get_market_dcpi_rank', 'market_slug=dallas', '--api-key', PRO, '--format', 'json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toBeTruthy();

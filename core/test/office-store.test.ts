@@ -70,7 +70,8 @@ describe.each(SANDBOX_PROFILES)('OfficeRuntimeStore against the sandbox (%s prof
 
     it('after six widened queue answers the DCPI list a column reads, the ledger and the indexes stay; a restart answers locally', async () => {
       const { items, storage } = officeStorage();
-      const session = () => createCallerClient({ baseUrl: sb.url, apiKey: KEY, store: new OfficeRuntimeStore(storage, 2_000_000), now: () => sb.ctx.clock.nowMs() });
+      const session = () =>
+        createCallerClient({ baseUrl: sb.url, apiKey: KEY, store: new OfficeRuntimeStore(storage, 2_000_000), now: () => sb.ctx.clock.nowMs() });
       const { client, ledgerId } = session();
       const markets = ['phoenix', 'atlanta', 'chicago', 'reno', 'denver', 'columbus', 'portland'];
       const column = async (c: typeof client) => Promise.all(markets.map((m) => dcpiScoreFields(c, m, 'verdict')));

@@ -20,9 +20,22 @@ import { parseParams } from '../src/validate.js';
 
 /** Every parameter schema core exports for a request (query or body). */
 const PARAM_SCHEMAS: Record<string, z.ZodType> = {
-  QueueFilters, SiteScoreQuery, NewsQuery, TransactionsQuery, PipelineQuery, FacilitySearchQuery, AgentFacilitiesQuery,
-  OnboardQuery, FuelMixQuery, MarketCompareQuery, DcpiScoreListQuery, DcpiLeaderboardQuery, AiCapacityIndexQuery,
-  RankSitesRequest, ParcelRequest, SemanticSearchBody,
+  QueueFilters,
+  SiteScoreQuery,
+  NewsQuery,
+  TransactionsQuery,
+  PipelineQuery,
+  FacilitySearchQuery,
+  AgentFacilitiesQuery,
+  OnboardQuery,
+  FuelMixQuery,
+  MarketCompareQuery,
+  DcpiScoreListQuery,
+  DcpiLeaderboardQuery,
+  AiCapacityIndexQuery,
+  RankSitesRequest,
+  ParcelRequest,
+  SemanticSearchBody,
 };
 
 describe('input types are the schemas’ z.input', () => {
@@ -58,7 +71,12 @@ describe('input types are the schemas’ z.input', () => {
 
 describe('blank, null and text forms', () => {
   it('blank text and null mean "not given"; whitespace around numbers and words is ignored', () => {
-    expect(parseParams(NewsQuery, { limit: '', query: '  ', category: null })).toEqual({ limit: undefined, query: undefined, category: undefined, source: undefined });
+    expect(parseParams(NewsQuery, { limit: '', query: '  ', category: null })).toEqual({
+      limit: undefined,
+      query: undefined,
+      category: undefined,
+      source: undefined,
+    });
     expect(parseParams(QueueFilters, { min_mw: ' 5 ', baseload_only: ' TRUE ' })).toMatchObject({ min_mw: 5, baseload_only: true });
     expect(parseParams(FuelMixQuery, { iso: '' }).iso).toBe('ERCOT');
   });
@@ -115,7 +133,16 @@ describe('the nine queue predicates are written once', () => {
 /** Values that break naive code: objects whose own toString/valueOf are not functions, getters that throw, cycles. */
 const hostile = (): fc.Arbitrary<unknown> =>
   fc.oneof(
-    fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true, withBoxedValues: true }),
+    fc.anything({
+      withNullPrototype: true,
+      withBigInt: true,
+      withMap: true,
+      withSet: true,
+      withDate: true,
+      withTypedArray: true,
+      withSparseArray: true,
+      withBoxedValues: true,
+    }),
     fc.constantFrom<unknown>(
       { toString: 1 },
       { valueOf: 1, toString: 1 },
@@ -123,9 +150,30 @@ const hostile = (): fc.Arbitrary<unknown> =>
       Object.create(null),
       Symbol('s'),
       () => 1,
-      { get boom() { throw new Error('getter'); }, toString: () => { throw new Error('toString'); } },
-      (() => { const o: Record<string, unknown> = {}; o.self = o; return o; })(),
-      new Proxy({}, { get: () => { throw new Error('proxy'); }, ownKeys: () => { throw new Error('proxy keys'); } }),
+      {
+        get boom() {
+          throw new Error('getter');
+        },
+        toString: () => {
+          throw new Error('toString');
+        },
+      },
+      (() => {
+        const o: Record<string, unknown> = {};
+        o.self = o;
+        return o;
+      })(),
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('proxy');
+          },
+          ownKeys: () => {
+            throw new Error('proxy keys');
+          },
+        },
+      ),
     ),
   );
 
@@ -133,17 +181,14 @@ describe('parseParams never throws anything but ValidationError on hostile input
   it.each(Object.entries(PARAM_SCHEMAS))('%s', (_name, schema) => {
     const keys = Object.keys((schema as z.ZodObject).shape ?? {});
     fc.assert(
-      fc.property(
-        fc.oneof(hostile(), fc.dictionary(fc.constantFrom(...keys, 'constructor', '__proto__', 'toString'), hostile(), { maxKeys: 4 })),
-        (input) => {
-          try {
-            parseParams(schema, input);
-          } catch (e) {
-            expect(e).toBeInstanceOf(ValidationError);
-            expect((e as Error).message).not.toMatch(/\n/);
-          }
-        },
-      ),
+      fc.property(fc.oneof(hostile(), fc.dictionary(fc.constantFrom(...keys, 'constructor', '__proto__', 'toString'), hostile(), { maxKeys: 4 })), (input) => {
+        try {
+          parseParams(schema, input);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ValidationError);
+          expect((e as Error).message).not.toMatch(/\n/);
+        }
+      }),
       { seed: 7, numRuns: 250 },
     );
   });
@@ -158,6 +203,8 @@ describe('parseParams never throws anything but ValidationError on hostile input
       { seed: 3, numRuns: 500 },
     );
     expect(showValue({ toString: 1 })).toBe('an object');
-    expect(() => parseParams(z.object({ n: optionalNumber(), b: booleanParam(false), id: idParam('id') }), { n: { toString: 1 }, id: 1 })).toThrow(/^n: must be a number, got an object$/);
+    expect(() => parseParams(z.object({ n: optionalNumber(), b: booleanParam(false), id: idParam('id') }), { n: { toString: 1 }, id: 1 })).toThrow(
+      /^n: must be a number, got an object$/,
+    );
   });
 });

@@ -8,7 +8,18 @@ import { cliRunner } from './support/cli.js';
 import { DchubClient, PARCEL_MAX_NESTING, ValidationError, analyzeParcel, nestingDepth, parcelGeometry } from '../src/index.js';
 import { SANDBOX_PROFILES } from './support/profiles.js';
 
-const square = { type: 'Polygon', coordinates: [[[-77.5, 39], [-77.49, 39], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39]]] };
+const square = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [-77.5, 39],
+      [-77.49, 39],
+      [-77.49, 39.01],
+      [-77.5, 39.01],
+      [-77.5, 39],
+    ],
+  ],
+};
 const deepText = `{"type":"Polygon","coordinates":[[[${'['.repeat(16000)}0${']'.repeat(16000)},1],[-77.49,39],[-77.49,39.01],[-77.5,39]]]}`;
 
 describe('parcel input, read in core', () => {
@@ -48,7 +59,10 @@ describe.each(SANDBOX_PROFILES)('parcel input (%s profile)', (profile) => {
       await sb?.close();
       await rm(dir, { recursive: true, force: true });
     });
-    const dchub = cliRunner(() => sb.url, () => dir);
+    const dchub = cliRunner(
+      () => sb.url,
+      () => dir,
+    );
     it('a Feature file is analysed; a deep or broken file is a usage error naming the file', async () => {
       const feature = path.join(dir, 'feature.geojson');
       await writeFile(feature, JSON.stringify({ type: 'Feature', properties: { name: 'lot 7' }, geometry: square }));

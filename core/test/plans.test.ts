@@ -57,7 +57,15 @@ describe.each(SANDBOX_PROFILES)('plans (%s profile)', (profile) => {
     let sb: RunningSandbox;
     const keys = { free: 'plans-free', starter: 'plans-starter', developer: 'plans-dev', pro: 'plans-pro', enterprise: 'plans-ent' } as const;
     beforeAll(async () => {
-      sb = await startSandbox({ port: 0, profile, seed: 'plans', now: '2026-11-21T12:00:00Z', keys: Object.entries(keys).map(([t, k]) => `${t}=${k}`).join(',') });
+      sb = await startSandbox({
+        port: 0,
+        profile,
+        seed: 'plans',
+        now: '2026-11-21T12:00:00Z',
+        keys: Object.entries(keys)
+          .map(([t, k]) => `${t}=${k}`)
+          .join(','),
+      });
     });
     afterAll(() => sb?.close());
     const get = (path: string, key?: string) => fetch(`${sb.url}${path}`, { headers: key ? { 'X-API-Key': key } : {} });

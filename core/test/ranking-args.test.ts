@@ -19,8 +19,19 @@ describe('objectives, read once for every host', () => {
     expect(parseObjectives(' overall_score = 2 ; fiber_km=-1 ')).toEqual({ overall_score: 2, fiber_km: -1 });
   });
   it('reads a two-column range (numbers or text; blank rows skipped), editor rows and an object', () => {
-    expect(parseObjectives([['power', 1], ['', ''], ['fiber_km', '-0.5']])).toEqual({ power: 1, fiber_km: -0.5 });
-    expect(parseObjectives([{ field: 'power', weight: '2' }, { field: '', weight: '' }])).toEqual({ power: 2 });
+    expect(
+      parseObjectives([
+        ['power', 1],
+        ['', ''],
+        ['fiber_km', '-0.5'],
+      ]),
+    ).toEqual({ power: 1, fiber_km: -0.5 });
+    expect(
+      parseObjectives([
+        { field: 'power', weight: '2' },
+        { field: '', weight: '' },
+      ]),
+    ).toEqual({ power: 2 });
     expect(parseObjectives({ power: 1, fiber_km: '-1' })).toEqual({ power: 1, fiber_km: -1 });
   });
   it('names the argument as the host calls it in every error', () => {
@@ -50,7 +61,13 @@ describe('constraints, read once for every host', () => {
     expect(parseConstraints('score:-10')).toEqual({ score: { min: -10 } });
   });
   it('reads a three-column range, editor rows and an object; nothing given is no constraint', () => {
-    expect(parseConstraints([['power_mw', 50, ''], ['fiber_km', '', 5], [null, 1, 2]])).toEqual({ power_mw: { min: 50 }, fiber_km: { max: 5 } });
+    expect(
+      parseConstraints([
+        ['power_mw', 50, ''],
+        ['fiber_km', '', 5],
+        [null, 1, 2],
+      ]),
+    ).toEqual({ power_mw: { min: 50 }, fiber_km: { max: 5 } });
     expect(parseConstraints([{ field: 'power_mw', min: '50', max: '' }])).toEqual({ power_mw: { min: 50 } });
     expect(parseConstraints({ fiber_km: { max: 5 } })).toEqual({ fiber_km: { max: 5 } });
     expect(parseConstraints('')).toBeUndefined();
@@ -73,6 +90,9 @@ describe('scoring mode and the shared name/value reader', () => {
     fails(() => parseScoringMode('best', '--mode'), '--mode', /must be relative, absolute or percentile, got "best"/);
   });
   it('splits items on the separator asked (tool arguments keep their commas)', () => {
-    expect(namedValues('isos=PJM,ERCOT;limit=5', 'args', /;/)).toEqual([['isos', 'PJM,ERCOT'], ['limit', '5']]);
+    expect(namedValues('isos=PJM,ERCOT;limit=5', 'args', /;/)).toEqual([
+      ['isos', 'PJM,ERCOT'],
+      ['limit', '5'],
+    ]);
   });
 });

@@ -37,11 +37,36 @@ const decode = <T>(reader: Reader<T>, body: unknown, params?: Record<string, str
 
 const brief = (slug: string) => ({
   slug,
-  hero: { slug, name: slug, state: null, iso: 'PJM', verdict: 'CAUTION', composite_score: null, excess_power: 45.5, constraint_score: 60.2, queue_wait_months: null, time_to_power_mo: null, computed_at: '2026-11-21T06:00:00+00:00' },
+  hero: {
+    slug,
+    name: slug,
+    state: null,
+    iso: 'PJM',
+    verdict: 'CAUTION',
+    composite_score: null,
+    excess_power: 45.5,
+    constraint_score: 60.2,
+    queue_wait_months: null,
+    time_to_power_mo: null,
+    computed_at: '2026-11-21T06:00:00+00:00',
+  },
   live_as_of: { iso: null, age_hours: null },
-  kpis: { operational_mw: '3500.0', pipeline_mw: 9600, facility_count: 275, vacancy_pct: null, lease_rate: null, queue_months: null, top_operator: { name: 'Equinix', facility_count: 15 } },
+  kpis: {
+    operational_mw: '3500.0',
+    pipeline_mw: 9600,
+    facility_count: 275,
+    vacancy_pct: null,
+    lease_rate: null,
+    queue_months: null,
+    top_operator: { name: 'Equinix', facility_count: 15 },
+  },
   outlook: { narrative_md: '…', word_count: 0, generated_at: null, verdict: 'CAUTION', rationale: 'Auto-template' },
-  power_grid: null, pipeline: [], operators: [], ma: [], comps: { powered_shell: [], land: [] }, risk: null,
+  power_grid: null,
+  pipeline: [],
+  operators: [],
+  ma: [],
+  comps: { powered_shell: [], land: [] },
+  risk: null,
   paywall: { required_tier: 'PRO', checkout_url: '/pricing?utm_source=market_brief', blurb: 'Power & Grid, Pipeline … $499/mo' },
 });
 
@@ -50,16 +75,27 @@ describe('tolerant readers', () => {
     const d = decode(
       readQueue,
       {
-        _entity: 'queue_results', ok: true, count_returned: 3, count_total_matching: 4948, total_queued_mw: null,
+        _entity: 'queue_results',
+        ok: true,
+        count_returned: 3,
+        count_total_matching: 4948,
+        total_queued_mw: null,
         filters_applied: { min_mw: null, iso: 'PJM', status: 'active' },
         results: [
           { queue_id: 'PJM-1', iso: 'PJM', state: 'VA', capacity_mw: null, lat: '39.01', lng: -77.5, estimated_ttp_months: null },
           { queue_id: 'PJM-2', iso: 'PJM', state: null, capacity_mw: null, lat: null, lng: null },
           { project_name: 'no id, no iso' },
         ],
-        _gated: true, _preview_only: true, _total_available: 4948, _locked_fields: ['fiber_km', 'capacity_mw'],
-        _preview_params_not_applied: ['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'], upgrade_url: 'https://dchub.cloud/go/c/abc',
-        upgrade_options: [{ plan: 'pack', url: 'https://x/pack' }, { plan: 'developer', url: 'https://x/dev' }],
+        _gated: true,
+        _preview_only: true,
+        _total_available: 4948,
+        _locked_fields: ['fiber_km', 'capacity_mw'],
+        _preview_params_not_applied: ['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'],
+        upgrade_url: 'https://dchub.cloud/go/c/abc',
+        upgrade_options: [
+          { plan: 'pack', url: 'https://x/pack' },
+          { plan: 'developer', url: 'https://x/dev' },
+        ],
       },
       { iso: 'PJM', min_mw: '100' },
     );
@@ -68,7 +104,14 @@ describe('tolerant readers', () => {
     expect(d.value.results[0].capacity_mw).toBeNull();
     expect(d.value.count_returned).toBe(2);
     expect(d.warnings).toEqual([expect.stringMatching(/^queue record 3: queue_id missing \(left out\)$/)]);
-    expect(d.preview).toMatchObject({ shown: 2, total: 4948, lockedFields: ['capacity_mw', 'fiber_km'], filtersNotApplied: ['min_mw'], requiredTier: 'developer', upgradeUrl: 'https://dchub.cloud/go/c/abc' });
+    expect(d.preview).toMatchObject({
+      shown: 2,
+      total: 4948,
+      lockedFields: ['capacity_mw', 'fiber_km'],
+      filtersNotApplied: ['min_mw'],
+      requiredTier: 'developer',
+      upgradeUrl: 'https://dchub.cloud/go/c/abc',
+    });
     const t = queueTable(d.value);
     expect(t.rows[0][t.columns.indexOf('capacity_mw')]).toBe('');
   });
@@ -94,9 +137,17 @@ describe('tolerant readers', () => {
 
   it('site score below Pro: null scores delivered, marked as a preview; never 0', () => {
     const d = decode(readSiteScore, {
-      success: true, overall_score: null, scores: { power_infrastructure: null, fiber_connectivity: null },
-      location: { lat: 33.45, lng: -112.07, state: 'AZ' }, verdict: 'Good site (band)', nearby: { facilities_100km: '14' },
-      _gated: true, _preview_only: true, _locked_fields: ['overall_score', 'scores'], required_plan: 'pro', upgrade_url: 'https://dchub.cloud/pricing',
+      success: true,
+      overall_score: null,
+      scores: { power_infrastructure: null, fiber_connectivity: null },
+      location: { lat: 33.45, lng: -112.07, state: 'AZ' },
+      verdict: 'Good site (band)',
+      nearby: { facilities_100km: '14' },
+      _gated: true,
+      _preview_only: true,
+      _locked_fields: ['overall_score', 'scores'],
+      required_plan: 'pro',
+      upgrade_url: 'https://dchub.cloud/pricing',
     });
     expect(d.value.overall_score).toBeNull();
     expect(d.value.location.lon).toBe(-112.07);
@@ -114,7 +165,13 @@ describe('tolerant readers', () => {
 
   it('briefs /all: a brief that failed to build is named and left out; the rest survive', () => {
     const d = decode(readBriefsAll, {
-      as_of: '2026-11-21T12:00:00Z', tier: 'FREE', count: 3, total_available: 5, limit: 50, offset: 0, streamed: false,
+      as_of: '2026-11-21T12:00:00Z',
+      tier: 'FREE',
+      count: 3,
+      total_available: 5,
+      limit: 50,
+      offset: 0,
+      streamed: false,
       briefs: [brief('dallas'), { ok: false, slug: 'chicago', error: 'build_failed:KeyError' }, { slug: 'phoenix' }],
     });
     expect(d.value.briefs.map((b) => b.slug)).toEqual(['dallas']);
@@ -142,7 +199,14 @@ describe('tolerant readers', () => {
 
   it('markets list: missing ids from the slug or name, state null abroad, the tier cap as a preview', () => {
     const d = decode(readMarketList, {
-      success: true, count: 2, total: 60, tier: 'anonymous', locked: 58, upsell: 'Sign up free for 10 markets', upgrade_url: null, signup_url: 'https://dchub.cloud/signup',
+      success: true,
+      count: 2,
+      total: 60,
+      tier: 'anonymous',
+      locked: 58,
+      upsell: 'Sign up free for 10 markets',
+      upgrade_url: null,
+      signup_url: 'https://dchub.cloud/signup',
       data: [
         { id: 'northern virginia', name: 'Northern Virginia', facility_count: 275, total_power_mw: '3500.0' },
         { name: 'Frankfurt', facility_count: 80, total_power_mw: null, state: null, country: 'DE', international: true },
@@ -156,46 +220,127 @@ describe('tolerant readers', () => {
   });
 
   it('stats: the real answer without the spec’s extra totals still reads', () => {
-    const d = decode(readStats, { success: true, data: { total_facilities: 21374, total_power_mw: 0, total_providers: 0, total_countries: 0 }, generated_at: '2026-06-01T12:00:00.000000', facilities: 21374, markets: 10, deals: 0 });
+    const d = decode(readStats, {
+      success: true,
+      data: { total_facilities: 21374, total_power_mw: 0, total_providers: 0, total_countries: 0 },
+      generated_at: '2026-06-01T12:00:00.000000',
+      facilities: 21374,
+      markets: 10,
+      deals: 0,
+    });
     expect(d.value.facilities).toBe(21374);
     expect(d.value.articles).toBeUndefined();
   });
 
   it('DCPI below Developer: null numbers kept; a 200 with only an error is the service’s refusal', () => {
-    const d = decode(readDcpiScore, { market_slug: 'ashburn', market_name: 'Ashburn', verdict: 'AVOID', composite_score: null, excess_power_score: null, constraint_score: null, time_to_power_months: null, computed_at: '2026-11-21T06:00:00Z', _gated: true, _locked_fields: ['composite_score'] });
+    const d = decode(readDcpiScore, {
+      market_slug: 'ashburn',
+      market_name: 'Ashburn',
+      verdict: 'AVOID',
+      composite_score: null,
+      excess_power_score: null,
+      constraint_score: null,
+      time_to_power_months: null,
+      computed_at: '2026-11-21T06:00:00Z',
+      _gated: true,
+      _locked_fields: ['composite_score'],
+    });
     expect(d.value).toMatchObject({ verdict: 'AVOID', composite_score: null, queue_capacity_mw: null });
     expect(d.preview?.lockedFields).toEqual(['composite_score']);
     expect(() => decode(readDcpiScore, { error: 'Unsupported ISO: XYZ', supported: ['PJM'] })).toThrow(ServerError);
   });
 
   it('facilities: the keyed legacy rows (no slug, pagination) and the keyless 5-row cut', () => {
-    const keyed = decode(readFacilities, { success: true, data: [{ id: 1, name: 'A', city: 'Ashburn', state: 'VA', country: 'US', provider: 'Equinix', latitude: '39.0', longitude: -77.4, power_mw: null, status: 'operational', operator: 'Equinix', market: null }], pagination: { page: 1, limit: 50, total: 312, pages: 7 } });
+    const keyed = decode(readFacilities, {
+      success: true,
+      data: [
+        {
+          id: 1,
+          name: 'A',
+          city: 'Ashburn',
+          state: 'VA',
+          country: 'US',
+          provider: 'Equinix',
+          latitude: '39.0',
+          longitude: -77.4,
+          power_mw: null,
+          status: 'operational',
+          operator: 'Equinix',
+          market: null,
+        },
+      ],
+      pagination: { page: 1, limit: 50, total: 312, pages: 7 },
+    });
     expect(keyed.value).toMatchObject({ count: 1, total_matching: 312 });
     expect(keyed.value.data[0]).toMatchObject({ latitude: 39 });
     expect(keyed.preview).toBeUndefined();
-    const keyless = decode(readFacilities, { success: true, data: [{ id: 8484, name: 'B', city: 'Berlin', state: null, country: 'DE', provider: 'X', slug: 'b-1a2b3c4d' }], count: 1, total_matching: 312, full_results_available: true, tier: 'free', upgrade_url: 'https://dchub.cloud/pricing', note: 'Free tier: showing 5 of 312 matching facilities with basic fields.' });
+    const keyless = decode(readFacilities, {
+      success: true,
+      data: [{ id: 8484, name: 'B', city: 'Berlin', state: null, country: 'DE', provider: 'X', slug: 'b-1a2b3c4d' }],
+      count: 1,
+      total_matching: 312,
+      full_results_available: true,
+      tier: 'free',
+      upgrade_url: 'https://dchub.cloud/pricing',
+      note: 'Free tier: showing 5 of 312 matching facilities with basic fields.',
+    });
     expect(keyless.preview).toMatchObject({ shown: 1, total: 312, lockedFields: ['latitude', 'longitude', 'market', 'operator', 'power_mw', 'status'] });
   });
 
   it('transactions keyless: 3 basic deals, total_matching', () => {
-    const d = decode(readTransactions, { success: true, transactions: [{ buyer: 'A', seller: 'B', market: 'Dallas', date: '2026-05-20', type: 'ma', region: 'North America' }], data: [], count: 1, total_matching: 1932, total_tracked: 4979, full_results_available: true, upgrade_url: 'https://dchub.cloud/pricing', note: 'Free tier: showing 3 of 1932 transactions with basic fields.' });
+    const d = decode(readTransactions, {
+      success: true,
+      transactions: [{ buyer: 'A', seller: 'B', market: 'Dallas', date: '2026-05-20', type: 'ma', region: 'North America' }],
+      data: [],
+      count: 1,
+      total_matching: 1932,
+      total_tracked: 4979,
+      full_results_available: true,
+      upgrade_url: 'https://dchub.cloud/pricing',
+      note: 'Free tier: showing 3 of 1932 transactions with basic fields.',
+    });
     expect(d.value).toMatchObject({ count: 1, total_count: 1932 });
     expect(d.value.transactions[0].value).toBeUndefined();
     expect(d.preview).toMatchObject({ shown: 1, total: 1932 });
   });
 
   it('key claim: a reused key without developer_id and claim_id still hands the key over', () => {
-    const d = decode(schemaReader(KeyClaimAnswer), { ok: true, api_key: 'dch_live_0123456789abcdef0123456789abcdef', tier: 'identified', daily_calls: 50, reused: true, note: 'Existing key reused.' });
+    const d = decode(schemaReader(KeyClaimAnswer), {
+      ok: true,
+      api_key: 'dch_live_0123456789abcdef0123456789abcdef',
+      tier: 'identified',
+      daily_calls: 50,
+      reused: true,
+      note: 'Existing key reused.',
+    });
     expect(d.value.api_key).toMatch(/^dch_live_/);
     expect(d.value.claim_id).toBeUndefined();
   });
 
   it('any odd JSON fails only with a typed error, never a crash, for every reader', () => {
-    const readers = [readQueue, readSiteScore, readBriefsAll, readBriefsDiff, readBrief, readMarketList, readStats, readDcpiScore, readAiCapacity, readFacilities, readNews, readTransactions, readPipeline, readFuelMix, readEnergyPrices] as Reader<unknown>[];
+    const readers = [
+      readQueue,
+      readSiteScore,
+      readBriefsAll,
+      readBriefsDiff,
+      readBrief,
+      readMarketList,
+      readStats,
+      readDcpiScore,
+      readAiCapacity,
+      readFacilities,
+      readNews,
+      readTransactions,
+      readPipeline,
+      readFuelMix,
+      readEnergyPrices,
+    ] as Reader<unknown>[];
     const listKeys = ['results', 'data', 'briefs', 'markets', 'articles', 'transactions', 'fuel_mix', 'hero', 'location', 'kpis', 'overall_score'];
     const odd = fc.oneof(
       fc.jsonValue(),
-      fc.dictionary(fc.constantFrom(...listKeys), fc.oneof(fc.jsonValue(), fc.array(fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue())))), { maxKeys: 5 }),
+      fc.dictionary(fc.constantFrom(...listKeys), fc.oneof(fc.jsonValue(), fc.array(fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue())))), {
+        maxKeys: 5,
+      }),
     );
     fc.assert(
       fc.property(odd, fc.constantFrom(...readers), (body, reader) => {

@@ -31,7 +31,10 @@ const TIERS = ['free', 'starter', 'developer', 'pro', 'enterprise'] as const;
 const SANDBOX_KEYS = Object.fromEntries(TIERS.map((t) => [t, `dch_live_portable${t}0123456789abcdef`])) as Record<(typeof TIERS)[number], string>;
 
 async function controls(t: Target, method: 'POST' | 'DELETE', what: 'faults' | 'limits', body?: unknown): Promise<void> {
-  const r = await fetch(`${t.baseUrl}/_sandbox/${what}`, { method, ...(body ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+  const r = await fetch(`${t.baseUrl}/_sandbox/${what}`, {
+    method,
+    ...(body ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
   expect(r.status, `${method} /_sandbox/${what}: ${await r.text()}`).toBe(200);
 }
 
@@ -84,7 +87,14 @@ describe('replay against the sandbox’s real profile (portable expectations)', 
   let sb: RunningSandbox;
   let target: Target;
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile: 'real', controls: true, now: NOW, seed: 'replay-portable', keys: TIERS.map((t) => `${t}=${SANDBOX_KEYS[t]}`).join(',') });
+    sb = await startSandbox({
+      port: 0,
+      profile: 'real',
+      controls: true,
+      now: NOW,
+      seed: 'replay-portable',
+      keys: TIERS.map((t) => `${t}=${SANDBOX_KEYS[t]}`).join(','),
+    });
     target = { baseUrl: sb.url, keys: SANDBOX_KEYS, controls: true };
   });
   afterAll(() => sb?.close());
@@ -100,20 +110,21 @@ describe('replay against the sandbox’s real profile (portable expectations)', 
 
 // Registered only when asked for, so that a run without it counts no skipped tests.
 const external = process.env.DCHUB_REPLAY_BASE_URL;
-if (external) describe(`replay against ${external} (portable expectations)`, () => {
-  let target: Target;
-  beforeAll(async () => {
-    const keys: Target['keys'] = {};
-    for (const pair of (process.env.DCHUB_REPLAY_KEYS ?? '').split(',').filter(Boolean)) {
-      const [tier, k] = pair.split('=');
-      if (k) keys[tier.trim() as ReplayTier] = k.trim();
-    }
-    if (process.env.DCHUB_REPLAY_KEY) keys.pro ??= process.env.DCHUB_REPLAY_KEY;
-    const probe = await fetch(`${external}/_sandbox/faults`).catch(() => undefined);
-    target = { baseUrl: external.replace(/\/+$/, ''), keys, controls: probe?.status === 200 };
-  });
+if (external)
+  describe(`replay against ${external} (portable expectations)`, () => {
+    let target: Target;
+    beforeAll(async () => {
+      const keys: Target['keys'] = {};
+      for (const pair of (process.env.DCHUB_REPLAY_KEYS ?? '').split(',').filter(Boolean)) {
+        const [tier, k] = pair.split('=');
+        if (k) keys[tier.trim() as ReplayTier] = k.trim();
+      }
+      if (process.env.DCHUB_REPLAY_KEY) keys.pro ??= process.env.DCHUB_REPLAY_KEY;
+      const probe = await fetch(`${external}/_sandbox/faults`).catch(() => undefined);
+      target = { baseUrl: external.replace(/\/+$/, ''), keys, controls: probe?.status === 200 };
+    });
 
-  it.for(PORTABLE.map(({ c, n }) => [c.name, c, n] as [string, ReplayCase, number]))('%s', async ([, c, n], ctx) => {
-    await runPortable(target, other, c, n, ctx);
+    it.for(PORTABLE.map(({ c, n }) => [c.name, c, n] as [string, ReplayCase, number]))('%s', async ([, c, n], ctx) => {
+      await runPortable(target, other, c, n, ctx);
+    });
   });
-});

@@ -19,9 +19,16 @@ describe('tableFromRecords', () => {
   it('picks columns in the given order and blanks missing ones', () => {
     const t = tableFromRecords([{ b: 2, a: 'x' }, { a: null }], ['a', 'b', 'c'], { citation: 'cite' });
     expect(t.columns).toEqual(['a', 'b', 'c']);
-    expect(t.rows).toEqual([['x', 2, ''], ['', '', '']]);
+    expect(t.rows).toEqual([
+      ['x', 2, ''],
+      ['', '', ''],
+    ]);
     expect(t.citation).toBe('cite');
-    expect(tableToMatrix(t)).toEqual([['a', 'b', 'c'], ['x', 2, ''], ['', '', '']]);
+    expect(tableToMatrix(t)).toEqual([
+      ['a', 'b', 'c'],
+      ['x', 2, ''],
+      ['', '', ''],
+    ]);
     expect(tableToMatrix(t, false)).toHaveLength(2);
   });
 });
@@ -34,13 +41,28 @@ describe('paths', () => {
     expect(readPath(doc, 'a.zz.c')).toBeUndefined();
   });
   it('reads own members only: never the prototype chain, in a list only an index it holds', () => {
-    for (const p of ['constructor', '__proto__', 'toString', 'a.hasOwnProperty', 'a.b.c.toFixed', 's.length', 'list.length', 'list.1', 'list.-1', 'list.0.constructor.name']) {
+    for (const p of [
+      'constructor',
+      '__proto__',
+      'toString',
+      'a.hasOwnProperty',
+      'a.b.c.toFixed',
+      's.length',
+      'list.length',
+      'list.1',
+      'list.-1',
+      'list.0.constructor.name',
+    ]) {
       expect(readPath(doc, p), p).toBeUndefined();
     }
     expect(readPath(Object.create({ inherited: 1 }), 'inherited')).toBeUndefined();
     expect(readPath(JSON.parse('{"__proto__":{"x":5}}'), '__proto__.x')).toBe(5);
   });
   it('flattens scalar leaves', () => {
-    expect(flattenPaths(doc)).toEqual([['a.b.c', 3], ['list', '[{"x":1}]'], ['s', 'y']]);
+    expect(flattenPaths(doc)).toEqual([
+      ['a.b.c', 3],
+      ['list', '[{"x":1}]'],
+      ['s', 'y'],
+    ]);
   });
 });

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import { EXIT } from '../src/cli/main.js';
 import { cliRunner } from './support/cli.js';
-import { DchubClient, MCP_TOOL_NAMES, McpToolClient, ValidationError, coerceToolArguments, knownToolInputSchema, undeclaredToolArguments } from '../src/index.js';
+import {
+  DchubClient,
+  MCP_TOOL_NAMES,
+  McpToolClient,
+  ValidationError,
+  coerceToolArguments,
+  knownToolInputSchema,
+  undeclaredToolArguments,
+} from '../src/index.js';
 import { SANDBOX_PROFILES } from './support/profiles.js';
 
 const schema = (tool: string) => knownToolInputSchema(tool)!;
@@ -32,7 +40,10 @@ describe('tool arguments typed by the input schema', () => {
   it('arrays of objects (compare_sites.sites) from JSON text, items typed, sizes checked', () => {
     const sites = '[{"lat":"39.0","lon":-77.5},{"lat":32.8,"lon":"-96.8","name":"DFW"}]';
     expect(coerceToolArguments(schema('compare_sites'), { sites, capacity_mw: '100' })).toEqual({
-      sites: [{ lat: 39, lon: -77.5 }, { lat: 32.8, lon: -96.8, name: 'DFW' }],
+      sites: [
+        { lat: 39, lon: -77.5 },
+        { lat: 32.8, lon: -96.8, name: 'DFW' },
+      ],
       capacity_mw: 100,
     });
     fails(() => coerceToolArguments(schema('compare_sites'), { sites: '[{"lat":39,"lon":-77}]' }), 'sites', /needs at least 2 items, got 1/);
@@ -42,7 +53,10 @@ describe('tool arguments typed by the input schema', () => {
   });
   it('string | integer ids: whole numbers as numbers, other text kept; enums in any case; booleans from TRUE/false', () => {
     expect(coerceToolArguments(schema('get_facility'), { facility_id: '123', include_nearby: 'FALSE' })).toEqual({ facility_id: 123, include_nearby: false });
-    expect(coerceToolArguments(schema('get_facility'), { facility_id: 'eqx-dc2', include_power: true })).toEqual({ facility_id: 'eqx-dc2', include_power: true });
+    expect(coerceToolArguments(schema('get_facility'), { facility_id: 'eqx-dc2', include_power: true })).toEqual({
+      facility_id: 'eqx-dc2',
+      include_power: true,
+    });
     // Past the integer range: text, as the union allows.
     expect(coerceToolArguments(schema('get_facility'), { id: '99999999999999999999' })).toEqual({ id: '99999999999999999999' });
     expect(coerceToolArguments(schema('rank_markets'), { criteria: 'AI_READY', region: ' us ' })).toEqual({ criteria: 'ai_ready', region: 'us' });
@@ -59,7 +73,11 @@ describe('tool arguments typed by the input schema', () => {
   it('undeclared arguments go as given (the server decides); a closed schema refuses them; no schema types by look', () => {
     expect(coerceToolArguments(schema('get_news'), { query: 'ai', extra: '5' })).toEqual({ query: 'ai', extra: '5' });
     expect(undeclaredToolArguments(schema('get_news'), { query: 'ai', extra: '5' })).toEqual(['extra']);
-    fails(() => coerceToolArguments({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, { b: 1 }), 'b', /is not an argument here; one of a/);
+    fails(
+      () => coerceToolArguments({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, { b: 1 }),
+      'b',
+      /is not an argument here; one of a/,
+    );
     expect(coerceToolArguments(undefined, { n: '12', on: 'true', s: 'PJM,ERCOT' })).toEqual({ n: 12, on: true, s: 'PJM,ERCOT' });
     const proto = coerceToolArguments(undefined, JSON.parse('{"__proto__":"1"}'));
     expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
@@ -119,7 +137,10 @@ describe.each(SANDBOX_PROFILES)('tool arguments (%s profile)', (profile) => {
       }
     });
 
-    const dchub = cliRunner(() => sb.url, () => dir);
+    const dchub = cliRunner(
+      () => sb.url,
+      () => dir,
+    );
     it('dchub tool: a union, an array of objects and a string that looks like a number, as the schema says', async () => {
       const a = await dchub('tool', 'ai_capacity_index', 'horizon=60', 'limit=3', '--format', 'json', '--api-key', PRO);
       expect(a.code).toBe(EXIT.ok);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const addin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (process.env.DCHUB_VALIDATE_ONLINE !== '1') {
-  console.log('office-addin-manifest validate: skipped (set DCHUB_VALIDATE_ONLINE=1 to send the manifests to Microsoft\'s validation service)');
+  console.log("office-addin-manifest validate: skipped (set DCHUB_VALIDATE_ONLINE=1 to send the manifests to Microsoft's validation service)");
   process.exit(0);
 }
 // The built manifests (production ones after `npm run build:prod`), else the sources.

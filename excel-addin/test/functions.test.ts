@@ -82,7 +82,20 @@ describe('formula value preview', () => {
     // (CHAIN reports this as #VALUE! "preview: press Enter…", SITESCORE as #N/A.)
     expect(['#N/A', '#VALUE!']).toContain(err.code);
     expect(err.message).toMatch(/press Enter/);
-    const rank = await rejection(f.rank([['id', 'lat', 'lon', 'x'], ['a', 39, -77, 1]], 'x:1', null, null as any, null, null as any, invocation({ isInValuePreview: true })));
+    const rank = await rejection(
+      f.rank(
+        [
+          ['id', 'lat', 'lon', 'x'],
+          ['a', 39, -77, 1],
+        ],
+        'x:1',
+        null,
+        null as any,
+        null,
+        null as any,
+        invocation({ isInValuePreview: true }),
+      ),
+    );
     expect(rank.message).toMatch(/press Enter/);
     expect(await sent()).toBe(0);
   });
@@ -157,9 +170,9 @@ describe('headers 0/1/2', () => {
 
   it('queue spills with the same three shapes', async () => {
     const args = ['PJM', 100, null, null, null, null, null, null, 5] as const;
-    const h0 = await f.queue(...args, 0 as any, invocation());
-    const h1 = await f.queue(...args, 1 as any, invocation());
-    const h2 = await f.queue(...args, 2 as any, invocation());
+    const h0 = await f.queue(...args, 0, invocation());
+    const h1 = await f.queue(...args, 1, invocation());
+    const h2 = await f.queue(...args, 2, invocation());
     expect(h1.length).toBe(h0.length + 1);
     expect(h2.length).toBe(h0.length + 2);
     expect(h1[0][0]).not.toBe(h0[0][0]);

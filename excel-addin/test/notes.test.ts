@@ -15,7 +15,15 @@ Object.assign(globalThis, { CustomFunctions: { Error: CellError, ErrorCode: ERRO
 const { answerNotes, oneCell, oneCellFormula, readableTimes } = await import('../src/functions/notes');
 const { cellNotes, clearCellNotes, noteCell, onCellNotes, MAX_CELL_NOTES } = await import('../src/shared/cell-notes');
 
-const meta = (over: Partial<FetchMeta>): FetchMeta => ({ fromCache: false, stale: false, preview: false, fetchedAt: Date.now(), ageMs: 0, warnings: [], ...over });
+const meta = (over: Partial<FetchMeta>): FetchMeta => ({
+  fromCache: false,
+  stale: false,
+  preview: false,
+  fetchedAt: Date.now(),
+  ageMs: 0,
+  warnings: [],
+  ...over,
+});
 const answer = (over: Partial<FetchMeta>, body: Record<string, unknown> = {}) => {
   const data = { ...body };
   attachFetchMeta(data, meta(over));
@@ -27,7 +35,13 @@ beforeEach(() => clearCellNotes());
 
 describe('closing rows of a table', () => {
   it('warnings, then the preview sentence, then how it was obtained (stale last)', () => {
-    const data = answer({ warnings: ['chicago: brief failed to build on the service (left out)'], previewInfo: tease, stale: true, ageMs: 3 * 3_600_000 + 5 * 60_000, reason: 'daily limit reached, resets 2026-11-24T00:00:00Z' });
+    const data = answer({
+      warnings: ['chicago: brief failed to build on the service (left out)'],
+      previewInfo: tease,
+      stale: true,
+      ageMs: 3 * 3_600_000 + 5 * 60_000,
+      reason: 'daily limit reached, resets 2026-11-24T00:00:00Z',
+    });
     const rows = answerNotes(data);
     expect(rows[0]).toBe('chicago: brief failed to build on the service (left out)');
     expect(rows[1]).toBe('Preview; withheld: overall_score, scores; the Pro plan opens the full answer: https://dchub.cloud/pricing.');
@@ -60,7 +74,9 @@ describe('one-cell answers', () => {
       } catch (e) {
         thrown = e;
       }
-      expect(thrown).toEqual(new CellError('#N/A', `DC Hub: ${path} is withheld in this preview (verdict: Good site); the Pro plan opens it: https://dchub.cloud/pricing`));
+      expect(thrown).toEqual(
+        new CellError('#N/A', `DC Hub: ${path} is withheld in this preview (verdict: Good site); the Pro plan opens it: https://dchub.cloud/pricing`),
+      );
     }
     expect(cellNotes()).toEqual([expect.objectContaining({ cell: 'Sheet1!B2', formula: 'SITESCORE', kind: 'preview' })]);
   });

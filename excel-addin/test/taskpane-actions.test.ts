@@ -39,7 +39,11 @@ describe('brief sheet: insert from /all.csv, refresh through /diff', () => {
     const none = await refreshBriefs(c, wb.excel.run);
     expect(none).toMatchObject({ changed: [], added: [], unchanged: 0, asOf: ins.asOf });
 
-    const moved = await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: 86_400 }) });
+    const moved = await fetch(`${sb.url}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
     expect(moved.status).toBe(200);
     const expected = (await fetchBriefsDiff(c, ins.asOf)).briefs;
     expect(expected.length).toBeGreaterThan(0);

@@ -61,8 +61,25 @@ describe('insertBriefSheet', () => {
     expect(sheet.value(1, 0)).toBe('As of 2026-11-21T06:00:00Z');
     expect(sheet.row(HEADER_ROW, 0, W)).toEqual([...BRIEF_CSV_COLUMNS, CHANGED_COLUMN]);
     expect(sheet.row(HEADER_ROW + 1, 0, W)).toEqual([
-      'northern-virginia', 'northern virginia', 'BUILD', 70, 60, 40, 30, 'PJM', 'VA', 1000, 500, 12, 2.5, 130, 'Equinix', 400,
-      46347.25, 46347.25, '', // live_as_of, computed_at: Excel dates (2026-11-21 06:00 UTC)
+      'northern-virginia',
+      'northern virginia',
+      'BUILD',
+      70,
+      60,
+      40,
+      30,
+      'PJM',
+      'VA',
+      1000,
+      500,
+      12,
+      2.5,
+      130,
+      'Equinix',
+      400,
+      46347.25,
+      46347.25,
+      '', // live_as_of, computed_at: Excel dates (2026-11-21 06:00 UTC)
     ]);
     expect(sheet.cell(HEADER_ROW + 1, col('computed_at')).nf).toBe(DATE_FORMAT);
     expect(sheet.value(HEADER_ROW + 3, col('composite_score'))).toBe(''); // missing number → blank, not 0
@@ -171,7 +188,11 @@ describe('refreshBriefSheet', () => {
       sheet.cells.set(`${r},${v}`, b);
       sheet.cells.set(`${r},${i}`, a);
     }
-    const r = await refreshBriefSheet(wb.context, [BriefCsvRow.parse({ ...ROWS[1], verdict: 'CAUTION', composite_score: 10, computed_at: '2026-11-23T06:00:00Z' })], { stamp: 'day 3' });
+    const r = await refreshBriefSheet(
+      wb.context,
+      [BriefCsvRow.parse({ ...ROWS[1], verdict: 'CAUTION', composite_score: 10, computed_at: '2026-11-23T06:00:00Z' })],
+      { stamp: 'day 3' },
+    );
     expect(r.changed).toEqual(['dallas']);
     expect(sheet.value(HEADER_ROW + 1, col(CHANGED_COLUMN))).toBe('');
     expect(sheet.cell(HEADER_ROW + 1, 0).fill).toBeUndefined();

@@ -22,7 +22,7 @@ function host(): HTMLElement {
 
 /** Pixels of the grid's canvas that are not background: proof that cells were painted. */
 function inkedPixels(g: DataGrid): number {
-  const canvas = g.node.querySelector('canvas') as HTMLCanvasElement | null;
+  const canvas = g.node.querySelector('canvas');
   const ctx = canvas?.getContext('2d');
   if (!canvas || !ctx || !canvas.width) return 0;
   const data = ctx.getImageData(0, 0, Math.min(400, canvas.width), Math.min(200, canvas.height)).data;
@@ -64,6 +64,7 @@ function withCanvasTimer<T>(work: () => T): { result: T; canvasMs: number; blitM
       Object.defineProperty(proto, name, { ...desc, value: timed(desc.value, name === 'drawImage') });
       restore.push(() => Object.defineProperty(proto, name, desc));
     } else if (desc.set) {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- timed() calls it on the receiver (f.apply(this, args))
       Object.defineProperty(proto, name, { ...desc, set: timed(desc.set as (...a: unknown[]) => unknown, false) });
       restore.push(() => Object.defineProperty(proto, name, desc));
     }

@@ -12,7 +12,20 @@ import {
 } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  div,
+  failureHint,
+  filterBox,
+  hiddenDiv,
+  showBusy,
+  showError,
+  showText,
+  tableActions,
+  type PythonCall,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { pythonCall } from './pycode';
 import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';

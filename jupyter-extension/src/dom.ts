@@ -1,4 +1,4 @@
-import { DchubError, ValidationError, type Table } from '@dchub/core';
+import { DchubError, ValidationError, scalarText, type Table } from '@dchub/core';
 
 /** A panel section whose current table can be exported or inserted into a notebook. */
 export interface TableSource {
@@ -156,7 +156,7 @@ export function showError(el: HTMLElement, err: unknown, networkHint: string): v
     delete el.dataset.param;
     return;
   }
-  let message = err instanceof Error ? err.message : String(err);
+  let message = err instanceof Error ? err.message : (scalarText(err) ?? 'an unexpected error');
   if (err instanceof DchubError) {
     el.dataset.kind = err.kind;
     if (err.kind === 'network') message += `. ${networkHint}`;

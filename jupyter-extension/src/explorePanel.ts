@@ -54,7 +54,10 @@ class ResourceView implements TableSource {
   private _table: Table | null = null;
   private _args: Record<string, string> = {};
 
-  constructor(readonly spec: ResourceSpec, actions: SectionActions) {
+  constructor(
+    readonly spec: ResourceSpec,
+    actions: SectionActions
+  ) {
     this.kind = `explore:${spec.id}`;
     this.exportTitle = `DC Hub ${spec.label.toLowerCase()}`;
     this.view = new ResultView(`res-${spec.id}`, `DC Hub ${spec.label.toLowerCase()}`, spec.description);
@@ -141,7 +144,10 @@ export class ExplorePanel extends Panel implements TableSource {
     top.addClass('jp-DCHub-top');
     top.addClass('jp-DCHub-scroll');
     const form = submitForm('jp-DCHub-form jp-DCHub-explore-form', () => options.onOpen());
-    this._select = select('resource', RESOURCES.map((r) => r.id));
+    this._select = select(
+      'resource',
+      RESOURCES.map((r) => r.id)
+    );
     for (const o of this._select.options) o.textContent = RESOURCES.find((r) => r.id === o.value)?.label ?? o.value;
     this._select.addEventListener('change', () => this._renderForm());
     this._description = div('jp-DCHub-explore-description');
@@ -190,18 +196,20 @@ export class ExplorePanel extends Panel implements TableSource {
     const spec = RESOURCES.find((r) => r.id === this._select.value);
     if (!spec) return null;
     const args = this._values();
-    return this._request.run(
-      async (signal) => {
-        const client = await this._options.connection.client();
-        return spec.load({ client, signal, readFile: this._options.readFile }, args);
-      },
-      (result) => {
-        const view = this._viewOf(spec);
-        view.show(result.table, args, result.provenance, result.answers);
-        this._lastShown = view;
-        this._options.showView(view.view);
-      }
-    ).then((r) => r?.table ?? null);
+    return this._request
+      .run(
+        async (signal) => {
+          const client = await this._options.connection.client();
+          return spec.load({ client, signal, readFile: this._options.readFile }, args);
+        },
+        (result) => {
+          const view = this._viewOf(spec);
+          view.show(result.table, args, result.provenance, result.answers);
+          this._lastShown = view;
+          this._options.showView(view.view);
+        }
+      )
+      .then((r) => r?.table ?? null);
   }
 
   updateTheme(): void {

@@ -11,7 +11,11 @@ export function isoDay(date: Date): string {
 
 /** A dated CSV name such as `dchub-queue-2026-11-21.csv` (kind reduced to a safe slug). */
 export function datedFileName(kind: string, date: Date): string {
-  const slug = kind.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'table';
+  const slug =
+    kind
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'table';
   return `dchub-${slug}-${isoDay(date)}.csv`;
 }
 
@@ -62,10 +66,7 @@ export function citationMarkdown(opts: { title: string; path: string; citation?:
 
 /** The plain-text citation file written beside an exported CSV. */
 export function citationText(opts: { title: string; csvName: string; citation?: string; asOf?: string; rows: number; exportedAt: Date }): string {
-  const lines = [
-    `${opts.title}: ${opts.csvName} (${opts.rows} rows)`,
-    `Exported: ${opts.exportedAt.toISOString()}`
-  ];
+  const lines = [`${opts.title}: ${opts.csvName} (${opts.rows} rows)`, `Exported: ${opts.exportedAt.toISOString()}`];
   if (opts.asOf) lines.push(`Data as of: ${opts.asOf}`);
   lines.push(`Citation: ${opts.citation ?? 'DC Hub, dchub.cloud'}`);
   return lines.join('\n') + '\n';

@@ -2,16 +2,7 @@ import { toCsv, type Table } from '@dchub/core';
 import { PathExt } from '@jupyterlab/coreutils';
 import { NotebookActions, type NotebookPanel } from '@jupyterlab/notebook';
 import type { Contents } from '@jupyterlab/services';
-import {
-  citationFileName,
-  citationMarkdown,
-  citationText,
-  dateColumnsOf,
-  datedFileName,
-  joinPath,
-  numberedFileName,
-  pandasSnippet
-} from './exportFiles';
+import { citationFileName, citationMarkdown, citationText, dateColumnsOf, datedFileName, joinPath, numberedFileName, pandasSnippet } from './exportFiles';
 import type { PythonCall } from './dom';
 import { pythonCell, pythonMarkdown } from './pycode';
 

@@ -1,12 +1,4 @@
-import {
-  BasicKeyHandler,
-  BasicMouseHandler,
-  BasicSelectionModel,
-  type CellRenderer,
-  DataGrid,
-  RendererMap,
-  TextRenderer
-} from '@lumino/datagrid';
+import { BasicKeyHandler, BasicMouseHandler, BasicSelectionModel, type CellRenderer, DataGrid, RendererMap, TextRenderer } from '@lumino/datagrid';
 import type { Cell } from '@dchub/core';
 import { Widget } from '@lumino/widgets';
 import { cellText, verdictColor } from './tableView';
@@ -20,13 +12,7 @@ export class SortingMouseHandler extends BasicMouseHandler {
   onMouseDown(grid: DataGrid, event: MouseEvent): void {
     const hit = grid.hitTest(event.clientX, event.clientY);
     const model = grid.dataModel;
-    if (
-      event.button === 0 &&
-      hit.region === 'column-header' &&
-      model instanceof TableModel &&
-      hit.x > RESIZE_MARGIN &&
-      hit.x < hit.width - RESIZE_MARGIN
-    ) {
+    if (event.button === 0 && hit.region === 'column-header' && model instanceof TableModel && hit.x > RESIZE_MARGIN && hit.x < hit.width - RESIZE_MARGIN) {
       model.toggleSort(hit.column);
       event.preventDefault();
       return;
@@ -119,10 +105,9 @@ export class TableGrid extends DataGrid {
     this._font = `${size} ${family}`;
     const changed = (config: CellRenderer.CellConfig) => (config.metadata['changed'] ? changedBg : '');
     const verdictColumn = this._verdictColumn;
-    const isVerdict = (config: CellRenderer.CellConfig) =>
-      verdictColumn !== undefined && this.model.table.columns[config.column] === verdictColumn;
+    const isVerdict = (config: CellRenderer.CellConfig) => verdictColumn !== undefined && this.model.table.columns[config.column] === verdictColumn;
     const body = new TextRenderer({
-      font: ({ value, ...rest }) => (isVerdict({ value, ...rest }) && verdictColor(value) ? `bold ${this._font}` : this._font),
+      font: (config) => (isVerdict(config) && verdictColor(config.value) ? `bold ${this._font}` : this._font),
       textColor: (config) => (isVerdict(config) ? (verdictColor(config.value) ?? text) : text),
       backgroundColor: changed,
       horizontalAlignment: ({ value }) => (typeof value === 'number' ? 'right' : 'left'),

@@ -1,4 +1,4 @@
-import { toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
+import { scalarText, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -206,7 +206,7 @@ export class McpPanel extends Panel implements TableSource {
       const resolved = resolveArgSchema(prop);
       let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
       if (kind === 'boolean') control = checkbox(`arg_${name}`);
-      else if (kind === 'number') control = numberInput(`arg_${name}`, prop.default !== undefined ? String(prop.default) : '');
+      else if (kind === 'number') control = numberInput(`arg_${name}`, scalarText(prop.default) ?? '');
       else if (kind === 'enum') control = select(`arg_${name}`, ['', ...(resolved.enum ?? []).map(String)]);
       else if (kind === 'records') {
         control = document.createElement('textarea');
@@ -215,7 +215,7 @@ export class McpPanel extends Panel implements TableSource {
         control.rows = 3;
         const fields = recordFields(prop).join(',');
         control.placeholder = `JSON list, or ${fields || 'a,b'}; ${fields || 'a,b'}`;
-      } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : prop.default !== undefined ? String(prop.default) : '');
+      } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : (scalarText(prop.default) ?? ''));
       control.title = prop.description ?? '';
       return field(label, control, kind === 'boolean' ? CHECK_FIELD : kind === 'records' ? WIDE_FIELD : 'jp-DCHub-field');
     });

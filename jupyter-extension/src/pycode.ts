@@ -16,7 +16,8 @@ export function pyValue(v: unknown): string {
       .map(([k, x]) => `${JSON.stringify(k)}: ${pyValue(x)}`)
       .join(', ')}}`;
   }
-  return JSON.stringify(String(v));
+  // Not JSON-like (a bigint, a function, a symbol): a bigint is a Python int, the rest is nothing.
+  return typeof v === 'bigint' ? v.toString() : 'None';
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -55,14 +56,17 @@ export function pythonCell(opts: { call: string; variable?: string; baseUrl?: st
     ? `hub = Client(base_url=${pyValue(opts.baseUrl)})  # the key comes from DCHUB_API_KEY, never from the notebook`
     : 'hub = Client()  # service, key and cache from DCHUB_BASE_URL, DCHUB_API_KEY, DCHUB_CACHE_DIR';
   // Said once, where the client is made: how a narrower question may be answered, and how to turn it off.
-  const derive = "# A stricter question may be answered from a wider cached answer (exactly as the service would: attrs['derived_from']); Client(derive=False) asks the service every time.";
+  const derive =
+    "# A stricter question may be answered from a wider cached answer (exactly as the service would: attrs['derived_from']); Client(derive=False) asks the service every time.";
   return ['from dchub_jupyterlab import Client', '', derive, client, `${variable} = ${opts.call}`, variable].join('\n');
 }
 
 /** The markdown cell above it: what the data is, that re-running refreshes it, and the citation. */
 export function pythonMarkdown(opts: { title: string; citation?: string; asOf?: string }): string {
   const esc = (s: string) => s.replace(/([\\`*_[\]<>])/g, '\\$1');
-  const lines = [`**${esc(opts.title)}**, loaded with the DC Hub Python API: run the cell below to fetch current data (answers are cached, shared with the \`dchub\` command line).`];
+  const lines = [
+    `**${esc(opts.title)}**, loaded with the DC Hub Python API: run the cell below to fetch current data (answers are cached, shared with the \`dchub\` command line).`
+  ];
   if (opts.asOf) lines.push('', `Data as of ${esc(opts.asOf)} when inserted.`);
   lines.push('', `Source: ${esc(opts.citation ?? 'DC Hub, dchub.cloud')}`);
   return lines.join('\n');

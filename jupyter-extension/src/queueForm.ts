@@ -63,7 +63,10 @@ export class QueueForm {
         control = checkbox(p);
         checks.push(field(c.label, control, CHECK_FIELD));
       } else {
-        control = c.kind === 'number' ? numberInput(p, c.placeholder ?? '', { min: p === LIMIT ? '1' : '0', ...(p === LIMIT ? { step: '1' } : {}) }) : textInput(p, c.placeholder ?? '');
+        control =
+          c.kind === 'number'
+            ? numberInput(p, c.placeholder ?? '', { min: p === LIMIT ? '1' : '0', ...(p === LIMIT ? { step: '1' } : {}) })
+            : textInput(p, c.placeholder ?? '');
         fields.push(field(c.label, control));
       }
       this._controls.set(p, control);
@@ -83,7 +86,8 @@ export class QueueForm {
     for (const p of QUEUE_PREDICATES) {
       const el = this._controls.get(p)!;
       const kind = QUEUE_CONTROLS[p].kind;
-      out[p] = kind === 'isos' ? [...(el as HTMLSelectElement).selectedOptions].map((o) => o.value) : kind === 'check' ? (el as HTMLInputElement).checked : el.value;
+      out[p] =
+        kind === 'isos' ? [...(el as HTMLSelectElement).selectedOptions].map((o) => o.value) : kind === 'check' ? (el as HTMLInputElement).checked : el.value;
     }
     return out as QueueQuery;
   }
@@ -114,7 +118,7 @@ export class QueueForm {
       else out[p] = typeof v === 'string' ? v.trim() || undefined : v;
     }
     out[LIMIT] ??= defaultLimit;
-    return out as QueueFiltersInput;
+    return out;
   }
 }
 

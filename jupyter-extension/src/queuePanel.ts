@@ -1,7 +1,20 @@
 import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import { button, div, failureHint, filterBox, hiddenDiv, showBusy, showError, showText, tableActions, type PythonCall, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  div,
+  failureHint,
+  filterBox,
+  hiddenDiv,
+  showBusy,
+  showError,
+  showText,
+  tableActions,
+  type PythonCall,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { AnswerBanner } from './banner';
 import { TableGrid } from './grid';
 import { suggestedMaxTtp } from './helpers';
@@ -112,7 +125,7 @@ export class QueuePanel extends Panel implements TableSource {
     this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
     this.view.addWidget(this.grid);
-    this.grid.selectionModel?.changed.connect(() => this._updateSelection());
+    this.grid.selectionModel?.changed.connect(() => this._updateSelection(), this);
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');

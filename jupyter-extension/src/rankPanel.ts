@@ -1,4 +1,16 @@
-import { RANK_SCORING_MODES, parseScoringMode, rankSites, rankedTable, type Cell, type Constraints, type Objectives, type RankedSitesT, type ScoringMode, type Table } from '@dchub/core';
+import {
+  RANK_SCORING_MODES,
+  parseScoringMode,
+  rankSites,
+  rankedTable,
+  scalarText,
+  type Cell,
+  type Constraints,
+  type Objectives,
+  type RankedSitesT,
+  type ScoringMode,
+  type Table
+} from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -158,7 +170,11 @@ export class RankPanel extends Panel implements TableSource {
     const value = (row: HTMLElement, name: string) => row.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value ?? '';
     return {
       objectives: rows(this._objectives).map((r) => ({ field: value(r, 'objective_field'), weight: value(r, 'objective_weight') })),
-      constraints: rows(this._constraints).map((r) => ({ field: value(r, 'constraint_field'), min: value(r, 'constraint_min'), max: value(r, 'constraint_max') })),
+      constraints: rows(this._constraints).map((r) => ({
+        field: value(r, 'constraint_field'),
+        min: value(r, 'constraint_min'),
+        max: value(r, 'constraint_max')
+      })),
       mode: this._mode.value
     };
   }
@@ -232,7 +248,7 @@ export class RankPanel extends Panel implements TableSource {
     this._count.dataset.countRanked = String(result.count_ranked);
     this._count.dataset.countReturned = String(result.count_returned);
     this._count.dataset.dropped = String(result.dropped_by_constraints);
-    this._count.dataset.ids = result.results.map((r) => String((r as { id?: unknown }).id ?? '')).join(' ');
+    this._count.dataset.ids = result.results.map((r) => scalarText((r as { id?: unknown }).id) ?? '').join(' ');
     this._count.hidden = false;
     const caveats = result.caveats ?? [];
     this._caveats.replaceChildren(...caveats.map((c) => Object.assign(document.createElement('li'), { textContent: c })));

@@ -105,7 +105,10 @@ export class DchubSidebar extends Panel {
   addSection(section: SidebarSection, rank: number): void {
     this._sections.push({ section, rank });
     this._sections.sort((a, b) => a.rank - b.rank);
-    this.tabs.insertWidget(this._sections.findIndex((s) => s.section === section), section);
+    this.tabs.insertWidget(
+      this._sections.findIndex((s) => s.section === section),
+      section
+    );
     this.addSource(section);
   }
 

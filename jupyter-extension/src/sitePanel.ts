@@ -1,19 +1,7 @@
 import { fetchMeta, siteScore, siteScoreTable, type SiteScoreT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
-import {
-  button,
-  div,
-  field,
-  hiddenDiv,
-  numberInput,
-  readNumber,
-  showBusy,
-  submitForm,
-  tableActions,
-  type SectionActions,
-  type TableSource
-} from './dom';
+import { button, div, field, hiddenDiv, numberInput, readNumber, showBusy, submitForm, tableActions, type SectionActions, type TableSource } from './dom';
 import { AnswerBanner } from './banner';
 import { cellText } from './tableView';
 import type { SiteHandoff } from './queuePanel';
@@ -161,11 +149,19 @@ export class SitePanel extends Panel implements TableSource {
     card.append(head, banner.node, div('jp-DCHub-site-interpretation', s.interpretation));
 
     if (s.scores && Object.keys(s.scores).length) {
-      card.append(section('Component scores', Object.entries(s.scores).map(([k, v]) => [label(k), cellText(v)])));
+      card.append(
+        section(
+          'Component scores',
+          Object.entries(s.scores).map(([k, v]) => [label(k), cellText(v)])
+        )
+      );
     }
     if (s.fiber) {
       const f = s.fiber;
-      const rows: Array<[string, string]> = [['Connectivity score', cellText(f.connectivity_score)], ['Basis', f.basis]];
+      const rows: Array<[string, string]> = [
+        ['Connectivity score', cellText(f.connectivity_score)],
+        ['Basis', f.basis]
+      ];
       if (f.carrier_count !== undefined) rows.push(['Carriers', cellText(f.carrier_count)]);
       if (f.nearest_carrier_km !== undefined) rows.push(['Nearest carrier', `${cellText(f.nearest_carrier_km)} km`]);
       if (f.near_net_bucket) rows.push(['Near-net', f.near_net_bucket]);

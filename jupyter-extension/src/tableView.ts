@@ -97,7 +97,7 @@ export function viewRows(table: Table, view: ViewSpec): number[] {
  * iteration, map, slice), so every table consumer works unchanged.
  */
 export function lazyRows(count: number, make: (i: number) => Cell[]): Cell[][] {
-  const made: Cell[][] = new Array(count);
+  const made = new Array<Cell[]>(count);
   const row = (i: number): Cell[] => made[i] ?? (made[i] = make(i));
   return new Proxy(made, {
     get(target, prop, receiver) {
@@ -109,7 +109,7 @@ export function lazyRows(count: number, make: (i: number) => Cell[]): Cell[][] {
         }
         if (prop === 'length') return count;
       }
-      return Reflect.get(target, prop, receiver);
+      return Reflect.get(target, prop, receiver) as unknown;
     },
     has(target, prop) {
       if (typeof prop === 'string' && /^\d+$/.test(prop)) return Number(prop) < count;

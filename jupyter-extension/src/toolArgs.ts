@@ -79,7 +79,8 @@ export function toolArgs(inputSchema: unknown, values: Record<string, string | b
   const given: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(values)) {
     const prop = Object.prototype.hasOwnProperty.call(properties, name) ? properties[name] : undefined;
-    if (v === false) given[name] = undefined; // an unchecked box says nothing, not false
+    if (v === false)
+      given[name] = undefined; // an unchecked box says nothing, not false
     else if (typeof v === 'string' && prop && argControl(prop) === 'records' && v.trim() !== '') given[name] = recordsValue(v, recordFields(prop));
     else given[name] = v;
   }

@@ -7,7 +7,11 @@ import { LabIcon } from '@jupyterlab/ui-components';
  * result opens it again.
  */
 export class ResultView extends Panel {
-  constructor(readonly viewId: string, title: string, caption = title) {
+  constructor(
+    readonly viewId: string,
+    title: string,
+    caption = title
+  ) {
     super();
     this.id = `dchub-view-${viewId}`;
     this.addClass('jp-DCHub-view');
@@ -19,7 +23,10 @@ export class ResultView extends Panel {
 
 /** The dock-panel tab that hosts a ResultView; closing it gives the view back to its owner. */
 class ViewHost extends Panel {
-  constructor(readonly view: ResultView, icon: LabIcon) {
+  constructor(
+    readonly view: ResultView,
+    icon: LabIcon
+  ) {
     super();
     this.id = `${view.id}-tab`;
     this.addClass('jp-DCHub-viewhost');
@@ -46,7 +53,10 @@ export class ViewManager {
   private readonly _hosts = new Map<string, ViewHost>();
 
   constructor(
-    private readonly _shell: { add(widget: Widget, area: 'main', options?: { mode?: string; ref?: string; activate?: boolean }): void; activateById(id: string): void },
+    private readonly _shell: {
+      add(widget: Widget, area: 'main', options?: { mode?: string; ref?: string; activate?: boolean }): void;
+      activateById(id: string): void;
+    },
     private readonly _icon: LabIcon
   ) {}
 
@@ -55,16 +65,22 @@ export class ViewManager {
     let host = this._hosts.get(view.viewId);
     if (!host || host.isDisposed || !host.isAttached) {
       host?.dispose();
-      host = new ViewHost(view, this._icon);
-      host.disposed.connect(() => {
-        if (this._hosts.get(view.viewId) === host) this._hosts.delete(view.viewId);
-      });
-      // The first view docks beside the documents; the next ones are tabs next to it.
-      const sibling = [...this._hosts.values()].find((h) => !h.isDisposed && h.isAttached);
-      this._hosts.set(view.viewId, host);
-      this._shell.add(host, 'main', sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate });
+      host = this._open(view, activate);
     }
     if (activate) this._shell.activateById(host.id);
+  }
+
+  /** A new tab for `view`: the shell owns it; it is known here until it is disposed. */
+  private _open(view: ResultView, activate: boolean): ViewHost {
+    const host = new ViewHost(view, this._icon);
+    host.disposed.connect(() => {
+      if (this._hosts.get(view.viewId) === host) this._hosts.delete(view.viewId);
+    });
+    // The first view docks beside the documents; the next ones are tabs next to it.
+    const sibling = [...this._hosts.values()].find((h) => !h.isDisposed && h.isAttached);
+    this._hosts.set(view.viewId, host);
+    this._shell.add(host, 'main', sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate });
+    return host;
   }
 
   /** Whether the view is open in a tab. */

@@ -12,7 +12,14 @@ describe('answer notes', () => {
   });
 
   it("says what a preview withholds, how many rows exist and which of the user's filters were not applied", () => {
-    const info = previewInfo({ shown: 3, total: 4948, lockedFields: ['fiber_km', 'capacity_mw'], filtersNotApplied: ['min_mw'], requiredTier: 'developer', upgradeUrl: 'https://dchub.cloud/pricing' });
+    const info = previewInfo({
+      shown: 3,
+      total: 4948,
+      lockedFields: ['fiber_km', 'capacity_mw'],
+      filtersNotApplied: ['min_mw'],
+      requiredTier: 'developer',
+      upgradeUrl: 'https://dchub.cloud/pricing'
+    });
     const n = answerNotes([meta({ preview: true, previewInfo: info })]);
     expect(n.preview).toBe(
       'Preview: 3 of 4,948 rows shown; withheld: capacity_mw, fiber_km; your filter min_mw was not applied; the Developer plan opens the full answer: https://dchub.cloud/pricing.'
@@ -33,7 +40,10 @@ describe('answer notes', () => {
 
   it('says an answer was derived locally, and lists each named bad record once', () => {
     const n = answerNotes([
-      meta({ derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 120_000 }, warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)'] }),
+      meta({
+        derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 120_000 },
+        warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)']
+      }),
       meta({ warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)', 'queue record 7 left out'] })
     ]);
     expect(n.derived).toBe('Answered locally from a cached wider answer (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000, 2 min old).');

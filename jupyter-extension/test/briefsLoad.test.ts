@@ -1,15 +1,6 @@
 // Loading every brief a tier may see as the panel does (core's fetchBriefsAllPages / fetchBriefsDiff,
 // rows by briefToRow), against the in-process sandbox with a real client.
-import {
-  briefToRow,
-  DchubClient,
-  fetchBriefsAll,
-  fetchBriefsAllPages,
-  fetchBriefsDiff,
-  fetchMeta,
-  mergeBriefDiff,
-  type PagesProgress
-} from '@dchub/core';
+import { briefToRow, DchubClient, fetchBriefsAll, fetchBriefsAllPages, fetchBriefsDiff, fetchMeta, mergeBriefDiff, type PagesProgress } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -3,16 +3,7 @@
 import { briefPageMax, parseCsv, QUEUE_LIMIT_DEFAULT, QUEUE_LIMIT_MAX, toCsv, type Table } from '@dchub/core';
 import settingsSchema from '../schema/plugin.json';
 import { describe, expect, it } from 'vitest';
-import {
-  citationFileName,
-  citationMarkdown,
-  citationText,
-  dateColumnsOf,
-  datedFileName,
-  joinPath,
-  numberedFileName,
-  pandasSnippet
-} from '../src/exportFiles';
+import { citationFileName, citationMarkdown, citationText, dateColumnsOf, datedFileName, joinPath, numberedFileName, pandasSnippet } from '../src/exportFiles';
 import { briefsProgressText, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
 import { candidatesFromRows, editorConstraints, editorObjectives, numericFields } from '../src/rankForm';
 import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
@@ -131,10 +122,19 @@ describe('export names and notebook cells', () => {
   });
 
   it('exported CSV stays formula-safe and round-trips', () => {
-    const evil: Table = { columns: ['name', 'mw'], rows: [['=HYPERLINK("x")', -5], ['plain', 3]] };
+    const evil: Table = {
+      columns: ['name', 'mw'],
+      rows: [
+        ['=HYPERLINK("x")', -5],
+        ['plain', 3]
+      ]
+    };
     const csv = toCsv(evil);
     expect(csv.split('\r\n')[1]).toBe(`"'=HYPERLINK(""x"")",-5`);
-    expect(parseCsv(csv).rows).toEqual([['=HYPERLINK("x")', '-5'], ['plain', '3']]);
+    expect(parseCsv(csv).rows).toEqual([
+      ['=HYPERLINK("x")', '-5'],
+      ['plain', '3']
+    ]);
   });
 });
 

@@ -15,7 +15,10 @@ describe('lazyRows', () => {
     expect(rows[3]).toEqual([3, 'r3']);
     expect(rows[3]).toBe(rows[3]);
     expect(made).toEqual([3]);
-    expect(rows.slice(0, 2)).toEqual([[0, 'r0'], [1, 'r1']]);
+    expect(rows.slice(0, 2)).toEqual([
+      [0, 'r0'],
+      [1, 'r1']
+    ]);
     expect([...rows].length).toBe(1000);
     expect(rows[1000]).toBeUndefined();
   });
@@ -32,7 +35,14 @@ describe('lazyRows', () => {
   });
 
   it('filters on every word, across cells but never spanning two', () => {
-    const table = { columns: ['a', 'b'], rows: [['PJM', 'gas'], ['ERCOT', 'wind'], ['pj', 'mgas']] as Cell[][] };
+    const table = {
+      columns: ['a', 'b'],
+      rows: [
+        ['PJM', 'gas'],
+        ['ERCOT', 'wind'],
+        ['pj', 'mgas']
+      ] as Cell[][]
+    };
     expect(viewRows(table, { ...DEFAULT_VIEW, filter: 'pjm gas' })).toEqual([0]);
     expect(viewRows(table, { ...DEFAULT_VIEW, filter: 'pjmgas' })).toEqual([]);
   });

@@ -40,9 +40,7 @@ describe('pythonCell', () => {
     expect(code.trim().split('\n').slice(-2)).toEqual(['df = hub.queue(iso="PJM")', 'df']);
     // How to turn derived answers off is said where the client is made (a comment: the cell still runs as is).
     expect(code).toMatch(/^# .*Client\(derive=False\) asks the service every time\.$/m);
-    expect(pythonCell({ call: 'hub.news()', baseUrl: 'http://127.0.0.1:8787', variable: 'news' })).toContain(
-      'hub = Client(base_url="http://127.0.0.1:8787")'
-    );
+    expect(pythonCell({ call: 'hub.news()', baseUrl: 'http://127.0.0.1:8787', variable: 'news' })).toContain('hub = Client(base_url="http://127.0.0.1:8787")');
   });
 
   it('puts the citation in the markdown cell', () => {
@@ -53,7 +51,13 @@ describe('pythonCell', () => {
 });
 
 describe('MCP form typing', () => {
-  const horizon = { anyOf: [{ type: 'number', const: 30 }, { type: 'number', const: 60 }, { type: 'number', const: 90 }] };
+  const horizon = {
+    anyOf: [
+      { type: 'number', const: 30 },
+      { type: 'number', const: 60 },
+      { type: 'number', const: 90 }
+    ]
+  };
   const sites = {
     type: 'array',
     items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' }, name: { type: 'string' } } }
@@ -75,7 +79,10 @@ describe('MCP form typing', () => {
   it('an array of records takes JSON or the lat,lon; shorthand', () => {
     expect(argControl(sites)).toBe('records');
     expect(toolArgs({ properties: { sites } }, { sites: '39.0,-77.5; 40.1,-75.2,Philly' })).toEqual({
-      sites: [{ lat: 39, lon: -77.5 }, { lat: 40.1, lon: -75.2, name: 'Philly' }]
+      sites: [
+        { lat: 39, lon: -77.5 },
+        { lat: 40.1, lon: -75.2, name: 'Philly' }
+      ]
     });
     expect(toolArgs({ properties: { sites } }, { sites: '[{"lat": 1, "lon": 2}]' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });
     expect(toolArgs({ properties: { sites } }, { sites: '{"lat": 1, "lon": 2}' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });

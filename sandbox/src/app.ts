@@ -55,7 +55,10 @@ const MODULES = [health, queue, sites, briefs, stats, markets, dcpi, aiCapacity,
 /** Parses DCHUB_SANDBOX_KEYS (`pro=abc,free=def`). */
 export function parseKeys(spec: string | undefined): Map<string, Tier> {
   const keys = new Map<string, Tier>();
-  for (const pair of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [tier, key] = pair.split('=').map((s) => s?.trim());
     if (!key || !TIERS.includes(tier as Tier) || tier === 'anonymous') {
       throw new Error(`DCHUB_SANDBOX_KEYS: expected tier=key with tier one of free, starter, developer, pro, enterprise; got "${pair.replace(/=.*/, '=…')}"`);
@@ -126,7 +129,21 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
       origin: '*',
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-API-Key', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'If-None-Match'],
-      exposeHeaders: ['Content-Disposition', 'Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Tier', 'X-Total-Available', 'X-Market-Brief-Mode', 'X-Market-Brief-Tier', 'X-Canonical-Path', 'Mcp-Session-Id', DATA_HEADER],
+      exposeHeaders: [
+        'Content-Disposition',
+        'Retry-After',
+        'ETag',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'X-RateLimit-Tier',
+        'X-Total-Available',
+        'X-Market-Brief-Mode',
+        'X-Market-Brief-Tier',
+        'X-Canonical-Path',
+        'Mcp-Session-Id',
+        DATA_HEADER,
+      ],
       maxAge: 600,
     }),
   );

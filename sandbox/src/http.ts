@@ -1,3 +1,4 @@
+import { scalarText } from '@dchub/core';
 import type { Context } from 'hono';
 import type { Tier } from './policy/tiers.js';
 
@@ -10,11 +11,10 @@ export function badRequest(c: Context, param: string, message: string, envelope 
   return c.json(envelope ? { ok: false, _entity: 'error', error, param } : { success: false, error, param }, 400);
 }
 
-
 /** One CSV cell (RFC 4180 quoting); null and undefined are empty. */
 export const csvField = (v: unknown): string => {
   if (v === null || v === undefined) return '';
-  const s = String(v);
+  const s = scalarText(v) ?? JSON.stringify(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

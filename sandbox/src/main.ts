@@ -24,7 +24,7 @@ try {
       `[${sb.ctx.data.queue.length} queue projects, ${tiers.length} configured keys${tiers.length ? `: ${tiers.join(', ')}` : ''}; ready in ${Math.round(performance.now() - t0)} ms]` +
       (sb.ctx.controls ? ' [test controls on: /_sandbox/clock, /_sandbox/faults]' : '') +
       (sb.ctx.enforceLimits ? '' : ' [daily limits OFF]') +
-      (sb.ctx.profile === 'real' ? ' [profile: real — the real service\'s shapes and quirks]' : ''),
+      (sb.ctx.profile === 'real' ? " [profile: real — the real service's shapes and quirks]" : ''),
   );
   const stop = () => void sb.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

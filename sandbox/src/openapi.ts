@@ -46,7 +46,10 @@ function operation(spec: RouteSpec, requiredTier: RequiredTier) {
   const responses: Record<string, unknown> = {};
   // A route that needs a key or a plan may refuse: 401 (no key), 403 (plan below; the real profile's answer to a missing key too).
   const refusals: Record<number, ResponseSpec> = requires
-    ? { 401: { description: 'No API key', schema: ErrorBody }, 403: { description: 'Plan below the one required (the real profile also answers 403 plan_required without a key)', schema: ErrorBody } }
+    ? {
+        401: { description: 'No API key', schema: ErrorBody },
+        403: { description: 'Plan below the one required (the real profile also answers 403 plan_required without a key)', schema: ErrorBody },
+      }
     : {};
   for (const [status, r] of Object.entries({ ...refusals, ...spec.responses })) {
     const type = r.contentType ?? 'application/json';

@@ -100,7 +100,7 @@ export class RouteRegistry {
             if (!r.success) return r.refused;
             body = r.data;
           }
-          return spec.handler(c, { query, body, params } as never);
+          return spec.handler(c, { query, body, params });
         });
       }
     }

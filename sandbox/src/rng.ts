@@ -26,7 +26,10 @@ export function unit(...parts: Array<string | number>): number {
 export function hexId(length: number, ...parts: Array<string | number>): string {
   let out = '';
   let i = 0;
-  while (out.length < length) out += hash53(`${parts.join('|')}#${i++}`).toString(16).padStart(14, '0');
+  while (out.length < length)
+    out += hash53(`${parts.join('|')}#${i++}`)
+      .toString(16)
+      .padStart(14, '0');
   return out.slice(0, length);
 }
 

@@ -13,14 +13,23 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 function answerOversizedRequest(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   if (!socket.writable) return;
   if (err.code !== 'HPE_HEADER_OVERFLOW') {
-    socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"bad_request: the request is not valid HTTP/1.1"}');
+    socket.end(
+      'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"bad_request: the request is not valid HTTP/1.1"}',
+    );
     return;
   }
-  const firstLine = err.rawPacket?.subarray(0, MAX_URL_BYTES + 64).toString('latin1').split('\r\n', 1)[0] ?? '';
+  const firstLine =
+    err.rawPacket
+      ?.subarray(0, MAX_URL_BYTES + 64)
+      .toString('latin1')
+      .split('\r\n', 1)[0] ?? '';
   const urlTooLong = firstLine.length > MAX_URL_BYTES || !err.rawPacket?.includes('\r\n');
   const [status, body] = urlTooLong
     ? ['414 URI Too Long', `{"error":"url: the URL is longer than ${MAX_URL_BYTES} bytes (the limit)","param":"url"}`]
-    : ['431 Request Header Fields Too Large', `{"error":"headers: the request headers are larger than ${MAX_HEADER_BYTES} bytes (the limit)","param":"headers"}`];
+    : [
+        '431 Request Header Fields Too Large',
+        `{"error":"headers: the request headers are larger than ${MAX_HEADER_BYTES} bytes (the limit)","param":"headers"}`,
+      ];
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

@@ -110,9 +110,7 @@ describe('architecture', () => {
     });
 
     it(`${dir}: no source file over ${MAX_LINES} lines`, () => {
-      const long = files
-        .map((f) => ({ file: rel(f), lines: lineCount(f) }))
-        .filter((x) => x.lines > MAX_LINES);
+      const long = files.map((f) => ({ file: rel(f), lines: lineCount(f) })).filter((x) => x.lines > MAX_LINES);
       expect(long, long.map((x) => `${x.file}: ${x.lines} lines`).join('\n')).toEqual([]);
     });
   }
@@ -127,8 +125,20 @@ describe('architecture', () => {
   }
 
   it('finds a cycle when there is one (the checker itself)', () => {
-    const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(cycles(g)).toEqual([['a', 'b', 'c']]);
-    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 describe('prototype keys are never lookups', () => {
@@ -28,7 +32,16 @@ describe('prototype keys are never lookups', () => {
   });
 
   it('a candidate field named constructor carries no value', async () => {
-    const res = await fetch(`${sb.url}/api/v1/rank-sites`, json({ candidates: [{ id: 'a', x: 1 }, { id: 'b', x: 2 }], objectives: { constructor: 1, x: 1 } }));
+    const res = await fetch(
+      `${sb.url}/api/v1/rank-sites`,
+      json({
+        candidates: [
+          { id: 'a', x: 1 },
+          { id: 'b', x: 2 },
+        ],
+        objectives: { constructor: 1, x: 1 },
+      }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.objective_status.find((o: { objective: string }) => o.objective === 'constructor').status).toBe('unavailable');
@@ -99,7 +112,12 @@ describe('bodies are refused while they stream in', () => {
         else ctl.enqueue(new Uint8Array(100_000).fill(32));
       },
     });
-    const res = await fetch(`${sb.url}/api/v1/analyze-parcel`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${sb.url}/api/v1/analyze-parcel`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     // 20 MB offered; the server stopped reading soon after the first megabyte.
     expect(pulled).toBeLessThan(200);
@@ -110,10 +128,20 @@ describe('/mcp bounds', () => {
   const rpc = (body: unknown, session?: string) =>
     fetch(`${sb.url}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' } : {}),
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const init = (id = 1) => rpc({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bounds', version: '1' } } });
+  const init = (id = 1) =>
+    rpc({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bounds', version: '1' } },
+    });
 
   it('a body over 1 MB is a 413 JSON-RPC error', async () => {
     const res = await rpc('x'.repeat(30_000_000));
@@ -181,7 +209,7 @@ describe('HTTP edges', () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const sock = connect(sb.port, '127.0.0.1', () => sock.write('NOT HTTP AT ALL\r\n\r\n'));
       let text = '';
-      sock.on('data', (d) => (text += d));
+      sock.on('data', (d: Buffer) => (text += d.toString('utf8')));
       sock.on('end', () => resolve(text));
       sock.on('error', reject);
     });

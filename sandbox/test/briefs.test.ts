@@ -13,8 +13,21 @@ import { startSandbox, type RunningSandbox } from '../src/server.js';
 const KEYS = { free: 'f1', starter: 's1', developer: 'd1', pro: 'p1', enterprise: 'e1' } as const;
 type KeyTier = keyof typeof KEYS | 'anonymous';
 const SEEDS = [
-  'northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago', 'silicon-valley', 'new-york', 'portland',
-  'hillsboro', 'reno', 'columbus', 'salt-lake-city', 'charlotte', 'denver', 'madison',
+  'northern-virginia',
+  'dallas',
+  'phoenix',
+  'atlanta',
+  'chicago',
+  'silicon-valley',
+  'new-york',
+  'portland',
+  'hillsboro',
+  'reno',
+  'columbus',
+  'salt-lake-city',
+  'charlotte',
+  'denver',
+  'madison',
 ];
 
 let sb: RunningSandbox;
@@ -140,7 +153,11 @@ describe('daily caps of the bulk endpoints', () => {
     for (let i = 0; i < 3; i++) await call('/api/v1/market-brief/all', 'anonymous');
     expect((await call('/api/v1/market-brief/all', 'anonymous')).status).toBe(429);
     const clock = (await (await fetch(`${sb.url}/_sandbox/clock`)).json()).now as string;
-    await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: 86_400 }) });
+    await fetch(`${sb.url}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
     expect((await call('/api/v1/market-brief/all', 'anonymous')).status).toBe(200);
     await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set: clock }) });
   });
@@ -303,7 +320,11 @@ describe('GET /api/v1/market-brief/diff', () => {
     expect(none.changed_total).toBe(0);
     expect(none.briefs).toEqual([]);
 
-    const moved = await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: 86_400 }) });
+    const moved = await fetch(`${sb.url}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
     expect(moved.status).toBe(200);
     const after = MarketBriefAll.parse((await call('/api/v1/market-brief/all?limit=500')).body);
     const was = new Map(before.briefs.map((b) => [b.slug, b.hero.computed_at]));
@@ -332,7 +353,7 @@ describe('GET /api/v1/market-brief/diff', () => {
     const noZone = MarketBriefDiff.parse((await call(`/api/v1/market-brief/diff?since=${before.as_of.slice(0, 19)}&limit=500`)).body);
     expect(noZone.briefs.map((b) => b.slug)).toEqual(changed);
   });
-  it('scopes the diff to the tier\'s markets', async () => {
+  it("scopes the diff to the tier's markets", async () => {
     const free = MarketBriefDiff.parse((await call('/api/v1/market-brief/diff?since=2026-01-01', 'free')).body);
     expect(free.total_available).toBe(5);
     expect(free.briefs.every((b) => SEEDS.slice(0, 5).includes(b.slug))).toBe(true);

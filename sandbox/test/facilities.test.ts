@@ -13,7 +13,10 @@ beforeEach(async () => {
 });
 
 const call = async (path: string, key?: string, init: RequestInit = {}) => {
-  const res = await fetch(sb.url + path, { ...init, headers: { 'content-type': 'application/json', ...(key ? { 'X-API-Key': key } : {}), ...(init.headers ?? {}) } });
+  const res = await fetch(sb.url + path, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(key ? { 'X-API-Key': key } : {}), ...(init.headers ?? {}) },
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 const expect400 = async (path: string, param: string, key = 'e1') => {
@@ -136,7 +139,13 @@ describe('POST /api/v1/search/semantic', () => {
   it('honours topK 1-50 and refuses other values or a missing query (400 naming the field)', async () => {
     const r = SemanticSearchResult.parse((await post({ query: 'frankfurt', topK: 12 }, 'e1')).body);
     expect(r.count).toBe(12);
-    for (const [b, param] of [[{ query: 'x', topK: 51 }, 'topK'], [{ query: 'x', topK: 0 }, 'topK'], [{ query: 'x', topK: 2.5 }, 'topK'], [{}, 'query'], [{ query: '  ' }, 'query']] as const) {
+    for (const [b, param] of [
+      [{ query: 'x', topK: 51 }, 'topK'],
+      [{ query: 'x', topK: 0 }, 'topK'],
+      [{ query: 'x', topK: 2.5 }, 'topK'],
+      [{}, 'query'],
+      [{ query: '  ' }, 'query'],
+    ] as const) {
       const { status, body } = await post(b, 'd1');
       expect(status).toBe(400);
       expect(body.param).toBe(param);

@@ -18,7 +18,15 @@ const KEYS = { free: 'fz-free', pro: 'fz-pro', enterprise: 'fz-ent' };
 let sb: RunningSandbox;
 let doc: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown }>> };
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'fuzz-hostile', now: '2026-11-21T12:00:00Z', keys: Object.entries(KEYS).map(([t, k]) => `${t}=${k}`).join(','), limits: false });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'fuzz-hostile',
+    now: '2026-11-21T12:00:00Z',
+    keys: Object.entries(KEYS)
+      .map(([t, k]) => `${t}=${k}`)
+      .join(','),
+    limits: false,
+  });
   doc = await (await fetch(`${sb.url}/openapi.json`)).json();
 });
 afterAll(() => sb?.close());
@@ -27,7 +35,34 @@ afterAll(() => sb?.close());
 
 const PROTO_KEYS = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 const hostileText = fc.oneof(
-  fc.constantFrom('', ' ', '-1', '0', '-0', '1e309', 'NaN', 'Infinity', '99999999999999999999', 'null', 'true', '[]', '{}', ',,,', '%00', '\u0000', '\uFFFF', 'é漢字🙂', "' OR 1=1 --", '<script>alert(1)</script>', '../../etc/passwd', '2026-13-45T99:99:99Z', '0x1F', '1,2,3', 'PJM;ERCOT;ISO-NE', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-1',
+    '0',
+    '-0',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '99999999999999999999',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    ',,,',
+    '%00',
+    '\u0000',
+    '\uFFFF',
+    'é漢字🙂',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+    '2026-13-45T99:99:99Z',
+    '0x1F',
+    '1,2,3',
+    'PJM;ERCOT;ISO-NE',
+    'a'.repeat(5000),
+  ),
   fc.constantFrom(...PROTO_KEYS),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
@@ -71,7 +106,10 @@ function restRequests(): fc.Arbitrary<Req> {
       const params = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
       const query = fc.dictionary(fc.constantFrom(...params, ...PROTO_KEYS, 'unknown'), hostileText, { maxKeys: Math.max(1, params.length) });
       const pathValue = fc.oneof(hostileText, fc.constantFrom('dallas', 'northern-virginia', 'TX', '1000', 'pjm', '1'));
-      const verb = fc.oneof({ weight: 9, arbitrary: fc.constant(method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST', 'GET') });
+      const verb = fc.oneof(
+        { weight: 9, arbitrary: fc.constant(method.toUpperCase()) },
+        { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST', 'GET') },
+      );
       const body = method === 'post' ? hostileBody(BODY_FIELDS[path] ?? ['x']).map((b): string | undefined => b) : fc.constant<string | undefined>(undefined);
       ops.push(
         fc.record({ verb, query, pathValue, key: keyArb, body }).map(({ verb, query, pathValue, key, body }) => {
@@ -154,16 +192,28 @@ describe('fuzz: hostile requests over every operation and every MCP tool', () =>
     const rpc = async (body: unknown, session?: string) => {
       const res = await fetch(`${sb.url}/mcp`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' } : {}) },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' } : {}),
+        },
         body: JSON.stringify(body),
       });
       const text = await res.text();
       return { session: res.headers.get('mcp-session-id') ?? undefined, json: text ? JSON.parse(text) : undefined };
     };
-    const init = await rpc({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } });
+    const init = await rpc({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    });
     const session = init.session!;
     await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
-    const tools = (await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, session)).json.result.tools as Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }>;
+    const tools = (await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, session)).json.result.tools as Array<{
+      name: string;
+      inputSchema: { properties?: Record<string, unknown> };
+    }>;
     expect(tools).toHaveLength(29);
     const call = fc.oneof(
       ...tools.map((t) => {
@@ -171,7 +221,7 @@ describe('fuzz: hostile requests over every operation and every MCP tool', () =>
         return fc
           .record({
             args: fc.oneof(
-              { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...props, ...PROTO_KEYS, 'extra'), hostileJson, { maxKeys: 4 }) as fc.Arbitrary<unknown> },
+              { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...props, ...PROTO_KEYS, 'extra'), hostileJson, { maxKeys: 4 }) },
               { weight: 1, arbitrary: hostileJson },
             ),
             id: fc.nat(),
@@ -184,7 +234,10 @@ describe('fuzz: hostile requests over every operation and every MCP tool', () =>
     const names = new Set(calls.map((c) => (c.params as { name?: unknown })?.name).filter((n) => typeof n === 'string'));
     expect(names.size).toBe(29);
     const results = await runAll(calls, async (body) => {
-      const o = await send({ method: 'POST', url: '/mcp', body: JSON.stringify(body) }, { Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' });
+      const o = await send(
+        { method: 'POST', url: '/mcp', body: JSON.stringify(body) },
+        { Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' },
+      );
       return o;
     });
     outcomes.push(...results);

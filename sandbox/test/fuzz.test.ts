@@ -14,7 +14,29 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-const HOSTILE = ['', 'abc', '-1', '0', '1e309', 'NaN', 'Infinity', '-0', '99999999999999999999', 'null', '[]', '{}', '%00', '\u0000', 'é漢字🙂', "' OR 1=1 --", '<script>', 'x'.repeat(600), ',,,', 'true,false', '2026-13-45T99:99:99Z'];
+const HOSTILE = [
+  '',
+  'abc',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '-0',
+  '99999999999999999999',
+  'null',
+  '[]',
+  '{}',
+  '%00',
+  '\u0000',
+  'é漢字🙂',
+  "' OR 1=1 --",
+  '<script>',
+  'x'.repeat(600),
+  ',,,',
+  'true,false',
+  '2026-13-45T99:99:99Z',
+];
 
 async function check(method: string, url: string, body?: string) {
   const res = await fetch(url, { method, headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' }, body });
@@ -50,7 +72,19 @@ describe('hostile input', () => {
   });
 
   it('every POST body shape', async () => {
-    const bodies = ['', 'not json', 'null', '[]', '{}', '{"candidates": "x"}', '{"candidates": [null], "objectives": {"a": "b"}}', '{"geometry": {"type": "Polygon", "coordinates": [[["a","b"]]]}}', '{"geometry": {"type": "MultiPolygon", "coordinates": 5}}', '{"query": 5, "topK": "lots"}', JSON.stringify({ client_name: { nested: true } })];
+    const bodies = [
+      '',
+      'not json',
+      'null',
+      '[]',
+      '{}',
+      '{"candidates": "x"}',
+      '{"candidates": [null], "objectives": {"a": "b"}}',
+      '{"geometry": {"type": "Polygon", "coordinates": [[["a","b"]]]}}',
+      '{"geometry": {"type": "MultiPolygon", "coordinates": 5}}',
+      '{"query": 5, "topK": "lots"}',
+      JSON.stringify({ client_name: { nested: true } }),
+    ];
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       if (!ops.post) continue;
       for (const b of bodies) await check('POST', `${sb.url}${path}`, b);

@@ -44,7 +44,12 @@ const facilitiesOf = (slug: string) => sb.ctx.data.infra.facilities.filter((f) =
 const todayScores = () => sb.ctx.data.dcpi(scoringDay(sb.ctx.clock.nowMs()));
 /** composite = (excess·0.6 + (100 − constraint)·0.3 + (1 − min(ttp,60)/60)·10) × verdict multiplier (notes §2.6.1). */
 const composite = (e: number, c: number, t: number, v: string) =>
-  Math.round(Math.max(0, Math.min(100, (e * 0.6 + (100 - c) * 0.3 + (1 - Math.min(t, 60) / 60) * 10) * ({ BUILD: 1, CAUTION: 0.85, AVOID: 0.6 } as Record<string, number>)[v])) * 10) / 10;
+  Math.round(
+    Math.max(
+      0,
+      Math.min(100, (e * 0.6 + (100 - c) * 0.3 + (1 - Math.min(t, 60) / 60) * 10) * ({ BUILD: 1, CAUTION: 0.85, AVOID: 0.6 } as Record<string, number>)[v]),
+    ) * 10,
+  ) / 10;
 
 describe('GET /api/v1/stats', () => {
   it('gives platform totals from the data set', async () => {
@@ -75,7 +80,11 @@ describe('GET /api/v1/markets and /api/v1/markets/list', () => {
   it('caps rows per tier and hides pipeline MW and price below the paid plans', async () => {
     await resetLimits();
     const expected: Array<[KeyTier, number, boolean]> = [
-      ['anonymous', 5, false], ['free', 10, false], ['developer', 50, true], ['pro', 232, true], ['enterprise', 232, true],
+      ['anonymous', 5, false],
+      ['free', 10, false],
+      ['developer', 50, true],
+      ['pro', 232, true],
+      ['enterprise', 232, true],
     ];
     for (const [tier, rows, priced] of expected) {
       const r = await call('/api/v1/markets/list', tier);
@@ -115,7 +124,10 @@ describe('GET /api/v1/markets and /api/v1/markets/list', () => {
     expect(nova.id).toBe('northern virginia'); // curated keys carry a space, as on the real service
     const fs = facilitiesOf('northern-virginia');
     expect(nova.facility_count).toBe(fs.length);
-    expect(nova.pipeline_mw_total).toBeCloseTo(fs.filter((f) => f.status !== 'operational').reduce((a, f) => a + f.power_mw, 0), 0);
+    expect(nova.pipeline_mw_total).toBeCloseTo(
+      fs.filter((f) => f.status !== 'operational').reduce((a, f) => a + f.power_mw, 0),
+      0,
+    );
     expect(nova.avg_kwh_price_usd).toBeGreaterThan(0.03);
     expect(nova.avg_kwh_price_usd).toBeLessThan(0.5);
   });
@@ -185,7 +197,7 @@ describe('GET /api/v1/markets/compare', () => {
 });
 
 describe('GET /api/v1/dcpi/scores/{market_slug}', () => {
-  it('gives the spec §2.7 fields and the inputs, matching the day\'s recompute', async () => {
+  it("gives the spec §2.7 fields and the inputs, matching the day's recompute", async () => {
     const r = await call('/api/v1/dcpi/scores/dallas', 'anonymous');
     expect(r.status).toBe(200);
     const s = DcpiScoreResponse.parse(r.body);
@@ -290,7 +302,12 @@ describe('GET /api/v1/dcpi/leaderboard', () => {
     expect(lb.count).toBe(Math.min(100, n));
     expect(lb.leaderboard.every((x) => x.verdict === 'CAUTION')).toBe(true);
     expect(lb.filter.verdict).toBe('CAUTION');
-    for (const [q, param] of [['limit=101', 'limit'], ['limit=0', 'limit'], ['verdict=MAYBE', 'verdict'], ['format=xml', 'format']]) {
+    for (const [q, param] of [
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['verdict=MAYBE', 'verdict'],
+      ['format=xml', 'format'],
+    ]) {
       const bad = await call(`/api/v1/dcpi/leaderboard?${q}`);
       expect(bad.status).toBe(400);
       expect(bad.body.error.startsWith(`${param}:`)).toBe(true);
@@ -373,10 +390,17 @@ describe('daily recompute', () => {
     const lbBefore = DcpiLeaderboard.parse((await call('/api/v1/dcpi/leaderboard')).body);
     const day = scoringDay(sb.ctx.clock.nowMs());
     const today = new Map(sb.ctx.data.dcpi(day).map((s) => [s.market_slug, s.computed_at]));
-    const moved = sb.ctx.data.dcpi(day + 1).filter((s) => s.computed_at !== today.get(s.market_slug)).map((s) => s.market_slug);
+    const moved = sb.ctx.data
+      .dcpi(day + 1)
+      .filter((s) => s.computed_at !== today.get(s.market_slug))
+      .map((s) => s.market_slug);
     expect(moved.length).toBeGreaterThan(0);
     const etag = (await call(`/api/v1/dcpi/scores/${moved[0]}`)).headers.get('etag');
-    await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_seconds: 86_400 }) });
+    await fetch(`${sb.url}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
     const after = AiCapacityIndex.parse((await call('/api/v1/ai-capacity-index?limit=50')).body);
     expect(Date.parse(after.computed_at) - Date.parse(before.computed_at)).toBe(86_400_000);
     expect(after.markets).not.toEqual(before.markets);

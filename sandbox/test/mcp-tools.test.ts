@@ -24,7 +24,7 @@ afterAll(async () => {
 
 async function call(name: string, args: Obj = {}): Promise<{ isError: boolean; data: Obj }> {
   const raw = McpToolResult.parse(await client.callTool({ name, arguments: args }));
-  return { isError: raw.isError === true, data: JSON.parse(raw.content[0]!.text!) };
+  return { isError: raw.isError === true, data: JSON.parse(raw.content[0].text!) };
 }
 async function refused(name: string, args: Obj, param: string) {
   const r = await call(name, args);

@@ -15,7 +15,11 @@ beforeEach(async () => {
   await fetch(`${sb.url}/_sandbox/limits`, { method: 'DELETE' });
 });
 afterEach(async () => {
-  while (open.length) await open.pop()!.close().catch(() => undefined);
+  while (open.length)
+    await open
+      .pop()!
+      .close()
+      .catch(() => undefined);
 });
 
 async function connect(key?: string, bearer = false): Promise<Client> {
@@ -93,7 +97,8 @@ describe('MCP tools answer from the same data as REST', () => {
     const r = await rest('/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100', 'p1');
     const { isError, data } = await call(client, 'analyze_site', { lat: 39.04, lon: -77.49, capacity_mw: 100 });
     expect(isError).toBe(false);
-    for (const k of ['overall_score', 'interpretation', 'location', 'fiber', 'nearby', 'capacity_context', 'capacity_requested_mw']) expect(data[k], k).toEqual(r.body[k]);
+    for (const k of ['overall_score', 'interpretation', 'location', 'fiber', 'nearby', 'capacity_context', 'capacity_requested_mw'])
+      expect(data[k], k).toEqual(r.body[k]);
     const byName = await call(client, 'analyze_site', { location: 'northern-virginia' });
     expect(byName.data.resolved_from).toMatch(/northern-virginia/);
   });
@@ -119,7 +124,9 @@ describe('MCP tools answer from the same data as REST', () => {
       expect(ids(deals.data.transactions)).toEqual(ids(r.body.transactions));
     }
     const fac = await call(client, 'search_facilities', { query: 'dallas', limit: 3 });
-    const expected = sb.ctx.data.infra.facilities.filter((f) => [f.name, f.operator, f.city, f.market ?? '', f.state].some((s) => s.toLowerCase().includes('dallas')));
+    const expected = sb.ctx.data.infra.facilities.filter((f) =>
+      [f.name, f.operator, f.city, f.market ?? '', f.state].some((s) => s.toLowerCase().includes('dallas')),
+    );
     expect(fac.data.total).toBe(expected.length);
     expect((fac.data.facilities as Obj[]).map((f) => f.id)).toEqual(expected.slice(0, 3).map((f) => f.id));
   });
@@ -182,7 +189,7 @@ describe('MCP tools answer from the same data as REST', () => {
     expect(walled.data.error).toBe('pro_required');
   });
 
-  it('internal REST reads do not spend the caller\'s REST allowance', async () => {
+  it("internal REST reads do not spend the caller's REST allowance", async () => {
     const client = await connect('f1');
     for (let i = 0; i < 12; i++) expect((await call(client, 'list_transactions', { limit: 1 })).isError).toBe(false);
     const r = await rest('/api/v1/transactions?limit=1', 'f1');
@@ -200,7 +207,12 @@ describe('every tool answers (enterprise key)', () => {
     get_market_intel: () => ({ market: 'dallas' }),
     get_news: () => ({ limit: 3 }),
     analyze_site: () => ({ lat: 33.45, lon: -112.07, capacity_mw: 100 }),
-    compare_sites: () => ({ sites: [{ lat: 39.04, lon: -77.49 }, { lat: 32.78, lng: -96.8 }] }),
+    compare_sites: () => ({
+      sites: [
+        { lat: 39.04, lon: -77.49 },
+        { lat: 32.78, lng: -96.8 },
+      ],
+    }),
     get_intelligence_index: () => ({}),
     get_pipeline: () => ({ limit: 3 }),
     get_grid_data: () => ({ iso: 'PJM' }),
@@ -241,7 +253,8 @@ describe('every tool answers (enterprise key)', () => {
     expect(water.data.drought_category).toMatch(/^D[0-4]$/);
     expect(water.data.water_stress_score).toBeGreaterThan(60);
     const tax = await call(client, 'get_tax_incentives', { state: 'Virginia' });
-    for (const p of tax.data.programs as Obj[]) expect(['sales-tax-exemption', 'property-tax-abatement', 'income-tax-credit', 'electricity-tax-discount']).toContain(p.type);
+    for (const p of tax.data.programs as Obj[])
+      expect(['sales-tax-exemption', 'property-tax-abatement', 'income-tax-credit', 'electricity-tax-discount']).toContain(p.type);
     const deals = await call(client, 'hyperscaler_deals', { min_value_usd: 2e9, region: 'americas' });
     expect(deals.data.since).toBe('2026-05-25');
     expect((deals.data.deals as Obj[]).length).toBeGreaterThan(0);
@@ -274,7 +287,15 @@ describe('MCP tiers', () => {
     const client = await connect();
     const anon = await call(client, 'rank_markets', { limit: 10 });
     expect(anon.data.results).toHaveLength(2);
-    expect(anon.data).toMatchObject({ _gated: true, _preview_only: true, preview_is_partial: true, _results_field: 'results', _results_withheld: 8, _total_available: 10, _hidden_count: 8 });
+    expect(anon.data).toMatchObject({
+      _gated: true,
+      _preview_only: true,
+      preview_is_partial: true,
+      _results_field: 'results',
+      _results_withheld: 8,
+      _total_available: 10,
+      _hidden_count: 8,
+    });
     const keyed = await call(await connect('f1'), 'rank_markets', { limit: 10 });
     expect(keyed.data.results).toHaveLength(10);
     expect(keyed.data).not.toHaveProperty('_gated');
@@ -356,16 +377,25 @@ describe('determinism', () => {
         await client.close();
         return out;
       };
-      await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set: '2026-11-21T12:00:00Z' }) });
+      await fetch(`${sb.url}/_sandbox/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ set: '2026-11-21T12:00:00Z' }),
+      });
       expect(await texts(sb.url)).toEqual(await texts(other.url));
     } finally {
-      other.close();
+      await other.close();
     }
   });
 });
 
 describe('MCP transport rules', () => {
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
   it('an unknown key is refused with HTTP 401 and auth_instructions', async () => {
@@ -380,7 +410,11 @@ describe('MCP transport rules', () => {
     const noSession = await fetch(`${sb.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     expect(noSession.status).toBe(400);
     expect(((await noSession.json()) as { error: { message: string } }).error.message).toMatch(/No session/);
-    const unknown = await fetch(`${sb.url}/mcp`, { method: 'POST', headers: { ...headers, 'Mcp-Session-Id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const unknown = await fetch(`${sb.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'Mcp-Session-Id': 'nope' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
     expect(unknown.status).toBe(404);
     const started = await fetch(`${sb.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
     expect(started.status).toBe(200);

@@ -110,10 +110,59 @@ const SAMPLES: Sample[] = [
   { op: 'GET /api/v1/receipts/{run_id}', url: '/api/v1/receipts/abc', status: 400 },
   { op: 'GET /api/v1/receipts/{run_id}', url: '/api/v1/receipts/1', status: 404 },
   // parcel analysis and multi-site ranking (sandbox/src/routes/parcel.ts, ranking.ts)
-  { op: 'POST /api/v1/analyze-parcel', url: '/api/v1/analyze-parcel', keyless: true, body: { geometry: { type: 'Polygon', coordinates: [[[-77.49, 39.02], [-77.485, 39.02], [-77.485, 39.0245], [-77.49, 39.0245], [-77.49, 39.02]]] }, capacity_mw: 100 } },
-  { op: 'POST /api/v1/analyze-parcel', url: '/api/v1/analyze-parcel', body: { geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 95], [1, 0]]] } }, status: 400 },
-  { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [{ id: 'a', fiber_km: 3, capacity_mw: 200 }, { id: 'b', fiber_km: 9, capacity_mw: 400 }], objectives: { fiber_km: -1, capacity_mw: 1 } } },
-  { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [{ id: 'a', fiber_km: 3 }], objectives: { fiber_km: -1 }, percentile: true } },
+  {
+    op: 'POST /api/v1/analyze-parcel',
+    url: '/api/v1/analyze-parcel',
+    keyless: true,
+    body: {
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-77.49, 39.02],
+            [-77.485, 39.02],
+            [-77.485, 39.0245],
+            [-77.49, 39.0245],
+            [-77.49, 39.02],
+          ],
+        ],
+      },
+      capacity_mw: 100,
+    },
+  },
+  {
+    op: 'POST /api/v1/analyze-parcel',
+    url: '/api/v1/analyze-parcel',
+    body: {
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 95],
+            [1, 0],
+          ],
+        ],
+      },
+    },
+    status: 400,
+  },
+  {
+    op: 'POST /api/v1/rank-sites',
+    url: '/api/v1/rank-sites',
+    body: {
+      candidates: [
+        { id: 'a', fiber_km: 3, capacity_mw: 200 },
+        { id: 'b', fiber_km: 9, capacity_mw: 400 },
+      ],
+      objectives: { fiber_km: -1, capacity_mw: 1 },
+    },
+  },
+  {
+    op: 'POST /api/v1/rank-sites',
+    url: '/api/v1/rank-sites',
+    body: { candidates: [{ id: 'a', fiber_km: 3 }], objectives: { fiber_km: -1 }, percentile: true },
+  },
   { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [], objectives: { fiber_km: -1 } }, status: 400 },
 ];
 
@@ -174,7 +223,7 @@ describe('/openapi.json', () => {
 const param = (method: string, path: string, name: string) =>
   (doc.paths[path][method].parameters as Array<{ name: string; required: boolean; schema: any }>).find((p) => p.name === name)!;
 /** Whether a JSON Schema admits a value (ajv, the document's own dialect). */
-const admits = (schema: unknown, value: unknown) => ajv.validate(schema as object, value) as boolean;
+const admits = (schema: unknown, value: unknown): boolean => ajv.validate(schema as object, value);
 
 describe('/openapi.json describes what the server accepts (the cases schemathesis found)', () => {
   const get = async (url: string, init: RequestInit = {}) => {
@@ -186,7 +235,9 @@ describe('/openapi.json describes what the server accepts (the cases schemathesi
     const files = (dir: string): string[] =>
       readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
     const root = join(__dirname, '../..');
-    const walking = [...files(join(root, 'sandbox/src')), ...files(join(root, 'core/src'))].filter((f) => /_zod\s*[.[]\s*['"]?def/.test(readFileSync(f, 'utf8')));
+    const walking = [...files(join(root, 'sandbox/src')), ...files(join(root, 'core/src'))].filter((f) =>
+      /_zod\s*[.[]\s*['"]?def/.test(readFileSync(f, 'utf8')),
+    );
     expect(walking).toEqual([]);
   });
 
@@ -194,7 +245,12 @@ describe('/openapi.json describes what the server accepts (the cases schemathesi
     const patterns: string[] = [];
     const walk = (v: unknown): void => {
       if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'pattern' && typeof x === 'string' ? patterns.push(x) : walk(x);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === 'pattern' && typeof x === 'string') patterns.push(x);
+          else walk(x);
+        }
+      }
     };
     walk(doc.paths);
     expect(patterns.length).toBeGreaterThan(10);
@@ -226,7 +282,10 @@ describe('/openapi.json describes what the server accepts (the cases schemathesi
   });
 
   it('path ids: a positive whole number of at most 12 digits; a large one is a 404, not a 400', async () => {
-    for (const [path, name] of [['/api/v1/facilities/detail/{facility_id}', 'facility_id'], ['/api/v1/receipts/{run_id}', 'run_id']] as const) {
+    for (const [path, name] of [
+      ['/api/v1/facilities/detail/{facility_id}', 'facility_id'],
+      ['/api/v1/receipts/{run_id}', 'run_id'],
+    ] as const) {
       const s = param('get', path, name).schema;
       expect([admits(s, 1), admits(s, 999_999_999_999), admits(s, 0), admits(s, -399), admits(s, 1e12)]).toEqual([true, true, false, false, false]);
     }
@@ -235,7 +294,11 @@ describe('/openapi.json describes what the server accepts (the cases schemathesi
   });
 
   it('blank values (iso=, limit=, type=) are documented as "not given" and accepted', async () => {
-    for (const [path, name] of [['/api/grid/fuel-mix', 'iso'], ['/api/news', 'limit'], ['/api/v1/onboard', 'type']] as const) {
+    for (const [path, name] of [
+      ['/api/grid/fuel-mix', 'iso'],
+      ['/api/news', 'limit'],
+      ['/api/v1/onboard', 'type'],
+    ] as const) {
       expect(admits(param('get', path, name).schema, '')).toBe(true);
       expect(admits(param('get', path, name).schema, 'zzz')).toBe(false);
     }

@@ -46,7 +46,13 @@ describe.each(PROFILES)('%s profile', (profile) => {
     }
     return Math.abs((s * R * R) / 2);
   }
-  const square = (lng: number, lat: number, d: number) => [[lng, lat], [lng + d, lat], [lng + d, lat + d], [lng, lat + d], [lng, lat]];
+  const square = (lng: number, lat: number, d: number) => [
+    [lng, lat],
+    [lng + d, lat],
+    [lng + d, lat + d],
+    [lng, lat + d],
+    [lng, lat],
+  ];
 
   describe('POST /api/v1/analyze-parcel — math', () => {
     it('a 0.01° square at the equator is about 1,239,000 m² (306 acres)', async () => {
@@ -69,7 +75,13 @@ describe.each(PROFILES)('%s profile', (profile) => {
     });
 
     it('a parcel near Ashburn: acreage from the formula, handoff carries capacity_mw', async () => {
-      const ring = [[-77.49, 39.02], [-77.485, 39.02], [-77.485, 39.0245], [-77.49, 39.0245], [-77.49, 39.02]];
+      const ring = [
+        [-77.49, 39.02],
+        [-77.485, 39.02],
+        [-77.485, 39.0245],
+        [-77.49, 39.0245],
+        [-77.49, 39.02],
+      ];
       const r = await analyze({ geometry: { type: 'polygon', coordinates: [ring] }, capacity_mw: 100 });
       expect(r.total_acres).toBeCloseTo(Math.round((areaM2(ring) / 4046.8564224) * 100) / 100, 2);
       expect(r.representative_point).toEqual({ lat: 39.02225, lng: -77.4875 });
@@ -86,14 +98,17 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect(site.status).toBe(200);
     });
 
-    it('MultiPolygon: representative point is the larger member\'s centroid; not contiguous', async () => {
+    it("MultiPolygon: representative point is the larger member's centroid; not contiguous", async () => {
       const small = square(10, 10, 0.001);
       const big = square(10.1, 10.1, 0.004);
       const r = await analyze({ geometry: { type: 'MultiPolygon', coordinates: [[small], [big]] } });
       expect(r.member_count).toBe(2);
       expect(r.contiguous).toBe(false);
       expect(r.representative_point).toEqual({ lat: 10.102, lng: 10.102 });
-      expect(r.members.map((m) => m.centroid)).toEqual([{ lat: 10.0005, lng: 10.0005 }, { lat: 10.102, lng: 10.102 }]);
+      expect(r.members.map((m) => m.centroid)).toEqual([
+        { lat: 10.0005, lng: 10.0005 },
+        { lat: 10.102, lng: 10.102 },
+      ]);
       const acres = [small, big].map((ring) => areaM2(ring) / 4046.8564224);
       expect(r.members[0].acres).toBeCloseTo(acres[0], 2);
       expect(r.members[1].acres).toBeCloseTo(acres[1], 2);
@@ -112,7 +127,19 @@ describe.each(PROFILES)('%s profile', (profile) => {
     });
 
     it('falls back to the vertex mean for a degenerate (collinear) ring', async () => {
-      const r = await analyze({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [2, 2], [0, 0]]] } });
+      const r = await analyze({
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [2, 2],
+              [0, 0],
+            ],
+          ],
+        },
+      });
       expect(r.representative_point).toEqual({ lat: 1, lng: 1 });
       expect(r.total_acres).toBeGreaterThanOrEqual(0);
     });
@@ -127,15 +154,91 @@ describe.each(PROFILES)('%s profile', (profile) => {
     it('missing geometry', () => refused({}, /^geometry: is required/));
     it('wrong type', () => refused({ geometry: { type: 'Point', coordinates: [0, 0] } }, /^geometry\.type: must be Polygon or MultiPolygon/));
     it('latitude out of range', () =>
-      refused({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 95], [1, 0], [0, 0]]] } }, /^geometry\.coordinates\.0\.1\.1: latitude must be between -90 and 90/));
+      refused(
+        {
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                [1, 95],
+                [1, 0],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+        /^geometry\.coordinates\.0\.1\.1: latitude must be between -90 and 90/,
+      ));
     it('longitude out of range', () =>
-      refused({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [181, 1], [1, 0], [0, 0]]] } }, /^geometry\.coordinates\.0\.1\.0: longitude must be between -180 and 180/));
+      refused(
+        {
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                [181, 1],
+                [1, 0],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+        /^geometry\.coordinates\.0\.1\.0: longitude must be between -180 and 180/,
+      ));
     it('non-number coordinate', () =>
-      refused({ geometry: { type: 'Polygon', coordinates: [[[0, 0], ['1', 1], [1, 0], [0, 0]]] } }, /^geometry\.coordinates\.0\.1\.0: longitude must be a number/));
+      refused(
+        {
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                ['1', 1],
+                [1, 0],
+                [0, 0],
+              ],
+            ],
+          },
+        },
+        /^geometry\.coordinates\.0\.1\.0: longitude must be a number/,
+      ));
     it('too few distinct points', () =>
-      refused({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [0, 0], [1, 1]]] } }, /^geometry\.coordinates\.0: an outer ring needs at least 3 distinct points, got 2/));
+      refused(
+        {
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [0, 0],
+                [1, 1],
+                [0, 0],
+                [1, 1],
+              ],
+            ],
+          },
+        },
+        /^geometry\.coordinates\.0: an outer ring needs at least 3 distinct points, got 2/,
+      ));
     it('too few points in a MultiPolygon member names the member', () =>
-      refused({ geometry: { type: 'MultiPolygon', coordinates: [[square(0, 0, 1)], [[[0, 0], [1, 1]]]] } }, /^geometry\.coordinates\.1\.0: /));
+      refused(
+        {
+          geometry: {
+            type: 'MultiPolygon',
+            coordinates: [
+              [square(0, 0, 1)],
+              [
+                [
+                  [0, 0],
+                  [1, 1],
+                ],
+              ],
+            ],
+          },
+        },
+        /^geometry\.coordinates\.1\.0: /,
+      ));
     it('capacity_mw must be a positive number', () =>
       refused({ geometry: { type: 'Polygon', coordinates: [square(0, 0, 0.01)] }, capacity_mw: -5 }, /^capacity_mw: must be greater than 0/));
     it('invalid JSON', () => refused('{"geometry":', /^body: must be valid JSON/));

@@ -10,7 +10,9 @@ beforeAll(async () => {
     port: 0,
     seed: 'policy',
     now: '2026-11-21T12:00:00Z',
-    keys: Object.entries(KEYS).map(([t, k]) => `${t}=${k}`).join(','),
+    keys: Object.entries(KEYS)
+      .map(([t, k]) => `${t}=${k}`)
+      .join(','),
     controls: true,
   });
 });
@@ -71,7 +73,14 @@ describe('auth', () => {
     expect((await bearer.json()).count_returned).toBe(5);
   });
   it('a claimed key works at once, as the free tier, and claims are idempotent', async () => {
-    const claim = async () => (await call('/api/v1/keys/claim', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'policy-test' }) })).json();
+    const claim = async () =>
+      (
+        await call('/api/v1/keys/claim', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ client_name: 'policy-test' }),
+        })
+      ).json();
     const first = await claim();
     expect(first).toMatchObject({ ok: true, tier: 'free', reused: false });
     expect(first.api_key).toMatch(/^dch_live_[0-9a-f]{32}$/);
@@ -82,7 +91,11 @@ describe('auth', () => {
     expect((await res.json())._gated).toBeUndefined();
   });
   it('bodies over 1 MB answer 413', async () => {
-    const res = await call('/api/v1/keys/claim', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'x'.repeat(1_100_000) }) });
+    const res = await call('/api/v1/keys/claim', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'x'.repeat(1_100_000) }),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).error).toMatch(/^body:/);
   });

@@ -47,7 +47,10 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect((await res.json()).note).toMatch(/synthetic/i);
     });
     it('allows browser pages on other origins (CORS)', async () => {
-      const res = await fetch(`${sb.url}/api/site-score?lat=1&lon=1`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:8888', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' } });
+      const res = await fetch(`${sb.url}/api/site-score?lat=1&lon=1`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://localhost:8888', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
+      });
       expect(res.status).toBeLessThan(300);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
@@ -162,7 +165,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
       const capacity = profile === 'real' ? 'capacity' : 'capacity_mw';
       const body = await (await fetch(`${sb.url}/api/site-score?lat=39.04&lon=-77.49&${capacity}=100`)).json();
       const s = body.scores;
-      const expected = Math.round((0.25 * s.power_infrastructure + 0.1 * s.gas_pipeline_access + 0.15 * s.fiber_connectivity + 0.15 * s.market_conditions + 0.35 * s.risk_resilience) * 10) / 10;
+      const expected =
+        Math.round(
+          (0.25 * s.power_infrastructure + 0.1 * s.gas_pipeline_access + 0.15 * s.fiber_connectivity + 0.15 * s.market_conditions + 0.35 * s.risk_resilience) *
+            10,
+        ) / 10;
       expect(body.overall_score).toBe(expected);
       expect(body.location.state).toBe('VA');
       expect(body.capacity_context.affects_overall_score).toBe(false);
@@ -175,7 +182,9 @@ describe.each(PROFILES)('%s profile', (profile) => {
     it('brief CSV has the spec columns in order and 232 markets for enterprise', async () => {
       const res = await fetch(`${sb.url}/api/v1/market-brief/all.csv`);
       const [header] = (await res.text()).split('\r\n');
-      expect(header).toBe('market_slug,market_name,verdict,composite_score,excess_power,constraint_score,queue_wait_months,iso,state,operational_mw,pipeline_mw,facility_count,vacancy_pct,lease_rate,top_operator,outlook_word_count,live_as_of,computed_at');
+      expect(header).toBe(
+        'market_slug,market_name,verdict,composite_score,excess_power,constraint_score,queue_wait_months,iso,state,operational_mw,pipeline_mw,facility_count,vacancy_pct,lease_rate,top_operator,outlook_word_count,live_as_of,computed_at',
+      );
       expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="dchub-market-briefs-\d{4}-\d{2}-\d{2}\.csv"/);
       expect(sb.ctx.data.stats.size).toBe(232);
     });

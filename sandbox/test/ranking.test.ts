@@ -52,7 +52,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
       });
       // By hand: a = (2·100 + 1·100)/3 = 100; d = (2·83.33)/2 = 83.3 (carries risk only);
       // c = (2·50 + 1·(11−7.1)/7.8·100)/3 = (100 + 50)/3 = 50; b = (0 + 0)/3 = 0.
-      expect(r.results.map((x) => [x.id, x.objective_score, x.rank])).toEqual([['a', 100, 1], ['d', 83.3, 2], ['c', 50, 3]]);
+      expect(r.results.map((x) => [x.id, x.objective_score, x.rank])).toEqual([
+        ['a', 100, 1],
+        ['d', 83.3, 2],
+        ['c', 50, 3],
+      ]);
       expect(r.results[1].missing_objectives).toEqual(['fiber_km']);
       expect(r.results[0].normalized).toEqual({ risk_resilience: 100, fiber_km: 100 });
       expect(r.results[2].normalized).toEqual({ risk_resilience: 50, fiber_km: 50 });
@@ -76,16 +80,28 @@ describe.each(PROFILES)('%s profile', (profile) => {
 
     it('ties keep input order; a span of 0 scores everyone 100', async () => {
       const r = await rank({
-        candidates: [{ id: 'x', m: 5 }, { id: 'y', m: 5 }, { id: 'z', m: 5 }],
+        candidates: [
+          { id: 'x', m: 5 },
+          { id: 'y', m: 5 },
+          { id: 'z', m: 5 },
+        ],
         objectives: { m: 1 },
         top_k: 3,
       });
-      expect(r.results.map((x) => [x.id, x.objective_score])).toEqual([['x', 100], ['y', 100], ['z', 100]]);
+      expect(r.results.map((x) => [x.id, x.objective_score])).toEqual([
+        ['x', 100],
+        ['y', 100],
+        ['z', 100],
+      ]);
     });
 
     it('a candidate carrying no objective scores null and ranks last', async () => {
       const r = await rank({ candidates: [{ id: 'none' }, { id: 'lo', m: 1 }, { id: 'hi', m: 2 }], objectives: { m: 1 }, top_k: 3 });
-      expect(r.results.map((x) => [x.id, x.objective_score])).toEqual([['hi', 100], ['lo', 0], ['none', null]]);
+      expect(r.results.map((x) => [x.id, x.objective_score])).toEqual([
+        ['hi', 100],
+        ['lo', 0],
+        ['none', null],
+      ]);
     });
 
     it('nested {id, fields} candidates are flattened (top-level keys win) and handoffs are carried through', async () => {
@@ -133,7 +149,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
   describe('absolute mode', () => {
     it('clamps the value to 0-100, 100 - v when minimizing', async () => {
       const r = await rank({
-        candidates: [{ id: 'p', s: 150, risk: 30 }, { id: 'q', s: 40, risk: -5 }, { id: 'r', s: 80, risk: 10 }],
+        candidates: [
+          { id: 'p', s: 150, risk: 30 },
+          { id: 'q', s: 40, risk: -5 },
+          { id: 'r', s: 80, risk: 10 },
+        ],
         objectives: { s: 1, risk: -1 },
         absolute: true,
         top_k: 3,
@@ -185,7 +205,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
     });
 
     it('a fresh baseline and 8+ candidates carry no caveat; the baseline is deterministic', async () => {
-      await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set: '2026-11-23T12:00:00Z' }) });
+      await fetch(`${sb.url}/_sandbox/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ set: '2026-11-23T12:00:00Z' }),
+      });
       const cands = Array.from({ length: 8 }, (_, i) => ({ id: `s${i}`, overall_score: 50 + i * 3 }));
       const r = await rank({ candidates: cands, objectives: { overall_score: 1 }, percentile: true, top_k: 8 });
       expect(r.baseline!.age_hours).toBe(6);
@@ -201,7 +225,8 @@ describe.each(PROFILES)('%s profile', (profile) => {
       await refused({ objectives: { a: 1 } }, /^candidates: /);
       await refused({ candidates: [], objectives: { a: 1 } }, /^candidates: must be a non-empty list/);
     });
-    it('more than 1,000 candidates', () => refused({ candidates: Array.from({ length: 1001 }, () => ({ a: 1 })), objectives: { a: 1 } }, /^candidates: at most 1000/));
+    it('more than 1,000 candidates', () =>
+      refused({ candidates: Array.from({ length: 1001 }, () => ({ a: 1 })), objectives: { a: 1 } }, /^candidates: at most 1000/));
     it('a candidate that is not an object', () => refused({ candidates: [{ a: 1 }, 7], objectives: { a: 1 } }, /^candidates\.1: must be an object/));
     it('objectives missing, empty, zero or non-numeric', async () => {
       await refused({ candidates: [{ a: 1 }] }, /^objectives: objectives required/);

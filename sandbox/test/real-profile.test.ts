@@ -16,7 +16,9 @@ beforeAll(async () => {
     port: 0,
     seed: 'real',
     now: '2026-11-21T12:00:00Z',
-    keys: Object.entries(KEYS).map(([t, k]) => `${t}=${k}`).join(','),
+    keys: Object.entries(KEYS)
+      .map(([t, k]) => `${t}=${k}`)
+      .join(','),
     controls: true,
     profile: 'real',
   });

@@ -22,7 +22,13 @@ describe('excelSerial', () => {
 });
 
 describe('in spilled tables', () => {
-  const table = { columns: ['market', 'computed_at', 'queue_date', 'note'], rows: [['nova', '2026-11-21T06:00:00+00:00', '2024-01-15', 'ok'], ['dfw', '', '2023-06-30', 'n/a']] };
+  const table = {
+    columns: ['market', 'computed_at', 'queue_date', 'note'],
+    rows: [
+      ['nova', '2026-11-21T06:00:00+00:00', '2024-01-15', 'ok'],
+      ['dfw', '', '2023-06-30', 'n/a'],
+    ],
+  };
 
   it('date cells become serial numbers; blanks and text stay', () => {
     const m = spill(table, 1);

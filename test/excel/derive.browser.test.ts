@@ -9,7 +9,9 @@ const STARTER = 'xl-derive-starter-01';
 
 /** Cells recalculated together, as Excel does for a filled-down column. */
 const column = (h: Harness, id: string, rows: unknown[][]) =>
-  h.page.evaluate(([i, r]) => Promise.all((r as unknown[][]).map((args) => (window as any).__call(i, args, {}))), [id, rows] as const) as Promise<Array<{ value?: any; error?: unknown }>>;
+  h.page.evaluate(([i, r]) => Promise.all(r.map((args) => (window as any).__call(i, args, {}))), [id, rows] as const) as Promise<
+    Array<{ value?: any; error?: unknown }>
+  >;
 
 describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
   const fx = new ExcelFixture();
@@ -24,7 +26,11 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       const h = await fx.harness(STARTER);
       expect((await call(h, 'DCPI', [slugs[0], null])).value).toMatch(/BUILD|CAUTION|AVOID/); // confirms the Starter tier
       const before = h.requests();
-      const cells = await column(h, 'DCPI', slugs.slice(1).map((s) => [s, null]));
+      const cells = await column(
+        h,
+        'DCPI',
+        slugs.slice(1).map((s) => [s, null]),
+      );
       expect(h.requests() - before).toBe(1);
       const expected = await Promise.all(slugs.slice(1, 6).map(async (s) => (await fx.api(`/api/v1/dcpi/scores/${s}`, STARTER)).verdict));
       expect(cells.slice(0, 5).map((c) => c.value)).toEqual(expected);
@@ -32,7 +38,11 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       // The same column with the pane's setting off: every cell asks the service.
       const off = await fx.harness(STARTER, undefined, { storage: { 'dchub.derive': 'off' } });
       const sent = off.requests();
-      await column(off, 'DCPI', slugs.slice(1, 6).map((s) => [s, null]));
+      await column(
+        off,
+        'DCPI',
+        slugs.slice(1, 6).map((s) => [s, null]),
+      );
       expect(off.requests() - sent).toBe(5);
       await h.page.close();
       await off.page.close();
@@ -47,15 +57,24 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       const failed = seeds.filter((s) => all.briefs.some((b: { ok?: boolean; slug: string }) => b.ok === false && b.slug === s));
       expect(failed).toHaveLength(real ? 1 : 0);
       const before = h.requests();
-      const briefs = await column(h, 'BRIEF', seeds.map((s) => [s, 'hero.verdict']));
+      const briefs = await column(
+        h,
+        'BRIEF',
+        seeds.map((s) => [s, 'hero.verdict']),
+      );
       expect(h.requests() - before).toBe(1 + failed.length);
-      expect(briefs.map((b) => b.value[0][0])).toEqual(await Promise.all(seeds.map(async (s) => (await fx.api(`/api/v1/market-brief/${s}`, STARTER)).hero.verdict)));
-      await column(h, 'DCPI', [['phoenix', null], ['reno', null]]);
+      expect(briefs.map((b) => b.value[0][0])).toEqual(
+        await Promise.all(seeds.map(async (s) => (await fx.api(`/api/v1/market-brief/${s}`, STARTER)).hero.verdict)),
+      );
+      await column(h, 'DCPI', [
+        ['phoenix', null],
+        ['reno', null],
+      ]);
       const q = (await call(h, 'QUEUE', ['PJM', 100, null, null, null, null, null, null, null, null])).value as any[][];
       expect(q.length).toBeGreaterThan(1);
       // Below Developer the real service answers the queue with its 3-row tease, which answers nothing but itself.
       if (real) expect(q.at(-1)![0]).toMatch(/^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw/);
-      const stored = await h.page.evaluate(() => [...(window as any).__storage.entries()].map(([k, v]: [string, string]) => [k, v.length]) as Array<[string, number]>);
+      const stored = await h.page.evaluate(() => [...(window as any).__storage.entries()].map(([k, v]: [string, string]): [string, number] => [k, v.length]));
       const keys = stored.map(([k]) => k);
       const answers = stored.filter(([k]) => k.startsWith('dchub:c:') && !k.includes('derive-index'));
       expect(answers.some(([k, n]) => k.includes('iso=PJM&limit=1000') && n > 400_000)).toBe(!real);
@@ -68,9 +87,15 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       const sent = h.requests();
       const narrow = (await call(h, 'QUEUE', ['PJM', 300, 36, null, null, null, null, null, null, null])).value as any[][];
       if (real) expect(narrow.at(-1)![0]).toMatch(/^Preview: 3 of/);
-      else expect(narrow.at(-1)![0]).toMatch(/^answered locally from a cached wider answer, \d+ s old \(GET \/api\/v1\/interconnection-queue\/refined\?iso=PJM&limit=1000\)$/);
+      else
+        expect(narrow.at(-1)![0]).toMatch(
+          /^answered locally from a cached wider answer, \d+ s old \(GET \/api\/v1\/interconnection-queue\/refined\?iso=PJM&limit=1000\)$/,
+        );
       expect(h.requests()).toBe(sent + (real ? 1 : 0));
-      await column(h, 'DCPI', [['denver', null], ['columbus', 'verdict']]);
+      await column(h, 'DCPI', [
+        ['denver', null],
+        ['columbus', 'verdict'],
+      ]);
       expect(h.requests()).toBe(sent + (real ? 1 : 0));
       await h.page.close();
     });

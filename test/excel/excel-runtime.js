@@ -112,7 +112,8 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
       if (p.dimensionality === 'matrix') return isRange ? argRows(v.$range, where) : [[argCell(v, where)]];
       if (isRange) {
         const rows = argRows(v.$range, where);
-        if (rows.length !== 1 || rows[0].length !== 1) throw new ModelUsageError(`${where}: a ${rows.length}×${rows[0].length} range given to a scalar parameter (Excel would lift the call per cell)`);
+        if (rows.length !== 1 || rows[0].length !== 1)
+          throw new ModelUsageError(`${where}: a ${rows.length}×${rows[0].length} range given to a scalar parameter (Excel would lift the call per cell)`);
         return rows[0][0];
       }
       return argCell(v, where);
@@ -163,7 +164,8 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
       if (declaredType && declaredType !== 'string' && declaredType !== 'any') out.push(`${where}: text from a function declared ${declaredType}`);
       return out;
     }
-    if (typeof v === 'boolean') return declaredType && declaredType !== 'boolean' && declaredType !== 'any' ? [`${where}: a boolean from a function declared ${declaredType}`] : [];
+    if (typeof v === 'boolean')
+      return declaredType && declaredType !== 'boolean' && declaredType !== 'any' ? [`${where}: a boolean from a function declared ${declaredType}`] : [];
     return [`${where}: ${describe(v)} is not a cell value`];
   }
 

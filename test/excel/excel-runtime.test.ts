@@ -64,7 +64,10 @@ describe('results', () => {
     const rt = runtime({
       SCALAR: () => 'text',
       NUM: async () => 3.5,
-      TABLE: () => [['a', 1, true], ['', 2, new rt.CustomFunctions.Error('#N/A', 'gone')]],
+      TABLE: () => [
+        ['a', 1, true],
+        ['', 2, new rt.CustomFunctions.Error('#N/A', 'gone')],
+      ],
     });
     expect(await rt.invoke('SCALAR', [])).toEqual({ value: 'text' });
     expect(await rt.invoke('NUM', [])).toEqual({ value: 3.5 });
@@ -137,11 +140,26 @@ describe('arguments as Excel passes them', () => {
   });
 
   it('an empty cell is null on the web and 0 on the desktop', async () => {
-    for (const [platform, empty] of [['web', null], ['desktop', 0]] as const) {
+    for (const [platform, empty] of [
+      ['web', null],
+      ['desktop', 0],
+    ] as const) {
       let seen: unknown[] = [];
       const rt = runtime({ ARGS: (...a: unknown[]) => ((seen = a), [[1]]) }, platform);
-      await rt.invoke('ARGS', [EMPTY, range([['id', 'km'], ['a', EMPTY]])]);
-      expect(seen.slice(0, 2)).toEqual([empty, [['id', 'km'], ['a', empty]]]);
+      await rt.invoke('ARGS', [
+        EMPTY,
+        range([
+          ['id', 'km'],
+          ['a', EMPTY],
+        ]),
+      ]);
+      expect(seen.slice(0, 2)).toEqual([
+        empty,
+        [
+          ['id', 'km'],
+          ['a', empty],
+        ],
+      ]);
     }
   });
 

@@ -48,12 +48,14 @@ export class ExcelFixture {
       port: 0,
       seed: opts.seed,
       now: '2026-11-21T12:00:00Z',
-      keys: Object.entries(opts.keys).map(([t, k]) => `${t}=${k}`).join(','),
+      keys: Object.entries(opts.keys)
+        .map(([t, k]) => `${t}=${k}`)
+        .join(','),
       controls: true,
     });
     const web = await serveStatic([here, dist]);
     this.webUrl = web.url;
-    this.#closeWeb = web.close;
+    this.#closeWeb = () => web.close();
     this.#browser = await launchChromium();
     return this;
   }

@@ -33,7 +33,10 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       const s = await api('/api/site-score?lat=41.88&lon=-87.63');
       expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'fiber.connectivity_score'])).value).toBe(s.fiber.connectivity_score);
       expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nearby.substations_50km'])).value).toBe(s.nearby.substations_50km);
-      expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nope.none'])).error).toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^field:/) });
+      expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nope.none'])).error).toMatchObject({
+        code: '#VALUE!',
+        message: expect.stringMatching(/^field:/),
+      });
     });
 
     it('BRIEFS, BRIEF, DCPI, AICAPACITY', async () => {
@@ -46,7 +49,12 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       expect(failed).toHaveLength(real ? 1 : 0);
       expect(briefs.slice(1).map((r) => r[0])).toEqual([
         ...all.briefs.filter((b: { ok?: boolean }) => b.ok !== false).map((b: { slug: string }) => b.slug),
-        ...(real ? [`14 of 15 briefs (page 1)`, expect.stringMatching(new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError:hero\\) \\(left out\\)$`))] : []),
+        ...(real
+          ? [
+              `14 of 15 briefs (page 1)`,
+              expect.stringMatching(new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError:hero\\) \\(left out\\)$`)),
+            ]
+          : []),
       ]);
       const dcpi = await api('/api/v1/dcpi/scores/dallas');
       expect((await call(h, 'DCPI', ['dallas', null])).value).toBe(dcpi.verdict);
@@ -92,11 +100,27 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
     });
 
     it('PARCEL, RANK, CHAIN', async () => {
-      const square = JSON.stringify({ type: 'Polygon', coordinates: [[[-77.5, 39.0], [-77.49, 39.0], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39.0]]] });
+      const square = JSON.stringify({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-77.5, 39.0],
+            [-77.49, 39.0],
+            [-77.49, 39.01],
+            [-77.5, 39.01],
+            [-77.5, 39.0],
+          ],
+        ],
+      });
       const acres = (await call(h, 'PARCEL', [square, 100, 'total_acres'])).value[0][0];
       expect(acres).toBeGreaterThan(200);
       expect((await call(h, 'PARCEL', ['{not json', null, null])).error?.message).toMatch(/^geojson:/);
-      const candidates = range([['id', 'lat', 'lon', 'score', 'km'], ['a', 39, -77, 80, 3], ['b', 40, -78, 60, 1], ['c', 41, -79, 70, EMPTY]]);
+      const candidates = range([
+        ['id', 'lat', 'lon', 'score', 'km'],
+        ['a', 39, -77, 80, 3],
+        ['b', 40, -78, 60, 1],
+        ['c', 41, -79, 70, EMPTY],
+      ]);
       const ranked = (await call(h, 'RANK', [candidates, 'score:1,km:-1', 'km::10', null, null, null])).value as any[][];
       expect(ranked[0].slice(0, 3)).toEqual(['rank', 'id', 'objective_score']);
       expect(ranked.slice(1).filter((r) => typeof r[0] === 'number')).toHaveLength(2); // c has no km: fails closed
@@ -178,7 +202,10 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       for (let i = 0; i < 9; i++) await call(h, 'SITESCORE', [36 + i * 0.1, -97, null, null]);
       const over = await call(h, 'SITESCORE', [47, -97, null, null]);
       // The allowance the service stated (X-RateLimit-Limit of the key's answers) is refused locally, with the reset time.
-      expect(over.error).toEqual({ code: '#N/A', message: expect.stringMatching(/^DC Hub: daily allowance of 10 calls is spent; it resets at 2026-11-2\d 00:00 UTC$/) });
+      expect(over.error).toEqual({
+        code: '#N/A',
+        message: expect.stringMatching(/^DC Hub: daily allowance of 10 calls is spent; it resets at 2026-11-2\d 00:00 UTC$/),
+      });
       const sent = h.requests();
       // An hour later the market list has expired (30 minutes): it is shown from the cache, with its age.
       await h.page.clock.setSystemTime(start + 3600_000);

@@ -38,12 +38,26 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     const ai = (await call(page, 'TOOL', ['ai_capacity_index', 'horizon=60;limit=3'])).value as any[][];
     expect(ai.length).toBe(4);
     const sites = '[{"lat":39.04,"lon":-77.49},{"lat":32.9,"lon":-96.9}]';
-    const cmp = await call(page, 'TOOL', ['compare_sites', range([['sites', sites], ['capacity_mw', 100]])]);
+    const cmp = await call(page, 'TOOL', [
+      'compare_sites',
+      range([
+        ['sites', sites],
+        ['capacity_mw', 100],
+      ]),
+    ]);
     expect(cmp.error).toBeUndefined();
     expect(JSON.stringify(cmp.value)).toMatch(/39\.04/);
     const isos = (await call(page, 'TOOL', ['compare_isos', 'isos=PJM,ERCOT'])).value as any[][];
     expect(JSON.stringify(isos)).toMatch(/ERCOT/);
-    const ranked = (await call(page, 'TOOL', ['rank_markets', range([['criteria', 'AI_READY'], ['limit', 2]])])).value as any[][];
+    const ranked = (
+      await call(page, 'TOOL', [
+        'rank_markets',
+        range([
+          ['criteria', 'AI_READY'],
+          ['limit', 2],
+        ]),
+      ])
+    ).value as any[][];
     expect(ranked.length).toBe(3);
     const bad = await call(page, 'TOOL', ['ai_capacity_index', 'horizon=45']);
     expect(bad.error).toMatchObject({ code: '#VALUE!', message: 'args: horizon: must be 30, 60 or 90, got "45"' });

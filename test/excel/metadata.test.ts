@@ -9,7 +9,30 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const meta = JSON.parse(readFileSync(path.resolve(here, '../../excel-addin/dist/functions.json'), 'utf8'));
 
 /** The ids of the release before the split into one module per resource. */
-const SHIPPED_IDS = ['AICAPACITY', 'BRIEF', 'BRIEFS', 'CHAIN', 'CITATION', 'COMPARE', 'DCPI', 'DEALS', 'FACILITIES', 'FUELMIX', 'MARKET', 'MARKETS', 'NEWS', 'PARCEL', 'PIPELINE', 'PRICE', 'QUEUE', 'QUOTA', 'RANK', 'SITESCORE', 'STATS', 'TOOL'];
+const SHIPPED_IDS = [
+  'AICAPACITY',
+  'BRIEF',
+  'BRIEFS',
+  'CHAIN',
+  'CITATION',
+  'COMPARE',
+  'DCPI',
+  'DEALS',
+  'FACILITIES',
+  'FUELMIX',
+  'MARKET',
+  'MARKETS',
+  'NEWS',
+  'PARCEL',
+  'PIPELINE',
+  'PRICE',
+  'QUEUE',
+  'QUOTA',
+  'RANK',
+  'SITESCORE',
+  'STATS',
+  'TOOL',
+];
 
 describe('functions.json', () => {
   it('keeps every function id, each with its name', () => {

@@ -6,6 +6,7 @@
 // - Office.onReady, Office.addin.setStartupBehavior/getStartupBehavior (recorded), and a
 //   CustomFunctions that records the functions bundle's associations (window.__functions), so a
 //   test can run a formula in the pane's runtime, as Excel's shared runtime does.
+/* global ExcelMock */
 (() => {
   // The workbook is kept in sessionStorage, so that a reload is the same workbook opened again.
   const saved = sessionStorage.getItem('workbook');
@@ -19,7 +20,10 @@
       getItem: async (k) => localStorage.getItem(PREFIX + k),
       setItem: async (k, v) => localStorage.setItem(PREFIX + k, String(v)),
       removeItem: async (k) => localStorage.removeItem(PREFIX + k),
-      getKeys: async () => Object.keys(localStorage).filter((k) => k.startsWith(PREFIX)).map((k) => k.slice(PREFIX.length)),
+      getKeys: async () =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith(PREFIX))
+          .map((k) => k.slice(PREFIX.length)),
     },
   };
   window.__startup = JSON.parse(sessionStorage.getItem('startup') || '[]');

@@ -14,7 +14,11 @@ const Q = (iso: string, min: number | null, ttp: number | null) => [iso, min, tt
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** Data rows of a spilled table: not the header, not the closing rows (text in the first cell only). */
 const dataRows = (m: any[][]) => m.slice(1).filter((r) => r.slice(1).some((v) => v !== ''));
-const closing = (m: any[][]) => m.slice(1).filter((r) => r.slice(1).every((v) => v === '')).map((r) => r[0] as string);
+const closing = (m: any[][]) =>
+  m
+    .slice(1)
+    .filter((r) => r.slice(1).every((v) => v === ''))
+    .map((r) => r[0] as string);
 
 describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-service profile', () => {
   const fx = new ExcelFixture();
@@ -61,7 +65,9 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
         code: '#N/A',
         message: 'DC Hub: overall_score is withheld in this preview (verdict: Excellent site); the Pro plan opens it: https://dchub.cloud/pricing',
       });
-      expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'scores.power_infrastructure'])).error?.message).toMatch(/^DC Hub: scores\.power_infrastructure is withheld in this preview/);
+      expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'scores.power_infrastructure'])).error?.message).toMatch(
+        /^DC Hub: scores\.power_infrastructure is withheld in this preview/,
+      );
       const full = await fx.api('/api/site-score?lat=39.04&lon=-77.49&capacity=100', KEYS.pro);
       expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'nearby.substations_50km'])).value).toBe(full.nearby.substations_50km);
       expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'verdict_band'])).value).toBe(full.interpretation);
@@ -78,7 +84,8 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const third = await call(h, 'SITESCORE', [33.45, -112.07, null, null]);
       expect(third.error).toEqual({
         code: '#N/A',
-        message: "DC Hub: Site scoring is a Pro feature. You used today's 2 free site scores; claim a key and upgrade to continue. (unlock: https://dchub.cloud/pricing)",
+        message:
+          "DC Hub: Site scoring is a Pro feature. You used today's 2 free site scores; claim a key and upgrade to continue. (unlock: https://dchub.cloud/pricing)",
       });
       expect((await call(h, 'SITESCORE', [39.04, -77.49, null, null])).value).toBe(a.value);
     });
@@ -142,7 +149,9 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const before = h.requests();
       const narrow = (await call(h, 'QUEUE', Q('SPP', 400, 40))).value as any[][];
       expect(h.requests()).toBe(before);
-      expect(narrow.at(-1)![0]).toMatch(/^answered locally from a cached wider answer, \d+ (s|min) old \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000\)$/);
+      expect(narrow.at(-1)![0]).toMatch(
+        /^answered locally from a cached wider answer, \d+ (s|min) old \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000\)$/,
+      );
       const asked = await fx.api('/api/v1/interconnection-queue/refined?iso=SPP&min_mw=400&max_ttp_months=40', KEYS.developer);
       expect(dataRows(narrow).map((r) => r[0])).toEqual(asked.results.map((r: { queue_id: string }) => r.queue_id));
     });
@@ -168,7 +177,10 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const h = await harness(KEYS.pro);
       await fx.control('/_sandbox/faults', [{ path_prefix: '/api/v1/stats', kind: 'rate_limit', retry_after: 3600 }]);
       const r = await call(h, 'STATS', []);
-      expect(r.error).toEqual({ code: '#N/A', message: expect.stringMatching(/^DC Hub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/) });
+      expect(r.error).toEqual({
+        code: '#N/A',
+        message: expect.stringMatching(/^DC Hub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      });
       expect(h.requests()).toBe(1); // not retried: a wait beyond a few seconds fails at once
     });
 
@@ -184,7 +196,10 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
   describe('6. gateway pages and redirects', () => {
     it('an HTML 502 or 524 page is one line of #N/A, never markup', async () => {
       const h = await harness(KEYS.pro);
-      for (const [status, what] of [[502, 'bad gateway'], [524, 'the service took too long to answer']] as const) {
+      for (const [status, what] of [
+        [502, 'bad gateway'],
+        [524, 'the service took too long to answer'],
+      ] as const) {
         await fx.control('/_sandbox/faults', [{ path_prefix: '/api/v1/markets', kind: 'html_gateway', gateway_status: status }]);
         const r = await call(h, 'MARKET', [status === 502 ? 'dallas' : 'phoenix', null]);
         expect(r.error).toEqual({

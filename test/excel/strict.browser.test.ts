@@ -9,8 +9,24 @@ import { EMPTY, ExcelFixture, PROFILES, call, range, streamResults, type Harness
  */
 const KEYS = { free: 'xl-strict-free-0001', pro: 'xl-strict-pro-00001', enterprise: 'xl-strict-ent-00001' };
 
-const square = JSON.stringify({ type: 'Polygon', coordinates: [[[-77.5, 39.0], [-77.49, 39.0], [-77.49, 39.01], [-77.5, 39.01], [-77.5, 39.0]]] });
-const candidates = range([['id', 'lat', 'lon', 'score', 'km'], ['a', 39, -77, 80, 3], ['b', 40, -78, 60, 1], ['c', 41, -79, 70, 2]]);
+const square = JSON.stringify({
+  type: 'Polygon',
+  coordinates: [
+    [
+      [-77.5, 39.0],
+      [-77.49, 39.0],
+      [-77.49, 39.01],
+      [-77.5, 39.01],
+      [-77.5, 39.0],
+    ],
+  ],
+});
+const candidates = range([
+  ['id', 'lat', 'lon', 'score', 'km'],
+  ['a', 39, -77, 80, 3],
+  ['b', 40, -78, 60, 1],
+  ['c', 41, -79, 70, 2],
+]);
 const isRect = (m: unknown[][]) => m.length > 0 && m.every((r) => r.length === m[0].length);
 
 /** The README's example of each formula (omitted optionals as null, as Excel passes them). */
@@ -21,7 +37,20 @@ const README: Array<[string, unknown[]]> = [
   ['QUEUE', ['PJM,MISO', 200, 36, null, null, null, null, null, null, null]],
   ['QUEUE', ['ERCOT', 100, null, 'gas,nuclear', 'all', true, 50, true, 20, 2]],
   ['RANK', [candidates, 'score:1,km:-1', 'km::10', 'absolute', 2, 1]],
-  ['RANK', [candidates, range([['score', 1], ['km', -1]]), range([['km', EMPTY, 10]]), null, null, 0]],
+  [
+    'RANK',
+    [
+      candidates,
+      range([
+        ['score', 1],
+        ['km', -1],
+      ]),
+      range([['km', EMPTY, 10]]),
+      null,
+      null,
+      0,
+    ],
+  ],
   ['CHAIN', ['ERCOT', 100, 40, 'overall_score:1,fiber_km:-1', 3]],
   ['BRIEFS', [null, null, null]],
   ['BRIEFS', [5, 10, 2]],
@@ -83,7 +112,10 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
     }
 
     it('streaming NEWS and FUELMIX deliver tables through setResult and stop on cancel', async () => {
-      for (const [id, args] of [['NEWS', [5]], ['FUELMIX', ['PJM']]] as const) {
+      for (const [id, args] of [
+        ['NEWS', [5]],
+        ['FUELMIX', ['PJM']],
+      ] as const) {
         const s = await streamResults(h, id, [...args]);
         expect(s.defects).toEqual([]);
         expect(s.results[0].defects).toBeUndefined();
@@ -156,7 +188,10 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
       const failed = real && b[0][0] !== 'northern-virginia';
       if (failed) {
         // The real profile fails one brief a day to build: today's first one, left out and named.
-        expect(b.map((row) => row[0])).toEqual([expect.stringMatching(/^0 of \d+ briefs/), expect.stringMatching(/^northern-virginia: brief failed to build on the service .*\(left out\)$/)]);
+        expect(b.map((row) => row[0])).toEqual([
+          expect.stringMatching(/^0 of \d+ briefs/),
+          expect.stringMatching(/^northern-virginia: brief failed to build on the service .*\(left out\)$/),
+        ]);
       } else {
         expect(b[0][0]).toBe('northern-virginia');
         expect(b.slice(1).map((row) => row[0])).toEqual([expect.stringMatching(/^1 of \d+ briefs/)]);
@@ -172,11 +207,28 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
     });
 
     it('an empty range: #VALUE! naming the argument', async () => {
-      const blank = range([[EMPTY, EMPTY], [EMPTY, EMPTY]]);
+      const blank = range([
+        [EMPTY, EMPTY],
+        [EMPTY, EMPTY],
+      ]);
       for (const [id, args, arg] of [
         ['RANK', [blank, 'score:1', null, null, null, null], 'candidates'],
         ['RANK', [candidates, blank, null, null, null, null], 'objectives'],
-        ['RANK', [range([['id', 'lat', 'lon'], [EMPTY, EMPTY, EMPTY]]), 'score:1', null, null, null, null], 'candidates'],
+        [
+          'RANK',
+          [
+            range([
+              ['id', 'lat', 'lon'],
+              [EMPTY, EMPTY, EMPTY],
+            ]),
+            'score:1',
+            null,
+            null,
+            null,
+            null,
+          ],
+          'candidates',
+        ],
         ['COMPARE', [blank], 'markets'],
         ['CHAIN', ['ERCOT', 100, 40, blank, 3], 'objectives'],
       ] as const) {
@@ -227,7 +279,11 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
 
     it('an empty cell in a range reads as 0 on the desktop: the ranking still shows', async () => {
       const desk = await fx.harness(KEYS.enterprise, undefined, { platform: 'desktop' });
-      const withBlank = range([['id', 'lat', 'lon', 'score', 'km'], ['a', 39, -77, 80, 3], ['c', 41, -79, 70, EMPTY]]);
+      const withBlank = range([
+        ['id', 'lat', 'lon', 'score', 'km'],
+        ['a', 39, -77, 80, 3],
+        ['c', 41, -79, 70, EMPTY],
+      ]);
       const r = (await call(desk, 'RANK', [withBlank, 'score:1,km:-1', null, null, null, null])).value as any[][];
       expect(r.filter((row) => typeof row[0] === 'number')).toHaveLength(2);
       await desk.page.close();
@@ -248,7 +304,11 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
         if (id === 'FACILITIES' || id === 'QUEUE') {
           // One closing row in core's words (rows shown of how many, what is withheld), not the older ad-hoc note.
           const notes = (r.value as any[][]).filter((row) => row.slice(1).every((v) => v === '')).map((row) => row[0]);
-          expect(notes, id).toEqual([expect.stringMatching(id === 'QUEUE' ? /^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, / : /^Preview: 5 of [\d,]+ rows shown; .*opens the full answer/)]);
+          expect(notes, id).toEqual([
+            expect.stringMatching(
+              id === 'QUEUE' ? /^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, / : /^Preview: 5 of [\d,]+ rows shown; .*opens the full answer/,
+            ),
+          ]);
         }
       }
       const q = (await call(h, 'QUEUE', ['PJM', null, null, null, null, null, null, null, null, null])).value as any[][];

@@ -114,7 +114,9 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       expect(await page.locator('#apiKey').getAttribute('placeholder')).toMatch(/a key is saved/);
       expect(await allText(page)).not.toContain(KEY);
       expect(logs.join('\n')).not.toContain(KEY);
-      expect(JSON.stringify(await page.evaluate(() => ({ writes: (window as any).__wb.writes, settings: [...(window as any).__wb.settings] })))).not.toContain(KEY);
+      expect(JSON.stringify(await page.evaluate(() => ({ writes: (window as any).__wb.writes, settings: [...(window as any).__wb.settings] })))).not.toContain(
+        KEY,
+      );
       await click(page, 'forgetKey', 'status', /Key removed/);
       expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.apiKey'))).toBeNull();
       await page.close();
@@ -223,7 +225,9 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       expect(await price('Sheet1!B2')).toBe(fresh);
       await expect.poll(() => page.locator('#cellNotesSection').isVisible()).toBe(true);
       expect(await text(page, 'cellNotesText')).toBe('1 cell whose value does not tell everything: 1 from the cache. Refresh now (Cache) asks again.');
-      expect(await page.locator('#cellNotes li').allInnerTexts()).toEqual([expect.stringMatching(/^Sheet1!B2 PRICE: cached 25 h ago \(\d\d:\d\d\), service error$/)]);
+      expect(await page.locator('#cellNotes li').allInnerTexts()).toEqual([
+        expect.stringMatching(/^Sheet1!B2 PRICE: cached 25 h ago \(\d\d:\d\d\), service error$/),
+      ]);
       await expect.poll(() => text(page, 'warningText')).toBe('1 answer served stale from the cache (service unreachable or quota spent).');
       expect(await text(page, 'tier')).toMatch(/^Tier: pro · key set$/); // the formula's answer told the tier
       await page.screenshot({ path: shot('cells'), fullPage: true });

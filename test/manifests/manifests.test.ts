@@ -55,7 +55,12 @@ beforeAll(async () => {
   app = doc.OfficeApp;
   resources = new Map();
   const r = one(app, 'VersionOverrides', 'Resources');
-  for (const [group, item] of [['bt:Images', 'bt:Image'], ['bt:Urls', 'bt:Url'], ['bt:ShortStrings', 'bt:String'], ['bt:LongStrings', 'bt:String']]) {
+  for (const [group, item] of [
+    ['bt:Images', 'bt:Image'],
+    ['bt:Urls', 'bt:Url'],
+    ['bt:ShortStrings', 'bt:String'],
+    ['bt:LongStrings', 'bt:String'],
+  ]) {
     for (const el of kids(one(r, group), item)) {
       const id = el.$!.id;
       expect(resources.has(id), `resource id ${id} defined once`).toBe(false);
@@ -106,7 +111,9 @@ describe('manifest.xml', () => {
   });
 
   it('shows the task pane from a Home tab button, with no TaskpaneId in the shared runtime', () => {
-    const surface = kids(one(app, 'VersionOverrides', 'Hosts', 'Host', 'DesktopFormFactor'), 'ExtensionPoint').find((e) => e.$!['xsi:type'] === 'PrimaryCommandSurface');
+    const surface = kids(one(app, 'VersionOverrides', 'Hosts', 'Host', 'DesktopFormFactor'), 'ExtensionPoint').find(
+      (e) => e.$!['xsi:type'] === 'PrimaryCommandSurface',
+    );
     const tab = one(surface, 'OfficeTab');
     expect(tab.$!.id).toBe('TabHome');
     const action = one(tab, 'Group', 'Control', 'Action');
@@ -129,7 +136,8 @@ describe('manifest.xml', () => {
   it('uses https for every URL', () => {
     const urls: string[] = [];
     for (const [, n] of walk(app)) {
-      for (const v of [...Object.values(n.$ ?? {}), n._ ?? '']) if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.trim()) && !/schemas\.microsoft\.com|www\.w3\.org/.test(v)) urls.push(v.trim());
+      for (const v of [...Object.values(n.$ ?? {}), n._ ?? ''])
+        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.trim()) && !/schemas\.microsoft\.com|www\.w3\.org/.test(v)) urls.push(v.trim());
     }
     expect(urls).toContain('https://dchub.cloud'); // text content (AppDomain) is checked too
     expect(urls.length).toBeGreaterThan(8);
@@ -178,7 +186,7 @@ describe('manifest.json (unified manifest)', () => {
   });
 
   it('names icon files that exist beside the build', () => {
-    for (const rel of Object.values(m.icons) as string[]) expect(existsSync(path.join(root, 'excel-addin', rel)), rel).toBe(true);
+    for (const rel of Object.values<string>(m.icons)) expect(existsSync(path.join(root, 'excel-addin', rel)), rel).toBe(true);
   });
 
   it('uses https for every URL', () => {
@@ -208,7 +216,11 @@ describe('the two manifests describe the same add-in', () => {
     expect(runtime.customFunctions.metadataUrl).toBe(res('Functions.Metadata.Url'));
     expect(ext.getStartedMessages[0].learnMoreUrl).toBe(res('GetStarted.LearnMoreUrl'));
     const xmlImages = new Set([...resources.values()].filter((r) => r.kind === 'bt:Images').map((r) => r.value));
-    const jsonImages = new Set<string>(ext.ribbons.flatMap((r: any) => r.tabs.flatMap((t: any) => t.groups.flatMap((g: any) => [...g.icons, ...g.controls.flatMap((c: any) => c.icons)]))).map((i: { url: string }) => i.url));
+    const jsonImages = new Set<string>(
+      ext.ribbons
+        .flatMap((r: any) => r.tabs.flatMap((t: any) => t.groups.flatMap((g: any) => [...g.icons, ...g.controls.flatMap((c: any) => c.icons)])))
+        .map((i: { url: string }) => i.url),
+    );
     expect(jsonImages).toEqual(xmlImages);
     expect(m.validDomains.map((d: string) => `https://${d}`)).toEqual(kids(one(app, 'AppDomains'), 'AppDomain').map(text));
   });

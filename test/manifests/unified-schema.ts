@@ -12,7 +12,12 @@ export function unifiedSchemaValidator(schemaUrl: string) {
   const version = /teams\/(v[\d.]+|vDevPreview)\/MicrosoftTeams\.schema\.json$/.exec(schemaUrl)?.[1];
   if (!version) throw new Error(`not a teams manifest $schema: ${schemaUrl}`);
   const require = createRequire(import.meta.url);
-  const schemaFile = path.join(path.dirname(require.resolve('@microsoft/app-manifest/package.json')), 'build/json-schemas/teams', version, 'MicrosoftTeams.schema.json');
+  const schemaFile = path.join(
+    path.dirname(require.resolve('@microsoft/app-manifest/package.json')),
+    'build/json-schemas/teams',
+    version,
+    'MicrosoftTeams.schema.json',
+  );
   if (!existsSync(schemaFile)) throw new Error(`no bundled schema ${schemaFile}`);
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -23,23 +23,31 @@ const TYPES: Record<string, string> = {
 
 /** A static file server on 127.0.0.1 over the given roots (first match wins). */
 export async function serveStatic(roots: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(async (req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
-    for (const root of roots) {
-      const file = path.resolve(root, rel);
-      if (!file.startsWith(path.resolve(root))) break;
-      try {
-        const body = await readFile(file);
-        res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-        res.end(body);
-        return;
-      } catch {
-        /* try the next root */
-      }
-    }
-    res.writeHead(404).end('not found');
+  const server: Server = createServer((req, res) => {
+    sendFile(roots, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(400);
+      res.end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Answers with the first root's file at the request's path (404 when none has it). */
+async function sendFile(roots: string[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
+  for (const root of roots) {
+    const file = path.resolve(root, rel);
+    if (!file.startsWith(path.resolve(root))) break;
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+      return;
+    } catch {
+      /* try the next root */
+    }
+  }
+  res.writeHead(404).end('not found');
 }

@@ -1,13 +1,5 @@
 import { attachMeta, type CallOptions, type FetchMeta, type Fetched } from '../call.js';
-import {
-  DchubError,
-  NetworkError,
-  NotCachedError,
-  QuotaSpentError,
-  RateLimitError,
-  SchemaDriftError,
-  ServerError,
-} from '../errors.js';
+import { DchubError, NetworkError, NotCachedError, QuotaSpentError, RateLimitError, SchemaDriftError, ServerError } from '../errors.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
 import { cacheKey, fingerprint } from './keys.js';

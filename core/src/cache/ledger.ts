@@ -69,7 +69,7 @@ export class QuotaLedger {
     const day = utcDay(this.#now());
     if (!this.#state) {
       try {
-        this.#state = JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') ?? undefined;
+        this.#state = (JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') as LedgerState | null) ?? undefined;
       } catch {
         this.#state = undefined;
       }
@@ -124,7 +124,10 @@ export class QuotaLedger {
       s.used += n;
       await this.#save();
       return over
-        ? { ok: true, warning: `more than the assumed ${s.limit} calls a day (${s.tier} tier) were used; the service has not stated its limit, so calls continue` }
+        ? {
+            ok: true,
+            warning: `more than the assumed ${s.limit} calls a day (${s.tier} tier) were used; the service has not stated its limit, so calls continue`,
+          }
         : { ok: true };
     });
   }

@@ -17,7 +17,10 @@ export interface KeyValueStore {
 export class MemoryStore implements KeyValueStore {
   readonly #map = new Map<string, string>();
   #chars = 0;
-  constructor(readonly maxEntries = 2000, readonly maxChars = 50_000_000) {}
+  constructor(
+    readonly maxEntries = 2000,
+    readonly maxChars = 50_000_000,
+  ) {}
 
   async get(key: string): Promise<string | undefined> {
     return this.getSync(key);
@@ -110,7 +113,9 @@ export class OfficeRuntimeStore implements KeyValueStore {
         } catch {
           list = [];
         }
-        const pairs = Array.isArray(list) ? list.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number') : [];
+        const pairs = Array.isArray(list)
+          ? list.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number')
+          : [];
         return (this.#index ??= new Map(pairs));
       },
       () => (this.#index ??= new Map()),
@@ -199,14 +204,17 @@ export class OfficeRuntimeStore implements KeyValueStore {
 /** IndexedDB (browsers): one object store of strings. */
 export class IndexedDbStore implements KeyValueStore {
   #db: Promise<IDBDatabase> | undefined;
-  constructor(readonly dbName = 'dchub-cache', readonly storeName = 'kv') {}
+  constructor(
+    readonly dbName = 'dchub-cache',
+    readonly storeName = 'kv',
+  ) {}
 
   #open(): Promise<IDBDatabase> {
     this.#db ??= new Promise((resolve, reject) => {
       const req = indexedDB.open(this.dbName, 1);
       req.onupgradeneeded = () => req.result.createObjectStore(this.storeName);
       req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error(`IndexedDB: ${this.dbName} could not be opened`));
     });
     return this.#db;
   }
@@ -215,7 +223,7 @@ export class IndexedDbStore implements KeyValueStore {
     return new Promise((resolve, reject) => {
       const req = run(db.transaction(this.storeName, mode).objectStore(this.storeName));
       req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error(`IndexedDB: a ${mode} request on ${this.storeName} failed`));
     });
   }
   async get(key: string): Promise<string | undefined> {
@@ -228,7 +236,7 @@ export class IndexedDbStore implements KeyValueStore {
     await this.#tx('readwrite', (s) => s.delete(key));
   }
   async keys(prefix: string): Promise<string[]> {
-    const all = (await this.#tx('readonly', (s) => s.getAllKeys())) as IDBValidKey[];
+    const all = await this.#tx<IDBValidKey[]>('readonly', (s) => s.getAllKeys());
     return all.map(String).filter((k) => k.startsWith(prefix));
   }
 }

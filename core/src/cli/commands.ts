@@ -7,15 +7,26 @@ import { chainCost, runChain } from '../chain.js';
 import { parseCsv, toCsv } from '../csv.js';
 import { facilitiesTable, searchFacilities } from '../facilities.js';
 import { dealsTable, news, newsTable, transactions } from '../feeds.js';
-import { briefTable, briefsAllTable, dcpiScore, dcpiScoreFields, dcpiTable, getMarket, listMarkets, marketBrief, marketBriefFields, marketsTable } from '../markets.js';
+import {
+  briefTable,
+  briefsAllTable,
+  dcpiScore,
+  dcpiScoreFields,
+  dcpiTable,
+  getMarket,
+  listMarkets,
+  marketBrief,
+  marketBriefFields,
+  marketsTable,
+} from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
-import { namedValues } from '../args.js';
+import { namedValues, scalarText } from '../args.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
 import type { PagesProgress } from '../paging.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
 import { undeclaredToolArguments } from '../tool-args.js';
 import { queueTable, refineQueue } from '../queue.js';
-import { QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
+import { QUEUE_PREDICATES } from '../schemas/queue.js';
 import { rankSites, rankedTable } from '../ranking.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import { fieldTable, readPath, type Table } from '../table.js';
@@ -52,7 +63,10 @@ const str = (v: string | boolean | undefined): string | undefined => (typeof v =
 /** The asked members of an answer, by path (a field the answer lacks is a usage error). */
 function pickFields(data: unknown, fields: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const path of fields.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const path of fields
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const v = readPath(data, path);
     if (v === undefined) throw new UsageError(`--field: no member ${JSON.stringify(path)} in this answer`);
     out[path] = v;
@@ -79,7 +93,7 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
   switch (command) {
     case 'queue': {
       // Each predicate's flag is its name with dashes (--min-mw for min_mw).
-      const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])) as QueueFiltersInput, call);
+      const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])), call);
       emit(queueTable(r), r);
       return EXIT.ok;
     }
@@ -165,19 +179,28 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
     }
     case 'parcel': {
       if (!rest[0]) throw new UsageError('parcel needs a GeoJSON file (or - for standard input)');
-      const text = rest[0] === '-' ? await readStdin() : await readFile(rest[0], 'utf8').catch(() => {
-        throw new UsageError(`cannot read ${rest[0]}`);
-      });
+      const text =
+        rest[0] === '-'
+          ? await readStdin()
+          : await readFile(rest[0], 'utf8').catch(() => {
+              throw new UsageError(`cannot read ${rest[0]}`);
+            });
       const p = await analyzeParcel(client, parcelGeometry(text, rest[0] === '-' ? 'standard input' : rest[0]), num('--capacity-mw', f['capacity-mw']));
       emit(parcelTable(p), p);
       return EXIT.ok;
     }
     case 'rank': {
       if (!rest[0]) throw new UsageError('rank needs a candidates CSV file (id, lat, lon and metric columns)');
-      const table = parseCsv(await readFile(rest[0], 'utf8').catch(() => {
-        throw new UsageError(`cannot read ${rest[0]}`);
-      }));
-      const candidates = table.rows.map((r) => Object.fromEntries(table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]])));
+      const table = parseCsv(
+        await readFile(rest[0], 'utf8').catch(() => {
+          throw new UsageError(`cannot read ${rest[0]}`);
+        }),
+      );
+      const candidates = table.rows.map((r) =>
+        Object.fromEntries(
+          table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]]),
+        ),
+      );
       const objectives = parseObjectives(str(f.objectives), '--objectives');
       const r = await rankSites(client, {
         candidates,
@@ -200,7 +223,9 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         budget: num('--budget', f.budget),
       };
       const cost = await chainCost(client, input);
-      io.err(`dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today\n`);
+      io.err(
+        `dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today\n`,
+      );
       const r = await runChain(client, input, (p) => io.err(`dchub: [${p.step}] ${p.message}\n`));
       emit(r.table, r.ranked);
       return EXIT.ok;
@@ -222,14 +247,15 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         const r = await mcp.callTool(rest[0], args, call);
         if (r.isError) {
           const d = r.data as { error?: unknown; message?: unknown } | null;
-          const words = typeof d === 'object' && d ? String(d.message ?? d.error ?? r.text) : r.text;
+          const words = (typeof d === 'object' && d ? (scalarText(d.message) ?? scalarText(d.error)) : undefined) ?? r.text;
           io.err(`dchub: ${rest[0]}: ${words.replace(/\s+/g, ' ').slice(0, 400)}\n`);
           return EXIT.usage;
         }
         const t = toolTable(r);
         io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
         if (r.fromCache) io.err('dchub: from cache\n');
-        for (const line of answerNotes(r.warnings ? { fromCache: false, stale: false, ageMs: 0, warnings: r.warnings } : undefined, r.previewInfo)) io.err(line);
+        for (const line of answerNotes(r.warnings ? { fromCache: false, stale: false, ageMs: 0, warnings: r.warnings } : undefined, r.previewInfo))
+          io.err(line);
       } finally {
         await mcp.close();
       }
@@ -237,7 +263,10 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
     }
     case 'quota': {
       const s = await ctx.ledger.snapshot();
-      const table: Table = { columns: ['tier', 'limit', 'used', 'remaining', 'resets_at', 'confirmed'], rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt, s.confirmed]] };
+      const table: Table = {
+        columns: ['tier', 'limit', 'used', 'remaining', 'resets_at', 'confirmed'],
+        rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt, s.confirmed]],
+      };
       io.out(render(format, table, s));
       if (!s.confirmed) io.err('dchub: the allowance is assumed from the tier (the service has not stated it yet); it warns but never refuses calls\n');
       return EXIT.ok;

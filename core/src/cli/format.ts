@@ -7,12 +7,18 @@ const show = (v: Cell): string => (typeof v === 'number' ? String(v) : String(v)
 
 /** Aligned text columns for a terminal; long cells are cut with an ellipsis. */
 export function textTable(t: Table, maxWidth = 40): string {
-  const cells = [t.columns, ...t.rows].map((r) => r.map((v) => {
-    const s = show(v);
-    return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
-  }));
+  const cells = [t.columns, ...t.rows].map((r) =>
+    r.map((v) => {
+      const s = show(v);
+      return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
+    }),
+  );
   const widths = t.columns.map((_, j) => Math.max(...cells.map((r) => (r[j] ?? '').length)));
-  const line = (r: string[]) => r.map((v, j) => (typeof t.rows[0]?.[j] === 'number' ? v.padStart(widths[j]) : v.padEnd(widths[j]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, j) => (typeof t.rows[0]?.[j] === 'number' ? v.padStart(widths[j]) : v.padEnd(widths[j])))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
 }
 

@@ -21,7 +21,10 @@ const MAX_WARNINGS = 8;
  * What the user should know about an answer, on stderr, one line each: its age when it came from
  * the cache (and why, when stale), what the reader mended or left out, and what a preview withholds.
  */
-export function answerNotes(meta: Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom'> | undefined, preview?: PreviewInfo): string[] {
+export function answerNotes(
+  meta: Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom'> | undefined,
+  preview?: PreviewInfo,
+): string[] {
   const lines: string[] = [];
   if (meta?.stale) lines.push(`served from cache (${formatAge(meta.ageMs)} old): ${meta.reason ?? 'the service could not be asked'}`);
   else if (meta?.derivedFrom) lines.push(`${describeDerived(meta.derivedFrom)}; --no-derive asks the service`);
@@ -43,7 +46,10 @@ export function reportError(err: unknown, io: CliIO): number {
     return EXIT.usage;
   }
   // Where to get a key, unless the line already says where to upgrade.
-  const see = err instanceof AuthError && err.authInstructions && !msg.includes(err.authInstructions) && !(err.upgradeUrl && msg.includes(err.upgradeUrl)) ? ` (see ${err.authInstructions})` : '';
+  const see =
+    err instanceof AuthError && err.authInstructions && !msg.includes(err.authInstructions) && !(err.upgradeUrl && msg.includes(err.upgradeUrl))
+      ? ` (see ${err.authInstructions})`
+      : '';
   if (err instanceof DchubError) io.err(`dchub: ${msg}${see}\n`);
   else {
     io.err(`dchub: internal error: ${msg || 'unknown'} (set DCHUB_DEBUG=1 for details)\n`);

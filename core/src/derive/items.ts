@@ -52,8 +52,18 @@ function serve(pair: ListItemPair, list: unknown, key: string, fields: readonly 
 }
 
 /** The fields from a cached list (fresh ones; with `reason`, stale ones too, marked so). */
-async function fromLists(client: DchubClient, pair: ListItemPair, key: string, fields: readonly string[], tier: string | undefined, reason?: string): Promise<Row | undefined> {
-  for await (const { query, answer } of cachedSources(client, pair.listPath, pair.listSchema, () => true, { allowStale: reason !== undefined, previews: true })) {
+async function fromLists(
+  client: DchubClient,
+  pair: ListItemPair,
+  key: string,
+  fields: readonly string[],
+  tier: string | undefined,
+  reason?: string,
+): Promise<Row | undefined> {
+  for await (const { query, answer } of cachedSources(client, pair.listPath, pair.listSchema, () => true, {
+    allowStale: reason !== undefined,
+    previews: true,
+  })) {
     const served = serve(pair, answer.data, key, fields, tier);
     if (served) return deliverDerived(served, answer, pair.listPath, query, reason ? { stale: true, reason } : {});
   }

@@ -9,12 +9,31 @@ export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
 
 /** Members of a DCPI list row, the same as the single-market endpoint's (notes §2.5, §2.6: one stored row). */
 export const DCPI_LIST_FIELDS = [
-  'market_slug', 'market_name', 'state', 'iso', 'latitude', 'longitude', 'constraint_score', 'excess_power_score',
-  'time_to_power_months', 'verdict', 'top_risks_json', 'top_opportunities_json', 'computed_at', 'composite_score',
+  'market_slug',
+  'market_name',
+  'state',
+  'iso',
+  'latitude',
+  'longitude',
+  'constraint_score',
+  'excess_power_score',
+  'time_to_power_months',
+  'verdict',
+  'top_risks_json',
+  'top_opportunities_json',
+  'computed_at',
+  'composite_score',
 ] as const;
 
 /** The paid numerics: masked in the list below a paid plan, and in the single answer below Developer (notes §2.5, §2.6). */
-export const DCPI_PAID_FIELDS = ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months', 'top_risks_json', 'top_opportunities_json'];
+export const DCPI_PAID_FIELDS = [
+  'composite_score',
+  'excess_power_score',
+  'constraint_score',
+  'time_to_power_months',
+  'top_risks_json',
+  'top_opportunities_json',
+];
 const NUMERICS_FROM = new Set(['developer', 'pro', 'founding', 'enterprise', 'research_seed', 'admin', 'internal']);
 
 /** GET /api/v1/dcpi/scores answers DCPI(slug[, field]) for the markets it holds. */

@@ -1,3 +1,4 @@
+import { scalarText } from '../args.js';
 import { DAILY_ALLOWANCE } from '../cache/ledger.js';
 
 /**
@@ -30,7 +31,7 @@ export function defaultDeriveMode(tier: string | undefined, dailyLimit?: number)
 export function parseDeriveMode(v: unknown): DeriveMode | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (v === false) return 'off';
-  const s = String(v).trim().toLowerCase();
+  const s = (scalarText(v) ?? '').trim().toLowerCase();
   if (['false', 'no', '0', 'none'].includes(s)) return 'off';
   return (DERIVE_MODES as readonly string[]).includes(s) ? (s as DeriveMode) : undefined;
 }

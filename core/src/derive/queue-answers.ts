@@ -20,7 +20,7 @@ const MEMO = new WeakMap<object, Map<string, Derived<QueueResultT>>>();
 
 function deriveMemo(source: QueueResultT, g: QueueFiltersT, f: QueueFiltersT, fQuery: string): Derived<QueueResultT> {
   let byQuestion = MEMO.get(source);
-  if (!byQuestion) MEMO.set(source, (byQuestion = new Map()));
+  if (!byQuestion) MEMO.set(source, (byQuestion = new Map<string, Derived<QueueResultT>>()));
   let d = byQuestion.get(fQuery);
   if (!d) byQuestion.set(fQuery, (d = deriveQueueAnswer(source, g, f)));
   return d;

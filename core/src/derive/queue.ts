@@ -177,7 +177,11 @@ function stricterTests(g: QueueFiltersT, f: QueueFiltersT): RowTest[] {
   }
   if (f.fuel_type && (!g.fuel_type || !sameSet(lowerSet(f.fuel_type), lowerSet(g.fuel_type)))) {
     const tokens = [...lowerSet(f.fuel_type)];
-    tests.push({ name: 'fuel_type', carries: (r) => typeof r.fuel_type === 'string', keeps: (r) => tokens.some((t) => r.fuel_type!.toLowerCase().includes(t)) });
+    tests.push({
+      name: 'fuel_type',
+      carries: (r) => typeof r.fuel_type === 'string',
+      keeps: (r) => tokens.some((t) => r.fuel_type!.toLowerCase().includes(t)),
+    });
   }
   if (statusRelation(g.status, f.status) === 'narrower') {
     const rule = statusRule(f.status);
@@ -230,7 +234,7 @@ export function deriveQueueAnswer(a: QueueResultT, g: QueueFiltersT, f: QueueFil
     if (!a.results.every((r) => normalizeIso(r.iso) !== undefined)) return refuse('max_ttp_months: a survivor names an unknown ISO');
   }
   const cutsLocally = cut !== undefined && (g.max_ttp_months === undefined || cut < g.max_ttp_months);
-  const withinCut = (r: QueueRecordT) => !cutsLocally || waits.get(normalizeIso(r.iso)!)! <= cut!;
+  const withinCut = (r: QueueRecordT) => !cutsLocally || waits.get(normalizeIso(r.iso)!)! <= cut;
 
   const base = tests.length ? a.results.filter((r) => tests.every((t) => t.keeps(r))) : a.results;
   const survivors = cutsLocally ? base.filter(withinCut) : base;

@@ -26,13 +26,16 @@ const CANDIDATES_MAX = 8;
 
 const INDEXES = new WeakMap<ResponseCache, Map<string, Promise<SourceEntry[]>>>();
 
+const isSourceEntry = (e: unknown): e is SourceEntry =>
+  typeof e === 'object' && e !== null && typeof (e as SourceEntry).q === 'string' && typeof (e as SourceEntry).at === 'number';
+
 const indexKey = (client: DchubClient, path: string) => cacheKey(client.callerId, client.baseUrl, 'derive-index', path);
 
 function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
   const cache = client.cache;
   if (!cache) return Promise.resolve([]);
   let byKey = INDEXES.get(cache);
-  if (!byKey) INDEXES.set(cache, (byKey = new Map()));
+  if (!byKey) INDEXES.set(cache, (byKey = new Map<string, Promise<SourceEntry[]>>()));
   const key = indexKey(client, path);
   let entries = byKey.get(key);
   if (!entries) {
@@ -40,7 +43,7 @@ function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
       (text) => {
         try {
           const list = JSON.parse(text ?? '[]') as unknown;
-          return Array.isArray(list) ? list.filter((e): e is SourceEntry => typeof e?.q === 'string' && typeof e?.at === 'number') : [];
+          return Array.isArray(list) ? list.filter(isSourceEntry) : [];
         } catch {
           return [];
         }
@@ -114,7 +117,13 @@ export async function freshCached<T>(client: DchubClient, path: string, schema: 
 }
 
 /** Marks `value` as answered locally from `source` (the cached answer to `path?query`). */
-export function deliverDerived<T extends object>(value: T, source: FetchMeta, path: string, query: string, override: Partial<Pick<FetchMeta, 'stale' | 'reason'>> = {}): T {
+export function deliverDerived<T extends object>(
+  value: T,
+  source: FetchMeta,
+  path: string,
+  query: string,
+  override: Partial<Pick<FetchMeta, 'stale' | 'reason'>> = {},
+): T {
   const stale = override.stale ?? source.stale;
   const reason = override.reason ?? (stale ? source.reason : undefined);
   attachFetchMeta(value, {

@@ -50,7 +50,10 @@ export function redirectSafeFetch(fetchImpl: typeof fetch = globalThis.fetch.bin
         );
       }
       if (hop + 1 >= MAX_REDIRECTS) {
-        throw new RedirectError(`${from.origin} redirected more than ${MAX_REDIRECTS} times; not followed further`, { status: response.status, location: target.origin });
+        throw new RedirectError(`${from.origin} redirected more than ${MAX_REDIRECTS} times; not followed further`, {
+          status: response.status,
+          location: target.origin,
+        });
       }
       const toGet = response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
       const method = toGet ? 'GET' : request.method;

@@ -117,7 +117,10 @@ async function isLongWait(error: Error): Promise<boolean> {
   const wait = retryAfterSeconds(error.response.headers.get('retry-after'));
   if (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS) return true;
   if (error.response.status !== 429) return false;
-  const text = await error.response.clone().text().catch(() => '');
+  const text = await error.response
+    .clone()
+    .text()
+    .catch(() => '');
   const e = errorFromResponse(429, parseJson(text) ?? text, error.response.headers);
   return e instanceof RateLimitError && e.daily;
 }

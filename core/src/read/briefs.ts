@@ -29,7 +29,15 @@ function buildFailure(r: unknown): string | undefined {
   return undefined;
 }
 
-const NULL_KPIS = { operational_mw: null, pipeline_mw: null, facility_count: null, vacancy_pct: null, lease_rate: null, queue_months: null, top_operator: null };
+const NULL_KPIS = {
+  operational_mw: null,
+  pipeline_mw: null,
+  facility_count: null,
+  vacancy_pct: null,
+  lease_rate: null,
+  queue_months: null,
+  top_operator: null,
+};
 
 /** A brief's sections filled the way the service fills them below Pro when it leaves them out. */
 function mendBrief(r: Record<string, unknown>, warn: (w: string) => void): Record<string, unknown> {
@@ -40,12 +48,20 @@ function mendBrief(r: Record<string, unknown>, warn: (w: string) => void): Recor
   return {
     ...r,
     slug: text(r.slug) ?? slug,
-    hero: { verdict: 'NODATA', computed_at: null, iso: null, composite_score: null, excess_power: null, constraint_score: null, ...hero, slug: text(hero.slug) ?? slug, name: text(hero.name) ?? slug },
+    hero: {
+      verdict: 'NODATA',
+      computed_at: null,
+      iso: null,
+      composite_score: null,
+      excess_power: null,
+      constraint_score: null,
+      ...hero,
+      slug: text(hero.slug) ?? slug,
+      name: text(hero.name) ?? slug,
+    },
     live_as_of: isRecord(r.live_as_of) ? r.live_as_of : { iso: null, age_hours: null },
     kpis: isRecord(r.kpis) ? { ...NULL_KPIS, ...r.kpis } : NULL_KPIS,
-    outlook: isRecord(r.outlook)
-      ? r.outlook
-      : { narrative_md: '', word_count: null, generated_at: null, verdict: hero.verdict ?? 'NODATA', rationale: '' },
+    outlook: isRecord(r.outlook) ? r.outlook : { narrative_md: '', word_count: null, generated_at: null, verdict: hero.verdict ?? 'NODATA', rationale: '' },
     power_grid: r.power_grid ?? null,
     pipeline: Array.isArray(r.pipeline) ? r.pipeline : [],
     operators: Array.isArray(r.operators) ? r.operators : [],
@@ -61,7 +77,8 @@ const PRO_SECTIONS = ['power_grid', 'pipeline', 'operators', 'ma', 'comps', 'ris
 function notePaywall(briefs: readonly MarketBriefT[], ctx: ReadContext): void {
   const walled = briefs.find((b) => b.paywall);
   if (!walled?.paywall) return;
-  const empty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.values(v).every((x) => Array.isArray(x) && x.length === 0));
+  const empty = (v: unknown) =>
+    v === null || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.values(v).every((x) => Array.isArray(x) && x.length === 0));
   ctx.preview = previewInfo({
     withheldSections: PRO_SECTIONS.filter((k) => empty((walled as Record<string, unknown>)[k])),
     requiredTier: walled.paywall.required_tier,
@@ -85,7 +102,8 @@ function readBriefPage(json: unknown, ctx: ReadContext): Record<string, unknown>
   head.offset = typeof head.offset === 'number' ? head.offset : (param('offset') ?? 0);
   head.streamed = typeof head.streamed === 'boolean' ? head.streamed : false;
   head.tier = typeof head.tier === 'string' ? head.tier : '';
-  head.as_of = typeof head.as_of === 'string' ? head.as_of : briefs.reduce((m, b) => (b.hero.computed_at && b.hero.computed_at > m ? b.hero.computed_at : m), '');
+  head.as_of =
+    typeof head.as_of === 'string' ? head.as_of : briefs.reduce((m, b) => (b.hero.computed_at && b.hero.computed_at > m ? b.hero.computed_at : m), '');
   notePaywall(briefs, ctx);
   return { ...head, briefs };
 }
@@ -144,7 +162,11 @@ export const readBrief: Reader<MarketBriefResponseT> = {
 export function readBriefsCsv(csv: string, warnings: string[] = []): BriefCsvRowT[] {
   const parsed = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
   const fields = parsed.meta.fields ?? [];
-  if (!fields.includes('market_slug')) throw new SchemaDriftError('columns', `brief CSV lacks market_slug${fields.length ? ` (columns: ${fields.slice(0, 6).join(', ')}${fields.length > 6 ? ', …' : ''})` : ''}`);
+  if (!fields.includes('market_slug'))
+    throw new SchemaDriftError(
+      'columns',
+      `brief CSV lacks market_slug${fields.length ? ` (columns: ${fields.slice(0, 6).join(', ')}${fields.length > 6 ? ', …' : ''})` : ''}`,
+    );
   const missing = BRIEF_CSV_COLUMNS.filter((c) => !fields.includes(c));
   if (missing.length) warnings.push(`brief CSV lacks ${missing.join(', ')} (left blank)`);
   return readRecords(parsed.data, BriefCsvRow, warnings, {

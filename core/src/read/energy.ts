@@ -1,3 +1,4 @@
+import { scalarText } from '../args.js';
 import { SchemaDriftError } from '../errors.js';
 import { EnergyPrices, FuelMix, FuelMixEntry, type EnergyPricesT, type FuelMixT } from '../schemas/energy.js';
 import type { Reader } from './decode.js';
@@ -10,7 +11,7 @@ export const readFuelMix: Reader<FuelMixT> = {
     if (!isRecord(json) || !Array.isArray(json.fuel_mix)) throw new SchemaDriftError('fuel_mix', 'missing');
     const entries = readRecords(json.fuel_mix, FuelMixEntry, ctx.warnings, {
       what: 'fuel',
-      name: (r, i) => `fuel ${String((r as Record<string, unknown> | null)?.source ?? i + 1)}`,
+      name: (r, i) => `fuel ${scalarText((r as Record<string, unknown> | null)?.source) ?? i + 1}`,
     });
     if (typeof json.note === 'string' && json.total_generation_mw === undefined) ctx.warnings.push(json.note);
     const parsed = parseTolerant(FuelMix, { iso: ctx.params?.get('iso') ?? '', timestamp: null, source: '', ...json, fuel_mix: [] });
@@ -23,7 +24,8 @@ export const readFuelMix: Reader<FuelMixT> = {
 export const readEnergyPrices: Reader<EnergyPricesT> = {
   what: 'energy prices',
   read(json, ctx) {
-    if (isRecord(json) && json.data_quality === 'fallback') ctx.warnings.push(`prices are the service's fallback (${typeof json.source === 'string' ? json.source : 'historical data'}), not live`);
+    if (isRecord(json) && json.data_quality === 'fallback')
+      ctx.warnings.push(`prices are the service's fallback (${typeof json.source === 'string' ? json.source : 'historical data'}), not live`);
     return parseTolerant(EnergyPrices, { source: '', ...(isRecord(json) ? json : {}) });
   },
 };

@@ -27,7 +27,13 @@ const blanks = (keys: readonly string[]) => (r: Record<string, unknown>) => {
  * The "free tier: showing 3 of N with basic fields" cut of the feeds, described as a preview: rows
  * that lack the full fields (`full`) under `full_results_available` (a keyed page has them).
  */
-function notePartial(top: Record<string, unknown>, rows: readonly Record<string, unknown>[], total: number | undefined, full: readonly string[], ctx: ReadContext): void {
+function notePartial(
+  top: Record<string, unknown>,
+  rows: readonly Record<string, unknown>[],
+  total: number | undefined,
+  full: readonly string[],
+  ctx: ReadContext,
+): void {
   const gated = describeGated(top, { sent: ctx.params });
   if (gated) {
     ctx.preview = { ...gated, shown: rows.length, total: gated.total ?? total };
@@ -89,7 +95,10 @@ export const readPipeline: Reader<PipelineResponseT> = {
     const projects = readRecords(list, PipelineProject, ctx.warnings, {
       what: 'project',
       name: (r, i) => `project ${text((r as Record<string, unknown> | null)?.project) ?? i + 1}`,
-      mend: (r) => ({ ...blanks(['company', 'project', 'market', 'delivery', 'type', 'capacity', 'investment', 'preleased'])(r), status: text(r.status) ?? 'unknown' }),
+      mend: (r) => ({
+        ...blanks(['company', 'project', 'market', 'delivery', 'type', 'capacity', 'investment', 'preleased'])(r),
+        status: text(r.status) ?? 'unknown',
+      }),
     });
     const total = num(head.total_count) ?? num(head.total) ?? projects.length;
     const parsed = parseTolerant(PipelineResponse, { success: true, ...head, count: projects.length, total_count: total, data: [], pipeline: [] });

@@ -92,12 +92,32 @@ export const readDcpiScore: Reader<DcpiScoreResponseT> = {
     const o = isRecord(json.data) && json.market_slug === undefined ? { ...json, ...json.data } : json;
     const nulls = (keys: string[]) => Object.fromEntries(keys.filter((k) => o[k] === undefined).map((k) => [k, null]));
     const parsed = parseTolerant(DcpiScoreResponse, {
-      ...nulls(['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months', 'queue_capacity_mw', 'queue_wait_months', 'reserve_margin_pct', 'gen_additions_12mo_mw', 'curtailment_pct', 'stranded_capacity_mw', 'emergency_count_30d', 'top_risks_json', 'top_opportunities_json']),
+      ...nulls([
+        'composite_score',
+        'excess_power_score',
+        'constraint_score',
+        'time_to_power_months',
+        'queue_capacity_mw',
+        'queue_wait_months',
+        'reserve_margin_pct',
+        'gen_additions_12mo_mw',
+        'curtailment_pct',
+        'stranded_capacity_mw',
+        'emergency_count_30d',
+        'top_risks_json',
+        'top_opportunities_json',
+      ]),
       ...o,
     });
     const gated = describeGated(o, {});
     if (gated) ctx.preview = gated;
-    else if (parsed.locked === true) ctx.preview = previewInfo({ requiredTier: parsed.tier_required, lockedFields: ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months'].filter((k) => (parsed as Record<string, unknown>)[k] === null) });
+    else if (parsed.locked === true)
+      ctx.preview = previewInfo({
+        requiredTier: parsed.tier_required,
+        lockedFields: ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months'].filter(
+          (k) => (parsed as Record<string, unknown>)[k] === null,
+        ),
+      });
     return parsed;
   },
 };

@@ -42,7 +42,9 @@ export const readQueue: Reader<QueueResultT> = {
       if (total === undefined) ctx.warnings.push('count_total_matching missing from the answer; the total is not known beyond the rows shown');
     }
     const filters = isRecord(head.filters_applied) ? head.filters_applied : {};
-    head.filters_applied = Object.fromEntries(FILTER_KEYS.map((k) => [k, filters[k] ?? null]).concat(Object.entries(filters).filter(([k]) => !(FILTER_KEYS as readonly string[]).includes(k))));
+    head.filters_applied = Object.fromEntries(
+      FILTER_KEYS.map((k) => [k, filters[k] ?? null]).concat(Object.entries(filters).filter(([k]) => !(FILTER_KEYS as readonly string[]).includes(k))),
+    );
     const parsed = parseTolerant(QueueResult, { ...head, results: [] });
     parsed.results = results;
     const preview = describeGated(top, { rows: results, sent: ctx.params });

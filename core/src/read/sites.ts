@@ -28,7 +28,7 @@ export const readSiteScore: Reader<SiteScoreT> = {
     const mended = {
       ...o,
       success: typeof o.success === 'boolean' ? o.success : true,
-      interpretation: typeof o.interpretation === 'string' ? o.interpretation : (typeof o.verdict === 'string' ? o.verdict : interpretationOf(o.overall_score)),
+      interpretation: typeof o.interpretation === 'string' ? o.interpretation : typeof o.verdict === 'string' ? o.verdict : interpretationOf(o.overall_score),
       location: { ...(loc ?? {}), lat, lon },
     };
     if (o.data === undefined) delete (mended as Record<string, unknown>).data;

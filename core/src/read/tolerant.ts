@@ -25,7 +25,14 @@ type AnySchema = z.ZodType;
 /** The schema under optional/nullable/default/catch/readonly wrappers and a pipe's typed side (public zod API only). */
 function core(s: AnySchema): AnySchema {
   for (let i = 0; i < 8; i++) {
-    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodCatch || s instanceof z.ZodReadonly || s instanceof z.ZodNonOptional) {
+    if (
+      s instanceof z.ZodOptional ||
+      s instanceof z.ZodNullable ||
+      s instanceof z.ZodDefault ||
+      s instanceof z.ZodCatch ||
+      s instanceof z.ZodReadonly ||
+      s instanceof z.ZodNonOptional
+    ) {
       s = s.unwrap() as AnySchema;
     } else if (s instanceof z.ZodPipe) {
       // A preprocess pipe (transform → schema) is typed by its output; a schema → transform pipe by its input.
@@ -64,7 +71,8 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
   if (typeof value !== 'object') return value;
   if (s instanceof z.ZodObject) {
     let out: Record<string, unknown> | undefined;
-    for (const [k, field] of Object.entries(s.shape as Record<string, AnySchema>)) {
+    const shape = s.shape as Record<string, AnySchema>;
+    for (const [k, field] of Object.entries(shape)) {
       const v = (value as Record<string, unknown>)[k];
       if (v === undefined || v === null) continue;
       const fitted = fitNumbers(field, v);
@@ -80,8 +88,7 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
 }
 
 /** Where a zod issue points, as `a.b.0.c`. */
-export const issuePath = (issue: z.core.$ZodIssue | undefined, prefix = ''): string =>
-  [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
+export const issuePath = (issue: z.core.$ZodIssue | undefined, prefix = ''): string => [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
 
 /** What a zod issue says, in words for a person (the received value when it helps). */
 export function issueWords(issue: z.core.$ZodIssue | undefined, input?: unknown): string {
@@ -135,7 +142,11 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null
  * envelope keys (`data`, `results`, `items`), or the answer itself when it is a bare list.
  * Returns the top-level object (a bare list becomes `{}`) and the list (undefined when none).
  */
-export function findList(json: unknown, key: string, alternatives: readonly string[] = ['data', 'results', 'items']): { top: Record<string, unknown>; list: unknown[] | undefined; from?: string } {
+export function findList(
+  json: unknown,
+  key: string,
+  alternatives: readonly string[] = ['data', 'results', 'items'],
+): { top: Record<string, unknown>; list: unknown[] | undefined; from?: string } {
   if (Array.isArray(json)) return { top: {}, list: json, from: '(list)' };
   if (!isRecord(json)) return { top: {}, list: undefined };
   if (Array.isArray(json[key])) return { top: json, list: json[key] as unknown[], from: key };
@@ -152,7 +163,12 @@ export function findList(json: unknown, key: string, alternatives: readonly stri
  * findList for a list answer that cannot serve without its list: the top-level members (`head`,
  * without the list under whichever key it came) and the list, else SchemaDriftError at `key`.
  */
-export function listAnswer(json: unknown, key: string, alternatives: readonly string[], what: string): { top: Record<string, unknown>; head: Record<string, unknown>; list: unknown[] } {
+export function listAnswer(
+  json: unknown,
+  key: string,
+  alternatives: readonly string[],
+  what: string,
+): { top: Record<string, unknown>; head: Record<string, unknown>; list: unknown[] } {
   const { top, list, from } = findList(json, key, alternatives);
   if (!list) throw new SchemaDriftError(key, `no list of ${what} in the answer`);
   const head: Record<string, unknown> = { ...top };

@@ -213,4 +213,3 @@ export type SemanticSearchBodyT = z.output<typeof SemanticSearchBody>;
 export type SemanticSearchResultT = z.infer<typeof SemanticSearchResult>;
 export type ReceiptT = z.infer<typeof Receipt>;
 export type ReceiptListT = z.infer<typeof ReceiptList>;
-

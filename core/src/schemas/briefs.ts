@@ -3,9 +3,24 @@ import { optionalNumber, optionalString, showValue } from './params.js';
 
 /** Columns of /api/v1/market-brief/all.csv, in the order of spec §2.6. */
 export const BRIEF_CSV_COLUMNS = [
-  'market_slug', 'market_name', 'verdict', 'composite_score', 'excess_power', 'constraint_score',
-  'queue_wait_months', 'iso', 'state', 'operational_mw', 'pipeline_mw', 'facility_count',
-  'vacancy_pct', 'lease_rate', 'top_operator', 'outlook_word_count', 'live_as_of', 'computed_at',
+  'market_slug',
+  'market_name',
+  'verdict',
+  'composite_score',
+  'excess_power',
+  'constraint_score',
+  'queue_wait_months',
+  'iso',
+  'state',
+  'operational_mw',
+  'pipeline_mw',
+  'facility_count',
+  'vacancy_pct',
+  'lease_rate',
+  'top_operator',
+  'outlook_word_count',
+  'live_as_of',
+  'computed_at',
 ] as const;
 export type BriefCsvColumn = (typeof BRIEF_CSV_COLUMNS)[number];
 
@@ -129,15 +144,11 @@ export const MarketBrief = z.looseObject({
       interconnection_pending_mw: nnum,
     })
     .nullable(),
-  pipeline: z.array(
-    z.looseObject({ operator: ntext, facility: ntext, power_mw: nnum, status: ntext, eta: ntext }),
-  ),
+  pipeline: z.array(z.looseObject({ operator: ntext, facility: ntext, power_mw: nnum, status: ntext, eta: ntext })),
   operators: z.array(z.looseObject({ operator: z.string(), facility_count: nnum, total_mw: nnum })),
   ma: z.array(Deal),
   comps: z.looseObject({ powered_shell: z.array(Deal), land: z.array(Deal) }),
-  risk: z
-    .looseObject({ water_stress: ntext, drought_months_d2_plus: nnum, wildfire_seismic_note: ntext })
-    .nullable(),
+  risk: z.looseObject({ water_stress: ntext, drought_months_d2_plus: nnum, wildfire_seismic_note: ntext }).nullable(),
   paywall: MarketBriefPaywall.optional(),
 });
 export type MarketBriefT = z.infer<typeof MarketBrief>;
@@ -202,7 +213,8 @@ export const BriefPageQuery = z.object({
 export const BriefDiffQuery = BriefPageQuery.extend({
   since: optionalString({
     maxLength: 40,
-    pattern: /^\s*\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[Tt ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?\s*$/,
+    pattern:
+      /^\s*\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[Tt ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?\s*$/,
     refused: (v) => `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got ${showValue(v)}`,
     description: 'ISO 8601 timestamp (or date); briefs whose computed_at is later',
   }),

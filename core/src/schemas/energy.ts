@@ -10,7 +10,7 @@ export type FuelMixIso = (typeof FUEL_MIX_ISOS)[number];
 export const FuelMixQuery = z.object({
   iso: feedChoiceParam(FUEL_MIX_ISOS, {
     description: 'Grid operator: ERCOT (default), PJM, CAISO, MISO, SPP, NYISO, ISONE (ISO-NE accepted)',
-    aliases: { 'ISO-NE': 'ISONE', 'ISO NE': 'ISONE', 'ISO_NE': 'ISONE' },
+    aliases: { 'ISO-NE': 'ISONE', 'ISO NE': 'ISONE', ISO_NE: 'ISONE' },
     fallback: 'ERCOT',
   }),
 });

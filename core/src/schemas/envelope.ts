@@ -34,9 +34,27 @@ export const Envelope = z.looseObject({
 });
 
 export const DECLARED_ENTITIES = [
-  'facility', 'market', 'grid', 'fiber', 'gas', 'deal', 'site', 'news', 'energy', 'incentives',
-  'risk', 'index', 'pipeline', 'infrastructure', 'export', 'changes', 'alert', 'meta',
-  'semantic_search', 'error', 'record',
+  'facility',
+  'market',
+  'grid',
+  'fiber',
+  'gas',
+  'deal',
+  'site',
+  'news',
+  'energy',
+  'incentives',
+  'risk',
+  'index',
+  'pipeline',
+  'infrastructure',
+  'export',
+  'changes',
+  'alert',
+  'meta',
+  'semantic_search',
+  'error',
+  'record',
 ] as const;
 
 /** Error bodies (spec §7): always an `error` string; 401s add `auth_instructions`. */

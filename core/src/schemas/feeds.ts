@@ -47,7 +47,12 @@ export type DealType = (typeof DEAL_TYPES)[number];
 export const TRANSACTIONS_MAX_LIMIT = 500;
 
 export const TransactionsQuery = z.object({
-  limit: optionalNumber({ min: 1, max: TRANSACTIONS_MAX_LIMIT, int: true, description: 'Deals to return (default 20; 100 on /api/deals and /api/v1/deals; max 500)' }),
+  limit: optionalNumber({
+    min: 1,
+    max: TRANSACTIONS_MAX_LIMIT,
+    int: true,
+    description: 'Deals to return (default 20; 100 on /api/deals and /api/v1/deals; max 500)',
+  }),
   deal_type: feedChoiceParam(DEAL_TYPES, { description: 'Deal type', aliases: { 'joint-venture': 'joint_venture', jv: 'joint_venture', ma: 'acquisition' } }),
   year: optionalNumber({ min: 2000, max: 2100, int: true, description: 'Calendar year of the deal' }),
   buyer: optionalString({ maxLength: 100, description: 'Case-insensitive buyer substring' }),

@@ -117,10 +117,18 @@ const marketList = readWithShape(
     .regex(new RegExp(`^\\s*${MARKET_NAME}(?:\\s*,\\s*${MARKET_NAME}){1,3}\\s*$`), { error: 'provide 2-4 markets to compare, comma-separated' })
     .meta({ maxLength: MARKET_COMPARE_MAX_LENGTH }),
   (v, ctx): string[] => {
-    const names = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [];
-    if (typeof v === 'string' && [...v].length > MARKET_COMPARE_MAX_LENGTH) ctx.issues.push({ code: 'custom', message: `must be at most ${MARKET_COMPARE_MAX_LENGTH} characters`, input: v });
+    const names =
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
+    if (typeof v === 'string' && [...v].length > MARKET_COMPARE_MAX_LENGTH)
+      ctx.issues.push({ code: 'custom', message: `must be at most ${MARKET_COMPARE_MAX_LENGTH} characters`, input: v });
     else if (names.length === 0) ctx.issues.push({ code: 'custom', message: 'parameter required (comma-separated)', input: v });
-    else if (names.length < 2 || names.length > 4) ctx.issues.push({ code: 'custom', message: `provide 2-4 markets to compare, got ${names.length}`, input: v });
+    else if (names.length < 2 || names.length > 4)
+      ctx.issues.push({ code: 'custom', message: `provide 2-4 markets to compare, got ${names.length}`, input: v });
     return names;
   },
 ).meta({ description: 'Two to four market slugs or names, comma-separated' });
@@ -256,8 +264,18 @@ export type DcpiLeaderboardT = z.infer<typeof DcpiLeaderboard>;
 
 /** Columns of the leaderboard CSV, in order. */
 export const DCPI_LEADERBOARD_CSV_COLUMNS = [
-  'rank', 'market_slug', 'market_name', 'iso', 'state', 'verdict', 'excess_power_score',
-  'constraint_score', 'quality_score', 'computed_at', 'url', 'reasoning',
+  'rank',
+  'market_slug',
+  'market_name',
+  'iso',
+  'state',
+  'verdict',
+  'excess_power_score',
+  'constraint_score',
+  'quality_score',
+  'computed_at',
+  'url',
+  'reasoning',
 ] as const;
 
 // ---------------------------------------------------------------- GET /api/v1/ai-capacity-index

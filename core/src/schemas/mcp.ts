@@ -7,12 +7,35 @@ export const MCP_SERVER_VERSION = '2.1.11';
 
 /** The 29 tools of spec §4.6, in catalog order. */
 export const MCP_TOOL_NAMES = [
-  'search_facilities', 'get_facility', 'list_transactions', 'get_market_intel', 'get_news', 'analyze_site',
-  'compare_sites', 'get_intelligence_index', 'get_pipeline', 'get_grid_data', 'get_grid_intelligence',
-  'get_energy_prices', 'get_renewable_energy', 'get_tax_incentives', 'get_water_risk', 'get_infrastructure',
-  'get_fiber_intel', 'get_backup_status', 'get_agent_registry', 'semantic_search', 'get_dchub_recommendation',
-  'get_market_dcpi_rank', 'compare_isos', 'get_interconnection_queue', 'rank_markets', 'find_alternatives',
-  'score_facility', 'ai_capacity_index', 'hyperscaler_deals',
+  'search_facilities',
+  'get_facility',
+  'list_transactions',
+  'get_market_intel',
+  'get_news',
+  'analyze_site',
+  'compare_sites',
+  'get_intelligence_index',
+  'get_pipeline',
+  'get_grid_data',
+  'get_grid_intelligence',
+  'get_energy_prices',
+  'get_renewable_energy',
+  'get_tax_incentives',
+  'get_water_risk',
+  'get_infrastructure',
+  'get_fiber_intel',
+  'get_backup_status',
+  'get_agent_registry',
+  'semantic_search',
+  'get_dchub_recommendation',
+  'get_market_dcpi_rank',
+  'compare_isos',
+  'get_interconnection_queue',
+  'rank_markets',
+  'find_alternatives',
+  'score_facility',
+  'ai_capacity_index',
+  'hyperscaler_deals',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -20,7 +43,12 @@ export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 export const MCP_PRO_TOOLS: readonly McpToolName[] = ['analyze_site', 'compare_sites', 'get_grid_intelligence', 'get_fiber_intel'];
 /** Gated tools (spec §5.2): a preview below their tier. */
 export const MCP_GATED_TOOLS: readonly McpToolName[] = [
-  'get_intelligence_index', 'compare_sites', 'analyze_site', 'get_infrastructure', 'get_fiber_intel', 'get_grid_intelligence',
+  'get_intelligence_index',
+  'compare_sites',
+  'analyze_site',
+  'get_infrastructure',
+  'get_fiber_intel',
+  'get_grid_intelligence',
 ];
 
 /** Grid operators the grid tools accept (ISONE spelling, as the tools take it). */
@@ -37,7 +65,11 @@ const lon = () => z.number().min(-180).max(180).describe('Longitude, decimal deg
 const limit = (max = 500, def = 10) => z.number().int().min(1).max(max).describe(`Rows to return (1-${max}, default ${def})`).optional();
 const offset = () => z.number().int().min(0).max(100_000).describe('Rows to skip').optional();
 const bool = (description: string) => z.boolean().describe(description).optional();
-const idOrNumber = (description: string) => z.union([z.string().max(100), z.number().int()]).describe(description).optional();
+const idOrNumber = (description: string) =>
+  z
+    .union([z.string().max(100), z.number().int()])
+    .describe(description)
+    .optional();
 
 /** Input schema of every tool (reference notes §3.2); required parameters are not optional. */
 export const McpToolInputs = {
@@ -101,7 +133,14 @@ export const McpToolInputs = {
   compare_sites: z.object({
     locations: str('"lat,lon;lat,lon" — 2 to 4 locations'),
     sites: z
-      .array(z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180).optional(), lng: z.number().min(-180).max(180).optional(), name: z.string().optional() }))
+      .array(
+        z.object({
+          lat: z.number().min(-90).max(90),
+          lon: z.number().min(-180).max(180).optional(),
+          lng: z.number().min(-180).max(180).optional(),
+          name: z.string().optional(),
+        }),
+      )
       .min(2)
       .max(4)
       .describe('2-4 sites {lat, lon|lng}')
@@ -192,7 +231,10 @@ export const McpToolInputs = {
     weighting: z.enum(SCORE_FACILITY_WEIGHTINGS).describe('Weighting mode (default balanced)').optional(),
   }),
   ai_capacity_index: z.object({
-    horizon: z.union([z.literal(30), z.literal(60), z.literal(90)]).describe('Horizon in days: 30, 60 or 90 (default 90)').optional(),
+    horizon: z
+      .union([z.literal(30), z.literal(60), z.literal(90)])
+      .describe('Horizon in days: 30, 60 or 90 (default 90)')
+      .optional(),
     limit: limit(500, 20),
   }),
   hyperscaler_deals: z.object({

@@ -22,8 +22,7 @@ export function showValue(v: unknown, max = 40): string {
 
 /** "Not given": null or blank text (an empty spreadsheet cell, `?limit=`). */
 const BLANK_TEXT = /^\s*$/;
-const isBlank = (v: unknown): v is null | undefined | string =>
-  v === undefined || v === null || (typeof v === 'string' && BLANK_TEXT.test(v));
+const isBlank = (v: unknown): v is null | undefined | string => v === undefined || v === null || (typeof v === 'string' && BLANK_TEXT.test(v));
 
 /** The documented "not given" forms; `abort` keeps a failed blank check from masking the real problem. */
 const blankForms = () => [z.null(), z.string().regex(BLANK_TEXT, { abort: true })] as const;
@@ -72,8 +71,7 @@ const numberRefused = (rule: NumberRule) => (v: unknown) =>
   rule.int ? `must be a whole number, got ${showValue(v)}` : `must be a number, got ${showValue(v)}`;
 
 /** Adds a description to the JSON Schema when there is one. */
-const described = <S extends z.ZodType>(schema: S, description: string | undefined): S =>
-  description ? schema.meta({ description }) : schema;
+const described = <S extends z.ZodType>(schema: S, description: string | undefined): S => (description ? schema.meta({ description }) : schema);
 
 function numberSchema(rule: NumberRule, required = false) {
   let n = z.number({ error: (iss) => (required && isBlank(iss.input) ? 'is required' : numberRefused(rule)(iss.input)) });
@@ -84,14 +82,19 @@ function numberSchema(rule: NumberRule, required = false) {
   return n;
 }
 
-
 /** An optional number (or its text); null or blank mean "not given". */
 export const optionalNumber = (rule: NumberRule = {}) =>
   described(param((v: NumberArg) => readNumber(v), numberSchema(rule), numberRefused(rule)).optional(), rule.description);
 
 /** A number (or its text) that must be given. */
 export const requiredNumber = (rule: NumberRule = {}) =>
-  described(z.pipe(z.transform((v: number | string) => readNumber(v)), numberSchema(rule, true)), rule.description);
+  described(
+    z.pipe(
+      z.transform((v: number | string) => readNumber(v)),
+      numberSchema(rule, true),
+    ),
+    rule.description,
+  );
 
 /** Accepted spellings of yes and no (any case, surrounding space ignored). */
 export const TRUE_WORDS = ['true', '1', 'yes', 'y', 'on'] as const;
@@ -131,9 +134,7 @@ export const optionalString = (opts: { maxLength?: number; pattern?: RegExp; des
   const text =
     opts.maxLength === undefined
       ? s
-      : s
-          .refine((t) => codePoints(t) <= opts.maxLength!, { error: `must be at most ${opts.maxLength} characters` })
-          .meta({ maxLength: opts.maxLength });
+      : s.refine((t) => codePoints(t) <= opts.maxLength!, { error: `must be at most ${opts.maxLength} characters` }).meta({ maxLength: opts.maxLength });
   const read = (v: TextArg) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v);
   // Free text also takes a number (read as its text) where any number's text fits (24 characters at most).
   const accepted = opts.pattern || (opts.maxLength ?? Infinity) < 24 ? text : z.union([text, z.number()]);
@@ -149,10 +150,7 @@ export const optionalString = (opts: { maxLength?: number; pattern?: RegExp; des
  * One of a fixed list of words (any case, surrounding space ignored). Unknown words are refused
  * with a message naming the accepted values; `aliases` maps other spellings; blank means `fallback`.
  */
-export function choiceParam<const T extends string>(
-  values: readonly T[],
-  opts: { description?: string; aliases?: Record<string, T>; fallback?: T } = {},
-) {
+export function choiceParam<const T extends string>(values: readonly T[], opts: { description?: string; aliases?: Record<string, T>; fallback?: T } = {}) {
   const byKey = new Map<string, T>(values.map((v) => [v.toLowerCase(), v]));
   for (const [k, v] of Object.entries(opts.aliases ?? {})) byKey.set(k.toLowerCase(), v);
   const spellings = [...byKey.keys()];
@@ -196,7 +194,13 @@ export function numberChoiceParam<const T extends number>(values: readonly [T, .
 
 /** A positive whole number of at most 12 digits (ids in paths); its text is accepted. */
 export const idParam = (description: string) =>
-  described(z.pipe(z.transform((v: number | string) => readNumber(v)), numberSchema({ int: true, min: 1, max: 999_999_999_999 }, true)), description);
+  described(
+    z.pipe(
+      z.transform((v: number | string) => readNumber(v)),
+      numberSchema({ int: true, min: 1, max: 999_999_999_999 }, true),
+    ),
+    description,
+  );
 
 /**
  * A value read by `read` (which reports problems through `ctx` in its own words) and held to the

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { Envelope } from './envelope.js';
 import { caseless, optionalNumber, showValue } from './params.js';
 
-
 /** Refusal thresholds of the parcel analysis (absurd geometries are refused before any work). */
 export const PARCEL_MAX_VERTICES = 10_000;
 export const PARCEL_MAX_MEMBERS = 100;

@@ -26,9 +26,7 @@ const splitTokens = (s: string) =>
     .filter(Boolean);
 
 /** The ISO spellings accepted: canonical names, any case; ISO-NE also as ISONE, ISO NE, ISO_NE. */
-const ISO_TOKEN = [...QUEUE_ISOS.filter((iso) => iso !== 'ISO-NE'), 'ISO[-_ ]?NE']
-  .map((w) => w.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`))
-  .join('|');
+const ISO_TOKEN = [...QUEUE_ISOS.filter((iso) => iso !== 'ISO-NE'), 'ISO[-_ ]?NE'].map((w) => w.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`)).join('|');
 
 const isoParam = listParam(
   listPattern(ISO_TOKEN),

@@ -12,20 +12,22 @@ const show = (v: unknown): string => showValue(v);
 
 /** A candidate: `{id?, lat?, lng?|lon?, <metric>: number...}`; nested `{id, fields:{...}}` is flattened (top-level keys win). */
 const candidate = readWithShape(z.looseObject({}), (v, ctx): Record<string, unknown> => {
-    if (!v || typeof v !== 'object' || Array.isArray(v)) {
-      ctx.addIssue({ code: 'custom', message: `must be an object, got ${show(Array.isArray(v) ? 'array' : v)}` });
-      return z.NEVER;
-    }
-    const { fields, ...top } = v as Record<string, unknown>;
-    if (fields && typeof fields === 'object' && !Array.isArray(fields)) return { ...(fields as Record<string, unknown>), ...top };
-    return fields === undefined ? top : { ...top, fields };
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    ctx.addIssue({ code: 'custom', message: `must be an object, got ${show(Array.isArray(v) ? 'array' : v)}` });
+    return z.NEVER;
+  }
+  const { fields, ...top } = v as Record<string, unknown>;
+  if (fields && typeof fields === 'object' && !Array.isArray(fields)) return { ...(fields as Record<string, unknown>), ...top };
+  return fields === undefined ? top : { ...top, fields };
 });
 
 /** A weight: a number or its text (non-zero, which JSON Schema cannot say). */
 const Weight = z.union([z.number().meta({ not: { const: 0 } }), z.string().regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/)]);
 const RangeBound = z.union([z.number(), z.string().regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/), z.null()]);
 
-const objectives = readWithShape(z.record(z.string(), Weight).meta({ minProperties: 1, maxProperties: RANK_MAX_OBJECTIVES }), (v, ctx): Record<string, number> => {
+const objectives = readWithShape(
+  z.record(z.string(), Weight).meta({ minProperties: 1, maxProperties: RANK_MAX_OBJECTIVES }),
+  (v, ctx): Record<string, number> => {
     const fail = (message: string, path: (string | number)[] = []) => {
       ctx.addIssue({ code: 'custom', message, path });
       return z.NEVER;
@@ -41,7 +43,8 @@ const objectives = readWithShape(z.record(z.string(), Weight).meta({ minProperti
     }
     if (!Object.keys(out).length) return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
     return out;
-}).meta({ description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' });
+  },
+).meta({ description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' });
 
 const bound = (v: unknown): number | undefined | null => {
   if (v === undefined || v === null) return undefined;
@@ -50,7 +53,9 @@ const bound = (v: unknown): number | undefined | null => {
 };
 
 const Range = z.looseObject({ min: RangeBound.optional(), max: RangeBound.optional() });
-const constraints = readWithShape(z.union([z.record(z.string(), Range).meta({ maxProperties: RANK_MAX_CONSTRAINTS }), z.null()]), (v, ctx): Record<string, { min?: number; max?: number }> => {
+const constraints = readWithShape(
+  z.union([z.record(z.string(), Range).meta({ maxProperties: RANK_MAX_CONSTRAINTS }), z.null()]),
+  (v, ctx): Record<string, { min?: number; max?: number }> => {
     if (v === undefined || v === null) return {};
     if (typeof v !== 'object' || Array.isArray(v)) {
       ctx.addIssue({ code: 'custom', message: 'must be an object {field: {min?, max?}}' });
@@ -80,7 +85,8 @@ const constraints = readWithShape(z.union([z.record(z.string(), Range).meta({ ma
       out[k] = { ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}) };
     }
     return out;
-})
+  },
+)
   .optional()
   .transform((c) => c ?? {})
   .meta({ description: 'Object {field: {min?, max?}}: hard filters, fail-closed (min at most max)' });
@@ -116,9 +122,7 @@ export const RankedSites = Envelope.extend({
   _entity: z.literal('ranked_sites'),
   ok: z.literal(true),
   scoring_mode: z.enum(RANK_SCORING_MODES),
-  objective_status: z.array(
-    z.looseObject({ objective: z.string(), status: z.string(), basis: z.string().optional(), reason: z.string().optional() }),
-  ),
+  objective_status: z.array(z.looseObject({ objective: z.string(), status: z.string(), basis: z.string().optional(), reason: z.string().optional() })),
   constraint_coverage: z.record(z.string(), z.string()),
   count_ranked: z.number().int(),
   count_returned: z.number().int(),

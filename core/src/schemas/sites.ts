@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { optionalNumber, optionalString, requiredNumber } from './params.js';
 
 /** Query of GET /api/site-score (spec §4.1). `lng` and `capacity` are accepted as aliases. */
-export const SiteScoreQuery = z
-  .object({
-    lat: requiredNumber({ min: -90, max: 90, description: 'Latitude, decimal degrees' }),
-    lon: requiredNumber({ min: -180, max: 180, description: 'Longitude, decimal degrees' }),
-    state: optionalString({ maxLength: 2, description: 'US state abbreviation' }),
-    capacity_mw: optionalNumber({ gt: 0, max: 100000, description: 'Target load in MW' }),
-  });
+export const SiteScoreQuery = z.object({
+  lat: requiredNumber({ min: -90, max: 90, description: 'Latitude, decimal degrees' }),
+  lon: requiredNumber({ min: -180, max: 180, description: 'Longitude, decimal degrees' }),
+  state: optionalString({ maxLength: 2, description: 'US state abbreviation' }),
+  capacity_mw: optionalNumber({ gt: 0, max: 100000, description: 'Target load in MW' }),
+});
 export type SiteScoreQueryInput = z.input<typeof SiteScoreQuery>;
 export type SiteScoreQueryT = z.output<typeof SiteScoreQuery>;
 
@@ -59,10 +58,7 @@ export const SiteScore = z.looseObject({
     })
     .partial()
     .optional(),
-  capacity_context: z
-    .looseObject({ affects_overall_score: z.boolean(), basis: z.string(), instead: z.string() })
-    .partial()
-    .optional(),
+  capacity_context: z.looseObject({ affects_overall_score: z.boolean(), basis: z.string(), instead: z.string() }).partial().optional(),
   source: z.string().optional(),
   upgrade_url: z.string().optional(),
 });

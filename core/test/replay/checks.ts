@@ -33,8 +33,14 @@ export function checkExpect(r: CliRun, e: Expect): void {
   expect(r.code, `exit code; stderr was:\n${r.err}`).toBe(e.code);
   for (const re of e.stderr ?? []) expect(r.err).toMatch(re);
   for (const re of e.notStderr ?? []) expect(r.err).not.toMatch(re);
-  for (const s of e.stdout ?? []) typeof s === 'string' ? expect(r.out).toContain(s) : expect(r.out).toMatch(s);
-  for (const s of e.notStdout ?? []) typeof s === 'string' ? expect(r.out).not.toContain(s) : expect(r.out).not.toMatch(s);
+  for (const s of e.stdout ?? []) {
+    if (typeof s === 'string') expect(r.out).toContain(s);
+    else expect(r.out).toMatch(s);
+  }
+  for (const s of e.notStdout ?? []) {
+    if (typeof s === 'string') expect(r.out).not.toContain(s);
+    else expect(r.out).not.toMatch(s);
+  }
   if (e.json) e.json(JSON.parse(r.out));
 }
 

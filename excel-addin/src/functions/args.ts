@@ -1,4 +1,4 @@
-import { ValidationError, parseConstraints, parseObjectives, type Cell } from '@dchub/core';
+import { ValidationError, parseConstraints, parseObjectives, scalarText, type Cell } from '@dchub/core';
 
 const blank = (v: unknown) => v === null || v === undefined || v === '';
 
@@ -6,7 +6,7 @@ const blank = (v: unknown) => v === null || v === undefined || v === '';
 export function rangeRecords(name: string, range: unknown): Array<Record<string, unknown>> {
   if (!Array.isArray(range) || !Array.isArray(range[0])) throw new ValidationError(name, 'must be a range with a header row');
   const [header, ...rows] = range as unknown[][];
-  const cols = header.map((h) => String(h ?? '').trim());
+  const cols = header.map((h) => (scalarText(h) ?? '').trim());
   if (cols.some((c) => !c)) throw new ValidationError(name, 'every column needs a name in the header row');
   const out = rows
     .filter((r) => r.some((v) => !blank(v)))
@@ -35,7 +35,7 @@ export function requiredText(name: string, v: unknown): string {
 }
 
 /**
- * A parameter declared as a range (`any[][]`) that also takes text: Excel passes a typed value as
+ * A parameter declared as a range (`unknown[][]`) that also takes text: Excel passes a typed value as
  * a 1×1 range. Gives the text (or number) of a single cell, the rows otherwise.
  */
 export function rangeOrText(v: unknown): unknown {
@@ -43,6 +43,6 @@ export function rangeOrText(v: unknown): unknown {
   return v;
 }
 
-export const optional = <T>(v: T | null | undefined): T | undefined => (blank(v) ? undefined : (v as T));
+export const optional = <T>(v: T | null | undefined): T | undefined => (blank(v) ? undefined : v);
 
 export type Matrix = Cell[][];

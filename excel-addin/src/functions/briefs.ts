@@ -1,4 +1,5 @@
 /* global CustomFunctions */
+import type { NumberArg } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -24,10 +25,12 @@ enum HeaderRows {
  * @param invocation Invocation (set by Excel).
  * @returns One row per market: verdict, scores, MW, operators, dates.
  */
-export function briefs(limit: any, offset: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function briefs(limit: unknown, offset: unknown, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ fetchBriefsAll, briefsAllTable, optional, answerNotes, callOptions, headerMode, serviceClient, spill }) => {
     const h = headerMode(headers);
-    const all = await fetchBriefsAll(await serviceClient(), { limit: optional(limit), offset: optional(offset) }, callOptions(invocation));
+    // The page as the cells give it: the service refuses a limit or offset that is not a whole number, naming it.
+    const page = { limit: optional(limit) as number | undefined, offset: optional(offset) as number | undefined };
+    const all = await fetchBriefsAll(await serviceClient(), page, callOptions(invocation));
     return spill(briefsAllTable(all), h, answerNotes(all));
   });
 }
@@ -42,21 +45,23 @@ export function briefs(limit: any, offset: any, headers: HeaderRows, invocation:
  * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
  * @requiresAddress
  */
-export function brief(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
-    return oneCellFormula(at, async () => {
-      const client = await serviceClient();
-      const s = requiredText('slug', slug);
-      if (optional(field) === undefined) {
-        const b = await marketBrief(client, s, callOptions(invocation));
-        return tableOr(b, field, () => briefTable(b), at);
-      }
-      // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
-      const f = requiredText('field', field);
-      return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }), at);
-    });
-  });
+export function brief(slug: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+  return formula(
+    async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+      const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
+      return oneCellFormula(at, async () => {
+        const client = await serviceClient();
+        const s = requiredText('slug', slug);
+        if (optional(field) === undefined) {
+          const b = await marketBrief(client, s, callOptions(invocation));
+          return tableOr(b, field, () => briefTable(b), at);
+        }
+        // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
+        const f = requiredText('field', field);
+        return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }), at);
+      });
+    },
+  );
 }
 
 /**
@@ -69,7 +74,7 @@ export function brief(slug: any, field: any, invocation: CustomFunctions.Cancela
  * @returns BUILD, CAUTION or AVOID, or the score named by field.
  * @requiresAddress
  */
-export function dcpi(slug: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function dcpi(slug: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
   return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, cellOf, oneCellFormula }) => {
     const at = { cell: cellOf(invocation, 'DCPI', [slug, field]), formula: 'DCPI' };
     return oneCellFormula(at, async () => {
@@ -89,9 +94,9 @@ export function dcpi(slug: any, field: any, invocation: CustomFunctions.Cancelab
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */
-export function aicapacity(horizon: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function aicapacity(horizon: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ aiCapacityIndex, aiCapacityTable, answerNotes, callOptions, serviceClient, spill }) => {
-    const a = await aiCapacityIndex(await serviceClient(), { horizon }, callOptions(invocation));
+    const a = await aiCapacityIndex(await serviceClient(), { horizon: horizon as NumberArg }, callOptions(invocation));
     return spill(aiCapacityTable(a), 1, answerNotes(a));
   });
 }

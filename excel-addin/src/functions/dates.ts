@@ -22,7 +22,10 @@ export function excelSerial(text: string): number | undefined {
   const m = ISO_DATE.exec(text);
   if (!m) return undefined;
   const zone = m[8] ?? 'Z';
-  const iso = m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${m[7] ?? ''}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`;
+  const iso =
+    m[4] === undefined
+      ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z`
+      : `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${m[7] ?? ''}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`;
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms) || ms < FIRST_EXACT_MS) return undefined;
   return Math.round(((ms - EPOCH_MS) / MS_PER_DAY) * 1e8) / 1e8;

@@ -11,7 +11,7 @@ import { formula } from './load';
  * @param invocation Invocation (set by Excel).
  * @returns One row per facility.
  */
-export function facilities(query: any, country: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function facilities(query: unknown, country: unknown, limit: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const q = { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) };
     const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
@@ -26,7 +26,7 @@ export function facilities(query: any, country: any, limit: any, invocation: Cus
  * @param invocation Invocation (set by Excel).
  * @returns One row per project.
  */
-export function pipeline(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function pipeline(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ pipeline: fetchPipeline, pipelineTable, answerNotes, callOptions, serviceClient, spill }) => {
     const r = await fetchPipeline(await serviceClient(), {}, callOptions(invocation));
     return spill(pipelineTable(r), 1, answerNotes(r));

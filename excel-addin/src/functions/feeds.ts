@@ -1,6 +1,8 @@
 /* global CustomFunctions */
 import { formula, stream } from './load';
 
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
 /**
  * Deal types.
  * @customenum {string}
@@ -14,6 +16,8 @@ enum DealType {
   merger = "merger",
 }
 
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
 /**
  * Grid operators with a live fuel mix.
  * @customenum {string}
@@ -40,9 +44,22 @@ enum GridIso {
  * @param invocation Invocation (set by Excel).
  * @returns One row per deal.
  */
-export function deals(limit: any, deal_type: DealType, year: any, buyer: any, seller: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function deals(
+  limit: unknown,
+  deal_type: DealType,
+  year: unknown,
+  buyer: unknown,
+  seller: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async ({ transactions, dealsTable, optional, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
-    const q = { limit: optional(limit as number), deal_type: optional(deal_type as string), year: optional(year as number), buyer: optional(buyer as string), seller: optional(seller as string) };
+    const q = {
+      limit: optional(limit as number),
+      deal_type: optional(deal_type as string),
+      year: optional(year as number),
+      buyer: optional(buyer as string),
+      seller: optional(seller as string),
+    };
     const r = await transactions(await serviceClient(), q, callOptions(invocation));
     return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, answerNotes(r), 'No deals match');
   });
@@ -57,7 +74,7 @@ export function deals(limit: any, deal_type: DealType, year: any, buyer: any, se
  * @returns Cents per kWh.
  * @requiresAddress
  */
-export function price(state: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function price(state: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
   return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, cellOf, oneCellFormula }) => {
     const at = { cell: cellOf(invocation, 'PRICE', [state]), formula: 'PRICE' };
     return oneCellFormula(at, async () => {
@@ -75,7 +92,7 @@ export function price(state: any, invocation: CustomFunctions.CancelableInvocati
  * @param invocation Invocation (set by Excel).
  * @returns One row per article.
  */
-export function news(limit: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
+export function news(limit: unknown, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
   stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, answerNotes, serviceClient, spill }, refresh) => {
     const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
     return spill(newsTable(r), 1, answerNotes(r), 'No news');
@@ -90,7 +107,7 @@ export function news(limit: any, invocation: CustomFunctions.StreamingInvocation
  * @param invocation Invocation (set by Excel).
  * @returns One row per fuel: source, MW, percentage.
  */
-export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
+export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
   stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, answerNotes, serviceClient, spill }, refresh) => {
     const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
     return spill(fuelMixTable(r), 1, answerNotes(r));

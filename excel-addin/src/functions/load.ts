@@ -17,7 +17,8 @@ export function loadEngine(): Promise<Engine> {
   return loading;
 }
 
-const unloaded = () => new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: the add-in could not load its code (network?); recalculate to retry');
+const unloaded = () =>
+  new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: the add-in could not load its code (network?); recalculate to retry');
 
 /** The one wrapper of every formula: runs its work with the engine; whatever fails becomes the cell error Excel shows. */
 export async function formula<T>(work: (engine: Engine) => Promise<T> | T): Promise<T> {
@@ -35,14 +36,18 @@ export async function formula<T>(work: (engine: Engine) => Promise<T> | T): Prom
 }
 
 /** Streaming: first answer at once, then every `everyMs`; errors go through setResult (Excel ignores thrown ones). */
-export function stream(invocation: CustomFunctions.StreamingInvocation<any[][]>, everyMs: number, load: (engine: Engine, refresh: boolean) => Promise<any[][]>): void {
+export function stream(
+  invocation: CustomFunctions.StreamingInvocation<unknown[][]>,
+  everyMs: number,
+  load: (engine: Engine, refresh: boolean) => Promise<unknown[][]>,
+): void {
   let stopped = false;
   const tick = async (refresh: boolean) => {
-    let value: any;
+    let value: unknown[][] | CustomFunctions.Error;
     try {
       value = await formula((e) => load(e, refresh));
     } catch (err) {
-      value = err;
+      value = err as CustomFunctions.Error; // formula() turns every failure into a cell error
     }
     if (!stopped) invocation.setResult(value);
   };

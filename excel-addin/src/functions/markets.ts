@@ -8,7 +8,7 @@ import { formula } from './load';
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */
-export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ listMarkets, marketsTable, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const m = await listMarkets(await serviceClient(), callOptions(invocation));
     return spill(withoutPreviewNote(marketsTable(m), m), 1, answerNotes(m));
@@ -25,7 +25,7 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  * @requiresAddress
  */
-export function market(name: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function market(name: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
     const at = { cell: cellOf(invocation, 'MARKET', [name, field]), formula: 'MARKET' };
     return oneCellFormula(at, async () => {
@@ -43,10 +43,15 @@ export function market(name: any, field: any, invocation: CustomFunctions.Cancel
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */
-export function compare(markets: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function compare(markets: unknown[][], invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
     const given = rangeOrText(markets);
-    const list = Array.isArray(given) ? (given as unknown[][]).flat().filter((v) => optional(v) !== undefined).map(String) : requiredText('markets', given);
+    const list = Array.isArray(given)
+      ? (given as unknown[][])
+          .flat()
+          .filter((v) => optional(v) !== undefined)
+          .map(String)
+      : requiredText('markets', given);
     const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
     return spill(compareTable(c), 1, answerNotes(c));
   });
@@ -59,7 +64,7 @@ export function compare(markets: any[][], invocation: CustomFunctions.Cancelable
  * @param invocation Invocation (set by Excel).
  * @returns Field/value rows.
  */
-export function stats(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function stats(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ platformStats, fieldTable, answerNotes, callOptions, serviceClient, spill }) => {
     const s = await platformStats(await serviceClient(), callOptions(invocation));
     const { data: _d, ...top } = s;

@@ -25,7 +25,11 @@ export const previewOf = (data: unknown): PreviewInfo | undefined => fetchMeta(d
 
 /** How the answer was obtained when that is not "just now from the service": stale, or derived locally. */
 export function provenance(meta: FetchMeta | undefined): { kind: CellNoteKind; text: string } | undefined {
-  if (meta?.stale) return { kind: 'stale', text: `cached ${formatAge(meta.ageMs)} ago (${clock(meta.fetchedAt)}), ${readableTimes(meta.reason ?? 'the service could not be asked')}` };
+  if (meta?.stale)
+    return {
+      kind: 'stale',
+      text: `cached ${formatAge(meta.ageMs)} ago (${clock(meta.fetchedAt)}), ${readableTimes(meta.reason ?? 'the service could not be asked')}`,
+    };
   if (meta?.derivedFrom) {
     const { path, query, ageMs } = meta.derivedFrom;
     return { kind: 'derived', text: `answered locally from a cached wider answer, ${formatAge(ageMs)} old (GET ${path}${query ? `?${query}` : ''})` };
@@ -104,7 +108,13 @@ export function oneCell<T>(data: unknown, path: string, value: T | null | undefi
     throw err;
   }
   const how = provenance(meta);
-  const note = how ?? (preview ? { kind: 'preview' as const, text: previewSentence(preview) } : meta?.warnings.length ? { kind: 'warning' as const, text: meta.warnings[0] } : undefined);
+  const note =
+    how ??
+    (preview
+      ? { kind: 'preview' as const, text: previewSentence(preview) }
+      : meta?.warnings.length
+        ? { kind: 'warning' as const, text: meta.warnings[0] }
+        : undefined);
   noteCell(at.cell, at.formula, note);
   return value === null || value === undefined ? '' : value;
 }

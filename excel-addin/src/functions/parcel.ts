@@ -12,16 +12,30 @@ import { formula } from './load';
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  * @requiresAddress
  */
-export function parcel(geojson: any, capacity_mw: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  return formula(async ({ NotCachedError, analyzeParcel, parcelGeometry, parcelTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]), formula: 'PARCEL' };
-    return oneCellFormula(at, async () => {
-      // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
-      const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
-      const opts = callOptions(invocation);
-      if (opts.cacheOnly) throw new NotCachedError('PARCEL');
-      const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw), opts);
-      return tableOr(p, field, () => parcelTable(p), at);
-    });
-  });
+export function parcel(geojson: unknown, capacity_mw: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+  return formula(
+    async ({
+      NotCachedError,
+      analyzeParcel,
+      parcelGeometry,
+      parcelTable,
+      optional,
+      requiredText,
+      tableOr,
+      callOptions,
+      serviceClient,
+      cellOf,
+      oneCellFormula,
+    }) => {
+      const at = { cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]), formula: 'PARCEL' };
+      return oneCellFormula(at, async () => {
+        // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
+        const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
+        const opts = callOptions(invocation);
+        if (opts.cacheOnly) throw new NotCachedError('PARCEL');
+        const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw) as number | undefined, opts);
+        return tableOr(p, field, () => parcelTable(p), at);
+      });
+    },
+  );
 }

@@ -1,4 +1,5 @@
 /* global CustomFunctions */
+import type { QueueFiltersInput } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -32,23 +33,24 @@ enum HeaderRows {
  * @returns The surviving projects, one per row.
  */
 export function queue(
-  iso: any,
-  min_mw: any,
-  max_ttp_months: any,
-  fuel_type: any,
-  status: any,
-  baseload_only: any,
-  max_fiber_km: any,
-  geocoded_only: any,
-  limit: any,
+  iso: unknown,
+  min_mw: unknown,
+  max_ttp_months: unknown,
+  fuel_type: unknown,
+  status: unknown,
+  baseload_only: unknown,
+  max_fiber_km: unknown,
+  geocoded_only: unknown,
+  limit: unknown,
   headers: HeaderRows,
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<any[][]> {
+): Promise<unknown[][]> {
   return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, answerNotes, headerMode, spill }) => {
     const mode = headerMode(headers);
+    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
     const r = await refineQueue(
       await serviceClient(),
-      { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit },
+      { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit } as QueueFiltersInput,
       callOptions(invocation),
     );
     return spill(queueTable(r), mode, answerNotes(r), 'No queued projects match these filters');

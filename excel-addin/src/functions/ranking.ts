@@ -1,6 +1,9 @@
 /* global CustomFunctions */
+import type { QueueFiltersInput } from '@dchub/core';
 import { formula } from './load';
 
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
 /**
  * Scoring mode of RANK.
  * @customenum {string}
@@ -40,16 +43,42 @@ enum HeaderRows {
  * @param invocation Invocation (set by Excel).
  * @returns The ranked candidates.
  */
-export function rank(candidates: any[][], objectives: any[][], constraints: any[][], mode: RankMode, top_k: any, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function rank(
+  candidates: unknown[][],
+  objectives: unknown[][],
+  constraints: unknown[][],
+  mode: RankMode,
+  top_k: unknown,
+  headers: HeaderRows,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async (e) => {
-    const { NotCachedError, rankSites, rankedTable, constraintsArg, objectivesArg, parseScoringMode, rangeRecords, answerNotes, callOptions, headerMode, optional, serviceClient, spill } = e;
+    const {
+      NotCachedError,
+      rankSites,
+      rankedTable,
+      constraintsArg,
+      objectivesArg,
+      parseScoringMode,
+      rangeRecords,
+      answerNotes,
+      callOptions,
+      headerMode,
+      optional,
+      serviceClient,
+      spill,
+    } = e;
     const h = headerMode(headers);
     const m = parseScoringMode(mode);
     const recs = rangeRecords('candidates', candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('RANK');
-    const r = await rankSites(await serviceClient(), { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) }, opts);
+    const r = await rankSites(
+      await serviceClient(),
+      { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) as number | undefined },
+      opts,
+    );
     return spill(rankedTable(r, Object.keys(obj)), h, answerNotes(r));
   });
 }
@@ -66,12 +95,21 @@ export function rank(candidates: any[][], objectives: any[][], constraints: any[
  * @param invocation Invocation (set by Excel).
  * @returns The ranked sites with queue fields, site scores and normalized objectives.
  */
-export function chain(iso: any, min_mw: any, max_ttp_months: any, objectives: any[][], top_k: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function chain(
+  iso: unknown,
+  min_mw: unknown,
+  max_ttp_months: unknown,
+  objectives: unknown[][],
+  top_k: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async ({ NotCachedError, runChain, objectivesArg, optional, callOptions, serviceClient, spill }) => {
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('CHAIN');
-    const r = await runChain(await serviceClient(), { filters: { iso, min_mw, max_ttp_months, geocoded_only: true }, objectives: obj, top_k: optional(top_k), maxSites: 10 });
+    // Cell values as Excel passes them: core's schemas read them and refuse a wrong one by name.
+    const filters = { iso, min_mw, max_ttp_months, geocoded_only: true } as QueueFiltersInput;
+    const r = await runChain(await serviceClient(), { filters, objectives: obj, top_k: optional(top_k) as number | undefined, maxSites: 10 });
     return spill(r.table, 1, [`${r.scored} sites scored with ${r.callsSpent} calls`]);
   });
 }

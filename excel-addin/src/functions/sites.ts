@@ -1,4 +1,5 @@
 /* global CustomFunctions */
+import type { SiteScoreQueryInput } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -13,11 +14,18 @@ import { formula } from './load';
  * @returns The overall score, or the member named by field.
  * @requiresAddress
  */
-export function sitescore(lat: any, lon: any, capacity_mw: any, field: any, invocation: CustomFunctions.CancelableInvocation): Promise<any> {
+export function sitescore(
+  lat: unknown,
+  lon: unknown,
+  capacity_mw: unknown,
+  field: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown> {
   return formula(async ({ siteScore, serviceClient, callOptions, optional, pick, cellOf, oneCellFormula }) => {
     const at = { cell: cellOf(invocation, 'SITESCORE', [lat, lon, capacity_mw, field]), formula: 'SITESCORE' };
     return oneCellFormula(at, async () => {
-      const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw }, callOptions(invocation));
+      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+      const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw } as SiteScoreQueryInput, callOptions(invocation));
       // Below the plan the scores are withheld: the message names what the preview does show.
       const band = (s as { verdict_band?: unknown }).verdict_band ?? s.interpretation;
       return pick(s, optional(field) ?? 'overall_score', { ...at, shown: typeof band === 'string' && band ? `verdict: ${band}` : undefined });

@@ -32,7 +32,8 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
   }
   const r = await client.callTool(name, typed, { cacheOnly: opts.cacheOnly });
   if (r.isError) {
-    const msg = typeof r.data === 'object' && r.data ? ((r.data as { error?: string; message?: string }).message ?? (r.data as { error?: string }).error) : r.text;
+    const msg =
+      typeof r.data === 'object' && r.data ? ((r.data as { error?: string; message?: string }).message ?? (r.data as { error?: string }).error) : r.text;
     throw new ValidationError('args', `${name}: ${msg ?? 'tool error'}`);
   }
   // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A);

@@ -13,7 +13,7 @@ const loadToolClient = () => import(/* webpackChunkName: "mcp" */ './tool-client
  * @param invocation Invocation (set by Excel).
  * @returns The tool's answer as a table, or its text.
  */
-export function tool(name: any, args: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function tool(name: unknown, args: unknown[][], invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(async ({ requiredText, callOptions }) => {
     const toolName = requiredText('name', name);
     const { toolCall } = await loadToolClient();

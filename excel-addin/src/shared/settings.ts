@@ -50,14 +50,17 @@ export function loadSettings(): Promise<AddinSettings> {
   const now = Date.now();
   if (!remembered || now - remembered.at > SETTINGS_TTL_MS) {
     const s = store();
-    const value = Promise.all([s.getItem(SETTINGS_KEYS.baseUrl), s.getItem(SETTINGS_KEYS.apiKey), s.getItem(SETTINGS_KEYS.dates), s.getItem(SETTINGS_KEYS.derive)]).then(
-      ([baseUrl, apiKey, dates, derive]): AddinSettings => ({
-        baseUrl: baseUrl || defaultBaseUrl(),
-        apiKey: apiKey || undefined,
-        dates: dates === 'text' ? 'text' : 'serial',
-        derive: parseDeriveMode(derive),
-      }),
-    );
+    const value = Promise.all([
+      s.getItem(SETTINGS_KEYS.baseUrl),
+      s.getItem(SETTINGS_KEYS.apiKey),
+      s.getItem(SETTINGS_KEYS.dates),
+      s.getItem(SETTINGS_KEYS.derive),
+    ]).then(([baseUrl, apiKey, dates, derive]): AddinSettings => ({
+      baseUrl: baseUrl || defaultBaseUrl(),
+      apiKey: apiKey || undefined,
+      dates: dates === 'text' ? 'text' : 'serial',
+      derive: parseDeriveMode(derive),
+    }));
     remembered = { at: now, value };
     value.catch(() => (remembered = undefined));
   }

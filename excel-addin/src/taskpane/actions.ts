@@ -62,7 +62,11 @@ const notesOf = (data: unknown): AnswerNotes => {
 };
 
 /** Downloads /all.csv (every page, through core) and inserts it as a brief sheet. */
-export async function insertBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<WrittenSheet & { asOf: string } & AnswerNotes> {
+export async function insertBriefs(
+  client: DchubClient,
+  run: Run = excelRun,
+  onProgress?: (p: PagesProgress) => void,
+): Promise<WrittenSheet & { asOf: string } & AnswerNotes> {
   needExcel(run);
   const csv = await tracked('brief CSV', () => fetchBriefsCsv(client, { onProgress }));
   const written = await run((ctx) => insertBriefSheet(ctx, csv.rows));

@@ -44,9 +44,12 @@ export async function readAutoRefresh(context: Excel.RequestContext): Promise<Au
   await context.sync();
   if (item.isNullObject) return { ...DEFAULT_AUTO_REFRESH };
   try {
-    const v = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
+    const v = (typeof item.value === 'string' ? JSON.parse(item.value) : item.value) as Partial<Record<keyof AutoRefreshSettings, unknown>> | null;
     const minutes = Number(v?.everyMinutes);
-    return { enabled: v?.enabled === true, everyMinutes: Number.isFinite(minutes) && minutes >= 5 ? Math.min(minutes, 1440) : DEFAULT_AUTO_REFRESH.everyMinutes };
+    return {
+      enabled: v?.enabled === true,
+      everyMinutes: Number.isFinite(minutes) && minutes >= 5 ? Math.min(minutes, 1440) : DEFAULT_AUTO_REFRESH.everyMinutes,
+    };
   } catch {
     return { ...DEFAULT_AUTO_REFRESH };
   }
@@ -59,9 +62,9 @@ type StartupOffice = { addin?: { setStartupBehavior?: (b: unknown) => Promise<vo
  * document. Office applies the startup behaviour to the document it was called from.
  */
 export async function setAutoRefresh(run: Run, next: AutoRefreshSettings): Promise<void> {
-  await run(async (ctx) => {
-    ctx.workbook.settings.add(AUTO_REFRESH_KEY, JSON.stringify(next));
-    await ctx.sync();
+  await run(async (context) => {
+    context.workbook.settings.add(AUTO_REFRESH_KEY, JSON.stringify(next));
+    await context.sync();
   });
   const office = (globalThis as { Office?: StartupOffice }).Office;
   if (office?.addin?.setStartupBehavior && office.StartupBehavior) {
@@ -82,10 +85,10 @@ export interface CheckResult {
 /** One pass over the workbook's brief tables: each due one refreshed through /diff. */
 export async function checkBriefTables(client: DchubClient, run: Run, now = Date.now()): Promise<CheckResult> {
   const result: CheckResult = { refreshed: [], current: [], at: new Date(now).toISOString() };
-  return run(async (ctx) => {
-    const records = await readBriefRecords(ctx);
-    const probes = records.map((r) => ({ r, t: ctx.workbook.tables.getItemOrNullObject(r.table) }));
-    await ctx.sync();
+  return run(async (context) => {
+    const records = await readBriefRecords(context);
+    const probes = records.map((r) => ({ r, t: context.workbook.tables.getItemOrNullObject(r.table) }));
+    await context.sync();
     for (const { r, t } of probes) {
       if (t.isNullObject) continue;
       if (!isDue(r, now)) {
@@ -98,7 +101,7 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
         continue;
       }
       const diff = await fetchBriefsDiff(client, r.asOf);
-      const done = await refreshBriefSheet(ctx, diff.briefs, { table: r.table, now: result.at, automatic: true });
+      const done = await refreshBriefSheet(context, diff.briefs, { table: r.table, now: result.at, automatic: true });
       // What the reader left out (a brief the service failed to build) is named in the status.
       result.refreshed.push({ table: r.table, changed: done.changed.length, added: done.added.length, warnings: fetchMeta(diff)?.warnings ?? [] });
     }
@@ -110,11 +113,7 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
  * Runs a check now (the workbook just opened) and every `everyMinutes` while it stays open.
  * Returns a stop function. Failures are reported, never thrown: the next tick tries again.
  */
-export function scheduleAutoRefresh(
-  settings: AutoRefreshSettings,
-  check: () => Promise<CheckResult>,
-  report: (r: CheckResult | Error) => void,
-): () => void {
+export function scheduleAutoRefresh(settings: AutoRefreshSettings, check: () => Promise<CheckResult>, report: (r: CheckResult | Error) => void): () => void {
   let running = false;
   const tick = async () => {
     if (running) return;

@@ -16,6 +16,7 @@ import {
   briefToRow,
   cell,
   neutralizeCell,
+  scalarText,
   type BriefCsvRowT,
   type Cell,
   type MarketBriefT,
@@ -80,7 +81,7 @@ export async function readBriefRecords(context: Ctx): Promise<BriefTableRecord[]
   await context.sync();
   if (item.isNullObject) return [];
   try {
-    const v = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
+    const v: unknown = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
     return Array.isArray(v) ? (v as BriefTableRecord[]).filter((r) => r && typeof r.table === 'string' && typeof r.asOf === 'string') : [];
   } catch {
     return [];
@@ -172,7 +173,10 @@ export async function insertBriefSheet(
     ],
     briefFormat,
   );
-  writeBriefRecords(context, [...records.filter((r) => r.table !== names.table), { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() }]);
+  writeBriefRecords(context, [
+    ...records.filter((r) => r.table !== names.table),
+    { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() },
+  ]);
   await context.sync();
   return { ...names, rows: rows.length, asOf };
 }
@@ -202,7 +206,7 @@ export interface BriefRefresh {
 
 const sameCell = (a: unknown, b: Cell): boolean => {
   if (typeof b === 'number' || typeof a === 'number') return a !== '' && b !== '' && Number(a) === Number(b);
-  return String(a ?? '') === String(b);
+  return (scalarText(a) ?? '') === String(b);
 };
 
 /** Contiguous runs of column indexes: [[start, length], …]. */
@@ -232,6 +236,7 @@ export async function refreshBriefSheet(
   const rec = await findBriefTable(context, opts.table);
   if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
   const table = context.workbook.tables.getItem(rec.table);
+  // eslint-disable-next-line office-addins/load-object-before-read, office-addins/call-sync-before-read -- a navigation property: a proxy to use, nothing to read
   const sheet = table.worksheet;
   const header = table.getHeaderRowRange();
   header.load('values,rowIndex,columnIndex');
@@ -256,7 +261,7 @@ export async function refreshBriefSheet(
   const existing = body.values as unknown[][];
   const rowOf = new Map<string, number>();
   existing.forEach((r, i) => {
-    const slug = String(r[slugCol] ?? '');
+    const slug = scalarText(r[slugCol]) ?? '';
     if (slug && !rowOf.has(slug)) rowOf.set(slug, i);
   });
   const stamp = opts.stamp ?? isoMinute();
@@ -264,7 +269,7 @@ export async function refreshBriefSheet(
   // Clear the marks of the previous refresh (own columns only).
   if (changedCol !== undefined) {
     existing.forEach((r, i) => {
-      if (String(r[changedCol] ?? '') === '') return;
+      if ((scalarText(r[changedCol]) ?? '') === '') return;
       for (const [c, n] of runs) sheet.getRangeByIndexes(y0 + i, x0 + c, 1, n).format.fill.clear();
       sheet.getRangeByIndexes(y0 + i, x0 + changedCol, 1, 1).values = [['']];
     });
@@ -288,7 +293,7 @@ export async function refreshBriefSheet(
   let unchanged = 0;
   const seen = new Set<string>();
   for (const input of diffRows) {
-    const row = 'hero' in input ? briefToRow(input as MarketBriefT) : (input as BriefCsvRowT);
+    const row = 'hero' in input ? briefToRow(input as MarketBriefT) : input;
     if (seen.has(row.market_slug)) continue;
     seen.add(row.market_slug);
     const i = rowOf.get(row.market_slug);
@@ -346,13 +351,12 @@ export async function refreshBriefSheet(
  * Writes a ranked table (a chain run, a ranking) on a new sheet with its citation, a line on
  * how it was made, and its note.
  */
-export async function writeRankedSheet(
-  context: Ctx,
-  table: Table,
-  opts: { summary?: string; sheetBase?: string } = {},
-): Promise<WrittenSheet> {
+export async function writeRankedSheet(context: Ctx, table: Table, opts: { summary?: string; sheetBase?: string } = {}): Promise<WrittenSheet> {
   const names = await freeNames(context, opts.sheetBase ?? 'DC Hub ranking', 'DCHubRanking');
-  const lines = [`Source: ${table.citation ?? DEFAULT_CITATION}`, opts.summary ?? `Ranked ${table.rows.length} sites${table.asOf ? `, as of ${table.asOf}` : ''}`];
+  const lines = [
+    `Source: ${table.citation ?? DEFAULT_CITATION}`,
+    opts.summary ?? `Ranked ${table.rows.length} sites${table.asOf ? `, as of ${table.asOf}` : ''}`,
+  ];
   if (table.note) lines.push(table.note);
   const numeric = new Set(table.columns.filter((_, j) => table.rows.length > 0 && table.rows.every((r) => typeof r[j] === 'number' || r[j] === '')));
   await writeTableSheet(context, names, table.columns, table.rows, lines, (c) => (numeric.has(c) ? 'General' : '@'));

@@ -42,8 +42,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
 };
 
 /** `DCHUB.QUEUE(iso, [min_mw], …)`: the signature as Excel's formula tip shows it. */
-export const signature = (f: FunctionMeta): string =>
-  `${NAMESPACE}.${f.id}(${f.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
+export const signature = (f: FunctionMeta): string => `${NAMESPACE}.${f.id}(${f.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
 
 /** What a result looks like in the grid. */
 export const shape = (f: FunctionMeta): string =>
@@ -51,11 +50,11 @@ export const shape = (f: FunctionMeta): string =>
 
 /** Writes a formula into the active cell (Excel.run). */
 export async function insertIntoActiveCell(run: <T>(batch: (ctx: Excel.RequestContext) => Promise<T>) => Promise<T>, formula: string): Promise<string> {
-  return run(async (ctx) => {
-    const cell = ctx.workbook.getActiveCell();
+  return run(async (context) => {
+    const cell = context.workbook.getActiveCell();
     cell.formulas = [[formula]];
     cell.load('address');
-    await ctx.sync();
+    await context.sync();
     return cell.address;
   });
 }

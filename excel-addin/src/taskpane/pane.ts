@@ -116,7 +116,8 @@ async function showStatus(account = false): Promise<void> {
       meter.validationState = st.remaining <= st.limit * 0.2 ? 'error' : st.remaining <= st.limit * 0.5 ? 'warning' : 'success';
       say('quotaText', `${st.remaining} of ${st.limit} calls left today (used ${st.used}); resets ${st.resetsAt.slice(0, 16).replace('T', ' ')} UTC`);
     } else say('quotaText', 'No daily limit applied.');
-    if (st.account) say('account', 'error' in st.account ? `Service: ${st.account.error}` : `Service: ${st.account.name}, ${st.account.remaining} calls remaining`);
+    if (st.account)
+      say('account', 'error' in st.account ? `Service: ${st.account.error}` : `Service: ${st.account.name}, ${st.account.remaining} calls remaining`);
     say('cacheText', `${st.cacheEntries} cached answer${st.cacheEntries === 1 ? '' : 's'} on this computer.`);
     void showDerive().catch(() => undefined);
     say('warningText', st.warning);
@@ -127,7 +128,12 @@ async function showStatus(account = false): Promise<void> {
   }
 }
 
-const CELL_NOTE_LABEL: Record<CellNote['kind'], string> = { stale: 'from the cache', derived: 'answered locally', preview: 'a preview', warning: 'with a warning' };
+const CELL_NOTE_LABEL: Record<CellNote['kind'], string> = {
+  stale: 'from the cache',
+  derived: 'answered locally',
+  preview: 'a preview',
+  warning: 'with a warning',
+};
 /** The pane lists at most this many cells; the count covers all. */
 const CELLS_LISTED = 50;
 
@@ -143,7 +149,12 @@ function showCellNotes(): void {
     .map((k) => [k, notes.filter((n) => n.kind === k).length] as const)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${CELL_NOTE_LABEL[k]}`);
-  say('cellNotesText', notes.length ? `${notes.length} cell${notes.length === 1 ? '' : 's'} whose value does not tell everything: ${counts.join(', ')}. Refresh now (Cache) asks again.` : '');
+  say(
+    'cellNotesText',
+    notes.length
+      ? `${notes.length} cell${notes.length === 1 ? '' : 's'} whose value does not tell everything: ${counts.join(', ')}. Refresh now (Cache) asks again.`
+      : '',
+  );
   $('cellNotes').replaceChildren(
     ...notes.slice(0, CELLS_LISTED).map((n) => {
       const li = document.createElement('li');
@@ -158,7 +169,11 @@ function showCellNotes(): void {
 
 /** The brief sheet's status, with what the reader left out and whether the answer was stale. */
 const briefNotes = (n: AnswerNotes): string =>
-  [n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '', ...n.warnings.slice(0, 5).map((w) => ` ${w}.`), n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : ''].join('');
+  [
+    n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '',
+    ...n.warnings.slice(0, 5).map((w) => ` ${w}.`),
+    n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : '',
+  ].join('');
 
 async function save(): Promise<string> {
   const baseUrl = input('baseUrl').value;
@@ -262,7 +277,9 @@ async function showFormulas(): Promise<void> {
 const autoText = (r: CheckResult | Error): string => {
   if (r instanceof Error) return `Automatic refresh failed: ${r.message}`;
   const at = r.at.slice(11, 16);
-  const done = r.refreshed.map((t) => `${t.table}: ${t.changed} changed, ${t.added} added${t.warnings.length ? ` (${t.warnings.slice(0, 3).join('; ')})` : ''}`);
+  const done = r.refreshed.map(
+    (t) => `${t.table}: ${t.changed} changed, ${t.added} added${t.warnings.length ? ` (${t.warnings.slice(0, 3).join('; ')})` : ''}`,
+  );
   if (done.length) return `Refreshed at ${at} UTC: ${done.join('; ')}.`;
   if (r.skipped) return `Checked at ${at} UTC: ${r.skipped}.`;
   return `Checked at ${at} UTC: nothing can have changed since the last refresh (no call spent).`;
@@ -309,12 +326,26 @@ async function init(): Promise<void> {
   action('save', 'status', save);
   action('forgetKey', 'status', forgetKey);
   action('claim', 'status', claim);
-  $('datesAsText').addEventListener('change', () => void setDates().then((t) => say('cacheStatus', t), (err) => say('cacheStatus', message(err))));
+  $('datesAsText').addEventListener(
+    'change',
+    () =>
+      void setDates().then(
+        (t) => say('cacheStatus', t),
+        (err) => say('cacheStatus', message(err)),
+      ),
+  );
   // A click reports several changes (the radio unchecked, the one checked, the group): act once, on the final state.
   let deriveTimer: ReturnType<typeof setTimeout> | undefined;
   $('deriveMode').addEventListener('change', () => {
     clearTimeout(deriveTimer);
-    deriveTimer = setTimeout(() => void setDerive().then((t) => say('cacheStatus', t), (err) => say('cacheStatus', message(err))), 0);
+    deriveTimer = setTimeout(
+      () =>
+        void setDerive().then(
+          (t) => say('cacheStatus', t),
+          (err) => say('cacheStatus', message(err)),
+        ),
+      0,
+    );
   });
   action('checkAccount', 'status', async () => {
     await showStatus(true);
@@ -332,7 +363,14 @@ async function init(): Promise<void> {
     return `${r.table}: ${parts.join(', ')}; as of ${r.asOf}.${briefNotes(r)}`;
   });
   for (const id of ['autoRefresh', 'autoEvery']) {
-    $(id).addEventListener('change', () => void changeAutoRefresh().then((t) => say('autoStatus', t), (err) => say('autoStatus', message(err))));
+    $(id).addEventListener(
+      'change',
+      () =>
+        void changeAutoRefresh().then(
+          (t) => say('autoStatus', t),
+          (err) => say('autoStatus', message(err)),
+        ),
+    );
   }
   void startAutoRefresh().catch((err) => say('autoStatus', message(err)));
   action('chainEstimate', 'chainStatus', estimate);

@@ -118,51 +118,52 @@ export class FakeWorkbook {
   constructor(sheetNames: string[] = ['Sheet1']) {
     for (const n of sheetNames) this.sheets.push(new FakeSheet(n));
     this.active = this.sheets[0];
-    const wb = this;
     this.context = new OfficeMockObject({
       workbook: {
         worksheets: {
           add: (name: string) => {
-            if (wb.sheet(name)) throw new Error(`A sheet named ${name} already exists`);
+            if (this.sheet(name)) throw new Error(`A sheet named ${name} already exists`);
             const s = new FakeSheet(name);
-            wb.sheets.push(s);
-            return wb.#sheetMock(s);
+            this.sheets.push(s);
+            return this.#sheetMock(s);
           },
           getItemOrNullObject: (name: string) => {
-            const s = wb.sheet(name);
-            return s ? wb.#sheetMock(s) : wb.#track({ isNullObject: true });
+            const s = this.sheet(name);
+            return s ? this.#sheetMock(s) : this.#track({ isNullObject: true });
           },
-          getActiveWorksheet: () => wb.#sheetMock(wb.active),
+          getActiveWorksheet: () => this.#sheetMock(this.active),
         },
         tables: {
           getItemOrNullObject: (name: string) => {
-            const t = wb.table(name);
-            return t ? wb.#tableMock(t) : wb.#track({ isNullObject: true });
+            const t = this.table(name);
+            return t ? this.#tableMock(t) : this.#track({ isNullObject: true });
           },
           getItem: (name: string) => {
-            const t = wb.table(name);
+            const t = this.table(name);
             if (!t) throw new Error(`ItemNotFound: table ${name}`);
-            return wb.#tableMock(t);
+            return this.#tableMock(t);
           },
         },
         settings: {
           add: (key: string, value: unknown) => {
-            wb.settings.set(key, value);
-            return wb.#track({ key, value: value as any });
+            this.settings.set(key, value);
+            return this.#track({ key, value });
           },
           getItemOrNullObject: (key: string) =>
-            wb.settings.has(key) ? wb.#track({ isNullObject: false, key, value: wb.settings.get(key) as any }) : wb.#track({ isNullObject: true, key, value: undefined }),
+            this.settings.has(key)
+              ? this.#track({ isNullObject: false, key, value: this.settings.get(key) })
+              : this.#track({ isNullObject: true, key, value: undefined }),
         },
         application: {
           calculate: (type: string) => {
-            wb.calculations.push(type);
+            this.calculations.push(type);
           },
         },
-        getActiveCell: () => wb.#range(wb.active, wb.activeCell.r, wb.activeCell.c, 1, 1),
+        getActiveCell: () => this.#range(this.active, this.activeCell.r, this.activeCell.c, 1, 1),
       },
-      sync: async () => wb.#sync(),
+      sync: async () => this.#sync(),
     });
-    this.excel = { run: async (batch: (ctx: any) => Promise<unknown>) => batch(wb.context) };
+    this.excel = { run: async (batch: (ctx: any) => Promise<unknown>) => batch(this.context) };
   }
 
   /** Called after every sync (a stand-in that keeps the workbook across reloads saves it here). */
@@ -211,38 +212,36 @@ export class FakeWorkbook {
   }
 
   #sheetMock(s: FakeSheet): any {
-    const wb = this;
-    return wb.#track({
+    return this.#track({
       name: s.name,
       isNullObject: false,
-      getRangeByIndexes: (r: number, c: number, h: number, w: number) => wb.#range(s, r, c, h, w),
+      getRangeByIndexes: (r: number, c: number, h: number, w: number) => this.#range(s, r, c, h, w),
       activate: () => {
-        wb.active = s;
+        this.active = s;
       },
       tables: {
         add: (range: any, hasHeaders: boolean) => {
-          const t = wb.#ranges.find((x) => x.mock === range);
+          const t = this.#ranges.find((x) => x.mock === range);
           if (!t || typeof range === 'string') throw new Error('tables.add: pass a Range from getRangeByIndexes');
           if (!hasHeaders) throw new Error('tables.add: expected a header row');
-          const table: FakeTable = { name: `Table${wb.tables.length + 1}`, sheet: s, row: t.r, col: t.c, rows: t.h, cols: t.w };
-          wb.tables.push(table);
-          return wb.#tableMock(table);
+          const table: FakeTable = { name: `Table${this.tables.length + 1}`, sheet: s, row: t.r, col: t.c, rows: t.h, cols: t.w };
+          this.tables.push(table);
+          return this.#tableMock(table);
         },
       },
     });
   }
 
   #tableMock(t: FakeTable): any {
-    const wb = this;
-    const mock = wb.#track({
+    const mock = this.#track({
       name: t.name,
       isNullObject: false,
       worksheet: {
         name: t.sheet.name,
-        getRangeByIndexes: (r: number, c: number, h: number, w: number) => wb.#range(t.sheet, r, c, h, w),
+        getRangeByIndexes: (r: number, c: number, h: number, w: number) => this.#range(t.sheet, r, c, h, w),
       },
-      getHeaderRowRange: () => wb.#range(t.sheet, t.row, t.col, 1, t.cols),
-      getDataBodyRange: () => wb.#range(t.sheet, t.row + 1, t.col, Math.max(1, t.rows - 1), t.cols),
+      getHeaderRowRange: () => this.#range(t.sheet, t.row, t.col, 1, t.cols),
+      getDataBodyRange: () => this.#range(t.sheet, t.row + 1, t.col, Math.max(1, t.rows - 1), t.cols),
       rows: {
         add: (index: number | undefined | null, values: unknown[][]) => {
           if (index !== undefined && index !== null) throw new Error('mock: only appending rows is modelled');
@@ -286,7 +285,15 @@ export class FakeWorkbook {
         },
       },
     });
-    this.#ranges.push({ mock, sheet, r, c, h, w, seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas } });
+    this.#ranges.push({
+      mock,
+      sheet,
+      r,
+      c,
+      h,
+      w,
+      seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas },
+    });
     return mock;
   }
 

@@ -22,7 +22,11 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
     // Briefs load the first time their tab is shown.
     Object.assign(briefs, { onShown: () => !briefs.loaded && void commands.execute(CommandIDs.refreshBriefs) });
     dchub.addSection(briefs, 200);
-    dchub.sidebar.addLauncherItem({ label: 'Briefs', caption: 'Open the market briefs of your tier', run: () => void commands.execute(CommandIDs.refreshBriefs) });
+    dchub.sidebar.addLauncherItem({
+      label: 'Briefs',
+      caption: 'Open the market briefs of your tier',
+      run: () => void commands.execute(CommandIDs.refreshBriefs)
+    });
 
     // A different key or service means different briefs: load them again when next shown.
     let lastState = '';
@@ -39,6 +43,7 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
     addPanelCommand(app, dchub, palette, CommandIDs.refreshBriefs, 'briefs', {
       label: 'Refresh market briefs',
       caption: 'Load the market briefs, or merge the ones recomputed since the last refresh',
+      describedBy: { args: { type: 'object', properties: {} } },
       run: () => briefs.refresh()
     });
   }

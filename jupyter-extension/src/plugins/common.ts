@@ -27,14 +27,18 @@ export function addPanelCommand(
   palette: ICommandPalette | null,
   id: string,
   section: string,
-  options: Pick<CommandOptions, 'label' | 'caption' | 'describedBy'> & {
+  options: Pick<CommandOptions, 'label' | 'caption'> & {
+    /** The arguments the command takes (JSON Schema), for the command palette and for agents. */
+    describedBy: NonNullable<CommandOptions['describedBy']>;
     fill?: (args: CommandArgs) => void | Promise<void>;
     run: (args: CommandArgs) => Promise<unknown>;
   }
 ): void {
-  const { fill, run, ...rest } = options;
+  const { label, caption, describedBy, fill, run } = options;
   app.commands.addCommand(id, {
-    ...rest,
+    label,
+    caption,
+    describedBy,
     execute: async (args) => {
       await dchub.settingsLoaded;
       await fill?.(args);
@@ -54,7 +58,11 @@ export function argText(value: unknown): string | undefined {
 
 export function argList(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string') return value.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(/[,;]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
   return undefined;
 }
 

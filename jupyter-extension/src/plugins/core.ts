@@ -3,7 +3,7 @@ import { ICommandPalette, IThemeManager } from '@jupyterlab/apputils';
 import { ILauncher } from '@jupyterlab/launcher';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { QUEUE_LIMIT_MAX } from '@dchub/core';
-import { Connection, DEFAULT_CONFIG, type ConnectionPreference, type PanelConfig } from '../connection';
+import { Connection, DEFAULT_CONFIG, type PanelConfig } from '../connection';
 import { dchubIcon } from '../icons';
 import { DchubSidebar } from '../sidebar';
 import { CATEGORY, CommandIDs, IDchub } from '../tokens';
@@ -21,7 +21,7 @@ function readConfig(settings: ISettingRegistry.ISettings): PanelConfig {
   return {
     baseUrl: typeof baseUrl === 'string' && baseUrl.trim() ? baseUrl.trim() : DEFAULT_CONFIG.baseUrl,
     limit: typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= QUEUE_LIMIT_MAX ? limit : DEFAULT_CONFIG.limit,
-    connection: connection === 'proxy' || connection === 'direct' || connection === 'auto' ? (connection as ConnectionPreference) : DEFAULT_CONFIG.connection,
+    connection: connection === 'proxy' || connection === 'direct' || connection === 'auto' ? connection : DEFAULT_CONFIG.connection,
     briefsRefreshMinutes: typeof refresh === 'number' && refresh >= 0 && refresh <= 1440 ? refresh : DEFAULT_CONFIG.briefsRefreshMinutes
   };
 }
@@ -91,6 +91,7 @@ export const corePlugin: JupyterFrontEndPlugin<IDchub> = {
     commands.addCommand(CommandIDs.openPanel, {
       label: (args) => (args['isLauncher'] ? 'DC Hub' : 'Open DC Hub panel'),
       caption: 'Show the DC Hub sidebar (from the launcher: and the market briefs)',
+      describedBy: { args: { type: 'object', properties: { section: { type: 'string' }, isLauncher: { type: 'boolean' } } } },
       icon: dchubIcon,
       execute: async (args) => {
         showSection(typeof args['section'] === 'string' ? args['section'] : undefined);
@@ -101,6 +102,7 @@ export const corePlugin: JupyterFrontEndPlugin<IDchub> = {
     commands.addCommand(CommandIDs.forgetKey, {
       label: 'Forget DC Hub API key in this browser',
       caption: 'Remove the key kept in browser storage for direct calls',
+      describedBy: { args: { type: 'object', properties: {} } },
       isEnabled: () => connection.hasStoredKey,
       execute: () => connection.setApiKey('')
     });

@@ -41,7 +41,13 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
       describedBy: {
         args: {
           type: 'object',
-          properties: { resource: { type: 'string', description: 'grid-regions, dcpi-leaderboard, dcpi-market, receipts, parcel, markets, market, facilities, news, deals, pipeline, fuel-mix, prices' }, values: { type: 'object' } }
+          properties: {
+            resource: {
+              type: 'string',
+              description: 'grid-regions, dcpi-leaderboard, dcpi-market, receipts, parcel, markets, market, facilities, news, deals, pipeline, fuel-mix, prices'
+            },
+            values: { type: 'object' }
+          }
         }
       },
       fill: (args) => {

@@ -5,6 +5,13 @@ import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { exportTableCsv, insertLoaderCells, insertPythonCells } from '../exporter';
 import { CATEGORY, CommandIDs, IDchub } from '../tokens';
+import { argText, type CommandArgs } from './common';
+
+/** A command label naming the section it was given (`section`), or the general one. */
+const sectionLabel = (named: (section: string) => string, general: string) => (args: CommandArgs) => {
+  const section = argText(args['section']);
+  return section ? named(section) : general;
+};
 
 /** Shows a failed command's error as a notification; gives the command's null result. */
 function notifyError(err: unknown): null {
@@ -22,7 +29,13 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [IDchub],
   optional: [ICommandPalette, INotebookTracker, IDefaultFileBrowser],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, notebooks: INotebookTracker | null, fileBrowser: IDefaultFileBrowser | null) => {
+  activate: (
+    app: JupyterFrontEnd,
+    dchub: IDchub,
+    palette: ICommandPalette | null,
+    notebooks: INotebookTracker | null,
+    fileBrowser: IDefaultFileBrowser | null
+  ) => {
     const { commands, shell } = app;
     const kindOf = (args: Readonly<Record<string, unknown>>): string => {
       const s = args['section'];
@@ -44,7 +57,7 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
     const sectionArgs = { args: { type: 'object' as const, properties: { section: { type: 'string' as const } } } };
 
     commands.addCommand(CommandIDs.exportCsv, {
-      label: (args) => (args['section'] ? `Export DC Hub ${String(args['section'])} as CSV` : 'Export DC Hub table as CSV'),
+      label: sectionLabel((s) => `Export DC Hub ${s} as CSV`, 'Export DC Hub table as CSV'),
       caption: 'Save the current DC Hub table as CSV in the file browser folder, with its citation beside it',
       describedBy: { args: { type: 'object', properties: { section: { type: 'string' }, dir: { type: 'string' } } } },
       execute: async (args) => {
@@ -61,7 +74,7 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
     });
 
     commands.addCommand(CommandIDs.insertNotebook, {
-      label: (args) => (args['section'] ? `Insert DC Hub ${String(args['section'])} in notebook` : 'Insert DC Hub table in notebook'),
+      label: sectionLabel((s) => `Insert DC Hub ${s} in notebook`, 'Insert DC Hub table in notebook'),
       caption: 'Add cells that fetch the current DC Hub table with the Python API (with the panel’s arguments) to the active notebook',
       describedBy: sectionArgs,
       isEnabled: () => !!notebooks?.currentWidget,
@@ -82,7 +95,7 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
     });
 
     commands.addCommand(CommandIDs.insertCsvNotebook, {
-      label: (args) => (args['section'] ? `Insert DC Hub ${String(args['section'])} CSV snapshot in notebook` : 'Insert DC Hub CSV snapshot in notebook'),
+      label: sectionLabel((s) => `Insert DC Hub ${s} CSV snapshot in notebook`, 'Insert DC Hub CSV snapshot in notebook'),
       caption: 'Export the current DC Hub table next to the active notebook and add cells that load that snapshot with pandas',
       describedBy: sectionArgs,
       isEnabled: () => !!notebooks?.currentWidget,

@@ -2,7 +2,7 @@ import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/applica
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { QUEUE_PREDICATES, QueueFilters } from '@dchub/core';
 import { QUEUE_CONTROLS } from '../queueForm';
-import { QueuePanel, type QueueQuery } from '../queuePanel';
+import { QueuePanel } from '../queuePanel';
 import { CommandIDs, IDchub } from '../tokens';
 import { addPanelCommand, argBool, argList, argText, sectionActions } from './common';
 
@@ -48,7 +48,7 @@ export const queuePlugin: JupyterFrontEndPlugin<void> = {
           const v = kind === 'isos' ? argList(args[p]) : kind === 'check' ? argBool(args[p]) : argText(args[p]);
           if (v !== undefined) q[p] = v;
         }
-        queue.query = q as Partial<QueueQuery>;
+        queue.query = q;
       },
       run: () => queue.search()
     });

@@ -35,6 +35,7 @@ export const rankingPlugin: JupyterFrontEndPlugin<void> = {
     addPanelCommand(app, dchub, palette, CommandIDs.rankSites, 'ranking', {
       label: 'Rank candidate sites',
       caption: 'Rank the candidates handed over from the queue selection with the objectives in the Rank tab',
+      describedBy: { args: { type: 'object', properties: {} } },
       run: () => rank.rank()
     });
   }

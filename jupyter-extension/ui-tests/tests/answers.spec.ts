@@ -35,7 +35,10 @@ test.describe('keyless, straight to the service (no relay, no key)', () => {
   });
   test.beforeEach(async ({ request }) => freshDay(request));
 
-  test("a gated preview's banner says what is withheld, how many rows exist and which of your filters were not applied", async ({ page, request }, testInfo) => {
+  test("a gated preview's banner says what is withheld, how many rows exist and which of your filters were not applied", async ({
+    page,
+    request
+  }, testInfo) => {
     const panel = await openSection(page, 'Queue');
     await expect(panel.locator('.jp-DCHub-connection')).toHaveAttribute('data-has-key', 'false');
     await panel.locator('select[name="iso"]').selectOption('PJM');
@@ -161,7 +164,7 @@ test.describe('through the relay (the server holds a Pro key)', () => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const req = indexedDB.open('dchub-cache-proxy', 1);
         req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('indexedDB.open failed'));
       });
       const store = db.transaction('kv', 'readwrite').objectStore('kv');
       const keys = await new Promise<IDBValidKey[]>((resolve) => {

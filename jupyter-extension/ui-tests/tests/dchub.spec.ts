@@ -3,7 +3,6 @@ import type { APIRequestContext, Locator } from '@playwright/test';
 
 import { API_KEY, ENTERPRISE_KEY, JUPYTER, KEYED, PROFILE, QUEUE_PATH, SANDBOX } from './env';
 
-
 /** The browser's UTC day, as the panel puts it in export file names. */
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -71,7 +70,7 @@ test.describe('DC Hub relay (server extension)', () => {
 
 test.describe('DC Hub market briefs', () => {
   test('loads every brief the tier may see, with the verdict grid', async ({ page, request }, testInfo) => {
-    const panel = await openSection(page, 'Briefs');
+    await openSection(page, 'Briefs');
     const res = await request.get(`${SANDBOX}/api/v1/market-brief/all`, { headers: KEYED, params: { limit: 500 } });
     expect(res.ok()).toBe(true);
     const body = (await res.json()) as { count: number; total_available: number; tier: string; briefs: Array<{ slug: string; ok?: boolean }> };
@@ -220,9 +219,7 @@ test.describe('DC Hub queue explorer', () => {
     const results = view(page, 'queue');
     await expect(results.locator('.jp-DCHub-count')).toBeVisible();
 
-    const body = (await (
-      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', geocoded_only: 'true' } })
-    ).json()) as QueueBody;
+    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', geocoded_only: 'true' } })).json()) as QueueBody;
     const handoff = body.results[0].site_evaluation_handoff!.analyze_site;
 
     // Click the first body row of the canvas grid (below the column header, right of the row numbers).
@@ -254,9 +251,7 @@ test.describe('DC Hub into files and notebooks', () => {
     await panel.locator('select[name="iso"]').selectOption('ERCOT');
     await panel.locator('input[name="min_mw"]').fill('100');
     await panel.getByRole('button', { name: 'Search' }).click();
-    const body = (await (
-      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 100 } })
-    ).json()) as QueueBody;
+    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 100 } })).json()) as QueueBody;
     await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
 
     // Export CSV: into the file browser's folder (the test's tmpPath), citation beside it.

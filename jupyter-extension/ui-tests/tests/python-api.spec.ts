@@ -2,7 +2,6 @@ import { expect, galata, test, type IJupyterLabPageFixture } from '@jupyterlab/g
 import type { APIRequestContext } from '@playwright/test';
 import { API_KEY, JUPYTER, KEYED, PROFILE, QUEUE_PATH, SANDBOX } from './env';
 
-
 test.use({
   mockSettings: {
     ...galata.DEFAULT_SETTINGS,
@@ -161,7 +160,17 @@ test.describe('DC Hub resources in the main area', () => {
   });
 
   test('a parcel from a workspace GeoJSON file', async ({ page, tmpPath }) => {
-    const geo = { type: 'Polygon', coordinates: [[[-96.0, 33.0], [-96.0, 33.02], [-95.98, 33.02], [-96.0, 33.0]]] };
+    const geo = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-96.0, 33.0],
+          [-96.0, 33.02],
+          [-95.98, 33.02],
+          [-96.0, 33.0]
+        ]
+      ]
+    };
     await page.contents.uploadContent(JSON.stringify(geo), 'text', `${tmpPath}/site.geojson`);
     await page.sidebar.openTab('dchub-panel');
     const panel = page.locator('#dchub-panel');

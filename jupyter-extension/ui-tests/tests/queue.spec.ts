@@ -2,7 +2,6 @@ import { expect, galata, test } from '@jupyterlab/galata';
 
 import { KEYED, QUEUE_PATH, SANDBOX } from './env';
 
-
 test.use({
   mockSettings: {
     ...galata.DEFAULT_SETTINGS,

@@ -27,11 +27,38 @@ export interface Deal {
 }
 
 export const INVESTORS = [
-  'Blackstone', 'KKR', 'Brookfield', 'DigitalBridge', 'Macquarie Asset Management', 'Global Infrastructure Partners',
-  'Stonepeak', 'American Tower', 'BlackRock', 'Silver Lake', 'Partners Group', 'EQT Infrastructure', 'Ardian', 'Apollo',
-  'TPG', 'Carlyle', 'Goldman Sachs Asset Management', 'Morgan Stanley Infrastructure Partners', 'PSP Investments',
-  'CPP Investments', 'GIC', 'Mubadala', 'ADIA', 'IFM Investors', 'AustralianSuper', 'Manulife Investment Management',
-  'Principal Asset Management', 'Axa IM Alts', 'Cdpq', 'Ontario Teachers', 'Colony Capital', 'Starwood Capital',
+  'Blackstone',
+  'KKR',
+  'Brookfield',
+  'DigitalBridge',
+  'Macquarie Asset Management',
+  'Global Infrastructure Partners',
+  'Stonepeak',
+  'American Tower',
+  'BlackRock',
+  'Silver Lake',
+  'Partners Group',
+  'EQT Infrastructure',
+  'Ardian',
+  'Apollo',
+  'TPG',
+  'Carlyle',
+  'Goldman Sachs Asset Management',
+  'Morgan Stanley Infrastructure Partners',
+  'PSP Investments',
+  'CPP Investments',
+  'GIC',
+  'Mubadala',
+  'ADIA',
+  'IFM Investors',
+  'AustralianSuper',
+  'Manulife Investment Management',
+  'Principal Asset Management',
+  'Axa IM Alts',
+  'Cdpq',
+  'Ontario Teachers',
+  'Colony Capital',
+  'Starwood Capital',
 ] as const;
 export const HYPERSCALERS = ['Microsoft', 'Google', 'Amazon Web Services', 'Meta', 'Oracle', 'Apple', 'xAI', 'OpenAI'] as const;
 export const AI_CLOUDS = ['CoreWeave', 'Lambda', 'Crusoe', 'Nebius', 'Applied Digital', 'IREN', 'Core Scientific', 'TeraWulf'] as const;
@@ -77,9 +104,20 @@ export function generateDeals(seed: string): Deal[] {
     // Deal flow grows year over year.
     const t = START + (END - START) * Math.sqrt(rng.next());
     const date = new Date(t).toISOString().slice(0, 10);
-    const type = rng.weighted<DealType>([['acquisition', 30], ['investment', 25], ['joint_venture', 12], ['lease', 15], ['development', 13], ['merger', 5]]);
+    const type = rng.weighted<DealType>([
+      ['acquisition', 30],
+      ['investment', 25],
+      ['joint_venture', 12],
+      ['lease', 15],
+      ['development', 13],
+      ['merger', 5],
+    ]);
     const m: Metro = rng.weighted(marketWeights);
-    const category = rng.weighted([['traditional', 60], ['hyperscaler', 25], ['ai', 15]] as const);
+    const category = rng.weighted([
+      ['traditional', 60],
+      ['hyperscaler', 25],
+      ['ai', 15],
+    ] as const);
     let buyer: string;
     let seller: string;
     switch (type) {
@@ -109,8 +147,12 @@ export function generateDeals(seed: string): Deal[] {
     const perMw = type === 'lease' ? rng.range(0.8, 2.5) : rng.range(6, 16);
     const value = disclosed ? round(mw !== null ? mw * perMw : rng.logRange(20, 8000), 1) : null;
     const verb: Record<DealType, string> = {
-      acquisition: 'acquires', investment: 'invests in', joint_venture: 'forms joint venture with',
-      lease: 'leases capacity from', development: 'buys development land from', merger: 'merges with',
+      acquisition: 'acquires',
+      investment: 'invests in',
+      joint_venture: 'forms joint venture with',
+      lease: 'leases capacity from',
+      development: 'buys development land from',
+      merger: 'merges with',
     };
     deals.push({
       date,

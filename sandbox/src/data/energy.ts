@@ -21,9 +21,17 @@ interface IsoProfile {
 }
 
 const PROFILES: Record<FuelMixIso, IsoProfile> = {
-  ERCOT: { load: 52_000, utcOffset: -6, shares: { 'Natural Gas': 0.42, Wind: 0.24, Solar: 0.1, Coal: 0.13, Nuclear: 0.08, 'Battery Storage': 0.02, Other: 0.01 } },
+  ERCOT: {
+    load: 52_000,
+    utcOffset: -6,
+    shares: { 'Natural Gas': 0.42, Wind: 0.24, Solar: 0.1, Coal: 0.13, Nuclear: 0.08, 'Battery Storage': 0.02, Other: 0.01 },
+  },
   PJM: { load: 90_000, utcOffset: -5, shares: { 'Natural Gas': 0.43, Nuclear: 0.32, Coal: 0.15, Wind: 0.04, Solar: 0.03, Hydro: 0.02, Other: 0.01 } },
-  CAISO: { load: 28_000, utcOffset: -8, shares: { 'Natural Gas': 0.38, Solar: 0.2, Imports: 0.12, Wind: 0.08, Hydro: 0.08, Nuclear: 0.08, Geothermal: 0.04, 'Battery Storage': 0.02 } },
+  CAISO: {
+    load: 28_000,
+    utcOffset: -8,
+    shares: { 'Natural Gas': 0.38, Solar: 0.2, Imports: 0.12, Wind: 0.08, Hydro: 0.08, Nuclear: 0.08, Geothermal: 0.04, 'Battery Storage': 0.02 },
+  },
   MISO: { load: 75_000, utcOffset: -6, shares: { 'Natural Gas': 0.33, Coal: 0.3, Wind: 0.17, Nuclear: 0.14, Solar: 0.03, Hydro: 0.02, Other: 0.01 } },
   SPP: { load: 35_000, utcOffset: -6, shares: { Wind: 0.38, 'Natural Gas': 0.28, Coal: 0.24, Nuclear: 0.05, Hydro: 0.03, Solar: 0.02 } },
   NYISO: { load: 18_000, utcOffset: -5, shares: { 'Natural Gas': 0.45, Nuclear: 0.2, Hydro: 0.22, Wind: 0.05, Solar: 0.03, Other: 0.05 } },
@@ -56,12 +64,15 @@ export function fuelMix(seed: string, iso: FuelMixIso, nowMs: number, note: stri
     if (fuel === 'Solar') w = share * 2.6 * daylight;
     else if (fuel === 'Wind') w = share * windFactor;
     else if (fuel === 'Battery Storage') w = share * (localHour >= 17 && localHour < 22 ? 3 : 0.4);
-    else if (fuel === 'Nuclear') w = share / demand; // flat MW, so a larger share at low demand
+    else if (fuel === 'Nuclear')
+      w = share / demand; // flat MW, so a larger share at low demand
     else w = share * (0.97 + 0.06 * unit(seed, fuel, iso, start));
     weights[fuel] = Math.max(0, w);
   }
   // Gas follows the residual.
-  const others = Object.entries(weights).filter(([f]) => f !== 'Natural Gas').reduce((s, [, w]) => s + w, 0);
+  const others = Object.entries(weights)
+    .filter(([f]) => f !== 'Natural Gas')
+    .reduce((s, [, w]) => s + w, 0);
   weights['Natural Gas'] = Math.max(0.05, 1 - others);
   const total = Object.values(weights).reduce((s, w) => s + w, 0);
   const totalMw = round(p.load * demand, 1);
@@ -85,7 +96,12 @@ export function fuelMix(seed: string, iso: FuelMixIso, nowMs: number, note: stri
 
 // ---------------------------------------------------------------- retail prices
 
-const norm = (s: string) => s.toLowerCase().replace(/[-_.+]/g, ' ').replace(/\s+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[-_.+]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 const STATE_BY_KEY = new Map<string, UsState>();
 for (const s of US_STATES) {
   STATE_BY_KEY.set(norm(s.code), s);
@@ -153,41 +169,69 @@ interface RegionSpec {
 
 export const GRID_REGION_SPECS: readonly RegionSpec[] = [
   {
-    id: 'ercot', iso: 'ERCOT', queueIsos: ['ERCOT'], name: 'ERCOT (Texas)',
+    id: 'ercot',
+    iso: 'ERCOT',
+    queueIsos: ['ERCOT'],
+    name: 'ERCOT (Texas)',
     headline: 'Fastest interconnection in the US, with large-load studies now the bottleneck',
-    description: 'Energy-only market covering most of Texas. Large-load requests from data centers have grown faster than generation additions; co-location with gas and solar is common.',
-    key_states: ['TX'], corridors: 6, largeLoadGw: 190,
+    description:
+      'Energy-only market covering most of Texas. Large-load requests from data centers have grown faster than generation additions; co-location with gas and solar is common.',
+    key_states: ['TX'],
+    corridors: 6,
+    largeLoadGw: 190,
     sources: [{ iso: 'ERCOT', source_name: 'ERCOT GIS Report', source_url: 'https://www.ercot.com/gridinfo/resource' }],
   },
   {
-    id: 'pjm', iso: 'PJM', queueIsos: ['PJM'], name: 'PJM Interconnection',
+    id: 'pjm',
+    iso: 'PJM',
+    queueIsos: ['PJM'],
+    name: 'PJM Interconnection',
     headline: 'Largest data center load in the world, longest queue waits',
-    description: 'Thirteen-state RTO including Northern Virginia. Capacity prices and transmission constraints dominate siting; the queue reform cycle governs new generation.',
-    key_states: ['VA', 'PA', 'OH', 'MD', 'NJ', 'IL'], corridors: 8, largeLoadGw: 60,
+    description:
+      'Thirteen-state RTO including Northern Virginia. Capacity prices and transmission constraints dominate siting; the queue reform cycle governs new generation.',
+    key_states: ['VA', 'PA', 'OH', 'MD', 'NJ', 'IL'],
+    corridors: 8,
+    largeLoadGw: 60,
     sources: [{ iso: 'PJM', source_name: 'PJM New Services Queue', source_url: 'https://www.pjm.com/planning/services-requests/interconnection-queues' }],
   },
   {
-    id: 'miso-spp', iso: 'MISO/SPP', queueIsos: ['MISO', 'SPP'], name: 'MISO and SPP (Central US)',
+    id: 'miso-spp',
+    iso: 'MISO/SPP',
+    queueIsos: ['MISO', 'SPP'],
+    name: 'MISO and SPP (Central US)',
     headline: 'Wind-rich central grid with growing hyperscale campuses',
-    description: 'Midcontinent and Southwest Power Pool footprints. Abundant wind and land; expedited resource adequacy studies favour firm generation paired with large loads.',
-    key_states: ['IA', 'MN', 'IL', 'LA', 'OK', 'KS', 'NE'], corridors: 7, largeLoadGw: 45,
+    description:
+      'Midcontinent and Southwest Power Pool footprints. Abundant wind and land; expedited resource adequacy studies favour firm generation paired with large loads.',
+    key_states: ['IA', 'MN', 'IL', 'LA', 'OK', 'KS', 'NE'],
+    corridors: 7,
+    largeLoadGw: 45,
     sources: [
       { iso: 'MISO', source_name: 'MISO GI Queue', source_url: 'https://www.misoenergy.org/planning/resource-utilization/GI_Queue/' },
       { iso: 'SPP', source_name: 'SPP GI Active Requests', source_url: 'https://www.spp.org/engineering/generator-interconnection/' },
     ],
   },
   {
-    id: 'caiso', iso: 'CAISO', queueIsos: ['CAISO'], name: 'CAISO (California)',
+    id: 'caiso',
+    iso: 'CAISO',
+    queueIsos: ['CAISO'],
+    name: 'CAISO (California)',
     headline: 'Storage-heavy queue, high prices, constrained metro substations',
     description: 'California ISO. Batteries and solar dominate the queue; Silicon Valley substation capacity limits new data center load.',
-    key_states: ['CA'], corridors: 4, largeLoadGw: 12,
+    key_states: ['CA'],
+    corridors: 4,
+    largeLoadGw: 12,
     sources: [{ iso: 'CAISO', source_name: 'CAISO Queue Report', source_url: 'https://www.caiso.com/planning/Pages/GeneratorInterconnection/Default.aspx' }],
   },
   {
-    id: 'nyiso-isone', iso: 'NYISO/ISO-NE', queueIsos: ['NYISO', 'ISO-NE'], name: 'NYISO and ISO New England',
+    id: 'nyiso-isone',
+    iso: 'NYISO/ISO-NE',
+    queueIsos: ['NYISO', 'ISO-NE'],
+    name: 'NYISO and ISO New England',
     headline: 'Dense load, offshore wind pipeline, limited large-load headroom',
     description: 'New York and New England. Offshore wind and storage lead the queues; large campuses look upstate and to northern New England.',
-    key_states: ['NY', 'MA', 'CT', 'NH', 'ME', 'VT', 'RI'], corridors: 3, largeLoadGw: 8,
+    key_states: ['NY', 'MA', 'CT', 'NH', 'ME', 'VT', 'RI'],
+    corridors: 3,
+    largeLoadGw: 8,
     sources: [
       { iso: 'NYISO', source_name: 'NYISO Interconnection Queue', source_url: 'https://www.nyiso.com/interconnections' },
       { iso: 'ISO-NE', source_name: 'ISO-NE Interconnection Queue', source_url: 'https://www.iso-ne.com/system-planning/interconnection-service' },
@@ -212,7 +256,10 @@ export function gridRegions(seed: string, queue: readonly QueueProject[], nowMs:
       queued_generation_gw: round(gwByIso.get(s.iso) ?? 0, 1),
       basis_note: 'Sum of active and inactive generation requests in the sandbox queue snapshot (synthetic)',
     }));
-    const total = round(r.queueIsos.reduce((s, iso) => s + (gwByIso.get(iso) ?? 0), 0), 1);
+    const total = round(
+      r.queueIsos.reduce((s, iso) => s + (gwByIso.get(iso) ?? 0), 0),
+      1,
+    );
     return {
       id: r.id,
       iso: r.iso,

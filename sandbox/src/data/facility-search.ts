@@ -14,7 +14,11 @@ const METRO_NAME = new Map(METROS.map((m) => [m.slug, m.name]));
 export const countryName = (code: string): string | null => COUNTRY_NAME.get(code) ?? (code === 'US' ? 'United States' : null);
 export const marketLabel = (slug: string | null): string | null => (slug ? (METRO_NAME.get(slug) ?? slug) : null);
 
-const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export function facilityBasic(seed: string, f: Facility) {
   const stateName = f.country === 'US' ? (STATE_NAME.get(f.state) ?? null) : null;
@@ -48,10 +52,33 @@ export function facilityFull(seed: string, f: Facility) {
   };
 }
 
-const STREETS = ['Technology Dr', 'Data Center Way', 'Innovation Pkwy', 'Commerce Blvd', 'Industrial Rd', 'Loudoun Pkwy', 'Research Ct', 'Gateway Dr', 'Enterprise Ave', 'Campus Loop'];
+const STREETS = [
+  'Technology Dr',
+  'Data Center Way',
+  'Innovation Pkwy',
+  'Commerce Blvd',
+  'Industrial Rd',
+  'Loudoun Pkwy',
+  'Research Ct',
+  'Gateway Dr',
+  'Enterprise Ave',
+  'Campus Loop',
+];
 const FIRST = ['Alex', 'Jordan', 'Sam', 'Taylor', 'Morgan', 'Casey', 'Riley', 'Jamie', 'Avery', 'Drew'];
 const LAST = ['Nguyen', 'Patel', 'Garcia', 'Smith', 'Kim', 'Müller', 'Rossi', 'Johnson', 'Okafor', 'Tanaka'];
-const CERTS = ['ISO 27001', 'SOC 1 Type II', 'SOC 2 Type II', 'PCI DSS', 'HIPAA', 'ISO 14001', 'ISO 50001', 'Uptime Tier III', 'Uptime Tier IV', 'LEED Gold', 'FedRAMP'];
+const CERTS = [
+  'ISO 27001',
+  'SOC 1 Type II',
+  'SOC 2 Type II',
+  'PCI DSS',
+  'HIPAA',
+  'ISO 14001',
+  'ISO 50001',
+  'Uptime Tier III',
+  'Uptime Tier IV',
+  'LEED Gold',
+  'FedRAMP',
+];
 
 /** The full record of the keyed detail route: invented contacts, capacity and certifications. */
 export function facilityDetail(seed: string, f: Facility, carriersInState: readonly string[] | undefined) {
@@ -94,7 +121,26 @@ export function textMatcher(q: string | undefined): (f: Facility, text: string) 
 
 // ---------------------------------------------------------------- TF-IDF semantic search
 
-const STOP = new Set(['the', 'a', 'an', 'in', 'of', 'for', 'and', 'or', 'near', 'at', 'to', 'with', 'data', 'center', 'centre', 'centers', 'facility', 'facilities']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'in',
+  'of',
+  'for',
+  'and',
+  'or',
+  'near',
+  'at',
+  'to',
+  'with',
+  'data',
+  'center',
+  'centre',
+  'centers',
+  'facility',
+  'facilities',
+]);
 export const tokens = (text: string): string[] =>
   text
     .toLowerCase()

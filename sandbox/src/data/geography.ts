@@ -1,6 +1,18 @@
 // Public geographic reference data (US states, retail power prices, ISOs, counties) used to generate the sandbox's synthetic data set.
-export interface UsState { code: string; name: string; lat: number; lon: number; industrialCents: number; commercialCents: number; residentialCents: number; isos: string[]; counties: Array<{ name: string; lat: number; lon: number }>; }
+export interface UsState {
+  code: string;
+  name: string;
+  lat: number;
+  lon: number;
+  industrialCents: number;
+  commercialCents: number;
+  residentialCents: number;
+  isos: string[];
+  counties: Array<{ name: string; lat: number; lon: number }>;
+}
 
+// One state per line, as a table (prettier-ignore keeps it so).
+// prettier-ignore
 export const US_STATES: readonly UsState[] = [
   { code: "AL", name: "Alabama", lat: 32.7794, lon: -86.8287, industrialCents: 7.5, commercialCents: 13.3, residentialCents: 15.0, isos: [], counties: [] },
   { code: "AK", name: "Alaska", lat: 64.0685, lon: -152.2782, industrialCents: 18.2, commercialCents: 20.5, residentialCents: 23.8, isos: [], counties: [] },

@@ -5,14 +5,46 @@ import { METROS, type Metro } from './metros.js';
 
 /** Operator names (public company names) used to label synthetic facilities. */
 export const OPERATORS = [
-  'Equinix', 'Digital Realty', 'CyrusOne', 'QTS', 'CoreSite', 'Iron Mountain', 'Vantage', 'Aligned',
-  'Stack Infrastructure', 'EdgeConneX', 'Switch', 'Flexential', 'DataBank', 'NTT', 'Cologix',
-  'Compass', 'T5', 'Sabey', 'Prime', 'CloudHQ', 'Yondr', 'Stream', 'Novva', 'Lambda', 'CoreWeave',
+  'Equinix',
+  'Digital Realty',
+  'CyrusOne',
+  'QTS',
+  'CoreSite',
+  'Iron Mountain',
+  'Vantage',
+  'Aligned',
+  'Stack Infrastructure',
+  'EdgeConneX',
+  'Switch',
+  'Flexential',
+  'DataBank',
+  'NTT',
+  'Cologix',
+  'Compass',
+  'T5',
+  'Sabey',
+  'Prime',
+  'CloudHQ',
+  'Yondr',
+  'Stream',
+  'Novva',
+  'Lambda',
+  'CoreWeave',
 ] as const;
 
 export const FIBER_CARRIERS = [
-  'Lumen', 'Zayo', 'AT&T', 'Verizon', 'Crown Castle', 'Cogent', 'Windstream Wholesale', 'Arelion',
-  'GTT', 'Segra', 'FiberLight', 'Uniti',
+  'Lumen',
+  'Zayo',
+  'AT&T',
+  'Verizon',
+  'Crown Castle',
+  'Cogent',
+  'Windstream Wholesale',
+  'Arelion',
+  'GTT',
+  'Segra',
+  'FiberLight',
+  'Uniti',
 ] as const;
 
 export interface Facility {
@@ -28,9 +60,16 @@ export interface Facility {
   power_mw: number;
   status: 'operational' | 'construction' | 'announced';
 }
-export interface Point { lat: number; lon: number }
-export interface PowerPlant extends Point { capacity_mw: number }
-export interface FiberNode extends Point { carrier: string }
+export interface Point {
+  lat: number;
+  lon: number;
+}
+export interface PowerPlant extends Point {
+  capacity_mw: number;
+}
+export interface FiberNode extends Point {
+  carrier: string;
+}
 
 export interface Infrastructure {
   facilities: Facility[];
@@ -43,8 +82,7 @@ export interface Infrastructure {
 }
 
 /** Facility count per market: the first markets are the big hubs. */
-const facilityCount = (rank: number, rng: Rng): number =>
-  rank < 15 ? rng.int(60, 280) : rank < 60 ? rng.int(12, 70) : rng.int(3, 24);
+const facilityCount = (rank: number, rng: Rng): number => (rank < 15 ? rng.int(60, 280) : rank < 60 ? rng.int(12, 70) : rng.int(3, 24));
 
 export function generateInfrastructure(seed: string): Infrastructure {
   const rng = new Rng(`${seed}|infra`);
@@ -52,7 +90,11 @@ export function generateInfrastructure(seed: string): Infrastructure {
   let id = 1000;
   const addFacility = (m: Pick<Metro, 'name' | 'state' | 'country' | 'lat' | 'lon'>, market: string | null, spread: number) => {
     const operator = rng.pick(OPERATORS);
-    const status = rng.weighted([['operational', 80], ['construction', 12], ['announced', 8]] as const);
+    const status = rng.weighted([
+      ['operational', 80],
+      ['construction', 12],
+      ['announced', 8],
+    ] as const);
     facilities.push({
       id: id++,
       name: `${operator} ${m.name} ${rng.pick(['DC', 'Campus', 'IBX', 'Data Center', 'Hub'])}${rng.int(1, 12)}`,

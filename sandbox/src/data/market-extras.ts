@@ -17,18 +17,39 @@ export const METRO_BY_SLUG: ReadonlyMap<string, Metro> = new Map(METROS.map((m) 
 
 /** Lowercase; every run of characters outside a–z and 0–9 becomes one hyphen (spaces = hyphens). */
 export const canonSlug = (s: string): string =>
-  s.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 
 /** Common short names of metro markets (real-service aliases) → the sandbox's market slug. */
 export const MARKET_ALIASES: Readonly<Record<string, string>> = {
-  ashburn: 'northern-virginia', nova: 'northern-virginia', 'n-virginia': 'northern-virginia', 'northern-va': 'northern-virginia',
+  ashburn: 'northern-virginia',
+  nova: 'northern-virginia',
+  'n-virginia': 'northern-virginia',
+  'northern-va': 'northern-virginia',
   loudoun: 'northern-virginia',
-  dfw: 'dallas', 'dallas-fort-worth': 'dallas', 'dallas-ft-worth': 'dallas',
-  phx: 'phoenix', atl: 'atlanta', chi: 'chicago',
-  sv: 'silicon-valley', 'bay-area': 'silicon-valley', 'sf-bay-area': 'silicon-valley', 'south-bay': 'silicon-valley',
-  'san-jose': 'silicon-valley', 'santa-clara': 'silicon-valley',
-  nyc: 'new-york', 'new-york-city': 'new-york', ny: 'new-york',
-  pdx: 'portland', slc: 'salt-lake-city', clt: 'charlotte', den: 'denver', msn: 'madison',
+  dfw: 'dallas',
+  'dallas-fort-worth': 'dallas',
+  'dallas-ft-worth': 'dallas',
+  phx: 'phoenix',
+  atl: 'atlanta',
+  chi: 'chicago',
+  sv: 'silicon-valley',
+  'bay-area': 'silicon-valley',
+  'sf-bay-area': 'silicon-valley',
+  'south-bay': 'silicon-valley',
+  'san-jose': 'silicon-valley',
+  'santa-clara': 'silicon-valley',
+  nyc: 'new-york',
+  'new-york-city': 'new-york',
+  ny: 'new-york',
+  pdx: 'portland',
+  slc: 'salt-lake-city',
+  clt: 'charlotte',
+  den: 'denver',
+  msn: 'madison',
 };
 
 const BY_NAME: ReadonlyMap<string, Metro> = (() => {
@@ -71,9 +92,7 @@ const DISCOVERY_END = Date.UTC(2026, 8, 30);
 
 /** When the facility entered the inventory (fixed per seed). */
 export const discoveredAt = (seed: string, id: number): string =>
-  new Date(DISCOVERY_START + Math.floor(unit(seed, 'discovered', id) * (DISCOVERY_END - DISCOVERY_START) / 1000) * 1000)
-    .toISOString()
-    .replace('.000Z', 'Z');
+  new Date(DISCOVERY_START + Math.floor((unit(seed, 'discovered', id) * (DISCOVERY_END - DISCOVERY_START)) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
  * Days from `day` until a pipeline facility is expected to energise; null when operational.
@@ -160,7 +179,9 @@ export function outlookNarrative(s: DcpiScore, st: MarketStats, words: number): 
     `${s.market_name} (${s.iso}) scores ${s.composite_score.toFixed(1)} on the DC Hub Power Index, with excess power at ${s.excess_power_score.toFixed(1)} and constraint at ${s.constraint_score.toFixed(1)}.`,
     `New load waits about ${s.queue_wait_months.toFixed(1)} months in the interconnection queue, and time to power is ${s.time_to_power_months.toFixed(1)} months.`,
     `The market holds ${st.facility_count} tracked facilities with ${st.operational_mw.toFixed(1)} MW operational and ${st.pipeline_mw.toFixed(1)} MW in the pipeline.`,
-    st.top_operator ? `${st.top_operator.name} is the largest operator with ${st.top_operator.facility_count} facilities.` : 'No single operator dominates the market.',
+    st.top_operator
+      ? `${st.top_operator.name} is the largest operator with ${st.top_operator.facility_count} facilities.`
+      : 'No single operator dominates the market.',
     `Vacancy stands near ${st.vacancy_pct.toFixed(1)}% and asking rents near $${st.lease_rate} per kW-month.`,
     `Reserve margin is ${s.reserve_margin_pct.toFixed(1)}% and curtailment ${s.curtailment_pct.toFixed(1)}%, so the grid ${s.excess_power_score >= 50 ? 'has room for new campuses' : 'has little room for new campuses'}.`,
     s.verdict === 'BUILD'
@@ -184,8 +205,16 @@ export const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).l
 export function mwBand(mw: number): string {
   if (mw < 0) return `net decline ${mwBand(-mw)}`;
   const bands: Array<[number, string]> = [
-    [10, 'under 10 MW'], [50, '10–50 MW'], [100, '50–100 MW'], [500, '100–500 MW'], [1000, '500 MW–1 GW'],
-    [5000, '1–5 GW'], [10_000, '5–10 GW'], [50_000, '10–50 GW'], [100_000, '50–100 GW'], [500_000, '100–500 GW'],
+    [10, 'under 10 MW'],
+    [50, '10–50 MW'],
+    [100, '50–100 MW'],
+    [500, '100–500 MW'],
+    [1000, '500 MW–1 GW'],
+    [5000, '1–5 GW'],
+    [10_000, '5–10 GW'],
+    [50_000, '10–50 GW'],
+    [100_000, '50–100 GW'],
+    [500_000, '100–500 GW'],
     [1_000_000, '500 GW–1 TW'],
   ];
   if (mw === 0) return '0 MW';
@@ -194,8 +223,7 @@ export function mwBand(mw: number): string {
 }
 
 /** Coarse band of a 0–400 AI capacity score. */
-export const scoreBand = (score: number): string =>
-  score >= 300 ? '300 or more' : score >= 200 ? '200–300' : score >= 100 ? '100–200' : 'under 100';
+export const scoreBand = (score: number): string => (score >= 300 ? '300 or more' : score >= 200 ? '200–300' : score >= 100 ? '100–200' : 'under 100');
 
 // ---------------------------------------------------------------- deals and comps
 
@@ -210,12 +238,38 @@ export interface MarketDeal {
 }
 
 const BUYERS = [
-  'Blackstone', 'KKR', 'Brookfield', 'DigitalBridge', 'Macquarie', 'GIC', 'Stonepeak', 'American Tower',
-  'Equinix', 'Digital Realty', 'QTS', 'Vantage', 'Aligned', 'CyrusOne', 'Microsoft', 'Amazon', 'Google', 'Meta',
+  'Blackstone',
+  'KKR',
+  'Brookfield',
+  'DigitalBridge',
+  'Macquarie',
+  'GIC',
+  'Stonepeak',
+  'American Tower',
+  'Equinix',
+  'Digital Realty',
+  'QTS',
+  'Vantage',
+  'Aligned',
+  'CyrusOne',
+  'Microsoft',
+  'Amazon',
+  'Google',
+  'Meta',
 ] as const;
 const SELLERS = [
-  'Private landowner', 'Regional developer', 'Family trust', 'Industrial REIT', 'Utility affiliate', 'Local developer',
-  'Flexential', 'DataBank', 'Cologix', 'Sabey', 'Prime', 'Stream',
+  'Private landowner',
+  'Regional developer',
+  'Family trust',
+  'Industrial REIT',
+  'Utility affiliate',
+  'Local developer',
+  'Flexential',
+  'DataBank',
+  'Cologix',
+  'Sabey',
+  'Prime',
+  'Stream',
 ] as const;
 
 const HISTORY_FROM = Date.UTC(2023, 0, 1) / DAY_MS;
@@ -235,7 +289,10 @@ function history(seed: string, slug: string, kind: string, n: number, make: (rng
 export function marketDeals(seed: string, slug: string, day: number, facilityCount: number) {
   const n = Math.min(40, Math.round(facilityCount / 4));
   const within = (rows: Array<MarketDeal & { day: number }>, max: number) =>
-    rows.filter((r) => r.day <= day && r.day > day - 730).slice(0, max).map(({ day: _d, ...rest }) => rest);
+    rows
+      .filter((r) => r.day <= day && r.day > day - 730)
+      .slice(0, max)
+      .map(({ day: _d, ...rest }) => rest);
   const ma = history(seed, slug, 'ma', n, (rng) => {
     const mw = round(rng.logRange(5, 600), 1);
     return {
@@ -248,11 +305,25 @@ export function marketDeals(seed: string, slug: string, day: number, facilityCou
   });
   const shell = history(seed, slug, 'shell', Math.round(n / 2), (rng) => {
     const mw = round(rng.logRange(4, 120), 1);
-    return { buyer: rng.pick(BUYERS), seller: rng.pick(SELLERS), value: Math.round(mw * rng.range(7, 12) * 1e6), mw, type: 'powered_shell', asset: `${rng.int(50, 900)}k sq ft powered shell` };
+    return {
+      buyer: rng.pick(BUYERS),
+      seller: rng.pick(SELLERS),
+      value: Math.round(mw * rng.range(7, 12) * 1e6),
+      mw,
+      type: 'powered_shell',
+      asset: `${rng.int(50, 900)}k sq ft powered shell`,
+    };
   });
   const land = history(seed, slug, 'land', Math.round(n / 2), (rng) => {
     const acres = rng.int(20, 900);
-    return { buyer: rng.pick(BUYERS), seller: rng.pick(SELLERS), value: Math.round(acres * rng.range(0.15, 2.5) * 1e6), mw: null, type: 'land', asset: `${acres} acres` };
+    return {
+      buyer: rng.pick(BUYERS),
+      seller: rng.pick(SELLERS),
+      value: Math.round(acres * rng.range(0.15, 2.5) * 1e6),
+      mw: null,
+      type: 'land',
+      asset: `${acres} acres`,
+    };
   });
   return { ma: within(ma, 15), powered_shell: within(shell, 8), land: within(land, 8) };
 }
@@ -273,7 +344,6 @@ export function marketRisk(seed: string, m: Metro) {
 }
 
 /** The recompute instant (06:00 UTC) of a scoring day, ISO with +00:00. */
-export const recomputeIso = (day: number, hour: number): string =>
-  new Date(day * DAY_MS + hour * 3_600_000).toISOString().replace('.000Z', '+00:00');
+export const recomputeIso = (day: number, hour: number): string => new Date(day * DAY_MS + hour * 3_600_000).toISOString().replace('.000Z', '+00:00');
 
 export { verdictOf };

@@ -67,7 +67,16 @@ export function compositeOf(excess: number, constraint: number, ttp: number, ver
 
 /** Base interconnection wait by operator, months. */
 const BASE_WAIT: Record<string, number> = {
-  PJM: 50, ERCOT: 30, MISO: 34, CAISO: 40, SPP: 24, NYISO: 31, ISONE: 34, WECC: 28, SERC: 26, TVA: 22,
+  PJM: 50,
+  ERCOT: 30,
+  MISO: 34,
+  CAISO: 40,
+  SPP: 24,
+  NYISO: 31,
+  ISONE: 34,
+  WECC: 28,
+  SERC: 26,
+  TVA: 22,
 };
 
 /** The latest day, not after `day`, on which the market's inputs changed. */
@@ -82,7 +91,12 @@ export function scoreMarket(seed: string, m: Metro, changeDay: number): DcpiScor
   const rng = new Rng(`${seed}|dcpi|${m.slug}|${changeDay}`);
   const wait = round(Math.max(8, (BASE_WAIT[m.iso] ?? 26) + rng.range(-14, 16)), 1);
   const reserve = round(rng.range(8, 32), 1);
-  const emergencies = rng.weighted([[0, 60], [1, 25], [2, 10], [3, 5]] as const);
+  const emergencies = rng.weighted([
+    [0, 60],
+    [1, 25],
+    [2, 10],
+    [3, 5],
+  ] as const);
   const demandYoy = rng.range(0, 12);
   const additions = round(rng.logRange(100, 9000), 0);
   const curtail = round(rng.range(0, 12), 1);
@@ -94,8 +108,12 @@ export function scoreMarket(seed: string, m: Metro, changeDay: number): DcpiScor
     1,
   );
   const excess = round(
-    0.2 * clip(((reserve - 12) / 13) * 100) + 0.2 * clip((additions / 5000) * 100) + 0.2 * clip((curtail / 10) * 100) +
-      0.15 * clip(approval) + 0.15 * clip((stranded / 1000) * 100) + 0.1 * clip((btm / 500) * 100),
+    0.2 * clip(((reserve - 12) / 13) * 100) +
+      0.2 * clip((additions / 5000) * 100) +
+      0.2 * clip((curtail / 10) * 100) +
+      0.15 * clip(approval) +
+      0.15 * clip((stranded / 1000) * 100) +
+      0.1 * clip((btm / 500) * 100),
     1,
   );
   const ttp = round(wait * 0.8 + rng.range(0, 10), 1);
@@ -137,8 +155,14 @@ export function marketStats(seed: string, facilities: readonly Facility[]): Map<
     const rng = new Rng(`${seed}|stats|${m.slug}`);
     out.set(m.slug, {
       slug: m.slug,
-      operational_mw: round(fs.filter((f) => f.status === 'operational').reduce((s, f) => s + f.power_mw, 0), 1),
-      pipeline_mw: round(fs.filter((f) => f.status !== 'operational').reduce((s, f) => s + f.power_mw, 0), 1),
+      operational_mw: round(
+        fs.filter((f) => f.status === 'operational').reduce((s, f) => s + f.power_mw, 0),
+        1,
+      ),
+      pipeline_mw: round(
+        fs.filter((f) => f.status !== 'operational').reduce((s, f) => s + f.power_mw, 0),
+        1,
+      ),
       facility_count: fs.length,
       vacancy_pct: round(rng.range(1, 14), 1),
       lease_rate: round(rng.range(95, 260), 0),

@@ -16,16 +16,70 @@ export const NEWS_ARCHIVE_SIZE = 5000;
 const MAX_PER_BATCH = 4;
 
 export const NEWS_SOURCES = [
-  'DCD', 'DatacenterDynamics', 'Data Center Frontier', 'Data Center Knowledge', 'The Register', 'Reuters', 'Bloomberg',
-  'Utility Dive', 'Capacity Media', 'Light Reading', 'Fierce Network', 'SDxCentral', 'Network World', 'The Information',
-  'Financial Times', 'The Wall Street Journal', 'CNBC', 'TechCrunch', 'Ars Technica', 'The Verge', 'Business Insider',
-  'S&P Global', 'Canary Media', 'E&E News', 'POWER Magazine', 'RTO Insider', 'Inside Climate News', 'Bisnow',
-  'CoStar', 'Commercial Observer', 'GlobeSt', 'Mission Critical', 'DCNN', 'Techerati', 'Computer Weekly', 'ZDNet',
-  "Tom's Hardware", 'HPCwire', 'The Next Platform', 'ServeTheHome', 'Nikkei Asia', 'Business Wire', 'PR Newswire',
-  'GlobeNewswire', 'Axios', 'Semafor', 'DataCenterPost', 'Data Center Magazine', 'Telecompetitor', 'Mobile World Live',
+  'DCD',
+  'DatacenterDynamics',
+  'Data Center Frontier',
+  'Data Center Knowledge',
+  'The Register',
+  'Reuters',
+  'Bloomberg',
+  'Utility Dive',
+  'Capacity Media',
+  'Light Reading',
+  'Fierce Network',
+  'SDxCentral',
+  'Network World',
+  'The Information',
+  'Financial Times',
+  'The Wall Street Journal',
+  'CNBC',
+  'TechCrunch',
+  'Ars Technica',
+  'The Verge',
+  'Business Insider',
+  'S&P Global',
+  'Canary Media',
+  'E&E News',
+  'POWER Magazine',
+  'RTO Insider',
+  'Inside Climate News',
+  'Bisnow',
+  'CoStar',
+  'Commercial Observer',
+  'GlobeSt',
+  'Mission Critical',
+  'DCNN',
+  'Techerati',
+  'Computer Weekly',
+  'ZDNet',
+  "Tom's Hardware",
+  'HPCwire',
+  'The Next Platform',
+  'ServeTheHome',
+  'Nikkei Asia',
+  'Business Wire',
+  'PR Newswire',
+  'GlobeNewswire',
+  'Axios',
+  'Semafor',
+  'DataCenterPost',
+  'Data Center Magazine',
+  'Telecompetitor',
+  'Mobile World Live',
 ] as const;
 
-export const NEWS_CATEGORIES = ['M&A', 'Construction', 'Policy', 'Technology', 'Sustainability', 'Earnings', 'Expansion', 'AI', 'Power', 'Industry News'] as const;
+export const NEWS_CATEGORIES = [
+  'M&A',
+  'Construction',
+  'Policy',
+  'Technology',
+  'Sustainability',
+  'Earnings',
+  'Expansion',
+  'AI',
+  'Power',
+  'Industry News',
+] as const;
 
 export interface NewsTemplate {
   title: string;
@@ -55,7 +109,16 @@ export function generateNewsPool(seed: string, deals: readonly Deal[]): NewsTemp
     const m = rng.pick(markets);
     const op = rng.pick(companies);
     const mw = Math.round(rng.logRange(10, 1500));
-    const kind = rng.weighted([['deal', 20], ['construction', 20], ['power', 14], ['policy', 10], ['ai', 14], ['sustainability', 8], ['earnings', 7], ['tech', 7]] as const);
+    const kind = rng.weighted([
+      ['deal', 20],
+      ['construction', 20],
+      ['power', 14],
+      ['policy', 10],
+      ['ai', 14],
+      ['sustainability', 8],
+      ['earnings', 7],
+      ['tech', 7],
+    ] as const);
     let title: string;
     let summary: string;
     let category: string;
@@ -107,10 +170,7 @@ export function generateNewsPool(seed: string, deals: readonly Deal[]): NewsTemp
       summary = `${op} is targeting AI training and inference workloads with ${mw} MW in ${m.name}.`;
     } else if (kind === 'sustainability') {
       category = 'Sustainability';
-      title = rng.pick([
-        `${op} reports water use cut at ${m.name} facilities`,
-        `${op} adds ${mw} MW of renewable supply for ${m.name} operations`,
-      ]);
+      title = rng.pick([`${op} reports water use cut at ${m.name} facilities`, `${op} adds ${mw} MW of renewable supply for ${m.name} operations`]);
       summary = `${op} outlined sustainability measures for its ${m.name} portfolio.`;
     } else if (kind === 'earnings') {
       category = 'Earnings';

@@ -70,7 +70,14 @@ export function generateReceipts(seed: string): ReceiptRecord[] {
         body: null,
         executed: true,
         status: 200,
-        payload: JSON.stringify({ _entity: 'queue_results', ok: true, count_returned: 5, count_total_matching: rng.int(40, 400), results: [{ iso: m.iso, capacity_mw: minMw + rng.int(0, 400), lat: m.lat, lng: m.lon }], note: 'synthetic sandbox receipt' }),
+        payload: JSON.stringify({
+          _entity: 'queue_results',
+          ok: true,
+          count_returned: 5,
+          count_total_matching: rng.int(40, 400),
+          results: [{ iso: m.iso, capacity_mw: minMw + rng.int(0, 400), lat: m.lat, lng: m.lon }],
+          note: 'synthetic sandbox receipt',
+        }),
       },
       {
         method: 'GET',

@@ -11,8 +11,30 @@ export function detectCategory(ua: string): (typeof ONBOARD_TYPES)[number] | und
   const has = (words: string[]) => words.some((w) => u.includes(w));
   if (has(['claude', 'cursor', 'cline', 'continue', 'windsurf', 'modelcontextprotocol', 'mcp'])) return 'mcp';
   if (has(['airbyte', 'fivetran', 'stitch', 'meltano', 'singer', 'zapier', 'n8n', 'make.com', 'workato', 'tray.io', 'census', 'hightouch'])) return 'connector';
-  if (has(['python-requests', 'httpx', 'aiohttp', 'curl', 'wget', 'node-fetch', 'axios', 'okhttp', 'go-http-client', 'java/', 'ruby', 'postmanruntime', 'insomnia', 'node', 'undici'])) return 'rest';
-  if (has(['poe', 'you.com', 'youchat', 'perplexity', 'chatgpt', 'openai', 'gpt', 'gemini', 'bard', 'cohere', 'openrouter', 'huggingface', 'deepseek', 'mistral'])) return 'browse';
+  if (
+    has([
+      'python-requests',
+      'httpx',
+      'aiohttp',
+      'curl',
+      'wget',
+      'node-fetch',
+      'axios',
+      'okhttp',
+      'go-http-client',
+      'java/',
+      'ruby',
+      'postmanruntime',
+      'insomnia',
+      'node',
+      'undici',
+    ])
+  )
+    return 'rest';
+  if (
+    has(['poe', 'you.com', 'youchat', 'perplexity', 'chatgpt', 'openai', 'gpt', 'gemini', 'bard', 'cohere', 'openrouter', 'huggingface', 'deepseek', 'mistral'])
+  )
+    return 'browse';
   return undefined;
 }
 
@@ -82,7 +104,6 @@ export function onboarding(origin: string, category: (typeof ONBOARD_TYPES)[numb
 
 export const receiptsOf = (ctx: SandboxContext): ReceiptRecord[] => ctx.data.lazy('receipts', () => generateReceipts(ctx.seed));
 export const publicReceipt = ({ publishedMs: _p, ...r }: ReceiptRecord) => r;
-
 
 /** The published runs as of `now`, with counts and the harness protocol. */
 export function receiptListAnswer(ctx: SandboxContext, now: number) {

@@ -10,8 +10,21 @@ import { round, unit } from '../rng.js';
 
 /** The 15 seed markets; free and anonymous callers see the first 5 (spec §5.2). */
 export const SEED_MARKETS = [
-  'northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago', 'silicon-valley', 'new-york', 'portland',
-  'hillsboro', 'reno', 'columbus', 'salt-lake-city', 'charlotte', 'denver', 'madison',
+  'northern-virginia',
+  'dallas',
+  'phoenix',
+  'atlanta',
+  'chicago',
+  'silicon-valley',
+  'new-york',
+  'portland',
+  'hillsboro',
+  'reno',
+  'columbus',
+  'salt-lake-city',
+  'charlotte',
+  'denver',
+  'madison',
 ] as const;
 
 /** Complete brief sections and 500-brief pages from Pro (core's plans table; developer is not Pro here). */
@@ -164,7 +177,6 @@ export function parseSince(text: string): number | null {
   const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${zone}`);
   return Number.isNaN(ms) ? null : ms;
 }
-
 
 /** The slugs whose DCPI `computed_at` is later than `sinceMs` (all of them when null). */
 export function changedSince(ctx: SandboxContext, slugs: readonly string[], sinceMs: number | null, nowMs: number): string[] {

@@ -58,7 +58,12 @@ function forecastOf(hist: DcpiScore[]) {
   };
   const clip = (v: number) => Math.max(0, Math.min(100, v));
   const projection: Record<string, unknown> = {};
-  for (const [label, days] of [['3mo', 91], ['6mo', 182], ['12mo', 365], ['24mo', 730]] as const) {
+  for (const [label, days] of [
+    ['3mo', 91],
+    ['6mo', 182],
+    ['12mo', 365],
+    ['24mo', 730],
+  ] as const) {
     const excess = round(clip(now.excess_power_score + trend.excess_power_score * days), 1);
     const constraint = round(clip(now.constraint_score + trend.constraint_score * days), 1);
     const ttp = round(Math.max(0, now.time_to_power_months + trend.time_to_power_months * days), 1);
@@ -91,7 +96,14 @@ const DCPI_ORDER: Record<'excess' | 'constraint' | 'time_to_power' | 'composite'
   composite: (a, b) => b.composite_score - a.composite_score,
 };
 
-export const DCPI_LOCKED_FIELDS = ['composite_score', 'constraint_score', 'excess_power_score', 'time_to_power_months', 'top_opportunities_json', 'top_risks_json'];
+export const DCPI_LOCKED_FIELDS = [
+  'composite_score',
+  'constraint_score',
+  'excess_power_score',
+  'time_to_power_months',
+  'top_opportunities_json',
+  'top_risks_json',
+];
 
 /** The DCPI list: filtered, sorted, capped to 10 rows for keyless callers, numbers masked below Developer. */
 export function dcpiScoresAnswer(
@@ -101,9 +113,7 @@ export function dcpiScoresAnswer(
   f: { verdict?: string; iso?: string; state?: string; limit?: number },
 ) {
   const eq = (a: string | undefined, b: string) => !a || a.toLowerCase() === b.toLowerCase();
-  let scores = ctx.data
-    .dcpi(scoringDay(ctx.clock.nowMs()))
-    .filter((s) => (!f.verdict || s.verdict === f.verdict) && eq(f.iso, s.iso) && eq(f.state, s.state));
+  let scores = ctx.data.dcpi(scoringDay(ctx.clock.nowMs())).filter((s) => (!f.verdict || s.verdict === f.verdict) && eq(f.iso, s.iso) && eq(f.state, s.state));
   scores = [...scores].sort((a, b) => DCPI_ORDER[sortKey](a, b) || a.market_slug.localeCompare(b.market_slug));
   const total = scores.length;
   const full = atLeast(tier, 'developer');
@@ -183,7 +193,8 @@ export function dcpiMarketAnswer(ctx: SandboxContext, res: ResolvedMarket, narra
     cite_url: `https://dchub.cloud/dcpi/${s.market_slug}`,
     _source: SOURCE,
     note: SYNTHETIC_NOTICE,
-  };}
+  };
+}
 
 /** Markets ranked by DCPI composite. */
 export function dcpiLeaderboardRows(ctx: SandboxContext, day: number, verdict: string | undefined, limit: number) {

@@ -1,14 +1,23 @@
 import { FACILITIES_DEFAULT_LIMIT, FACILITIES_KEYLESS_ROWS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
-import { buildTfIdf, countryName, facilityBasic, facilityDetail, facilityFull, facilityText, marketLabel, textMatcher, tfIdfSearch } from '../data/facility-search.js';
+import {
+  buildTfIdf,
+  countryName,
+  facilityBasic,
+  facilityDetail,
+  facilityFull,
+  facilityText,
+  marketLabel,
+  textMatcher,
+  tfIdfSearch,
+} from '../data/facility-search.js';
 import type { Facility } from '../data/infrastructure.js';
 import { attribution, SYNTHETIC_NOTICE } from '../labels.js';
 import { PRICING_URL, gatedMarkers } from '../policy/gating.js';
 import type { Tier } from '../policy/tiers.js';
 
 /** Lower-cased search text of every facility, in inventory order (kept per data set). */
-export const facilityTexts = (ctx: SandboxContext): string[] =>
-  ctx.data.lazy('facility-texts', () => ctx.data.infra.facilities.map(facilityText));
+export const facilityTexts = (ctx: SandboxContext): string[] => ctx.data.lazy('facility-texts', () => ctx.data.infra.facilities.map(facilityText));
 
 /** Facilities matching the search filters, largest first. */
 export function findFacilities(
@@ -65,7 +74,10 @@ export function facilitySearchAnswer(ctx: SandboxContext, tier: Tier, query: { q
     total_matching: matches.length,
     limit,
     tier,
-    provenance: { ...FACILITY_PROVENANCE, verification_counts: { verified: rows.filter((x) => x.status === 'operational').length, tracked: rows.filter((x) => x.status !== 'operational').length } },
+    provenance: {
+      ...FACILITY_PROVENANCE,
+      verification_counts: { verified: rows.filter((x) => x.status === 'operational').length, tracked: rows.filter((x) => x.status !== 'operational').length },
+    },
     ...attribution(),
   };
   if (keyless) {

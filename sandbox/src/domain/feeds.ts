@@ -40,7 +40,13 @@ export const allPipeline = (ctx: SandboxContext): PipelineProjectRecord[] =>
   ctx.data.lazy('pipeline', () => generatePipeline(ctx.seed, ctx.data.infra.facilities));
 
 /** News as of `nowMs`, newest first, narrowed by the REST filters; `limit` rows. */
-export function newsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof NewsQuery>, 'query' | 'category' | 'source'>>, limit: number, more: Narrowing<NewsArticleRecord> = {}) {
+export function newsAnswer(
+  ctx: SandboxContext,
+  nowMs: number,
+  f: Partial<Pick<z.output<typeof NewsQuery>, 'query' | 'category' | 'source'>>,
+  limit: number,
+  more: Narrowing<NewsArticleRecord> = {},
+) {
   const now = nowMs;
   let articles = newsAsOf(ctx, now);
   if (more.keep) articles = articles.filter(more.keep);
@@ -70,7 +76,13 @@ export function newsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z
 }
 
 /** Transactions dated up to `nowMs`, newest first, narrowed by the REST filters; `limit` rows. */
-export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof TransactionsQuery>, 'deal_type' | 'year' | 'buyer' | 'seller'>>, limit: number, more: Narrowing<Deal> = {}) {
+export function dealsAnswer(
+  ctx: SandboxContext,
+  nowMs: number,
+  f: Partial<Pick<z.output<typeof TransactionsQuery>, 'deal_type' | 'year' | 'buyer' | 'seller'>>,
+  limit: number,
+  more: Narrowing<Deal> = {},
+) {
   const now = nowMs;
   const buyer = f.buyer?.toLowerCase();
   const seller = f.seller?.toLowerCase();
@@ -114,7 +126,13 @@ export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<
 }
 
 /** Pipeline projects narrowed by the REST filters; `limit` rows, totals over every match. */
-export function pipelineAnswer(ctx: SandboxContext, nowMs: number, f: Partial<Pick<z.output<typeof PipelineQuery>, 'status' | 'market' | 'company'>>, limit: number, more: Narrowing<PipelineProjectRecord> = {}) {
+export function pipelineAnswer(
+  ctx: SandboxContext,
+  nowMs: number,
+  f: Partial<Pick<z.output<typeof PipelineQuery>, 'status' | 'market' | 'company'>>,
+  limit: number,
+  more: Narrowing<PipelineProjectRecord> = {},
+) {
   const status = f.status ?? 'all';
   const market = f.market?.toLowerCase();
   const company = f.company?.toLowerCase();

@@ -13,7 +13,8 @@ export const QUEUE_NOTE =
   'Server-side set-reduction over the interconnection queues of seven US grid operators (~5,300 projects). ' +
   'estimated_ttp_months is the ISO-level average wait, not a project estimate; coordinates are county centroids ' +
   'or points of interconnection (coordinate_precision). max_fiber_km measures to the nearest mapped long-haul fiber ' +
-  'endpoint from the project point. Candidate ids live candidate_ttl_days. ' + SYNTHETIC_NOTICE;
+  'endpoint from the project point. Candidate ids live candidate_ttl_days. ' +
+  SYNTHETIC_NOTICE;
 
 const TERMINAL = ['withdraw', 'cancel', 'terminat', 'suspend', 'commercial operation', 'deactivat'];
 
@@ -190,14 +191,13 @@ export function previewQueueSurvivors(queue: readonly QueueProject[], f: QueueFi
   };
 }
 
-
 /** Candidate lifetime: ids of a snapshot older than this are expired. */
 export const CANDIDATE_TTL_DAYS = 7;
 const candidateMaps = new WeakMap<readonly QueueProject[], Map<string, Map<string, QueueProject>>>();
 
 function candidatesOf(queue: readonly QueueProject[], seed: string, snap: string): Map<string, QueueProject> {
   let bySnap = candidateMaps.get(queue);
-  if (!bySnap) candidateMaps.set(queue, (bySnap = new Map()));
+  if (!bySnap) candidateMaps.set(queue, (bySnap = new Map<string, Map<string, QueueProject>>()));
   let map = bySnap.get(snap);
   if (!map) {
     map = new Map(queue.map((p) => [candidateId(seed, p.queue_id, snap), p]));
@@ -208,7 +208,12 @@ function candidatesOf(queue: readonly QueueProject[], seed: string, snap: string
 }
 
 /** The project a candidate id stands for in the current snapshot; `expired` when it is the previous snapshot's. */
-export function findCandidate(queue: readonly QueueProject[], seed: string, id: string, nowMs: number): { project: QueueProject } | { expired: true } | undefined {
+export function findCandidate(
+  queue: readonly QueueProject[],
+  seed: string,
+  id: string,
+  nowMs: number,
+): { project: QueueProject } | { expired: true } | undefined {
   const project = candidatesOf(queue, seed, snapshotDate(nowMs)).get(id);
   if (project) return { project };
   const previous = snapshotDate(nowMs - CANDIDATE_TTL_DAYS * 86_400_000);

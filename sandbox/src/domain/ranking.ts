@@ -40,7 +40,7 @@ export function viableSiteBaseline(data: Dataset): Baseline {
       const p = geo[i];
       const s = scoreSiteAt(data, { lat: p.lat!, lon: p.lng! });
       push('overall_score', s.overall_score);
-      for (const [k, v] of Object.entries(s.scores ?? {})) push(k, v as number);
+      for (const [k, v] of Object.entries(s.scores ?? {})) push(k, v);
       push('connectivity_score', s.fiber?.connectivity_score);
       for (const k of ['facilities_100km', 'substations_50km', 'gas_pipelines_50km', 'power_plants_80km', 'generation_capacity_mw'] as const) {
         push(k, s.nearby?.[k]);
@@ -102,12 +102,17 @@ export function rankingCostBound(json: unknown): { param: string; message: strin
   const count = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).length : 0);
   const objectives = count(b.objectives);
   const constraints = count(b.constraints);
-  if (objectives > RANK_MAX_OBJECTIVES) return { param: 'objectives', message: `has ${objectives} fields; at most ${RANK_MAX_OBJECTIVES} are accepted (the limit)` };
-  if (constraints > RANK_MAX_CONSTRAINTS) return { param: 'constraints', message: `has ${constraints} fields; at most ${RANK_MAX_CONSTRAINTS} are accepted (the limit)` };
+  if (objectives > RANK_MAX_OBJECTIVES)
+    return { param: 'objectives', message: `has ${objectives} fields; at most ${RANK_MAX_OBJECTIVES} are accepted (the limit)` };
+  if (constraints > RANK_MAX_CONSTRAINTS)
+    return { param: 'constraints', message: `has ${constraints} fields; at most ${RANK_MAX_CONSTRAINTS} are accepted (the limit)` };
   const candidates = Array.isArray(b.candidates) ? b.candidates.length : 0;
   const work = candidates * (objectives + constraints);
   if (work > RANK_MAX_WORK) {
-    return { param: 'candidates', message: `${candidates} candidates × ${objectives + constraints} objectives and constraints = ${work}; at most ${RANK_MAX_WORK} are ranked in one request (the limit)` };
+    return {
+      param: 'candidates',
+      message: `${candidates} candidates × ${objectives + constraints} objectives and constraints = ${work}; at most ${RANK_MAX_WORK} are ranked in one request (the limit)`,
+    };
   }
   return undefined;
 }

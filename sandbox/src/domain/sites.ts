@@ -5,13 +5,58 @@ import { haversineKm, round } from '../rng.js';
 
 /** Fiber connectivity by state (VA highest, 55 elsewhere), before the nearby bonuses. */
 const FIBER_BY_STATE: Record<string, number> = {
-  VA: 95, TX: 85, CA: 85, IL: 85, NY: 85, NJ: 85, GA: 80, WA: 80, OR: 75, AZ: 75, OH: 75, CO: 75,
-  NC: 75, PA: 75, MA: 75, FL: 75, NV: 70, UT: 70, MN: 70, MO: 65, IA: 65, NE: 65, TN: 70, MD: 80, DC: 85,
+  VA: 95,
+  TX: 85,
+  CA: 85,
+  IL: 85,
+  NY: 85,
+  NJ: 85,
+  GA: 80,
+  WA: 80,
+  OR: 75,
+  AZ: 75,
+  OH: 75,
+  CO: 75,
+  NC: 75,
+  PA: 75,
+  MA: 75,
+  FL: 75,
+  NV: 70,
+  UT: 70,
+  MN: 70,
+  MO: 65,
+  IA: 65,
+  NE: 65,
+  TN: 70,
+  MD: 80,
+  DC: 85,
 };
 /** Resilience by state (natural hazards, grid stress), 65 elsewhere. */
 const RISK_BY_STATE: Record<string, number> = {
-  VA: 80, OH: 82, IL: 80, WI: 80, IA: 78, NE: 78, MN: 78, OR: 75, NY: 74, UT: 72, NC: 72, NJ: 72,
-  PA: 76, WA: 70, GA: 70, CO: 70, TN: 68, TX: 60, AZ: 62, NV: 64, CA: 50, FL: 45, LA: 48, OK: 58,
+  VA: 80,
+  OH: 82,
+  IL: 80,
+  WI: 80,
+  IA: 78,
+  NE: 78,
+  MN: 78,
+  OR: 75,
+  NY: 74,
+  UT: 72,
+  NC: 72,
+  NJ: 72,
+  PA: 76,
+  WA: 70,
+  GA: 70,
+  CO: 70,
+  TN: 68,
+  TX: 60,
+  AZ: 62,
+  NV: 64,
+  CA: 50,
+  FL: 45,
+  LA: 48,
+  OK: 58,
 };
 
 const countWithin = <P extends { lat: number; lon: number }>(points: readonly P[], lat: number, lon: number, sqDeg: number): P[] => {
@@ -41,8 +86,7 @@ export function stateAt(lat: number, lon: number): string {
   return best;
 }
 
-const interpretation = (s: number) =>
-  s >= 80 ? 'Excellent site' : s >= 70 ? 'Good site' : s >= 60 ? 'Viable site' : 'Challenging site';
+const interpretation = (s: number) => (s >= 80 ? 'Excellent site' : s >= 70 ? 'Good site' : s >= 60 ? 'Viable site' : 'Challenging site');
 
 /** Site scoring with the published weights (reference notes §2.15) over the synthetic infrastructure. */
 export function scoreSiteAt(data: Dataset, q: { lat: number; lon: number; state?: string; capacity_mw?: number }): SiteScoreT {
@@ -59,9 +103,7 @@ export function scoreSiteAt(data: Dataset, q: { lat: number; lon: number; state?
   const gasScore = gas >= 20 ? 95 : gas >= 10 ? 85 : gas >= 3 ? 70 : gas >= 1 ? 55 : 30;
   const fiberScore = Math.min(
     100,
-    (FIBER_BY_STATE[state] ?? 55) +
-      (carriersInState >= 5 ? 10 : carriersInState >= 2 ? 5 : 0) +
-      (facilities.length >= 20 ? 5 : facilities.length >= 5 ? 3 : 0),
+    (FIBER_BY_STATE[state] ?? 55) + (carriersInState >= 5 ? 10 : carriersInState >= 2 ? 5 : 0) + (facilities.length >= 20 ? 5 : facilities.length >= 5 ? 3 : 0),
   );
   const market = facilities.length < 5 ? 60 : facilities.length < 20 ? 85 : facilities.length < 50 ? 75 : 60;
   const risk = RISK_BY_STATE[state] ?? 65;
@@ -103,11 +145,17 @@ export function scoreSiteAt(data: Dataset, q: { lat: number; lon: number; state?
     fiber,
     nearby: {
       facilities_100km: facilities.length,
-      total_capacity_mw: round(facilities.reduce((s, f) => s + f.power_mw, 0), 1),
+      total_capacity_mw: round(
+        facilities.reduce((s, f) => s + f.power_mw, 0),
+        1,
+      ),
       substations_50km: substations,
       gas_pipelines_50km: gas,
       power_plants_80km: plants.length,
-      generation_capacity_mw: round(plants.reduce((s, p) => s + p.capacity_mw, 0), 1),
+      generation_capacity_mw: round(
+        plants.reduce((s, p) => s + p.capacity_mw, 0),
+        1,
+      ),
       fiber_carriers_in_state: carriersInState,
     },
     ...(q.capacity_mw !== undefined

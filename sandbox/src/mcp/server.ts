@@ -2,9 +2,7 @@ import type { Context, Hono } from 'hono';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import {
-  MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, safeParseParams, type McpToolName,
-} from '@dchub/core';
+import { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, safeParseParams, type McpToolName } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { readJsonBody } from '../body.js';
 import type { SandboxEnv } from '../http.js';
@@ -32,7 +30,8 @@ function badToolCall(message: unknown): string | undefined {
   const p = params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
   if (!p || typeof p.name !== 'string') return 'Invalid params: params.name must be the tool name (a string)';
   const args = p.arguments;
-  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return `Invalid params: params.arguments of ${p.name} must be an object`;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
+    return `Invalid params: params.arguments of ${p.name} must be an object`;
   return undefined;
 }
 
@@ -122,26 +121,24 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     }
 
     if (tool.requires?.mode === 'wall' && !atLeast(tier, tool.requires.tier)) {
-      return ctx.presenters.mcpWall(
-        {
-          error: 'pro_required',
-          tool: tool.name,
-          _gated: true,
-          _wall: true,
-          required_plan: tool.requires.tier,
-          current_plan: tier,
-          user_message: `${tool.name} is a Pro tool. The Pro plan opens it.`,
-          show_to_user: true,
-          upgrade_url: PRICING_URL,
-          ...(tier === 'anonymous' ? { agent_claim: { url: SIGNUP_URL, method: 'POST', body: { client_name: '<your agent name>' }, returns: 'api_key' } } : {}),
-        },
-      );
+      return ctx.presenters.mcpWall({
+        error: 'pro_required',
+        tool: tool.name,
+        _gated: true,
+        _wall: true,
+        required_plan: tool.requires.tier,
+        current_plan: tier,
+        user_message: `${tool.name} is a Pro tool. The Pro plan opens it.`,
+        show_to_user: true,
+        upgrade_url: PRICING_URL,
+        ...(tier === 'anonymous' ? { agent_claim: { url: SIGNUP_URL, method: 'POST', body: { client_name: '<your agent name>' }, returns: 'api_key' } } : {}),
+      });
     }
 
     const env: ToolEnv = { ctx, tier, nowMs: now };
     let result: ToolResult;
     try {
-      result = await tool.run(parsed.data as Record<string, unknown>, env);
+      result = await tool.run(parsed.data, env);
     } catch (e) {
       if (e instanceof ToolError) return toolText({ tool: tool.name, ...e.payload }, true);
       throw e;
@@ -179,10 +176,11 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     // Our own call handler: arguments (-32602), allowance, Pro wall, previews, keyless cap.
     server.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       const who = (extra.authInfo?.extra ?? {}) as { tier?: Tier; caller?: string };
-      const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params as Record<string, unknown>);
+      const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params);
       // The SDK answers a thrown error's code, message and data as the JSON-RPC error (McpError would prefix the message).
-      if ('rpcError' in r && r.rpcError) throw Object.assign(new Error(r.rpcError.message), { code: r.rpcError.code, data: 'data' in r.rpcError ? r.rpcError.data : undefined });
-      return r as never;
+      if ('rpcError' in r && r.rpcError)
+        throw Object.assign(new Error(r.rpcError.message), { code: r.rpcError.code, data: 'data' in r.rpcError ? r.rpcError.data : undefined });
+      return r;
     });
     return server;
   }

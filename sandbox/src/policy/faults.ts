@@ -10,26 +10,31 @@ import { Rng } from '../rng.js';
  * page (502, or Cloudflare's 524), a redirect (to another origin, say). Decisions come from a
  * seeded sequence, so a given request order meets the same faults every run.
  */
-export const FaultRule = z.object({
-  path_prefix: z.string().startsWith('/'),
-  kind: z.enum(['latency', 'status', 'rate_limit', 'reset', 'truncate', 'malformed_json', 'schema_drift', 'html_gateway', 'redirect']),
-  /** Probability per matching request, 0..1 (default 1). */
-  rate: z.number().min(0).max(1).default(1),
-  /** Apply to at most this many requests, then retire the rule. */
-  count: z.number().int().positive().optional(),
-  /** latency: milliseconds to add. */
-  latency_ms: z.number().int().min(0).max(60_000).optional(),
-  /** status: 500, 502 or 503. */
-  status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
-  /** rate_limit: seconds in Retry-After. */
-  retry_after: z.number().int().min(0).max(86_400).optional(),
-  /** html_gateway: 502 (bad gateway, default) or 524 (origin timeout, as Cloudflare serves it). */
-  gateway_status: z.union([z.literal(502), z.literal(524)]).optional(),
-  /** redirect: an absolute http(s) URL; the request's path and query are appended when it ends with `/`. */
-  location: z.url({ protocol: /^https?$/ }).max(2000).optional(),
-  /** redirect: 301, 302 (default), 307 or 308. */
-  redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).optional(),
-}).refine((r) => r.kind !== 'redirect' || r.location !== undefined, { message: 'a redirect rule needs a location', path: ['location'] });
+export const FaultRule = z
+  .object({
+    path_prefix: z.string().startsWith('/'),
+    kind: z.enum(['latency', 'status', 'rate_limit', 'reset', 'truncate', 'malformed_json', 'schema_drift', 'html_gateway', 'redirect']),
+    /** Probability per matching request, 0..1 (default 1). */
+    rate: z.number().min(0).max(1).default(1),
+    /** Apply to at most this many requests, then retire the rule. */
+    count: z.number().int().positive().optional(),
+    /** latency: milliseconds to add. */
+    latency_ms: z.number().int().min(0).max(60_000).optional(),
+    /** status: 500, 502 or 503. */
+    status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
+    /** rate_limit: seconds in Retry-After. */
+    retry_after: z.number().int().min(0).max(86_400).optional(),
+    /** html_gateway: 502 (bad gateway, default) or 524 (origin timeout, as Cloudflare serves it). */
+    gateway_status: z.union([z.literal(502), z.literal(524)]).optional(),
+    /** redirect: an absolute http(s) URL; the request's path and query are appended when it ends with `/`. */
+    location: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
+    /** redirect: 301, 302 (default), 307 or 308. */
+    redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).optional(),
+  })
+  .refine((r) => r.kind !== 'redirect' || r.location !== undefined, { message: 'a redirect rule needs a location', path: ['location'] });
 export type FaultRuleT = z.infer<typeof FaultRule>;
 export const FaultRules = z.union([z.array(FaultRule), z.object({ rules: z.array(FaultRule) }).transform((o) => o.rules)]);
 
@@ -39,7 +44,10 @@ interface ActiveRule extends FaultRuleT {
   applied: number;
 }
 
-type Env = { incoming?: { socket?: { destroy(): void } }; outgoing?: { writeHead(s: number, h: Record<string, string>): void; write(b: string): void; socket?: { destroy(): void } | null } };
+type Env = {
+  incoming?: { socket?: { destroy(): void } };
+  outgoing?: { writeHead(s: number, h: Record<string, string>): void; write(b: string): void; socket?: { destroy(): void } | null };
+};
 
 export class FaultInjector {
   #rules: ActiveRule[] = [];
@@ -120,7 +128,7 @@ export class FaultInjector {
     plainHeaders.delete('content-length');
     const status = c.res.status;
     // Hono copies the old answer's headers onto a new one: drop the old answer first.
-    c.res = undefined as unknown as Response;
+    c.res = undefined;
     if (body.kind === 'truncate' && env.outgoing) {
       // Promise the whole body, send half, drop the connection.
       const headers: Record<string, string> = {};

@@ -1,4 +1,11 @@
-import { BRIEF_BULK_DAILY_CAP, MCP_ANONYMOUS_RESULTS, MCP_DAILY_CALLS as PLAN_MCP_DAILY_CALLS, PLAN_LEVEL, REST_DAILY_REQUESTS, atLeastPlan } from '@dchub/core';
+import {
+  BRIEF_BULK_DAILY_CAP,
+  MCP_ANONYMOUS_RESULTS,
+  MCP_DAILY_CALLS as PLAN_MCP_DAILY_CALLS,
+  PLAN_LEVEL,
+  REST_DAILY_REQUESTS,
+  atLeastPlan,
+} from '@dchub/core';
 
 /**
  * The plans a sandbox caller can be on (`anonymous` sent no key). Every number comes from core's one
@@ -8,7 +15,7 @@ export type Tier = 'anonymous' | 'free' | 'starter' | 'developer' | 'pro' | 'ent
 export const TIERS: readonly Tier[] = ['anonymous', 'free', 'starter', 'developer', 'pro', 'enterprise'];
 
 /** Plan ladder: a tier opens everything a lower one does. */
-export const TIER_LEVEL: Readonly<Record<Tier, number>> = PLAN_LEVEL as Readonly<Record<Tier, number>>;
+export const TIER_LEVEL: Readonly<Record<Tier, number>> = PLAN_LEVEL;
 export const atLeast = (tier: Tier, required: Tier): boolean => atLeastPlan(tier, required);
 
 /** REST requests per day (spec §8.1); keyless read calls: 10 per day. */

@@ -39,7 +39,12 @@ export const specPresenters: Presenters = {
     }),
     dailyLimit: (tier, limit, reset) => ({
       status: 429,
-      headers: { 'Retry-After': String(reset.seconds), 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset.epoch) },
+      headers: {
+        'Retry-After': String(reset.seconds),
+        'X-RateLimit-Limit': String(limit),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(reset.epoch),
+      },
       body: {
         error: 'daily_limit_reached',
         message: `Daily request limit reached for the ${tier} tier (${limit}/day).${tier === 'anonymous' ? ' Send X-API-Key, or claim a free key: POST /api/v1/keys/claim.' : ''}`,

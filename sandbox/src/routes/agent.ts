@@ -1,9 +1,4 @@
-import {
-  AGENT_FACILITIES_DEFAULT_LIMIT,
-  ErrorBody,
-  ENDPOINTS,
-  type Endpoint,
-} from '@dchub/core';
+import { AGENT_FACILITIES_DEFAULT_LIMIT, ErrorBody, ENDPOINTS, type Endpoint } from '@dchub/core';
 import type { Context } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { facilityFull } from '../data/facility-search.js';
@@ -59,7 +54,12 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       return c.json({
         agent: { name: 'DCHubBot', platform: 'DC Hub Nexus', version: '2.1', portal: `${BASE}/agent-portal`, environment: 'sandbox' },
         capabilities: [
-          { name: 'facility_search', description: 'Search data center facilities by text and country', endpoint: ENDPOINTS.agentFacilities.path, params: ['q', 'country', 'limit'] },
+          {
+            name: 'facility_search',
+            description: 'Search data center facilities by text and country',
+            endpoint: ENDPOINTS.agentFacilities.path,
+            params: ['q', 'country', 'limit'],
+          },
           { name: 'market_intelligence', description: 'Platform totals and market statistics', endpoint: ENDPOINTS.stats.path },
           { name: 'transaction_tracking', description: 'M&A and investment transactions', endpoint: ENDPOINTS.transactions.path },
           { name: 'pipeline_tracking', description: 'Construction pipeline', endpoint: ENDPOINTS.pipeline.path },

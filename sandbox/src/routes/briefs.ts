@@ -1,17 +1,21 @@
-import {
-  BRIEF_CSV_COLUMNS,
-  ErrorBody,
-  MarketBriefCapExceeded,
-  MarketBriefNotFound,
-  ENDPOINTS,
-  briefPageMax,
-} from '@dchub/core';
+import { BRIEF_CSV_COLUMNS, ErrorBody, MarketBriefCapExceeded, MarketBriefNotFound, ENDPOINTS, briefPageMax } from '@dchub/core';
 import type { Context } from 'hono';
 import { DAY_MS, dayIso } from '../clock.js';
 import type { SandboxContext } from '../context.js';
 import { canonSlug, resolveMarket } from '../data/market-extras.js';
 import { scoringDay } from '../data/markets.js';
-import { BRIEF_STREAM_THRESHOLD, briefCsvLine, briefRows, buildBrief, changedSince, entitledSlugs, isPro, parseSince, SEED_MARKETS, type BriefRow } from '../domain/briefs.js';
+import {
+  BRIEF_STREAM_THRESHOLD,
+  briefCsvLine,
+  briefRows,
+  buildBrief,
+  changedSince,
+  entitledSlugs,
+  isPro,
+  parseSince,
+  SEED_MARKETS,
+  type BriefRow,
+} from '../domain/briefs.js';
 import { badRequest, type SandboxEnv } from '../http.js';
 import { attribution } from '../labels.js';
 import { callerId } from '../policy/limits.js';
@@ -88,7 +92,10 @@ function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<
   c.header('X-Market-Brief-Mode', streamed ? `stream${mode}` : `batch${mode}`);
   c.header('X-Total-Available', String(head.total_available));
   const top = { ...head, streamed };
-  const brief = (r: BriefRow) => (ctx.presenters.briefFails(ctx.seed, r.score.market_slug, scoringDay(nowMs)) ? ctx.presenters.failedBrief(r.score.market_slug) : buildBrief(ctx, r, nowMs, pro));
+  const brief = (r: BriefRow) =>
+    ctx.presenters.briefFails(ctx.seed, r.score.market_slug, scoringDay(nowMs))
+      ? ctx.presenters.failedBrief(r.score.market_slug)
+      : buildBrief(ctx, r, nowMs, pro);
   if (!streamed) return c.json({ ...top, briefs: rows.map(brief) });
   const prefix = JSON.stringify(top).slice(0, -1) + ',"briefs":[';
   c.header('Content-Type', 'application/json; charset=utf-8');
@@ -102,7 +109,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
 
   r.add({
     ...ENDPOINTS.briefsCsv,
-    summary: 'Market briefs of the caller\'s tier as CSV (spec §2.6 columns, in order; chunked above 50 rows)',
+    summary: "Market briefs of the caller's tier as CSV (spec §2.6 columns, in order; chunked above 50 rows)",
     tags: ['Briefs'],
     responses: {
       200: { description: 'CSV attachment `dchub-market-briefs-YYYY-MM-DD.csv`', contentType: 'text/csv' },
@@ -120,7 +127,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const rows = briefRows(ctx, slugs, now);
       const day = scoringDay(now);
       const line = (r: BriefRow) =>
-        ctx.presenters.briefFails(ctx.seed, r.score.market_slug, day) ? ctx.presenters.failedCsvLine(r.score.market_slug, BRIEF_CSV_COLUMNS.length) : briefCsvLine(ctx, r);
+        ctx.presenters.briefFails(ctx.seed, r.score.market_slug, day)
+          ? ctx.presenters.failedCsvLine(r.score.market_slug, BRIEF_CSV_COLUMNS.length)
+          : briefCsvLine(ctx, r);
       c.header('Content-Type', 'text/csv; charset=utf-8');
       c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
       c.header('X-Total-Available', String(entitledSlugs(tier).length));
@@ -136,7 +145,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
 
   r.add({
     ...ENDPOINTS.briefsAll,
-    summary: 'Market briefs of the caller\'s tier (anonymous/free 5, Pro 15, Enterprise all); streamed above 50',
+    summary: "Market briefs of the caller's tier (anonymous/free 5, Pro 15, Enterprise all); streamed above 50",
     tags: ['Briefs'],
     responses: {
       200: { description: 'Briefs (chunked when the page holds more than 50)', schema: ctx.presenters.schemas.briefAll },
@@ -166,7 +175,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
 
   r.add({
     ...ENDPOINTS.briefsDiff,
-    summary: 'Briefs of the caller\'s tier whose DCPI computed_at is later than `since`',
+    summary: "Briefs of the caller's tier whose DCPI computed_at is later than `since`",
     tags: ['Briefs'],
     responses: {
       200: { description: 'Changed briefs with `since` and `changed_total`', schema: ctx.presenters.schemas.briefDiff },

@@ -16,7 +16,7 @@ const ClockMove = z.union([
 export function registerControls(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   const readJson = async (req: Request) => {
     try {
-      return { ok: true as const, value: await req.json() };
+      return { ok: true as const, value: (await req.json()) as unknown };
     } catch {
       return { ok: false as const };
     }
@@ -36,7 +36,10 @@ export function registerControls(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
     const rules = body.ok ? FaultRules.safeParse(body.value) : undefined;
     if (!rules?.success) {
       const issue = rules?.error.issues[0];
-      return c.json({ error: `faults: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'expected a JSON list of {path_prefix, kind, rate, ...}'}` }, 400);
+      return c.json(
+        { error: `faults: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'expected a JSON list of {path_prefix, kind, rate, ...}'}` },
+        400,
+      );
     }
     ctx.faults.set(rules.data);
     return c.json({ rules: ctx.faults.list() });

@@ -23,14 +23,20 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: 'Retail electricity prices of a US state (code or name), with a 12-month trend',
     tags: ['Public'],
     responses: {
-      200: { description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100', schema: ctx.presenters.schemas.energyPrices },
+      200: {
+        description: 'Prices in cents per kWh; estimated_monthly_cost_per_mw = industrial cents × 1000 × 730 / 100',
+        schema: ctx.presenters.schemas.energyPrices,
+      },
       404: { description: 'Not a US state', schema: ErrorBody },
     },
     handler: (c) => {
       const raw = c.req.param('state') ?? '';
       const st = findUsState(raw);
       if (!st) {
-        return c.json({ success: false, error: `Unknown US state: ${JSON.stringify(raw)}. Use a two-letter code or a state name (DC included).`, param: 'state' }, 404);
+        return c.json(
+          { success: false, error: `Unknown US state: ${JSON.stringify(raw)}. Use a two-letter code or a state name (DC included).`, param: 'state' },
+          404,
+        );
       }
       return c.json(ctx.presenters.energyPrices(statePrices(ctx.seed, st, ctx.clock.nowMs(), SYNTHETIC_NOTICE)));
     },
@@ -58,7 +64,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const id = (c.req.param('region_id') ?? '').toLowerCase();
       const answer = gridRegionAnswer(ctx, ctx.clock.nowMs(), id);
       if (!answer) {
-        return c.json({ success: false, error: `Unknown region: ${JSON.stringify(id)}`, available: gridRegionsAt(ctx, ctx.clock.nowMs()).map((x) => x.id) }, 404);
+        return c.json(
+          { success: false, error: `Unknown region: ${JSON.stringify(id)}`, available: gridRegionsAt(ctx, ctx.clock.nowMs()).map((x) => x.id) },
+          404,
+        );
       }
       return c.json(answer);
     },

@@ -37,8 +37,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const dealsHandler =
     (defaultLimit: number, gatedListing: boolean) =>
     (c: Context<SandboxEnv>, { query }: { query: z.output<typeof TransactionsQuery> }) => {
-      const compute = (filtered: boolean, limit?: number) =>
-        dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, limit ?? query.limit ?? defaultLimit);
+      const compute = (filtered: boolean, limit?: number) => dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, limit ?? query.limit ?? defaultLimit);
       // The alias listing is freemium; /api/v1/transactions is the gated listing under the real profile.
       return gatedListing ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute)) : c.json(compute(true));
     };

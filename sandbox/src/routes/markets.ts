@@ -47,12 +47,19 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
           {
             error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`,
             code: 'NOT_FOUND',
-            available_markets: marketRows(ctx.data).slice(0, 20).map((row) => row.slug),
+            available_markets: marketRows(ctx.data)
+              .slice(0, 20)
+              .map((row) => row.slug),
           },
           404,
         );
       }
-      return c.json(marketCompareAnswer(ctx, resolved.map((x) => x.r!.metro)));
+      return c.json(
+        marketCompareAnswer(
+          ctx,
+          resolved.map((x) => x.r!.metro),
+        ),
+      );
     },
   });
 

@@ -18,7 +18,12 @@ export const queueCases: ReplayCase[] = [
       notStderr: [/gated preview/],
       json: (o) => {
         expect(o.results).toHaveLength(5);
-        expect(o.results.every((r: { iso: string; capacity_mw: unknown; queue_id: unknown }) => r.iso === 'ERCOT' && typeof r.capacity_mw === 'number' && typeof r.queue_id === 'string')).toBe(true);
+        expect(
+          o.results.every(
+            (r: { iso: string; capacity_mw: unknown; queue_id: unknown }) =>
+              r.iso === 'ERCOT' && typeof r.capacity_mw === 'number' && typeof r.queue_id === 'string',
+          ),
+        ).toBe(true);
         expect(o.count_total_matching).toBeGreaterThan(5);
         expect(o.provenance?.license).toBe('CC-BY-4.0');
       },
@@ -33,7 +38,9 @@ export const queueCases: ReplayCase[] = [
         argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200', '--max-ttp-months', '36', '--format', 'csv'],
         expect: {
           code: 0,
-          stderr: [/^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m],
+          stderr: [
+            /^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m,
+          ],
           // Withheld numbers are blanks, never 0.
           stdout: [/^ERCOT-1000,Synthetic Solar 100,ERCOT,TX,TRAVIS,Solar,intermittent,,IA FULLY/m],
           notStdout: [/,0,IA FULLY/],
@@ -43,7 +50,9 @@ export const queueCases: ReplayCase[] = [
     portable: {
       code: 0,
       argv: ['queue', '--iso', 'PJM', '--min-mw', '200', '--max-ttp-months', '36', '--format', 'json'],
-      stderr: [/^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff(, total_queued_mw)?; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m],
+      stderr: [
+        /^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff(, total_queued_mw)?; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
+      ],
       json: (o) => {
         expect(o.results).toHaveLength(3);
         // Withheld numbers stay blank (null), never 0; coordinates at 2 dp.
@@ -60,12 +69,25 @@ export const queueCases: ReplayCase[] = [
     source: 'notes §1.3 (free/identified key → tease), §2.21',
     keyed: true,
     routes: [{ path: Q, reply: { body: queueTease(4948, ['min_mw']) } }],
-    runs: [{ argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200'], expect: { code: 0, stderr: [/^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m], stdout: ['ERCOT-1000'] } }],
+    runs: [
+      {
+        argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200'],
+        expect: {
+          code: 0,
+          stderr: [
+            /^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m,
+          ],
+          stdout: ['ERCOT-1000'],
+        },
+      },
+    ],
     portable: {
       code: 0,
       tier: 'free',
       argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200', '--format', 'csv'],
-      stderr: [/^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, .*; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m],
+      stderr: [
+        /^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, .*; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
+      ],
       stdout: [/^queue_id,project_name,iso,/, /^ERCOT-\d+,/m],
     },
   },
@@ -73,7 +95,12 @@ export const queueCases: ReplayCase[] = [
     name: 'queue: decimal strings become numbers; null stays blank',
     source: 'issue 10 (decimal strings)',
     keyed: true,
-    routes: [{ path: Q, reply: { body: queueAnswer([queueRecord(0, 'ERCOT', { capacity_mw: '250.5', lat: '30.25', fiber_km: null, estimated_ttp_months: '32.6' })]) } }],
+    routes: [
+      {
+        path: Q,
+        reply: { body: queueAnswer([queueRecord(0, 'ERCOT', { capacity_mw: '250.5', lat: '30.25', fiber_km: null, estimated_ttp_months: '32.6' })]) },
+      },
+    ],
     runs: [
       {
         argv: ['queue', '--format', 'json'],
@@ -91,28 +118,53 @@ export const queueCases: ReplayCase[] = [
     source: 'notes §2.15, §8',
     keyed: true,
     routes: [{ path: Q, reply: { body: queueAnswer([{ queue_id: 'CAISO-1402', iso: 'CAISO', state: 'AZ', lat: 33.99, lon: -114.25, capacity: 3200 }]) } }],
-    runs: [{ argv: ['queue', '--format', 'json'], expect: { code: 0, json: (o) => expect(o.results[0]).toMatchObject({ queue_id: 'CAISO-1402', lng: -114.25, capacity_mw: 3200 }) } }],
+    runs: [
+      {
+        argv: ['queue', '--format', 'json'],
+        expect: { code: 0, json: (o) => expect(o.results[0]).toMatchObject({ queue_id: 'CAISO-1402', lng: -114.25, capacity_mw: 3200 }) },
+      },
+    ],
   },
   {
     name: 'queue: one record without queue_id is named and left out; the others survive',
     source: 'issue 10 (one bad record)',
     keyed: true,
     routes: [{ path: Q, reply: { body: queueAnswer([queueRecord(0), { ...queueRecord(1), queue_id: undefined }, queueRecord(2)]) } }],
-    runs: [{ argv: ['queue'], expect: { code: 0, stdout: ['ERCOT-1000', 'ERCOT-1002'], notStdout: ['Synthetic Gas 101'], stderr: [/^dchub: warning: queue record 2: queue_id missing \(left out\)$/m] } }],
+    runs: [
+      {
+        argv: ['queue'],
+        expect: {
+          code: 0,
+          stdout: ['ERCOT-1000', 'ERCOT-1002'],
+          notStdout: ['Synthetic Gas 101'],
+          stderr: [/^dchub: warning: queue record 2: queue_id missing \(left out\)$/m],
+        },
+      },
+    ],
   },
   {
     name: 'queue: a record of another country with state null is kept',
     source: 'issue 10 (state: null)',
     keyed: true,
     routes: [{ path: Q, reply: { body: queueAnswer([queueRecord(0, 'ERCOT', { state: null, county: null }), queueRecord(1)]) } }],
-    runs: [{ argv: ['queue', '--format', 'json'], expect: { code: 0, json: (o) => expect(o.results.map((r: { state: unknown }) => r.state)).toEqual([null, 'TX']) } }],
+    runs: [
+      {
+        argv: ['queue', '--format', 'json'],
+        expect: { code: 0, json: (o) => expect(o.results.map((r: { state: unknown }) => r.state)).toEqual([null, 'TX']) },
+      },
+    ],
   },
   {
     name: 'queue: the legacy {success, data} envelope',
     source: 'notes §1.2 (legacy Flask envelope)',
     keyed: true,
     routes: [{ path: Q, reply: { body: { success: true, data: rows(2), count_total_matching: 40 } } }],
-    runs: [{ argv: ['queue', '--format', 'json'], expect: { code: 0, json: (o) => expect(o).toMatchObject({ _entity: 'queue_results', count_returned: 2, count_total_matching: 40 }) } }],
+    runs: [
+      {
+        argv: ['queue', '--format', 'json'],
+        expect: { code: 0, json: (o) => expect(o).toMatchObject({ _entity: 'queue_results', count_returned: 2, count_total_matching: 40 }) },
+      },
+    ],
   },
   {
     name: 'queue: a bare list without success or counts',
@@ -126,7 +178,16 @@ export const queueCases: ReplayCase[] = [
     source: 'sandbox schema_drift fault; issue 10',
     keyed: true,
     routes: [{ path: Q, reply: { body: { ...queueAnswer(rows(2)), count_returned: undefined } } }],
-    runs: [{ argv: ['queue', '--format', 'json'], expect: { code: 0, json: (o) => expect(o.count_returned).toBe(2), stderr: [/^dchub: warning: count_returned missing from the answer; counted from the rows$/m] } }],
+    runs: [
+      {
+        argv: ['queue', '--format', 'json'],
+        expect: {
+          code: 0,
+          json: (o) => expect(o.count_returned).toBe(2),
+          stderr: [/^dchub: warning: count_returned missing from the answer; counted from the rows$/m],
+        },
+      },
+    ],
   },
   {
     name: 'queue: a time-to-power cut that empties the set carries the hint',
@@ -139,7 +200,13 @@ export const queueCases: ReplayCase[] = [
           body: queueAnswer([], {
             isos_excluded_by_ttp: { PJM: 50.5 },
             min_satisfiable_max_ttp_months: 50.5,
-            _error_mitigation: { error_version: 1, error_code: 'zero_row_ttp_cut', severity: 'parameter_adjustment', deterministic_hint: 'No queued capacity matches this time-to-power constraint for the selected ISO(s). Expand max_ttp_months to at least 50.5.', suggested_params: { max_ttp_months: 50.5 } },
+            _error_mitigation: {
+              error_version: 1,
+              error_code: 'zero_row_ttp_cut',
+              severity: 'parameter_adjustment',
+              deterministic_hint: 'No queued capacity matches this time-to-power constraint for the selected ISO(s). Expand max_ttp_months to at least 50.5.',
+              suggested_params: { max_ttp_months: 50.5 },
+            },
           }),
         },
       },

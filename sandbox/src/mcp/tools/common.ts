@@ -1,4 +1,4 @@
-import type { McpToolName } from '@dchub/core';
+import { scalarText, type McpToolName } from '@dchub/core';
 import type { SandboxContext } from '../../context.js';
 import { attribution } from '../../labels.js';
 import type { Tier } from '../../policy/tiers.js';
@@ -15,7 +15,7 @@ export type ToolResult = Record<string, unknown>;
 /** A tool-level failure: answered as `isError: true` with this JSON. */
 export class ToolError extends Error {
   constructor(readonly payload: Record<string, unknown>) {
-    super(String(payload.error ?? 'tool_error'));
+    super(scalarText(payload.error) ?? 'tool_error');
   }
 }
 
@@ -36,14 +36,33 @@ export const labels = attribution;
 /** The first array member of an answer (its main list), by preference order. */
 export function mainList(obj: Record<string, unknown>, prefer?: string): string | undefined {
   if (prefer && prefer !== 'auto') return Array.isArray(obj[prefer]) ? prefer : undefined;
-  for (const k of ['results', 'facilities', 'articles', 'news', 'deals', 'transactions', 'projects', 'pipeline', 'matches', 'markets', 'leaderboard', 'items', 'data']) {
+  for (const k of [
+    'results',
+    'facilities',
+    'articles',
+    'news',
+    'deals',
+    'transactions',
+    'projects',
+    'pipeline',
+    'matches',
+    'markets',
+    'leaderboard',
+    'items',
+    'data',
+  ]) {
     if (Array.isArray(obj[k])) return k;
   }
   return Object.keys(obj).find((k) => Array.isArray(obj[k]) && (obj[k] as unknown[]).length > 0);
 }
 
 export const lc = (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : typeof s === 'number' ? String(s) : '');
-export const slugify = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /**
  * The answer with its main list replaced by `rows`; other members that repeat the same list

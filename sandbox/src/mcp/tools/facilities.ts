@@ -1,4 +1,5 @@
 /** Facility tools over the sandbox facility inventory (the data behind /api/v1/facilities). */
+import { scalarText } from '@dchub/core';
 import type { Facility } from '../../data/infrastructure.js';
 import { haversineKm, round } from '../../rng.js';
 import { facilityDetailAnswer } from '../../domain/facilities.js';
@@ -7,8 +8,17 @@ import { ToolError, labels, lc, slugify, type ToolEnv, type ToolResult } from '.
 import { taxIncentives, waterRisk } from './sites.js';
 
 const row = (f: Facility) => ({
-  id: f.id, name: f.name, operator: f.operator, city: f.city, state: f.state, country: f.country,
-  market: f.market, lat: f.lat, lon: f.lon, power_mw: f.power_mw, status: f.status,
+  id: f.id,
+  name: f.name,
+  operator: f.operator,
+  city: f.city,
+  state: f.state,
+  country: f.country,
+  market: f.market,
+  lat: f.lat,
+  lon: f.lon,
+  power_mw: f.power_mw,
+  status: f.status,
 });
 
 export function searchFacilities(args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -40,7 +50,7 @@ export function findFacility(env: ToolEnv, args: Record<string, unknown>): Facil
   const idArg = args.facility_id ?? args.id;
   let f: Facility | undefined;
   if (idArg !== undefined) {
-    const n = Number(String(idArg).replace(/^fac[-_]?/i, ''));
+    const n = Number((scalarText(idArg) ?? '').replace(/^fac[-_]?/i, ''));
     f = Number.isInteger(n) ? all.find((x) => x.id === n) : undefined;
   } else if (args.slug !== undefined) {
     f = all.find((x) => slugify(x.name) === slugify(String(args.slug)));
@@ -59,7 +69,7 @@ export function getFacility(args: Record<string, unknown>, env: ToolEnv): ToolRe
   // The full record is keyed over REST (spec §5.2), so keyless callers get the inventory row.
   let facility: Record<string, unknown> = row(f);
   const keyless = env.tier === 'anonymous';
-  if (!keyless) facility = facilityDetailAnswer(env.ctx, f).data as Record<string, unknown>;
+  if (!keyless) facility = facilityDetailAnswer(env.ctx, f).data;
   const out: ToolResult = {
     success: true,
     facility,
@@ -100,7 +110,13 @@ export function findAlternatives(args: Record<string, unknown>, env: ToolEnv): T
         operator: f.operator === target.operator ? 1 : 0,
       };
       const weights: Record<string, number> =
-        matchOn === 'power' ? { power: 0.7, distance: 0.2, status: 0.1 } : matchOn === 'operator' ? { operator: 0.6, power: 0.2, distance: 0.2 } : matchOn === 'market' ? { market: 0.6, distance: 0.3, power: 0.1 } : { power: 0.35, distance: 0.3, market: 0.15, status: 0.1, operator: 0.1 };
+        matchOn === 'power'
+          ? { power: 0.7, distance: 0.2, status: 0.1 }
+          : matchOn === 'operator'
+            ? { operator: 0.6, power: 0.2, distance: 0.2 }
+            : matchOn === 'market'
+              ? { market: 0.6, distance: 0.3, power: 0.1 }
+              : { power: 0.35, distance: 0.3, market: 0.15, status: 0.1, operator: 0.1 };
       const sim = Object.entries(weights).reduce((s, [k, w]) => s + w * parts[k], 0);
       const reasons: string[] = [];
       if (powerSim >= 0.75) reasons.push(`similar power (${f.power_mw} MW vs ${target.power_mw} MW)`);
@@ -137,17 +153,27 @@ function dimensions(f: Facility, env: ToolEnv): Record<string, { score: number; 
   const stats = f.market ? env.ctx.data.stats.get(f.market) : undefined;
   const growth = stats && stats.operational_mw > 0 ? stats.pipeline_mw / stats.operational_mw : 0;
   return {
-    power: { score: s.scores?.power_infrastructure ?? 50, basis: `${s.nearby?.substations_50km ?? 0} substations within 50 km, ${s.nearby?.power_plants_80km ?? 0} plants within 80 km` },
+    power: {
+      score: s.scores?.power_infrastructure ?? 50,
+      basis: `${s.nearby?.substations_50km ?? 0} substations within 50 km, ${s.nearby?.power_plants_80km ?? 0} plants within 80 km`,
+    },
     fiber: { score: s.fiber?.connectivity_score ?? 55, basis: s.fiber?.basis ?? 'state-level estimate' },
     water: { score: round(100 - water, 1), basis: `water stress ${water}/100` },
     climate_risk: { score: s.scores?.risk_resilience ?? 65, basis: 'state hazard and grid-stress resilience' },
     tax_environment: { score: f.country === 'US' ? Math.min(100, 45 + programs * 14) : 55, basis: `${programs} state incentive programs` },
     talent_pool: { score: Math.min(100, round(35 + Math.sqrt(facilities) * 8, 1)), basis: `${facilities} facilities within 100 km` },
-    expansion: { score: Math.min(100, round(40 + growth * 60 + (f.status === 'operational' ? 0 : 10), 1)), basis: stats ? `market pipeline ${stats.pipeline_mw} MW vs ${stats.operational_mw} MW operational` : 'no market statistics' },
+    expansion: {
+      score: Math.min(100, round(40 + growth * 60 + (f.status === 'operational' ? 0 : 10), 1)),
+      basis: stats ? `market pipeline ${stats.pipeline_mw} MW vs ${stats.operational_mw} MW operational` : 'no market statistics',
+    },
   };
 }
 
-const composite = (dims: Record<string, { score: number }>, w: Record<string, number>) => round(Object.entries(w).reduce((s, [k, x]) => s + x * dims[k].score, 0), 1);
+const composite = (dims: Record<string, { score: number }>, w: Record<string, number>) =>
+  round(
+    Object.entries(w).reduce((s, [k, x]) => s + x * dims[k].score, 0),
+    1,
+  );
 
 export function scoreFacility(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const f = findFacility(env, { facility_id: args.facility_id });

@@ -1,5 +1,5 @@
 /** Feed tools over every deal, article and pipeline project of the data set (the data behind the REST feeds). */
-import { TransactionsQuery, describeIssue } from '@dchub/core';
+import { TransactionsQuery, describeIssue, scalarText } from '@dchub/core';
 import { dayIso, dayNumber } from '../../clock.js';
 import type { Deal } from '../../data/deals.js';
 import { NEWS_CATEGORIES } from '../../data/news.js';
@@ -13,8 +13,9 @@ const QUARTER = /^(\d{4})-Q([1-4])$/i;
 function dateArg(args: Record<string, unknown>, name: string): string | undefined {
   const v = args[name];
   if (v === undefined) return undefined;
-  const s = String(v).trim();
-  if (!DATE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`))) throw new ToolError({ error: `${name}: must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`, param: name });
+  const s = (scalarText(v) ?? '').trim();
+  if (!DATE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`)))
+    throw new ToolError({ error: `${name}: must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`, param: name });
   return s;
 }
 
@@ -31,12 +32,18 @@ const dealUsd = (d: Deal): number | null => (d.value === null ? null : d.value *
 /** Tool region (us, eu, apac, americas) against a deal's country and region. */
 function inRegion(d: Deal, region: unknown): boolean {
   switch (region) {
-    case undefined: return true;
-    case 'us': return d.country === 'US';
-    case 'eu': return d.region === 'Europe';
-    case 'apac': return d.region === 'Asia Pacific';
-    case 'americas': return d.region === 'North America' || d.region === 'Latin America';
-    default: return false;
+    case undefined:
+      return true;
+    case 'us':
+      return d.country === 'US';
+    case 'eu':
+      return d.region === 'Europe';
+    case 'apac':
+      return d.region === 'Asia Pacific';
+    case 'americas':
+      return d.region === 'North America' || d.region === 'Latin America';
+    default:
+      return false;
   }
 }
 
@@ -57,25 +64,54 @@ export function listTransactions(args: Record<string, unknown>, env: ToolEnv): T
   const to = dateArg(args, 'date_to');
   const min = args.min_value_usd as number | undefined;
   const max = args.max_value_usd as number | undefined;
-  if (min !== undefined && max !== undefined && min > max) throw new ToolError({ error: `min_value_usd ${min} is above max_value_usd ${max}`, param: 'min_value_usd' });
+  if (min !== undefined && max !== undefined && min > max)
+    throw new ToolError({ error: `min_value_usd ${min} is above max_value_usd ${max}`, param: 'min_value_usd' });
   const keep = (d: Deal) => {
     const usd = dealUsd(d);
-    return inRegion(d, args.region) && (min === undefined || (usd !== null && usd >= min)) && (max === undefined || (usd !== null && usd <= max)) && (!from || d.date >= from) && (!to || d.date <= to);
+    return (
+      inRegion(d, args.region) &&
+      (min === undefined || (usd !== null && usd >= min)) &&
+      (max === undefined || (usd !== null && usd <= max)) &&
+      (!from || d.date >= from) &&
+      (!to || d.date <= to)
+    );
   };
-  const body = dealsAnswer(env.ctx, env.nowMs, dealFilters(args), (args.limit as number | undefined) ?? 20, { keep, offset: (args.offset as number | undefined) ?? 0 });
+  const body = dealsAnswer(env.ctx, env.nowMs, dealFilters(args), (args.limit as number | undefined) ?? 20, {
+    keep,
+    offset: (args.offset as number | undefined) ?? 0,
+  });
   return {
     ...body,
     transactions: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
     data: body.transactions.map((d) => ({ ...d, value_usd: dealUsd(d) })),
-    offset: (args.offset as number | undefined) ?? 0,
-    filters_applied: { ...body.filters_applied, region: args.region ?? null, date_from: from ?? null, date_to: to ?? null, min_value_usd: min ?? null, max_value_usd: max ?? null },
+    offset: args.offset ?? 0,
+    filters_applied: {
+      ...body.filters_applied,
+      region: args.region ?? null,
+      date_from: from ?? null,
+      date_to: to ?? null,
+      min_value_usd: min ?? null,
+      max_value_usd: max ?? null,
+    },
   };
 }
 
 /** The tool's news categories (notes §2.12 slugs) → the archive's categories. */
 const NEWS_CATEGORY_SLUGS: Record<string, string> = {
-  deals: 'M&A', 'm&a': 'M&A', ma: 'M&A', construction: 'Construction', permits: 'Construction', policy: 'Policy', technology: 'Technology',
-  sustainability: 'Sustainability', earnings: 'Earnings', expansion: 'Expansion', ai: 'AI', outages: 'Power', power: 'Power', industry: 'Industry News',
+  deals: 'M&A',
+  'm&a': 'M&A',
+  ma: 'M&A',
+  construction: 'Construction',
+  permits: 'Construction',
+  policy: 'Policy',
+  technology: 'Technology',
+  sustainability: 'Sustainability',
+  earnings: 'Earnings',
+  expansion: 'Expansion',
+  ai: 'AI',
+  outages: 'Power',
+  power: 'Power',
+  industry: 'Industry News',
 };
 
 /** get_news over the whole archive (about 5,000 articles); min_relevance reads relevance_score (0–99) as 0–1. */
@@ -84,9 +120,14 @@ export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult
   const to = dateArg(args, 'date_to');
   let category: string | undefined;
   if (args.category !== undefined) {
-    const key = String(args.category).trim().toLowerCase();
+    const key = (scalarText(args.category) ?? '').trim().toLowerCase();
     category = Object.hasOwn(NEWS_CATEGORY_SLUGS, key) ? NEWS_CATEGORY_SLUGS[key] : NEWS_CATEGORIES.find((c) => c.toLowerCase() === key);
-    if (!category) throw new ToolError({ error: `category: unknown category ${JSON.stringify(args.category)}`, param: 'category', valid_categories: [...Object.keys(NEWS_CATEGORY_SLUGS), ...NEWS_CATEGORIES] });
+    if (!category)
+      throw new ToolError({
+        error: `category: unknown category ${JSON.stringify(args.category)}`,
+        param: 'category',
+        valid_categories: [...Object.keys(NEWS_CATEGORY_SLUGS), ...NEWS_CATEGORIES],
+      });
   }
   const minRelevance = args.min_relevance as number | undefined;
   const q = (args.query as string | undefined)?.toLowerCase();
@@ -105,7 +146,14 @@ export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult
   return {
     ...body,
     total_matching: body.total,
-    filters_applied: { query: args.query ?? null, category: category ?? null, source: args.source ?? null, date_from: from ?? null, date_to: to ?? null, min_relevance: minRelevance ?? null },
+    filters_applied: {
+      query: args.query ?? null,
+      category: category ?? null,
+      source: args.source ?? null,
+      date_from: from ?? null,
+      date_to: to ?? null,
+      min_relevance: minRelevance ?? null,
+    },
   };
 }
 
@@ -115,13 +163,18 @@ const COUNTRY = /^[A-Za-z]{2}$/;
 export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   let before: string | undefined;
   if (args.expected_completion_before !== undefined) {
-    const raw = String(args.expected_completion_before).trim();
+    const raw = (scalarText(args.expected_completion_before) ?? '').trim();
     const d = completionDate(raw);
-    if (!d) throw new ToolError({ error: `expected_completion_before: must be a date YYYY-MM-DD or a quarter YYYY-Qn, got ${JSON.stringify(args.expected_completion_before)}`, param: 'expected_completion_before' });
+    if (!d)
+      throw new ToolError({
+        error: `expected_completion_before: must be a date YYYY-MM-DD or a quarter YYYY-Qn, got ${JSON.stringify(args.expected_completion_before)}`,
+        param: 'expected_completion_before',
+      });
     before = d;
   }
   const country = args.country as string | undefined;
-  if (country !== undefined && !COUNTRY.test(country)) throw new ToolError({ error: `country: must be an ISO 3166-1 alpha-2 code such as US, got ${JSON.stringify(country)}`, param: 'country' });
+  if (country !== undefined && !COUNTRY.test(country))
+    throw new ToolError({ error: `country: must be an ISO 3166-1 alpha-2 code such as US, got ${JSON.stringify(country)}`, param: 'country' });
   const status = args.status as string | undefined;
   const min = args.min_capacity_mw as number | undefined;
   const op = (args.operator as string | undefined)?.toLowerCase();
@@ -141,8 +194,14 @@ export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolRe
   return {
     ...body,
     total_matching: body.total_count,
-    offset: (args.offset as number | undefined) ?? 0,
-    filters_applied: { status: status ?? null, country: country?.toUpperCase() ?? null, operator: args.operator ?? null, min_capacity_mw: min ?? null, expected_completion_before: before ?? null },
+    offset: args.offset ?? 0,
+    filters_applied: {
+      status: status ?? null,
+      country: country?.toUpperCase() ?? null,
+      operator: args.operator ?? null,
+      min_capacity_mw: min ?? null,
+      expected_completion_before: before ?? null,
+    },
   };
 }
 

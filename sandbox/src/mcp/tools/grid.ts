@@ -1,5 +1,5 @@
 /** Grid and energy tools: fuel mix and demand by ISO, grid-intelligence regions, energy prices. */
-import { normalizeIso, type FuelMixIso } from '@dchub/core';
+import { normalizeIso, scalarText, type FuelMixIso } from '@dchub/core';
 import { findUsState, fuelMix, statePrices } from '../../data/energy.js';
 import { gridRegionAnswer, gridRegionsAt } from '../../domain/energy.js';
 import { SYNTHETIC_NOTICE } from '../../labels.js';
@@ -13,7 +13,7 @@ const HOUR_MS = 3_600_000;
 function choice<T extends string>(args: Record<string, unknown>, name: string, valid: readonly T[], fallback: T): T {
   const v = args[name];
   if (v === undefined) return fallback;
-  const s = String(v).trim().toLowerCase();
+  const s = (scalarText(v) ?? '').trim().toLowerCase();
   const hit = valid.find((x) => x === s);
   if (!hit) throw new ToolError({ error: `${name}: must be one of ${valid.join(', ')}, got ${JSON.stringify(v)}`, param: name, [`valid_${name}s`]: valid });
   return hit;
@@ -42,7 +42,15 @@ export function gridData(args: Record<string, unknown>, env: ToolEnv): ToolResul
 }
 
 /** Grid-intelligence regions by ISO (NYISO and ISO-NE share one region, MISO and SPP another). */
-const REGION_OF_ISO: Record<string, string> = { ERCOT: 'ercot', PJM: 'pjm', MISO: 'miso-spp', SPP: 'miso-spp', CAISO: 'caiso', NYISO: 'nyiso-isone', 'ISO-NE': 'nyiso-isone' };
+const REGION_OF_ISO: Record<string, string> = {
+  ERCOT: 'ercot',
+  PJM: 'pjm',
+  MISO: 'miso-spp',
+  SPP: 'miso-spp',
+  CAISO: 'caiso',
+  NYISO: 'nyiso-isone',
+  'ISO-NE': 'nyiso-isone',
+};
 
 /** get_grid_intelligence by region id, region name, ISO or market. */
 export function gridIntelligence(args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -53,14 +61,14 @@ export function gridIntelligence(args: Record<string, unknown>, env: ToolEnv): T
   };
   let id: string | undefined;
   if (args.region_id !== undefined) {
-    id = String(args.region_id).trim().toLowerCase();
+    id = (scalarText(args.region_id) ?? '').trim().toLowerCase();
     if (!valid.includes(id)) fail(`region_id: unknown region ${JSON.stringify(args.region_id)}`, 'region_id');
   } else if (args.region !== undefined) {
-    const want = String(args.region).trim().toLowerCase();
+    const want = (scalarText(args.region) ?? '').trim().toLowerCase();
     id = regions.find((r) => r.id === want || r.name.toLowerCase() === want || r.name.toLowerCase().includes(want))?.id;
     if (!id) fail(`region: unknown region ${JSON.stringify(args.region)}`, 'region');
   } else if (args.iso !== undefined) {
-    const iso = normalizeIso(String(args.iso));
+    const iso = normalizeIso(scalarText(args.iso) ?? '');
     id = iso ? REGION_OF_ISO[iso] : undefined;
     if (!id) fail(`iso: unknown ISO ${JSON.stringify(args.iso)} (PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE)`, 'iso');
   } else if (args.market !== undefined) {
@@ -103,4 +111,3 @@ export function energyPrices(args: Record<string, unknown>, env: ToolEnv): ToolR
       return st ? { ...summary, data_type: type, retail: statePrices(env.ctx.seed, st, env.nowMs, SYNTHETIC_NOTICE) } : { ...summary, data_type: type };
   }
 }
-

@@ -11,12 +11,8 @@ import { findAlternatives, getFacility, scoreFacility, searchFacilities } from '
 import { getNews, getPipeline, hyperscalerDeals, listTransactions } from './feeds.js';
 import { energyPrices, gridData, gridIntelligence } from './grid.js';
 import { marketIntel } from './intel.js';
-import {
-  compareIsos, intelligenceIndex, intelligenceIndexPreview,
-  interconnectionQueue, rankMarkets, recommendation,
-} from './markets.js';
+import { compareIsos, intelligenceIndex, intelligenceIndexPreview, interconnectionQueue, rankMarkets, recommendation } from './markets.js';
 import { analyzeSite, compareSites, fiberIntel, infrastructure, infrastructurePreview, renewableEnergy, taxIncentives, waterRisk } from './sites.js';
-
 
 const TOOLS: ToolDef[] = [
   {
@@ -39,7 +35,8 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_market_intel',
-    description: 'One market (metric: overview, facilities, capacity, providers, status, recent, pricing, dcpi; period: 7d, 30d, 90d, 1y, all), the market list, or a comparison (compare_to).',
+    description:
+      'One market (metric: overview, facilities, capacity, providers, status, recent, pricing, dcpi; period: 7d, 30d, 90d, 1y, all), the market list, or a comparison (compare_to).',
     list: 'auto',
     run: marketIntel,
   },
@@ -77,7 +74,8 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_grid_data',
-    description: 'Grid data of one ISO (ERCOT, PJM, MISO, CAISO, SPP, NYISO, ISONE): metric fuel_mix (default), demand or renewables; period current (default) or 24h.',
+    description:
+      'Grid data of one ISO (ERCOT, PJM, MISO, CAISO, SPP, NYISO, ISONE): metric fuel_mix (default), demand or renewables; period current (default) or 24h.',
     run: gridData,
   },
   {
@@ -125,12 +123,17 @@ const TOOLS: ToolDef[] = [
         { feed: 'facilities', record_count: d.infra.facilities.length, refresh_interval: '24h', last_refreshed: `${dayIso(dayNumber(now))}T02:00:00.000Z` },
         { feed: 'interconnection_queue', record_count: d.queue.length, refresh_interval: '7d', last_refreshed: iso(0).slice(0, 10) },
         { feed: 'dcpi_scores', record_count: d.dcpi(dayNumber(now)).length, refresh_interval: '24h (06:00 UTC)', last_refreshed: iso(0).slice(0, 10) },
-        { feed: 'news', record_count: null, refresh_interval: '5m', last_refreshed: iso((now % 300_000)) },
-        { feed: 'grid_fuel_mix', record_count: 7, refresh_interval: '5m', last_refreshed: iso((now % 300_000)) },
+        { feed: 'news', record_count: null, refresh_interval: '5m', last_refreshed: iso(now % 300_000) },
+        { feed: 'grid_fuel_mix', record_count: 7, refresh_interval: '5m', last_refreshed: iso(now % 300_000) },
         { feed: 'energy_prices', record_count: 51, refresh_interval: '30d', last_refreshed: iso(0).slice(0, 10) },
         { feed: 'transactions', record_count: null, refresh_interval: '24h', last_refreshed: iso(0).slice(0, 10) },
       ].map((f) => ({ ...f, health: 'healthy', scheduler: 'sandbox' }));
-      return { success: true, feeds, summary: { healthy: feeds.length, stale: 0, error: 0, unknown: 0, total_feeds: feeds.length, overall_health: 'healthy' }, ...labels() };
+      return {
+        success: true,
+        feeds,
+        summary: { healthy: feeds.length, stale: 0, error: 0, unknown: 0, total_feeds: feeds.length, overall_health: 'healthy' },
+        ...labels(),
+      };
     },
   },
   {
@@ -161,31 +164,51 @@ const TOOLS: ToolDef[] = [
     name: 'get_market_dcpi_rank',
     description: 'Power-readiness index (DCPI) of one market: verdict BUILD/CAUTION/AVOID, composite, excess power, constraint, time to power.',
     run: (args, env) => {
-      const slug = String(args.market_slug).trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      const slug = String(args.market_slug)
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
       const res = resolveMarket(slug);
       if (!res) throw new ToolError({ error: 'market not found', slug });
       return dcpiMarketAnswer(env.ctx, res, false);
     },
   },
-  { name: 'compare_isos', description: 'Compare 2-4 ISO regions: demand, generation mix, constraint, time to power, queue depth, retail price.', run: compareIsos },
+  {
+    name: 'compare_isos',
+    description: 'Compare 2-4 ISO regions: demand, generation mix, constraint, time to power, queue depth, retail price.',
+    run: compareIsos,
+  },
   {
     name: 'get_interconnection_queue',
-    description: 'Interconnection-queue snapshot of seven US ISOs, or one ISO\'s active projects (iso).',
+    description: "Interconnection-queue snapshot of seven US ISOs, or one ISO's active projects (iso).",
     list: 'projects',
     run: interconnectionQueue,
   },
-  { name: 'rank_markets', description: 'Top markets by criteria (cheapest_power, most_capacity, most_operators, fastest_growing, best_overall, ai_ready) in a region.', list: 'results', run: rankMarkets },
-  { name: 'find_alternatives', description: 'Facilities similar to a target facility, with similarity_score, match_reasons and key_differences.', list: 'results', run: findAlternatives },
+  {
+    name: 'rank_markets',
+    description: 'Top markets by criteria (cheapest_power, most_capacity, most_operators, fastest_growing, best_overall, ai_ready) in a region.',
+    list: 'results',
+    run: rankMarkets,
+  },
+  {
+    name: 'find_alternatives',
+    description: 'Facilities similar to a target facility, with similarity_score, match_reasons and key_differences.',
+    list: 'results',
+    run: findAlternatives,
+  },
   {
     name: 'score_facility',
-    description: 'Facility score 0-100 over 7 dimensions (power, fiber, water, climate_risk, tax_environment, talent_pool, expansion) with tier classification and peer comparison.',
+    description:
+      'Facility score 0-100 over 7 dimensions (power, fiber, water, climate_risk, tax_environment, talent_pool, expansion) with tier classification and peer comparison.',
     run: scoreFacility,
   },
   {
     name: 'ai_capacity_index',
     description: 'Markets ranked by AI-ready deployable MW (same data as /api/v1/ai-capacity-index).',
     list: 'auto',
-    run: (args, env) => aiCapacityAnswer(env.ctx, scoringDay(env.nowMs), (args.horizon as number | undefined) ?? 90, (args.limit as number | undefined) ?? 20, false),
+    run: (args, env) =>
+      aiCapacityAnswer(env.ctx, scoringDay(env.nowMs), (args.horizon as number | undefined) ?? 90, (args.limit as number | undefined) ?? 20, false),
   },
   {
     name: 'hyperscaler_deals',

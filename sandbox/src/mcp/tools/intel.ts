@@ -1,4 +1,5 @@
 /** get_market_intel: one market's statistics, narrowed by `metric` and `period`, the market list, or a comparison. */
+import { scalarText } from '@dchub/core';
 import { resolveMarket } from '../../data/market-extras.js';
 import { dcpiMarketAnswer } from '../../domain/dcpi.js';
 import { marketCompareAnswer, marketDetailAnswer, marketListAnswer, marketRows } from '../../domain/markets.js';
@@ -11,15 +12,25 @@ const DAY_MS = 86_400_000;
 
 function metricArg(v: unknown): (typeof MARKET_METRICS)[number] | undefined {
   if (v === undefined) return undefined;
-  const m = MARKET_METRICS.find((x) => x === String(v).trim().toLowerCase());
-  if (!m) throw new ToolError({ error: `metric: must be one of ${MARKET_METRICS.join(', ')}, got ${JSON.stringify(v)}`, param: 'metric', valid_metrics: MARKET_METRICS });
+  const m = MARKET_METRICS.find((x) => x === (scalarText(v) ?? '').trim().toLowerCase());
+  if (!m)
+    throw new ToolError({
+      error: `metric: must be one of ${MARKET_METRICS.join(', ')}, got ${JSON.stringify(v)}`,
+      param: 'metric',
+      valid_metrics: MARKET_METRICS,
+    });
   return m;
 }
 
 function periodArg(v: unknown): string | undefined {
   if (v === undefined) return undefined;
-  const p = String(v).trim().toLowerCase();
-  if (!Object.hasOwn(MARKET_PERIODS, p)) throw new ToolError({ error: `period: must be one of ${Object.keys(MARKET_PERIODS).join(', ')}, got ${JSON.stringify(v)}`, param: 'period', valid_periods: Object.keys(MARKET_PERIODS) });
+  const p = (scalarText(v) ?? '').trim().toLowerCase();
+  if (!Object.hasOwn(MARKET_PERIODS, p))
+    throw new ToolError({
+      error: `period: must be one of ${Object.keys(MARKET_PERIODS).join(', ')}, got ${JSON.stringify(v)}`,
+      param: 'period',
+      valid_periods: Object.keys(MARKET_PERIODS),
+    });
   return p;
 }
 
@@ -33,17 +44,27 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
     if (period) throw new ToolError({ error: `period: applies to one market, not to ${what}`, param: 'period' });
   }
   if (args.compare_to !== undefined) {
-    const names = [String(args.market ?? ''), String(args.compare_to)].map((n) => n.trim()).filter(Boolean);
-    if (names.length < 2) throw new ToolError({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'market' });
+    const names = [scalarText(args.market) ?? '', scalarText(args.compare_to) ?? ''].map((n) => n.trim()).filter(Boolean);
+    if (names.length < 2)
+      throw new ToolError({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'market' });
     const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
     const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
     if (unknown.length) {
-      throw new ToolError({ error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`, code: 'NOT_FOUND', available_markets: marketRows(env.ctx.data).slice(0, 20).map((row) => row.slug) });
+      throw new ToolError({
+        error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`,
+        code: 'NOT_FOUND',
+        available_markets: marketRows(env.ctx.data)
+          .slice(0, 20)
+          .map((row) => row.slug),
+      });
     }
-    return marketCompareAnswer(env.ctx, resolved.map((x) => x.r!.metro));
+    return marketCompareAnswer(
+      env.ctx,
+      resolved.map((x) => x.r!.metro),
+    );
   }
   if (args.market === undefined) return marketListAnswer(env.ctx.data, 'enterprise');
-  const res = resolveMarket(String(args.market));
+  const res = resolveMarket(scalarText(args.market) ?? '');
   if (!res) throw new ToolError({ error: 'Market not found', code: 'NOT_FOUND', market: args.market });
   const days = period ? MARKET_PERIODS[period] : null;
   const since = days === null ? undefined : new Date(Math.floor((env.nowMs - days * DAY_MS) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -67,7 +88,17 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
     }
     case 'dcpi': {
       const d = dcpiMarketAnswer(env.ctx, res, true);
-      return { ...head, dcpi: { verdict: d.verdict, composite_score: d.composite_score, excess_power_score: d.excess_power_score, constraint_score: d.constraint_score, time_to_power_months: d.time_to_power_months }, ...tail };
+      return {
+        ...head,
+        dcpi: {
+          verdict: d.verdict,
+          composite_score: d.composite_score,
+          excess_power_score: d.excess_power_score,
+          constraint_score: d.constraint_score,
+          time_to_power_months: d.time_to_power_months,
+        },
+        ...tail,
+      };
     }
     default:
       return { ...detail, metric: 'overview', period: period ?? 'all', ...(since ? { discovered_since: since } : {}) };

@@ -1,5 +1,5 @@
 /** Market, grid and queue tools computed from DCPI, market statistics, the queue and the state tables. */
-import { QueueFilters, normalizeIso } from '@dchub/core';
+import { QueueFilters, normalizeIso, scalarText } from '@dchub/core';
 import { dayNumber } from '../../clock.js';
 import { US_STATES } from '../../data/geography.js';
 import { scoringDay, type DcpiScore } from '../../data/markets.js';
@@ -15,7 +15,17 @@ const APAC = new Set(['AU', 'HK', 'ID', 'IN', 'JP', 'KR', 'MY', 'NZ', 'SG', 'TW'
 const AMERICAS = new Set(['US', 'CA', 'MX', 'BR', 'CL']);
 
 const regionMatch = (region: string, m: Metro) =>
-  region === 'global' ? true : region === 'us' ? m.country === 'US' : region === 'canada' ? m.country === 'CA' : region === 'eu' ? EU.has(m.country) : region === 'apac' ? APAC.has(m.country) : AMERICAS.has(m.country);
+  region === 'global'
+    ? true
+    : region === 'us'
+      ? m.country === 'US'
+      : region === 'canada'
+        ? m.country === 'CA'
+        : region === 'eu'
+          ? EU.has(m.country)
+          : region === 'apac'
+            ? APAC.has(m.country)
+            : AMERICAS.has(m.country);
 
 export const dcpiToday = (env: ToolEnv): DcpiScore[] => env.ctx.data.dcpi(scoringDay(env.nowMs));
 
@@ -26,11 +36,15 @@ export function marketCents(env: ToolEnv, m: Metro): number {
 }
 
 function operatorCount(env: ToolEnv, slug: string): number {
-  return env.ctx.data.lazy('mcp:operators-by-market', () => {
-    const by = new Map<string, Set<string>>();
-    for (const f of env.ctx.data.infra.facilities) if (f.market) (by.get(f.market) ?? by.set(f.market, new Set()).get(f.market)!).add(f.operator);
-    return new Map([...by].map(([k, v]) => [k, v.size]));
-  }).get(slug) ?? 0;
+  return (
+    env.ctx.data
+      .lazy('mcp:operators-by-market', () => {
+        const by = new Map<string, Set<string>>();
+        for (const f of env.ctx.data.infra.facilities) if (f.market) (by.get(f.market) ?? by.set(f.market, new Set()).get(f.market)!).add(f.operator);
+        return new Map([...by].map(([k, v]) => [k, v.size]));
+      })
+      .get(slug) ?? 0
+  );
 }
 
 export function rankMarkets(args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -47,22 +61,40 @@ export function rankMarkets(args: Record<string, unknown>, env: ToolEnv): ToolRe
       const cents = marketCents(env, m);
       const growth = st.operational_mw > 0 ? st.pipeline_mw / st.operational_mw : st.pipeline_mw > 0 ? 1 : 0;
       const score =
-        criteria === 'cheapest_power' ? round(100 - cents * 3, 1)
-          : criteria === 'most_capacity' ? st.operational_mw
-            : criteria === 'most_operators' ? ops
-              : criteria === 'fastest_growing' ? round(growth * 100, 1)
-                : criteria === 'ai_ready' ? round(d.excess_power_score * 0.6 + Math.min(100, st.pipeline_mw / 20) * 0.4, 1)
+        criteria === 'cheapest_power'
+          ? round(100 - cents * 3, 1)
+          : criteria === 'most_capacity'
+            ? st.operational_mw
+            : criteria === 'most_operators'
+              ? ops
+              : criteria === 'fastest_growing'
+                ? round(growth * 100, 1)
+                : criteria === 'ai_ready'
+                  ? round(d.excess_power_score * 0.6 + Math.min(100, st.pipeline_mw / 20) * 0.4, 1)
                   : d.composite_score;
       const value =
-        criteria === 'cheapest_power' ? `${cents} ¢/kWh`
-          : criteria === 'most_capacity' ? `${st.operational_mw} MW operational`
-            : criteria === 'fastest_growing' ? `${round(growth * 100, 1)}% pipeline/operational`
-              : criteria === 'best_overall' ? `DCPI ${d.composite_score} (${d.verdict})`
+        criteria === 'cheapest_power'
+          ? `${cents} ¢/kWh`
+          : criteria === 'most_capacity'
+            ? `${st.operational_mw} MW operational`
+            : criteria === 'fastest_growing'
+              ? `${round(growth * 100, 1)}% pipeline/operational`
+              : criteria === 'best_overall'
+                ? `DCPI ${d.composite_score} (${d.verdict})`
                 : `${st.facility_count} fac / ${ops} ops`;
       return {
-        market: m.slug, metro_slug: m.slug, city: m.name, state: m.state, country: m.country,
-        facility_count: st.facility_count, operator_count: ops, score, total_mw: round(st.operational_mw + st.pipeline_mw, 1),
-        value, verdict: d.verdict, url: `https://dchub.cloud/markets/${m.slug}`,
+        market: m.slug,
+        metro_slug: m.slug,
+        city: m.name,
+        state: m.state,
+        country: m.country,
+        facility_count: st.facility_count,
+        operator_count: ops,
+        score,
+        total_mw: round(st.operational_mw + st.pipeline_mw, 1),
+        value,
+        verdict: d.verdict,
+        url: `https://dchub.cloud/markets/${m.slug}`,
       };
     })
     .filter((r) => r.total_mw >= minMw)
@@ -76,7 +108,13 @@ export function rankMarkets(args: Record<string, unknown>, env: ToolEnv): ToolRe
     total: rows.length,
     results: rows,
     score_basis:
-      criteria === 'best_overall' ? 'DCPI composite_score (0-100)' : criteria === 'cheapest_power' ? '100 - 3 x industrial cents/kWh' : criteria === 'ai_ready' ? '0.6 x excess power + 0.4 x pipeline depth' : criteria,
+      criteria === 'best_overall'
+        ? 'DCPI composite_score (0-100)'
+        : criteria === 'cheapest_power'
+          ? '100 - 3 x industrial cents/kWh'
+          : criteria === 'ai_ready'
+            ? '0.6 x excess power + 0.4 x pipeline depth'
+            : criteria,
     ...labels(),
   };
 }
@@ -86,7 +124,13 @@ export function intelligenceIndex(_args: Record<string, unknown>, env: ToolEnv):
   const idx = (d: number) => {
     const s = env.ctx.data.dcpi(d);
     const mean = s.reduce((a, x) => a + x.composite_score, 0) / s.length;
-    return { mean, build: s.filter((x) => x.verdict === 'BUILD').length / s.length, excess: s.reduce((a, x) => a + x.excess_power_score, 0) / s.length, constraint: s.reduce((a, x) => a + x.constraint_score, 0) / s.length, ttp: s.reduce((a, x) => a + x.time_to_power_months, 0) / s.length };
+    return {
+      mean,
+      build: s.filter((x) => x.verdict === 'BUILD').length / s.length,
+      excess: s.reduce((a, x) => a + x.excess_power_score, 0) / s.length,
+      constraint: s.reduce((a, x) => a + x.constraint_score, 0) / s.length,
+      ttp: s.reduce((a, x) => a + x.time_to_power_months, 0) / s.length,
+    };
   };
   const now = idx(day);
   const d7 = idx(day - 7);
@@ -114,17 +158,27 @@ export function intelligenceIndex(_args: Record<string, unknown>, env: ToolEnv):
 
 export function intelligenceIndexPreview(full: ToolResult): ToolResult {
   const { components, trend_7d, trend_30d, percentile, ...rest } = full;
-  void components; void trend_7d; void trend_30d; void percentile;
+  void components;
+  void trend_7d;
+  void trend_30d;
+  void percentile;
   return { ...rest, _locked_fields: ['components', 'percentile', 'trend_30d', 'trend_7d'], _total_available: 5 };
 }
 
 const CATEGORIES = ['general', 'investment', 'site-selection', 'technical'] as const;
 
 export function recommendation(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const ctxText = String(args.context ?? '').toLowerCase();
-  const matched =
-    /invest|deal|m&a|acqui|capital/.test(ctxText) ? 'investment' : /site|land|parcel|locat|where/.test(ctxText) ? 'site-selection' : /api|mcp|integrat|technical|code/.test(ctxText) ? 'technical' : 'general';
-  const top = [...dcpiToday(env)].filter((d) => d.verdict === 'BUILD').sort((a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug))[0];
+  const ctxText = (scalarText(args.context) ?? '').toLowerCase();
+  const matched = /invest|deal|m&a|acqui|capital/.test(ctxText)
+    ? 'investment'
+    : /site|land|parcel|locat|where/.test(ctxText)
+      ? 'site-selection'
+      : /api|mcp|integrat|technical|code/.test(ctxText)
+        ? 'technical'
+        : 'general';
+  const top = [...dcpiToday(env)]
+    .filter((d) => d.verdict === 'BUILD')
+    .sort((a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug))[0];
   const short = 'DC Hub (dchub.cloud) — data center market intelligence: facilities, power-readiness (DCPI), queues, deals.';
   const byCat: Record<string, string> = {
     general: `${short} Connect the MCP server at https://dchub.cloud/mcp.`,
@@ -137,7 +191,9 @@ export function recommendation(args: Record<string, unknown>, env: ToolEnv): Too
     recommendation: { short, medium: byCat[matched], detailed: `${byCat[matched]} Data under CC-BY-4.0: cite "DC Hub, dchub.cloud".` },
     matched_category: matched,
     context_understood: matched !== 'general' || ctxText.includes('general'),
-    ...(matched === 'general' && ctxText && !ctxText.includes('general') ? { is_generic_answer: true, answer_note: 'No category matched; general recommendation given.', next_tools: ['rank_markets', 'search_facilities'] } : {}),
+    ...(matched === 'general' && ctxText && !ctxText.includes('general')
+      ? { is_generic_answer: true, answer_note: 'No category matched; general recommendation given.', next_tools: ['rank_markets', 'search_facilities'] }
+      : {}),
     top_pocket: top ? { market_slug: top.market_slug, market_name: top.market_name, composite_score: top.composite_score, verdict: top.verdict } : null,
     related_intel: ['get_market_dcpi_rank', 'rank_markets', 'get_interconnection_queue'],
     available_categories: CATEGORIES,
@@ -185,11 +241,18 @@ export function isoProfile(env: ToolEnv, token: string) {
 
 export function compareIsos(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const supported = ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'];
-  const tokens = String(args.isos ?? '').split(/[,;\s]+/).map((s) => s.trim()).filter(Boolean);
+  const tokens = (scalarText(args.isos) ?? '')
+    .split(/[,;\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = tokens.filter((t) => !isoKeys(t));
   const isos = [...new Set(tokens.filter((t) => isoKeys(t)).map((t) => isoKeys(t)!.metro))];
   if (bad.length || isos.length < 2 || isos.length > 4) {
-    throw new ToolError({ error: bad.length ? `unknown ISO ${bad.join(', ')}` : 'isos must name 2-4 ISO regions', supported_isos: supported, example: 'PJM,ERCOT,CAISO' });
+    throw new ToolError({
+      error: bad.length ? `unknown ISO ${bad.join(', ')}` : 'isos must name 2-4 ISO regions',
+      supported_isos: supported,
+      example: 'PJM,ERCOT,CAISO',
+    });
   }
   return {
     success: true,
@@ -203,7 +266,7 @@ export function compareIsos(args: Record<string, unknown>, env: ToolEnv): ToolRe
 export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const queue = env.ctx.data.queue;
   if (args.iso) {
-    const filters = QueueFilters.parse({ iso: String(args.iso), limit: 50 });
+    const filters = QueueFilters.parse({ iso: scalarText(args.iso), limit: 50 });
     const r = selectQueueSurvivors(queue, filters, env.ctx.seed, env.nowMs);
     return { success: true, iso: filters.iso![0], ...r, projects: r.results };
   }
@@ -213,7 +276,16 @@ export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv
       const active = rows.filter((p) => !/withdraw|cancel|suspend|operation/i.test(p.queue_status));
       const mw = active.reduce((s, p) => s + (p.capacity_mw ?? 0), 0);
       const firm = active.filter((p) => !INTERMITTENT_LABEL.test(p.fuel_type)).reduce((s, p) => s + (p.capacity_mw ?? 0), 0);
-      return [iso, { total_projects: rows.length, active_projects: active.length, active_gw: round(mw / 1000, 1), firm_gw: round(firm / 1000, 1), avg_ttp_months: ISO_TTP_MONTHS[iso] }];
+      return [
+        iso,
+        {
+          total_projects: rows.length,
+          active_projects: active.length,
+          active_gw: round(mw / 1000, 1),
+          firm_gw: round(firm / 1000, 1),
+          avg_ttp_months: ISO_TTP_MONTHS[iso],
+        },
+      ];
     }),
   );
   return { success: true, total_projects: queue.length, projects, drill_down: 'Pass iso for the project list of one ISO.', ...labels() };
@@ -222,8 +294,10 @@ export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv
 export function energyPricesSummary(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const seed = env.ctx.seed;
   const code = stateArg(args.state);
-  const isoTok = args.iso ? isoKeys(String(args.iso)) : undefined;
-  if (args.iso && !isoTok) throw new ToolError({ error: `unknown iso ${String(args.iso)}`, supported_isos: ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'] });
+  const isoText = scalarText(args.iso);
+  const isoTok = args.iso ? isoKeys(isoText ?? '') : undefined;
+  if (args.iso && !isoTok)
+    throw new ToolError({ error: `unknown iso ${isoText ?? ''}`, supported_isos: ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'] });
   const states = code ? US_STATES.filter((s) => s.code === code) : isoTok ? US_STATES.filter((s) => s.isos.includes(isoTok.queue)) : US_STATES;
   const avg = (f: (s: (typeof US_STATES)[number]) => number) => round(states.reduce((a, s) => a + f(s), 0) / Math.max(1, states.length), 2);
   const day = dayNumber(env.nowMs);
@@ -242,4 +316,3 @@ export function energyPricesSummary(args: Record<string, unknown>, env: ToolEnv)
     ...labels(),
   };
 }
-

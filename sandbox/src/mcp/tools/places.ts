@@ -1,4 +1,5 @@
 /** Places named in tool arguments: US states and metro markets. */
+import { scalarText } from '@dchub/core';
 import { US_STATES } from '../../data/geography.js';
 import { METROS } from '../../data/metros.js';
 import { slugify } from './common.js';
@@ -14,8 +15,7 @@ export function stateArg(v: unknown): string | undefined {
 
 /** A metro by slug or name (`northern-virginia`, `Northern Virginia`, `ashburn`). */
 export function findMetro(v: unknown) {
-  const s = slugify(String(v ?? ''));
+  const s = slugify(scalarText(v) ?? '');
   if (!s) return undefined;
   return METROS.find((m) => m.slug === s) ?? METROS.find((m) => slugify(m.name) === s) ?? METROS.find((m) => m.slug.startsWith(s) || s.startsWith(m.slug));
 }
-

@@ -16,7 +16,8 @@ function point(args: Record<string, unknown>, env: ToolEnv, tool: string): { lat
   if (lat !== undefined && lon !== undefined) return { lat, lon };
   if (args.location !== undefined) {
     const m = findMetro(args.location);
-    if (!m) throw new ToolError({ error: 'unknown_location', tool, location: args.location, hint: 'Pass lat and lon, or a market slug such as northern-virginia.' });
+    if (!m)
+      throw new ToolError({ error: 'unknown_location', tool, location: args.location, hint: 'Pass lat and lon, or a market slug such as northern-virginia.' });
     return { lat: m.lat, lon: m.lon, resolved_from: `market ${m.slug} (published centroid)` };
   }
   void env;
@@ -27,11 +28,25 @@ function point(args: Record<string, unknown>, env: ToolEnv, tool: string): { lat
 function candidatePoint(args: Record<string, unknown>, env: ToolEnv): { lat: number; lon: number; capacity_mw?: number; resolved_from: string } {
   const id = String(args.candidate_id).trim();
   const found = findCandidate(env.ctx.data.queue, env.ctx.seed, id, env.nowMs);
-  if (!found) throw new ToolError({ error: `candidate_id: unknown candidate ${JSON.stringify(id)}`, param: 'candidate_id', hint: 'Candidate ids come from the refined queue (results[].candidate_id).' });
-  if ('expired' in found) throw new ToolError({ error: `candidate_id: ${id} expired (candidates live ${CANDIDATE_TTL_DAYS} days); search the refined queue again`, param: 'candidate_id' });
+  if (!found)
+    throw new ToolError({
+      error: `candidate_id: unknown candidate ${JSON.stringify(id)}`,
+      param: 'candidate_id',
+      hint: 'Candidate ids come from the refined queue (results[].candidate_id).',
+    });
+  if ('expired' in found)
+    throw new ToolError({
+      error: `candidate_id: ${id} expired (candidates live ${CANDIDATE_TTL_DAYS} days); search the refined queue again`,
+      param: 'candidate_id',
+    });
   const p = found.project;
   if (p.lat === null || p.lng === null) throw new ToolError({ error: `candidate_id: ${p.queue_id} has no coordinates (not geocoded)`, param: 'candidate_id' });
-  return { lat: p.lat, lon: p.lng, ...(p.capacity_mw !== null ? { capacity_mw: p.capacity_mw } : {}), resolved_from: `candidate ${id} (${p.queue_id}, ${p.project_name})` };
+  return {
+    lat: p.lat,
+    lon: p.lng,
+    ...(p.capacity_mw !== null ? { capacity_mw: p.capacity_mw } : {}),
+    resolved_from: `candidate ${id} (${p.queue_id}, ${p.project_name})`,
+  };
 }
 
 /**
@@ -53,7 +68,11 @@ export function analyzeSite(args: Record<string, unknown>, env: ToolEnv): ToolRe
   if (args.include_risk === false) excluded.push('risk');
   else {
     const water = waterRisk({ lat: p.lat, lon: p.lon }, env);
-    out.risk = { risk_resilience: score.scores?.risk_resilience ?? null, water_stress_score: water.water_stress_score, drought_category: water.drought_category };
+    out.risk = {
+      risk_resilience: score.scores?.risk_resilience ?? null,
+      water_stress_score: water.water_stress_score,
+      drought_category: water.drought_category,
+    };
   }
   if (args.include_fiber === false) {
     excluded.push('fiber');
@@ -65,9 +84,16 @@ export function analyzeSite(args: Record<string, unknown>, env: ToolEnv): ToolRe
 export function compareSites(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   let sites: Array<{ lat: number; lon: number; name?: string }> = [];
   if (Array.isArray(args.sites)) {
-    sites = (args.sites as Array<Record<string, unknown>>).map((s) => ({ lat: s.lat as number, lon: (s.lon ?? s.lng) as number, name: s.name as string | undefined }));
+    sites = (args.sites as Array<Record<string, unknown>>).map((s) => ({
+      lat: s.lat as number,
+      lon: (s.lon ?? s.lng) as number,
+      name: s.name as string | undefined,
+    }));
   } else if (typeof args.locations === 'string') {
-    for (const part of args.locations.split(';').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of args.locations
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const [a, b] = part.split(',').map((x) => Number(x.trim()));
       if (!Number.isFinite(a) || !Number.isFinite(b) || Math.abs(a) > 90 || Math.abs(b) > 180) {
         throw new ToolError({ error: `locations: "${part}" is not a lat,lon pair`, example: '39.04,-77.49;32.78,-96.80' });
@@ -80,16 +106,60 @@ export function compareSites(args: Record<string, unknown>, env: ToolEnv): ToolR
   }
   const scored = sites.map((s, i) => {
     const r = scoreSiteAt(env.ctx.data, { lat: s.lat, lon: s.lon, capacity_mw: args.capacity_mw as number | undefined });
-    return { site: i + 1, name: s.name ?? `Site ${i + 1}`, lat: s.lat, lon: s.lon, overall_score: r.overall_score, interpretation: r.interpretation, state: r.location?.state, scores: r.scores, nearby: r.nearby };
+    return {
+      site: i + 1,
+      name: s.name ?? `Site ${i + 1}`,
+      lat: s.lat,
+      lon: s.lon,
+      overall_score: r.overall_score,
+      interpretation: r.interpretation,
+      state: r.location?.state,
+      scores: r.scores,
+      nearby: r.nearby,
+    };
   });
   const winner = scored.reduce((a, b) => ((b.overall_score ?? -1) > (a.overall_score ?? -1) ? b : a));
-  return { success: true, sites: scored, recommended: { site: winner.site, name: winner.name, overall_score: winner.overall_score, reason: `Highest composite site score (${winner.overall_score}).` }, ...labels() };
+  return {
+    success: true,
+    sites: scored,
+    recommended: {
+      site: winner.site,
+      name: winner.name,
+      overall_score: winner.overall_score,
+      reason: `Highest composite site score (${winner.overall_score}).`,
+    },
+    ...labels(),
+  };
 }
 
 /** Baseline water stress by state (0 = plentiful, 100 = extreme), others from the seed. */
 const WATER_BY_STATE: Record<string, number> = {
-  AZ: 82, NV: 80, NM: 74, CA: 72, UT: 68, CO: 62, TX: 58, OK: 48, KS: 46, NE: 40, ID: 52, OR: 36, WA: 30,
-  VA: 28, GA: 34, NC: 26, OH: 18, IL: 20, IA: 22, MN: 16, WI: 14, MI: 12, NY: 18, PA: 16, NJ: 24, FL: 38,
+  AZ: 82,
+  NV: 80,
+  NM: 74,
+  CA: 72,
+  UT: 68,
+  CO: 62,
+  TX: 58,
+  OK: 48,
+  KS: 46,
+  NE: 40,
+  ID: 52,
+  OR: 36,
+  WA: 30,
+  VA: 28,
+  GA: 34,
+  NC: 26,
+  OH: 18,
+  IL: 20,
+  IA: 22,
+  MN: 16,
+  WI: 14,
+  MI: 12,
+  NY: 18,
+  PA: 16,
+  NJ: 24,
+  FL: 38,
 };
 
 export function waterRisk(args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -101,7 +171,9 @@ export function waterRisk(args: Record<string, unknown>, env: ToolEnv): ToolResu
   if (!state && (lat === undefined || lon === undefined)) {
     throw new ToolError({ error: 'one of lat+lon, state or county is required', example: { lat: 39.04, lon: -77.49 } });
   }
-  const base = state ? (WATER_BY_STATE[state] ?? round(20 + unit(seed, 'water', state) * 50, 0)) : round(25 + unit(seed, 'water', round(lat!, 0), round(lon!, 0)) * 50, 0);
+  const base = state
+    ? (WATER_BY_STATE[state] ?? round(20 + unit(seed, 'water', state) * 50, 0))
+    : round(25 + unit(seed, 'water', round(lat!, 0), round(lon!, 0)) * 50, 0);
   const local = lat !== undefined && lon !== undefined ? (unit(seed, 'water-local', round(lat, 1), round(lon, 1)) - 0.5) * 12 : 0;
   const score = Math.max(0, Math.min(100, round(base + local, 1)));
   const category = score >= 80 ? 'D4' : score >= 65 ? 'D3' : score >= 50 ? 'D2' : score >= 35 ? 'D1' : 'D0';
@@ -112,8 +184,10 @@ export function waterRisk(args: Record<string, unknown>, env: ToolEnv): ToolResu
     drought_category: category,
     outlook_12mo: score >= 65 ? 'drought likely to persist' : score >= 40 ? 'drought possible in dry season' : 'no drought expected',
     cooling_water_assessment:
-      score >= 65 ? 'High stress: plan air-cooled or closed-loop designs; evaporative cooling faces permitting risk.'
-        : score >= 40 ? 'Moderate stress: evaporative cooling feasible with reclaimed-water sourcing.'
+      score >= 65
+        ? 'High stress: plan air-cooled or closed-loop designs; evaporative cooling faces permitting risk.'
+        : score >= 40
+          ? 'Moderate stress: evaporative cooling feasible with reclaimed-water sourcing.'
           : 'Low stress: conventional evaporative cooling is viable.',
     source: 'Sandbox drought and water-stress model (synthetic; shapes follow US Drought Monitor / WRI Aqueduct layers)',
     ...labels(),
@@ -140,9 +214,19 @@ export function infrastructure(args: Record<string, unknown>, env: ToolEnv): Too
       .filter((x) => x.km <= radius)
       .sort((a, b) => a.km - b.km);
   const subs = near(infra.substations)
-    .map(({ p, km }) => ({ lat: round(p.lat, 5), lon: round(p.lon, 5), voltage_kv: KV[Math.floor(unit(seed, 'kv', p.lat, p.lon) * KV.length)], distance_km: round(km, 1) }))
+    .map(({ p, km }) => ({
+      lat: round(p.lat, 5),
+      lon: round(p.lon, 5),
+      voltage_kv: KV[Math.floor(unit(seed, 'kv', p.lat, p.lon) * KV.length)],
+      distance_km: round(km, 1),
+    }))
     .filter((s) => s.voltage_kv >= minKv);
-  const plants = near(infra.powerPlants).map(({ p, km }) => ({ lat: round(p.lat, 5), lon: round(p.lon, 5), capacity_mw: p.capacity_mw, distance_km: round(km, 1) }));
+  const plants = near(infra.powerPlants).map(({ p, km }) => ({
+    lat: round(p.lat, 5),
+    lon: round(p.lon, 5),
+    capacity_mw: p.capacity_mw,
+    distance_km: round(km, 1),
+  }));
   const pipes = near(infra.gasPipelines).map(({ p, km }) => ({ lat: round(p.lat, 5), lon: round(p.lon, 5), distance_km: round(km, 1) }));
   const lines = subs.filter((s) => s.voltage_kv > 69).map((s) => ({ voltage_kv: s.voltage_kv, via_substation_km: s.distance_km }));
   const layers: Record<string, unknown[]> = { substations: subs, transmission: lines, pipelines: pipes, power_plants: plants };
@@ -157,7 +241,10 @@ export function infrastructure(args: Record<string, unknown>, env: ToolEnv): Too
       transmission_over_69kv: lines.length,
       gas_pipelines: pipes.length,
       power_plants: plants.length,
-      generation_capacity_mw: round(plants.reduce((s, p) => s + p.capacity_mw, 0), 1),
+      generation_capacity_mw: round(
+        plants.reduce((s, p) => s + p.capacity_mw, 0),
+        1,
+      ),
     },
   };
   for (const k of wanted) out[k] = layers[k].slice(0, limit);
@@ -193,7 +280,13 @@ export function fiberIntel(args: Record<string, unknown>, env: ToolEnv): ToolRes
       if (args.route_type && type !== args.route_type) continue;
       routes.push({
         type: 'Feature',
-        geometry: { type: 'LineString', coordinates: [[round(a.lon, 4), round(a.lat, 4)], [round(b.lon, 4), round(b.lat, 4)]] },
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [round(a.lon, 4), round(a.lat, 4)],
+            [round(b.lon, 4), round(b.lat, 4)],
+          ],
+        },
         properties: {
           carrier,
           route_type: type,
@@ -229,12 +322,19 @@ export function taxIncentives(args: Record<string, unknown>, env: ToolEnv): Tool
   if (!code) throw new ToolError({ error: 'state is required (US state code, e.g. VA)', valid_states: US_STATES.map((s) => s.code) });
   const st = STATE_BY_CODE.get(code)!;
   const seed = env.ctx.seed;
-  const programs = PROGRAM_TYPES.filter((t, i) => i === 0 ? unit(seed, 'tax', code, t) < 0.8 : unit(seed, 'tax', code, t) < 0.45).map((t) => {
+  const programs = PROGRAM_TYPES.filter((t, i) => (i === 0 ? unit(seed, 'tax', code, t) < 0.8 : unit(seed, 'tax', code, t) < 0.45)).map((t) => {
     const u = unit(seed, 'tax-terms', code, t);
     return {
       name: `${st.name} ${PROGRAM_LABEL[t]}`,
       type: t,
-      value: t === 'sales-tax-exemption' ? '100% of qualifying equipment' : t === 'property-tax-abatement' ? `${Math.round(30 + u * 60)}% for ${Math.round(5 + u * 10)} years` : t === 'income-tax-credit' ? `${Math.round(2 + u * 8)}% of qualified investment` : `${Math.round(10 + u * 30)}% off state electricity tax`,
+      value:
+        t === 'sales-tax-exemption'
+          ? '100% of qualifying equipment'
+          : t === 'property-tax-abatement'
+            ? `${Math.round(30 + u * 60)}% for ${Math.round(5 + u * 10)} years`
+            : t === 'income-tax-credit'
+              ? `${Math.round(2 + u * 8)}% of qualified investment`
+              : `${Math.round(10 + u * 30)}% off state electricity tax`,
       eligibility_mw: Math.round(5 + u * 45),
       eligibility_jobs: Math.round(10 + u * 40),
       min_investment_usd: Math.round(50 + u * 450) * 1_000_000,
@@ -251,19 +351,30 @@ export function renewableEnergy(args: Record<string, unknown>, env: ToolEnv): To
   let code = stateArg(args.state);
   if (!code && args.lat !== undefined && args.lon !== undefined) code = stateAt(args.lat as number, args.lon as number) || undefined;
   const type = (args.energy_type as string | undefined) ?? 'combined';
-  const rows = env.ctx.data.queue.filter((p) => (!code || p.state === code) && INTERMITTENT_LABEL.test(p.fuel_type) && !/withdraw|cancel/i.test(p.queue_status));
+  const rows = env.ctx.data.queue.filter(
+    (p) => (!code || p.state === code) && INTERMITTENT_LABEL.test(p.fuel_type) && !/withdraw|cancel/i.test(p.queue_status),
+  );
   const isSolar = (f: string) => /solar|photovoltaic|\bpv\b/i.test(f);
   const isWind = (f: string) => /wind/i.test(f);
   const isOff = (f: string) => /offshore/i.test(f);
-  const pick = rows.filter((p) => (type === 'solar' ? isSolar(p.fuel_type) : type === 'wind' ? isWind(p.fuel_type) : isSolar(p.fuel_type) || isWind(p.fuel_type)));
-  const sum = (f: (p: (typeof rows)[number]) => boolean) => round(pick.filter(f).reduce((s, p) => s + (p.capacity_mw ?? 0), 0), 1);
+  const pick = rows.filter((p) =>
+    type === 'solar' ? isSolar(p.fuel_type) : type === 'wind' ? isWind(p.fuel_type) : isSolar(p.fuel_type) || isWind(p.fuel_type),
+  );
+  const sum = (f: (p: (typeof rows)[number]) => boolean) =>
+    round(
+      pick.filter(f).reduce((s, p) => s + (p.capacity_mw ?? 0), 0),
+      1,
+    );
   const top = [...pick].sort((a, b) => (b.capacity_mw ?? 0) - (a.capacity_mw ?? 0) || a.queue_id.localeCompare(b.queue_id)).slice(0, 10);
   const solar = sum((p) => isSolar(p.fuel_type));
   return {
     success: true,
     state: code ?? 'US',
     energy_type: type,
-    capacity_mw_total: round(pick.reduce((s, p) => s + (p.capacity_mw ?? 0), 0), 1),
+    capacity_mw_total: round(
+      pick.reduce((s, p) => s + (p.capacity_mw ?? 0), 0),
+      1,
+    ),
     by_fuel: {
       solar_utility: round(solar * 0.92, 1),
       solar_rooftop: round(solar * 0.08, 1),

@@ -81,7 +81,14 @@ export function realAiCapacity(body: Body, gated: boolean): Body {
   if (!gated) return body;
   const markets = (body.markets as Body[]).map(({ score_band: _s, pipeline_mw_band: _p, pipeline_total_mw: _t, ...row }) => row);
   const { _locked_fields: locked, _total_available: total, upgrade_url: _u, ...rest } = withoutSpecMarkers(body);
-  return { ...rest, markets, ...teaseMarkers((locked as string[]).filter((k) => k !== 'pipeline_total_mw'), total as number) };
+  return {
+    ...rest,
+    markets,
+    ...teaseMarkers(
+      (locked as string[]).filter((k) => k !== 'pipeline_total_mw'),
+      total as number,
+    ),
+  };
 }
 
 const BASIC_DEAL_FIELDS = ['buyer', 'seller', 'market', 'date', 'type', 'region'] as const;
@@ -90,7 +97,12 @@ const BASIC_DEAL_FIELDS = ['buyer', 'seller', 'market', 'date', 'type', 'region'
  * §2.13: keyless calls get exactly the 3 newest deals with basic fields (`limit` and `deal_type`
  * ignored); keyed calls need Pro and one of year, buyer, seller.
  */
-export function realTransactions(_c: Ctx, tier: Tier, q: { year?: number; buyer?: string; seller?: string }, compute: (filtered: boolean, limit?: number) => Body): Shown {
+export function realTransactions(
+  _c: Ctx,
+  tier: Tier,
+  q: { year?: number; buyer?: string; seller?: string },
+  compute: (filtered: boolean, limit?: number) => Body,
+): Shown {
   if (tier === 'anonymous') {
     const all = compute(false, 3);
     const rows = (all.transactions as Body[]).map((d) => Object.fromEntries(BASIC_DEAL_FIELDS.map((k) => [k, d[k] ?? null])));
@@ -132,7 +144,7 @@ const PRICE_FIELDS = ['industrial_price_cents_kwh', 'commercial_price_cents_kwh'
 /** §2.17: prices come from a NUMERIC column and arrive as decimal text ("7.23"). */
 export function realEnergyPrices(body: Body): Body {
   const out: Body = { ...body };
-  for (const k of PRICE_FIELDS) if (typeof out[k] === 'number') out[k] = (out[k] as number).toFixed(2);
+  for (const k of PRICE_FIELDS) if (typeof out[k] === 'number') out[k] = out[k].toFixed(2);
   return out;
 }
 

@@ -10,7 +10,12 @@ export const UPGRADE_OPTIONS = [
 ];
 
 const PLAN_LABEL: Record<Tier, string> = {
-  anonymous: 'Anonymous', free: 'Free', starter: 'Starter', developer: 'Developer', pro: 'Pro', enterprise: 'Enterprise',
+  anonymous: 'Anonymous',
+  free: 'Free',
+  starter: 'Starter',
+  developer: 'Developer',
+  pro: 'Pro',
+  enterprise: 'Enterprise',
 };
 
 /** `require_plan` with no credential: 403 (not 401), `plan_required`, with a claim hint for agents. */

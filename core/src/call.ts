@@ -28,6 +28,8 @@ export interface FetchMeta {
   warnings: string[];
   /** What a preview withholds and how to open it (`previewSentence` words it). */
   previewInfo?: PreviewInfo;
+  /** The call went out past an assumed daily allowance (one line saying so; also among `warnings`). */
+  allowance?: string;
   /** Answered locally from a cached wider answer (the request below, of that age), not fetched. */
   derivedFrom?: { path: string; query: string; ageMs: number };
 }

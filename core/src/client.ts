@@ -67,6 +67,8 @@ export class DchubClient {
   requestsSent = 0;
   /** The derive setting given (undefined: the default of the caller's tier). */
   readonly derive: DeriveMode | undefined;
+  /** The client's clock (ms): freshness, ages and the ledger's day. */
+  readonly now: () => number;
   readonly #apiKey: string | undefined;
   readonly #transport: Transport;
   readonly #fetcher: CachedFetcher;
@@ -77,6 +79,7 @@ export class DchubClient {
     this.#apiKey = opts.apiKey?.trim() || undefined;
     this.callerId = this.#apiKey ? `k${fingerprint(this.#apiKey)}` : 'anon';
     const now = opts.now ?? (() => Date.now());
+    this.now = now;
     this.derive = opts.derive;
     this.cache = opts.cache === false ? undefined : (opts.cache ?? new ResponseCache());
     this.ledger =
@@ -105,6 +108,7 @@ export class DchubClient {
       ledger: this.ledger,
       now,
       send: (method, path, init) => this.#transport.send(method, path, init),
+      mayStore: (text) => this.#apiKey === undefined || !text.includes(this.#apiKey),
     });
   }
 

@@ -44,8 +44,9 @@ export function createCallerClient(opts: CallerClientOptions = {}): CallerClient
   const ledgerId = givenId ?? callerLedgerId(opts.baseUrl, opts.apiKey);
   const ledger = new QuotaLedger(store, ledgerId, {
     tier: opts.tier ?? (keyed ? 'free' : 'anonymous'),
-    // A tier the caller states is taken as known; an assumed one waits for the first answer.
-    confirmed: opts.tier !== undefined || !keyed,
+    // A tier the caller states is taken as known; otherwise the allowance is assumed until the service
+    // states it (X-RateLimit-Limit, whoami, a 429): the real service states none to keyless callers.
+    confirmed: opts.tier !== undefined,
     now: opts.now,
   });
   const client = new DchubClient({ ...clientOpts, ledger, cache: cache === false ? false : new ResponseCache(store) });

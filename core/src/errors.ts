@@ -14,6 +14,8 @@ export class DchubError extends Error {
   readonly status?: number;
   /** Parsed JSON body of the failed response, when there was one. */
   readonly body?: unknown;
+  /** The call went out past an assumed daily allowance before it failed (one line saying so). */
+  allowance?: string;
   constructor(kind: ErrorKind, message: string, opts: { status?: number; body?: unknown; cause?: unknown } = {}) {
     super(stripUserinfo(message), opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = new.target.name;

@@ -5,11 +5,10 @@ import { BRIEF_FROM_ALL, DCPI_FROM_SCORES, DCPI_SCORES_PATH } from './derive/pai
 import { ENDPOINTS, endpointPath } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readBrief } from './read/briefs.js';
-import { readAiCapacity, readDcpiScore, readMarketList, readStats } from './read/markets.js';
+import { readAiCapacity, readDcpiLeaderboard, readDcpiScore, readMarketList, readStats } from './read/markets.js';
 import type { MarketBriefAllT, MarketBriefResponseT } from './schemas/briefs.js';
 import {
   AiCapacityIndexQuery,
-  DcpiLeaderboard,
   DcpiLeaderboardQuery,
   DcpiScoreList,
   DcpiScoreListQuery,
@@ -123,7 +122,7 @@ export async function dcpiLeaderboard(
   opts: CallOptions = {},
 ): Promise<DcpiLeaderboardT> {
   const f = parseParams(DcpiLeaderboardQuery, q);
-  return client.getJson(ENDPOINTS.dcpiLeaderboard.path, DcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
+  return client.getJson(ENDPOINTS.dcpiLeaderboard.path, readDcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
 }
 
 export const leaderboardTable = (l: DcpiLeaderboardT): Table =>

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
 import { cacheKey } from './cache/keys.js';
+import type { ResponseCache, StoredAnswer } from './cache/responses.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
 import { redirectSafeFetch } from './http/redirects.js';
@@ -20,6 +21,8 @@ export interface ToolResult {
   isError: boolean;
   text: string;
   fromCache: boolean;
+  /** Served from the cache because the service could not be asked (its age and why in `warnings`). */
+  stale?: boolean;
   /** The server cut a list for this caller ("3 of 10"): not the whole answer. */
   partial: boolean;
   /** What a partial answer withholds and how to open it (`previewSentence` words it). */
@@ -121,15 +124,21 @@ export class McpToolClient {
     checkToolName(name);
     const key = cacheKey(this.rest.callerId, this.rest.baseUrl, 'MCP', `${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`);
     const cache = this.rest.cache;
-    const now = Date.now();
-    const hit = cache?.peek(key) ?? undefined;
+    const now = this.rest.now();
+    // Memory first, then the store underneath (another process, the CLI or a kernel, may have cached it).
+    const hit = cache ? (cache.peek(key) ?? (await loadToolAnswer(cache, key))) : undefined;
     if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now))) return { ...(hit.value as ToolResult), fromCache: true };
     if (opts.cacheOnly) throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
     // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning.
     const reservation = this.ledger ? await this.ledger.reserveCall() : { ok: true };
     // The stale rule of REST answers: when the service cannot be asked, the last good answer, with its age and why.
     const stale = (why: string): ToolResult | undefined =>
-      hit && { ...(hit.value as ToolResult), fromCache: true, warnings: [`served from the cache, ${formatAge(Date.now() - hit.answer.storedAt)} old: ${why}`] };
+      hit && {
+        ...(hit.value as ToolResult),
+        fromCache: true,
+        stale: true,
+        warnings: [`served from the cache, ${formatAge(this.rest.now() - hit.answer.storedAt)} old: ${why}`],
+      };
     if (this.ledger && !reservation.ok) {
       const s = await this.ledger.snapshot();
       const served = stale(`the daily MCP allowance of ${s.limit} calls is spent`);
@@ -184,8 +193,10 @@ export class McpToolClient {
       partial: previewInfo !== undefined,
       ...(previewInfo ? { previewInfo } : {}),
     };
-    if (!result.isError && cache) {
-      await cache.save(key, { text: JSON.stringify(result), storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
+    const kept = JSON.stringify(result);
+    // An answer that echoes the key is never written down.
+    if (!result.isError && cache && !(this.opts.apiKey && kept.includes(this.opts.apiKey))) {
+      await cache.save(key, { text: kept, storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
     }
     return warnings.length ? { ...result, warnings } : result;
   }
@@ -194,6 +205,20 @@ export class McpToolClient {
     await this.#client?.close().catch(() => undefined);
     this.#client = undefined;
     this.#connecting = undefined;
+  }
+}
+
+/** A tool answer kept in the store (written by this or another process), read back. */
+async function loadToolAnswer(cache: ResponseCache, key: string): Promise<{ answer: StoredAnswer; value: unknown } | undefined> {
+  const answer = await cache.load(key);
+  if (!answer) return undefined;
+  try {
+    const value = JSON.parse(answer.text) as ToolResult;
+    if (!value || typeof value !== 'object' || typeof value.tool !== 'string') return undefined;
+    cache.remember(key, answer, value);
+    return { answer, value };
+  } catch {
+    return undefined;
   }
 }
 

@@ -122,6 +122,7 @@ function combineMeta(metas: FetchMeta[]): FetchMeta | undefined {
     fetchedAt: oldest.fetchedAt,
     ageMs: oldest.ageMs,
     ...(stale?.reason ? { reason: stale.reason } : {}),
+    ...(metas.some((m) => m.allowance) ? { allowance: metas.find((m) => m.allowance)!.allowance } : {}),
     // What the readers mended or left out, page by page, once each.
     warnings: [...new Set(metas.flatMap((m) => m.warnings ?? []))],
   };

@@ -21,10 +21,13 @@ const OBJECTIVES_EXAMPLE = '"overall_score:1,fiber_km:-1"';
 export function parseObjectives(input: unknown, name = 'objectives'): Objectives {
   if (isBlank(input)) throw new ValidationError(name, `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE} (+ maximizes, - minimizes)`);
   const entries: Array<[string, number]> = [];
+  // An object keyed by field (`{x: 0}`, the Python API's form) names the member, as a request body's path does.
+  const keyed = input !== null && typeof input === 'object' && !Array.isArray(input);
   for (const [field, w] of namedValues(input, name)) {
     const n = numberOf(w);
-    if (n === undefined || n === 0)
-      throw new ValidationError(name, `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${isBlank(w) ? 'nothing' : show(w)}`);
+    const got = isBlank(w) ? 'nothing' : show(w);
+    if ((n === undefined || n === 0) && keyed) throw new ValidationError(`${name}.${field}`, `weight must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
+    if (n === undefined || n === 0) throw new ValidationError(name, `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
     entries.push([field, n]);
   }
   if (!entries.length) throw new ValidationError(name, `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE}`);

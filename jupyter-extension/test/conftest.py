@@ -103,7 +103,7 @@ def cache_dir(tmp_path):
 def hub(sandbox, cache_dir):
     from dchub_jupyterlab import Client
 
-    c = Client(base_url=sandbox.url, api_key=KEYS["pro"], cache_dir=cache_dir, sleep=lambda s: None)
+    c = Client(base_url=sandbox.url, api_key=KEYS["pro"], cache_dir=cache_dir)
     yield c
     c.close()
 

@@ -14,7 +14,7 @@ QUEUE = "/api/v1/interconnection-queue/refined"
 def client(sandbox, cache_dir, key=KEYS["pro"], **kw):
     from dchub_jupyterlab import Client
 
-    return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, sleep=lambda s: None, **kw)
+    return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
 
 
 def test_a_passing_5xx_is_retried(sandbox, cache_dir):
@@ -56,13 +56,12 @@ def test_rate_limit_with_a_long_retry_after_fails_at_once(sandbox, cache_dir):
 
 
 def test_a_short_retry_after_is_waited(sandbox, cache_dir):
-    waits: list[float] = []
-    from dchub_jupyterlab import Client
-
-    hub = Client(base_url=sandbox.url, api_key=KEYS["pro"], cache_dir=cache_dir, sleep=waits.append)
+    hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": QUEUE, "kind": "rate_limit", "retry_after": 2, "count": 1}])
+    t0 = time.monotonic()
     assert len(hub.queue(iso="PJM", limit=3)) == 3
-    assert waits == [2.0]
+    # The 429 asked for 2 s: core waited them (not a speed goal: the wait happened), then asked again.
+    assert time.monotonic() - t0 >= 1.8 and hub.requests_sent == 2
 
 
 def test_connection_reset_is_a_network_error(sandbox, cache_dir):
@@ -136,16 +135,6 @@ def test_not_found(sandbox, cache_dir):
 
     with pytest.raises(NotFoundError):
         client(sandbox, cache_dir).dcpi("atlantis-nowhere")
-
-
-def test_bad_request_from_the_service_names_the_parameter(sandbox, cache_dir):
-    """Arguments that pass local checks but the service refuses come back as ValidationError with its param."""
-    from dchub_jupyterlab import ValidationError
-
-    hub = client(sandbox, cache_dir)
-    with pytest.raises(ValidationError) as info:
-        hub._s.fetch("/api/v1/interconnection-queue/refined", [("min_mw", "abc")])
-    assert info.value.param == "min_mw" and info.value.status == 400
 
 
 def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox, cache_dir):

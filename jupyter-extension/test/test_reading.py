@@ -70,7 +70,7 @@ def stub():
 def client(url, cache_dir, key=KEY):
     from dchub_jupyterlab import Client
 
-    return Client(base_url=url, api_key=key, cache_dir=cache_dir, sleep=lambda s: None)
+    return Client(base_url=url, api_key=key, cache_dir=cache_dir)
 
 
 def test_null_numerics_decimal_strings_and_legacy_envelopes(stub, cache_dir):
@@ -128,6 +128,18 @@ def test_errors_reported_with_a_200_are_errors(stub, cache_dir):
         client(s.url, cache_dir).news()
 
 
+def test_bad_request_from_the_service_names_the_parameter(stub, cache_dir):
+    """Arguments that pass local checks but the service refuses come back as ValidationError with its param."""
+    from dchub_jupyterlab import ValidationError
+
+    s = stub({"/api/v1/interconnection-queue/refined": (400, {}, {"error": "min_mw: must be below 100000", "param": "min_mw"})})
+    hub = client(s.url, cache_dir)
+    with pytest.raises(ValidationError) as info:
+        hub.queue(min_mw=5)
+    assert info.value.param == "min_mw" and info.value.status == 400 and str(info.value) == "min_mw: must be below 100000"
+    assert hub.requests_sent == 1
+
+
 def test_an_html_gateway_page_is_one_line(stub, cache_dir):
     from dchub_jupyterlab import ServerError
 
@@ -157,13 +169,18 @@ def test_403_plan_wall_and_402_preview(stub, cache_dir):
 
 
 def test_a_redirect_to_another_origin_never_carries_the_key(stub, cache_dir):
+    """Core's rule for every host: with a key set, a redirect to another origin is not followed
+    (the key would have to go there, or the answer would be another service's); the error says so."""
+    from dchub_jupyterlab import NetworkError
+
     other = stub({"/api/v1/markets/list": (200, {}, {"success": True, "data": [{"id": "dallas", "name": "Dallas"}]})})
     first = stub({"/api/v1/markets/list": (302, {"Location": "{other}/api/v1/markets/list"}, "")})
     first.other = other.url
-    df = client(first.url, cache_dir).markets()
-    assert list(df["id"]) == ["dallas"]
+    with pytest.raises(NetworkError, match="the API key was not sent there") as info:
+        client(first.url, cache_dir).markets()
+    assert other.url in str(info.value) and KEY not in str(info.value)
     assert first.seen[0][1].get("x-api-key") == KEY  # the configured service gets it
-    assert "x-api-key" not in other.seen[0][1]  # the other origin does not
+    assert other.seen == []  # the other origin gets nothing
 
 
 def test_a_same_origin_redirect_keeps_the_key(stub, cache_dir):
@@ -183,7 +200,7 @@ def test_the_key_never_shows(stub, cache_dir, caplog):
     })
     caplog.set_level(logging.DEBUG, logger="dchub")
     hub = client(s.url, cache_dir)
-    assert KEY not in repr(hub) and KEY not in str(vars(hub)) and KEY not in repr(vars(hub._s))
+    assert KEY not in repr(hub) and KEY not in str(vars(hub)) and KEY not in repr(vars(hub._session))
     df = hub.markets()
     assert KEY not in df.to_csv() and KEY not in repr(df.attrs)
     with pytest.raises(AuthError) as info:

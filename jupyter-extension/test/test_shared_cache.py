@@ -156,27 +156,6 @@ def test_two_services_never_share_an_answer(sandbox, cache_dir, cli):
     assert again.requests_sent == 0
 
 
-def test_file_names_and_keys_are_cores(tmp_path):
-    """File names of long, short and non-ASCII keys, and the keys themselves, made by both sides."""
-    from dchub_jupyterlab.api.store import cache_key, file_name_of
-
-    cases = [("anon", "https://dchub.cloud/", "GET", "/api/news?limit=2"),
-             ("k1x2y3", "http://127.0.0.1:8787", "GET", "/api/v1/interconnection-queue/refined?baseload_only=true&fuel_type=gas"
-              "%2Cnuclear&geocoded_only=true&iso=ERCOT%2CPJM&limit=50&max_fiber_km=25&max_ttp_months=36&min_mw=100"),
-             ("anon", "https://dchub.cloud", "MCP", 'get_news#[["query","Zürich – ☃"]]'),
-             ("kabc", "http://localhost:8888/dchub/proxy/", "derive-index", "/api/v1/dcpi/scores")]
-    script = ("import { cacheKey } from '@dchub/core'; import { fileNameOf } from '@dchub/core/node';"
-              "const cases = JSON.parse(process.argv[1]);"
-              "console.log(JSON.stringify(cases.map((c) => { const k = cacheKey(...c); return [k, fileNameOf(k)]; })));")
-    p = subprocess.run(["node", "--input-type=module", "-e", script, json.dumps(cases)], cwd=ROOT / "core",
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    core = json.loads(p.stdout)
-    python = [[cache_key(*c), file_name_of(cache_key(*c))] for c in cases]
-    assert python == core
-    assert len(core[1][1]) < 200 and "~" in core[1][1] and "~" not in core[0][1]
-
-
 @pytest.mark.parametrize("env", [{}, {"XDG_CACHE_HOME": "{tmp}/xdg"}, {"XDG_CACHE_HOME": "  "}])
 def test_default_cache_directory_is_the_clis(tmp_path, env):
     """Without --cache-dir or DCHUB_CACHE_DIR, the CLI and the Python API pick the same directory

@@ -18,6 +18,8 @@ export function fileNameOf(key: string): string {
 
 /** A directory of files, one per key (Node: the CLI and tests). Writes are atomic (temp + rename). */
 export class DirectoryStore implements KeyValueStore {
+  /** The CLI, kernels and the Jupyter relay on one machine share a directory. */
+  readonly shared = true;
   constructor(readonly dir: string) {}
 
   #file(key: string): string {

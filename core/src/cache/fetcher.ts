@@ -20,6 +20,8 @@ export interface FetcherDeps {
   readonly ledger: QuotaLedger | undefined;
   now(): number;
   send(method: 'get' | 'post', path: string, init: SendInit): Promise<RawResponse>;
+  /** Whether an answer's text may be kept (never one that echoes the caller's key). Default: yes. */
+  mayStore?(text: string): boolean;
 }
 
 /** One call to make: a GET with its query, or a POST with its JSON body. */
@@ -142,6 +144,7 @@ export class CachedFetcher {
       return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning });
     } catch (err) {
       await this.#settleFailure(err);
+      if (warning && err instanceof DchubError) err.allowance ??= warning;
       throw err;
     }
   }
@@ -165,12 +168,20 @@ export class CachedFetcher {
 
   async #fromCacheOnly<T>(key: string, call: CallSpec, decode: AnswerDecoder<T>): Promise<Fetched<T>> {
     const cache = this.deps.cache;
-    const stored = cache ? (cache.peek(key)?.answer ?? (await cache.load(key))) : undefined;
+    const stored = cache ? await this.#stored(key, cache) : undefined;
     const d = stored && cache ? this.#readStored(key, call, stored, decode, cache) : undefined;
     if (!stored || !d) throw new NotCachedError(call.path);
     const now = this.deps.now();
     const stale = stored.expiresAt <= now;
     return this.#deliver(d.value, stored, { fromCache: true, stale, now, notes: d, ...(stale ? { reason: 'not refreshed in preview' } : {}) });
+  }
+
+  /** The newest stored answer: memory's, unless it expired and the store (shared with other processes) holds a newer one. */
+  async #stored(key: string, cache: ResponseCache): Promise<StoredAnswer | undefined> {
+    const mem = cache.peek(key)?.answer;
+    if (mem && (mem.expiresAt > this.deps.now() || !cache.store.shared)) return mem;
+    const disk = await cache.load(key);
+    return disk && (!mem || disk.storedAt > mem.storedAt) ? disk : mem;
   }
 
   /** A waiter gave up; when none is left the shared request is aborted. */
@@ -197,6 +208,7 @@ export class CachedFetcher {
       ...(m.reason ? { reason: m.reason } : {}),
       warnings,
       ...(m.notes?.preview ? { previewInfo: m.notes.preview } : {}),
+      ...(m.extra ? { allowance: m.extra } : {}),
     };
     attachMeta(value, meta);
     return { data: value, ...meta };
@@ -223,7 +235,7 @@ export class CachedFetcher {
   }
 
   async #fetchThrough<T>(key: string, call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions, cache: ResponseCache | undefined): Promise<Fetched<T>> {
-    let stored = cache ? (cache.peek(key)?.answer ?? (await cache.load(key))) : undefined;
+    let stored = cache ? await this.#stored(key, cache) : undefined;
     const storedRead = stored && cache ? this.#readStored(key, call, stored, decode, cache) : undefined;
     if (!storedRead) stored = undefined;
     const now = this.deps.now();
@@ -255,6 +267,7 @@ export class CachedFetcher {
       });
     } catch (err) {
       await this.#settleFailure(err);
+      if (warning && err instanceof DchubError) err.allowance ??= warning;
       return fallBack(err);
     }
     await this.deps.ledger?.correct(raw.headers);
@@ -286,8 +299,9 @@ export class CachedFetcher {
       preview: d.preview !== undefined || (d.value as { _gated?: unknown } | null)?._gated === true,
       ...(Object.keys(headers).length ? { headers } : {}),
     };
-    // A preview is stored as a preview (so it is never served as full data), under this caller only.
-    if (cache) await cache.save(key, answer, d.value, d);
+    // A preview is stored as a preview (so it is never served as full data), under this caller only;
+    // an answer that echoes the key is never written down.
+    if (cache && (this.deps.mayStore?.(raw.text) ?? true)) await cache.save(key, answer, d.value, d);
     return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning });
   }
 }

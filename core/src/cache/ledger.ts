@@ -67,9 +67,10 @@ export class QuotaLedger {
 
   async #load(): Promise<LedgerState> {
     const day = utcDay(this.#now());
-    if (!this.#state) {
+    // A shared store is the truth: another process may have spent calls since the last look.
+    if (!this.#state || this.store.shared) {
       try {
-        this.#state = (JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') as LedgerState | null) ?? undefined;
+        this.#state = (JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') as LedgerState | null) ?? (this.store.shared ? undefined : this.#state);
       } catch {
         this.#state = undefined;
       }

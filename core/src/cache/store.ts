@@ -11,6 +11,11 @@ export interface KeyValueStore {
   keys(prefix: string): Promise<string[]>;
   /** The value was used (served from a layer above): stores that evict by use keep it longer. */
   touch?(key: string): void;
+  /**
+   * Other processes write this store too (a directory the CLI, kernels and the Jupyter relay
+   * share): state kept in memory above it (the ledger, the derive index) is read again each time.
+   */
+  readonly shared?: boolean;
 }
 
 /** A bounded in-memory LRU, by entry count and by stored characters. */

@@ -38,7 +38,8 @@ function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
   if (!byKey) INDEXES.set(cache, (byKey = new Map<string, Promise<SourceEntry[]>>()));
   const key = indexKey(client, path);
   let entries = byKey.get(key);
-  if (!entries) {
+  // A shared store (the CLI's directory) may have gained entries from another process: read it again.
+  if (!entries || cache.store.shared) {
     entries = cache.store.get(key).then(
       (text) => {
         try {
@@ -135,6 +136,7 @@ export function deliverDerived<T extends object>(
     ...(reason ? { reason } : {}),
     // What the reader mended or left out of the source holds for what is derived from it.
     warnings: source.warnings ?? [],
+    ...(source.allowance ? { allowance: source.allowance } : {}),
     derivedFrom: { path, query, ageMs: source.ageMs },
   });
   return value;

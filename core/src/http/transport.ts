@@ -102,6 +102,8 @@ export class Transport {
       if (init.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
       if (err instanceof DchubError) throw err;
       const reason = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
+      // The service answered, then the connection broke: not "cannot reach".
+      if (droppedMidAnswer(err)) throw new NetworkError(`${path}: the connection dropped before the whole answer arrived (${reason})`, { cause: err });
       throw new NetworkError(`${path}: cannot reach ${this.#baseUrl} (${reason})`, { cause: err });
     }
     const text = await response.text().catch((err: unknown) => {
@@ -109,6 +111,14 @@ export class Transport {
     });
     return { status: response.status, headers: response.headers, text };
   }
+}
+
+/** A connection the service closed part way through its answer (undici's socket error, a reset, a termination). */
+function droppedMidAnswer(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  const words = typeof cause?.message === 'string' ? cause.message : '';
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || /other side closed|terminated/i.test(words);
 }
 
 /** A 429/503 that asks for a long wait or says the day is spent: fail now, retrying would only hang. */

@@ -3,11 +3,14 @@ import { describeGated, previewInfo } from '../preview.js';
 import {
   AiCapacityIndex,
   AiCapacityMarket,
+  DcpiLeaderboard,
+  DcpiLeaderboardRow,
   DcpiScoreResponse,
   MarketList,
   MarketListRow,
   PlatformStats,
   type AiCapacityIndexT,
+  type DcpiLeaderboardT,
   type DcpiScoreResponseT,
   type MarketListT,
   type PlatformStatsT,
@@ -157,6 +160,49 @@ export const readAiCapacity: Reader<AiCapacityIndexT> = {
     parsed.markets = markets;
     const gated = describeGated(top, { rows: markets, sent: ctx.params });
     if (gated) ctx.preview = gated;
+    return parsed;
+  },
+};
+
+/**
+ * GET /api/v1/dcpi/leaderboard: the head's members filled when the service leaves them out
+ * (`as_of` from the rows, `count`, `filter`), and a row whose value does not read as the schema
+ * says (a band such as `"10–50 MW"` where a score should be) kept as served and named.
+ */
+export const readDcpiLeaderboard: Reader<DcpiLeaderboardT> = {
+  what: 'DCPI leaderboard',
+  read(json, ctx) {
+    const { head, list } = listAnswer(json, 'leaderboard', ['data', 'results', 'markets'], 'leaderboard rows');
+    const rows = readRecords(list, DcpiLeaderboardRow, ctx.warnings, {
+      what: 'leaderboard row',
+      name: (r, i) => text((r as Record<string, unknown> | null)?.market_slug) ?? `row ${i + 1}`,
+      mend: (r, _warn, i) => ({
+        rank: i + 1,
+        market_name: text(r.market_slug) ?? '',
+        iso: null,
+        state: null,
+        excess_power_score: null,
+        constraint_score: null,
+        time_to_power_months: null,
+        verdict: '',
+        computed_at: '',
+        url: '',
+        composite_score: null,
+        ...r,
+      }),
+      keepBad: (r) => r as DcpiLeaderboardT['leaderboard'][number],
+    });
+    const asOf = rows.reduce((m, r) => (typeof r.computed_at === 'string' && r.computed_at > m ? r.computed_at : m), '');
+    const parsed = parseTolerant(DcpiLeaderboard, {
+      as_of: asOf,
+      count: rows.length,
+      filter: { verdict: null, excludes_low_signal: false },
+      methodology_url: '',
+      citation: 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0',
+      ...head,
+      leaderboard: [],
+    });
+    parsed.leaderboard = rows;
     return parsed;
   },
 };

@@ -1,20 +1,20 @@
-"""Typed errors of the Python API, one for each of core's (core/src/errors.ts).
+"""Typed errors of the Python API, one for each of core's (core/src/errors.ts), raised from the
+engine's answers one-to-one (:func:`error_from_engine`).
 
 Every failure is a :class:`DchubError` carrying the service's own words where it gave any. A bad
 argument is a :class:`ValidationError`, which is also a :class:`ValueError` and names the
 parameter (``err.param``); it is raised before any request is sent. Messages never contain the
-API key: the client redacts it from anything the service echoes.
+API key: core redacts it from anything the service echoes.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
     "DchubError", "ValidationError", "AuthError", "GatedPreviewError", "NotFoundError", "RateLimitError",
     "QuotaSpentError", "ServerError", "NetworkError", "SchemaDriftError", "GatedPreviewWarning",
-    "AssumedAllowanceWarning", "StaleAnswerWarning", "error_from_response",
+    "AssumedAllowanceWarning", "StaleAnswerWarning", "error_from_engine",
 ]
 
 
@@ -47,11 +47,14 @@ class AuthError(DchubError):
 
     kind = "auth"
 
-    def __init__(self, message: str, *, status: int, body: Any = None, auth_instructions: str | None = None,
-                 required_plan: str | None = None):
+    def __init__(self, message: str, *, status: int, body: Any = None,
+                 auth_instructions: str | None = None, required_plan: str | None = None,
+                 current_plan: str | None = None, upgrade_url: str | None = None):
         super().__init__(message, status=status, body=body)
         self.auth_instructions = auth_instructions
         self.required_plan = required_plan
+        self.current_plan = current_plan
+        self.upgrade_url = upgrade_url
 
 
 class GatedPreviewError(AuthError):
@@ -87,8 +90,9 @@ class RateLimitError(DchubError):
 class QuotaSpentError(RateLimitError):
     """Today's allowance is spent (confirmed by the service): no request was sent."""
 
-    def __init__(self, limit: int, reset_at: str):
-        super().__init__(f"daily allowance of {limit} calls is spent; it resets at {reset_at}", status=None, reset_at=reset_at)
+    def __init__(self, limit: int, reset_at: str, message: str | None = None):
+        super().__init__(message or f"daily allowance of {limit} calls is spent; it resets at {reset_at}",
+                         status=None, reset_at=reset_at)
         self.limit = limit
 
 
@@ -111,8 +115,9 @@ class SchemaDriftError(DchubError):
 
     kind = "schema_drift"
 
-    def __init__(self, path: str, message: str, *, body: Any = None):
-        super().__init__(f"response did not match at {path or '(root)'}: {message}", body=body)
+    def __init__(self, path: str, message: str, *, body: Any = None, exact: bool = False):
+        super().__init__(message if exact else f"response did not match at {path or '(root)'}: {message}",
+                         body=body)
         self.path = path
 
 
@@ -128,62 +133,35 @@ class StaleAnswerWarning(UserWarning):
     """The service failed or the allowance is spent: the last cached answer was served, with its age."""
 
 
-def _text(v: Any) -> str | None:
-    return v if isinstance(v, str) and v.strip() else None
-
-
-def _one_line(s: str, limit: int = 200) -> str:
-    s = re.sub(r"\s+", " ", s).strip()
-    return s if len(s) <= limit else s[: limit - 1] + "…"
-
-
-def error_from_response(status: int, body: Any, headers: Mapping[str, str] | None = None) -> DchubError:
-    """Maps an HTTP status and its (possibly JSON) body to the matching typed error."""
-    b: dict[str, Any] = body if isinstance(body, dict) else {}
-    if isinstance(body, str) and re.search(r"<\s*(!doctype|html|head|body)\b", body[:500], re.I):
-        return ServerError(
-            f"HTTP {status}: the service's gateway answered an HTML error page; try again in a minute", status=status, body=None
-        )
-    words = _text(b.get("message")) or _text(b.get("error")) or _text(b.get("human_message"))
-    if words is None and isinstance(body, str) and body.strip():
-        words = _one_line(body)
-    reason = words or f"HTTP {status}"
-    if status in (400, 413, 422):
-        err = _text(b.get("error"))
-        param = _text(b.get("param"))
-        if param is None and err:
-            m = re.match(r"^([a-z_][a-z0-9_.]*):", err, re.I)
-            param = m.group(1) if m else None
-        param = param or "request"
-        msg = re.sub(rf"^{re.escape(param)}:\s*", "", err or reason)
-        return ValidationError(param, msg, status=status, body=body)
-    if status == 402 and (b.get("status") == "paid_preview" or "preview" in b or b.get("_gated") is True):
-        action = b.get("agent_action") if isinstance(b.get("agent_action"), dict) else {}
-        unlock = _text(b.get("upgrade_url")) or _text(b.get("_signup_url")) or _text(action.get("url"))
-        hidden = b.get("_hidden_count")
-        return GatedPreviewError(
-            f"{reason}{f' (unlock: {unlock})' if unlock else ''}",
-            status=status, body=body,
-            preview=b.get("preview_data", b.get("data", b.get("preview"))),
-            hidden_count=hidden if isinstance(hidden, int) else None,
-            unlock_url=unlock,
-        )
-    if status in (401, 402, 403):
-        return AuthError(
-            reason, status=status, body=body,
-            auth_instructions=_text(b.get("auth_instructions")) or _text(b.get("get_key_url")) or _text(b.get("signup_url")),
-            required_plan=_text(b.get("required_plan")) or _text(b.get("_required_tier")),
-        )
-    if status == 404:
-        return NotFoundError(reason, body=body)
-    if status == 429:
-        retry = None
-        header = (headers or {}).get("retry-after")
-        for candidate in (header, b.get("retry_after"), b.get("retry_after_seconds")):
-            try:
-                retry = float(candidate)  # type: ignore[arg-type]
-                break
-            except (TypeError, ValueError):
-                continue
-        return RateLimitError(reason, status=status, body=body, retry_after_seconds=retry, reset_at=_text(b.get("resets_at")))
-    return ServerError(reason, status=status, body=body)
+def error_from_engine(message: str, code: Any, data: dict[str, Any]) -> DchubError:
+    """The error core reported (``data["type"]`` names the class), as the matching Python class."""
+    t, status, body = data.get("type"), data.get("status"), data.get("body")
+    if t == "ValidationError":
+        param = str(data.get("param") or "request")
+        words = message[len(param) + 2:] if message.startswith(f"{param}: ") else message
+        return ValidationError(param, words, status=status, body=body)
+    if t == "GatedPreviewError":
+        return GatedPreviewError(message, status=status or 402, body=body, preview=data.get("preview"),
+                                 hidden_count=data.get("hidden_count"), unlock_url=data.get("unlock_url"))
+    if t == "AuthError":
+        return AuthError(message, status=status or 403, body=body,
+                         auth_instructions=data.get("auth_instructions"),
+                         required_plan=data.get("required_plan"), current_plan=data.get("current_plan"),
+                         upgrade_url=data.get("upgrade_url"))
+    if t == "NotFoundError":
+        return NotFoundError(message, body=body)
+    if t == "QuotaSpentError":
+        return QuotaSpentError(int(data.get("limit") or 0), str(data.get("reset_at") or ""), message)
+    if t == "RateLimitError":
+        return RateLimitError(message, status=status, body=body,
+                              retry_after_seconds=data.get("retry_after_seconds"),
+                              reset_at=data.get("reset_at"))
+    if t == "ServerError":
+        return ServerError(message, status=status, body=body)
+    if t == "NetworkError":
+        return NetworkError(message, timeout=bool(data.get("timeout")))
+    if t == "SchemaDriftError":
+        return SchemaDriftError(str(data.get("path") or ""), message, body=body, exact=True)
+    if code == -32603:
+        return DchubError(f"DC Hub's engine failed: {message}")
+    return DchubError(message, status=status, body=body)

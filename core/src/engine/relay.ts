@@ -1,0 +1,177 @@
+import { MCP_DAILY_ALLOWANCE, QuotaLedger } from '../cache/ledger.js';
+import { fetchMeta, type FetchMeta } from '../call.js';
+import { answerQueue, QUEUE_PATH } from '../derive/queue-answers.js';
+import { DchubError, QuotaSpentError, ValidationError } from '../errors.js';
+import type { RawResponse } from '../http/transport.js';
+import { QueueFilters } from '../schemas/queue.js';
+import { parseParams } from '../validate.js';
+import type { Session } from './sessions.js';
+
+/**
+ * The Jupyter relay, answered by core: a request the browser sent to `<jupyter>/dchub/proxy/<path>`
+ * is answered through the server's caller client — its cache directory, its daily ledger and its
+ * wide answers, the ones the kernels and the `dchub` CLI on that machine use — and the key is added
+ * only here. Only the API is relayed (`api/…`, `mcp`, `openapi.json`).
+ */
+
+export interface RelayParams {
+  method: string;
+  /** The path under the relay, as sent (percent-encoded), without the leading slash. */
+  path: string;
+  /** The query string as sent, without `?`. */
+  query?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface RelayAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Paths the relay serves; anything else is refused with 404. */
+const RELAYED = /^(?:api\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]+|mcp|openapi\.json)$/;
+
+/** Whether `path` (as sent) names part of the API and cannot climb out of it. */
+export function isRelayedPath(path: string): boolean {
+  if (!RELAYED.test(path)) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  return !decoded.split('/').some((s) => s === '' || s === '.' || s === '..') && !/[\\?#]/.test(decoded);
+}
+
+/** Request headers an MCP exchange needs; cookies and Jupyter's authorization never leave. */
+const MCP_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+/** Answer headers passed back to the browser. */
+const ANSWER_HEADERS = ['content-type', 'content-disposition', 'retry-after', 'mcp-session-id', 'x-total-available', 'x-market-brief-mode', 'x-market-brief-tier', 'x-canonical-path'];
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): RelayAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** How the answer was obtained, for the panel's banner (the relay's cache, not the browser's). */
+function answerHeader(meta: FetchMeta | undefined): Record<string, string> {
+  if (!meta) return {};
+  const facts = {
+    from_cache: meta.fromCache,
+    stale: meta.stale,
+    age_ms: meta.ageMs,
+    ...(meta.reason ? { reason: meta.reason } : {}),
+    ...(meta.derivedFrom ? { derived_from: meta.derivedFrom } : {}),
+    ...(meta.allowance ? { allowance: meta.allowance } : {}),
+  };
+  return { 'x-dchub-answer': JSON.stringify(facts) };
+}
+
+/** A failure as the service would have answered it, so the browser's core reads the same error. */
+function failure(err: unknown): RelayAnswer {
+  if (err instanceof QuotaSpentError) {
+    return json(429, { error: 'daily_limit_reached', message: err.message, resets_at: err.resetAt, limit: err.limit, _relay: true });
+  }
+  if (err instanceof DchubError && err.status !== undefined && err.body !== undefined) {
+    return typeof err.body === 'string' ? { status: err.status, headers: { 'content-type': 'text/plain' }, body: err.body } : json(err.status, err.body);
+  }
+  if (err instanceof DchubError && err.kind === 'validation') return json(400, { error: err.message, param: (err as ValidationError).param });
+  if (err instanceof DchubError) return json(err.status ?? 502, { error: err.kind === 'network' ? 'upstream_unreachable' : 'upstream_error', message: err.message });
+  throw err;
+}
+
+/** A raw answer kept as served (text, and the headers a reader needs again). */
+interface RawAnswer {
+  text: string;
+  headers: Record<string, string>;
+}
+
+const rawDecoder = (raw: RawResponse): { value: RawAnswer; warnings: string[] } => {
+  const headers: Record<string, string> = {};
+  for (const h of ANSWER_HEADERS) {
+    const v = raw.headers.get(h);
+    if (v !== null) headers[h] = v;
+  }
+  if (/json/i.test(headers['content-type'] ?? '')) JSON.parse(raw.text); // a malformed answer is never stored
+  return { value: { text: raw.text, headers }, warnings: [] };
+};
+
+/** Whether a POST is a pure computation whose answer may be cached by its body. */
+const CACHEABLE_POSTS = new Set(['/api/v1/rank-sites', '/api/v1/analyze-parcel']);
+
+async function relayRest(s: Session, method: string, path: string, query: string, body: string | undefined, signal: AbortSignal): Promise<RelayAnswer> {
+  const params = new URLSearchParams(query);
+  if (method === 'GET' && path === QUEUE_PATH) {
+    // Through the derive setting: answered from the shared wide answers, or widened for later questions.
+    const filters = parseParams(QueueFilters, Object.fromEntries(params));
+    const r = await answerQueue(s.client, filters, { signal });
+    return json(200, r, answerHeader(fetchMeta(r)));
+  }
+  if (method === 'GET') {
+    const r = await s.client.fetchText(path, rawDecoder, params, { signal, cache: !path.endsWith('/market-brief/diff') });
+    return { status: 200, headers: { 'content-type': 'application/json', ...r.data.headers, ...answerHeader(r) }, body: r.data.text };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    return json(400, { error: 'the request body is not JSON' });
+  }
+  const reader = { what: 'answer', read: (v: unknown) => v };
+  const r = await s.client.fetchJson(path, reader, undefined, { signal, cache: CACHEABLE_POSTS.has(path) }, parsed);
+  return json(200, r.data, answerHeader(r));
+}
+
+/** MCP passes through (sessions and streams are the SDK's); each tools/call spends the caller's MCP allowance. */
+async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
+  const calls = (() => {
+    try {
+      const b = JSON.parse(p.body ?? 'null') as unknown;
+      const list = Array.isArray(b) ? b : [b];
+      return list.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
+    } catch {
+      return 0;
+    }
+  })();
+  if (calls) {
+    const ledger = new QuotaLedger(s.store, `${s.client.callerId}:mcp`, { tier: s.hasKey ? 'free' : 'anonymous', allowance: MCP_DAILY_ALLOWANCE, now: s.client.now });
+    const r = await ledger.reserveCall(calls);
+    if (!r.ok) {
+      const snap = await ledger.snapshot();
+      return json(429, { error: 'daily_limit_reached', message: `daily MCP allowance of ${snap.limit} calls is spent; it resets at ${snap.resetsAt}`, resets_at: snap.resetsAt });
+    }
+  }
+  const headers = new Headers();
+  for (const h of MCP_REQUEST_HEADERS) if (p.headers?.[h] !== undefined) headers.set(h, p.headers[h]);
+  if (s.secret) headers.set('X-API-Key', s.secret);
+  const res = await s.client.safeFetch(`${s.client.baseUrl}mcp${p.query ? `?${p.query}` : ''}`, {
+    method: p.method,
+    headers,
+    body: p.method === 'GET' || p.method === 'DELETE' ? undefined : (p.body ?? ''),
+    signal,
+  });
+  const out: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    if (ANSWER_HEADERS.includes(k) || k.startsWith('x-ratelimit-')) out[k] = v;
+  });
+  return { status: res.status, headers: out, body: await res.text() };
+}
+
+/** Answers one relayed request (never throws a DchubError: failures are answers, as the service gives them). */
+export async function relayRequest(s: Session, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
+  const method = String(p.method ?? '').toUpperCase();
+  const path = String(p.path ?? '');
+  if (!isRelayedPath(path)) return json(404, { error: 'not_relayed', message: 'the DC Hub relay serves api/..., mcp and openapi.json only' });
+  try {
+    if (path === 'mcp') return await relayMcp(s, { ...p, method }, signal);
+    if (method !== 'GET' && method !== 'POST') return json(405, { error: 'method_not_allowed', message: 'the relay passes GET and POST' }, { allow: 'GET, POST' });
+    return await relayRest(s, method, `/${path}`, p.query ?? '', p.body, signal);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    if (err instanceof DchubError) return failure(err);
+    return json(502, { error: 'upstream_unreachable', message: `cannot reach the DC Hub service (${err instanceof Error ? err.name : 'error'})` });
+  }
+}

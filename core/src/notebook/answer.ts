@@ -1,0 +1,126 @@
+import { fetchMeta, type FetchMeta } from '../call.js';
+import { previewSentence, type PreviewInfo } from '../preview.js';
+import { frameColumns, recordFields, type ColumnValue, type FrameColumn } from './columns.js';
+
+/**
+ * What a notebook host receives for one call: a table (typed columns), a single record (its
+ * fields), or plain data; `attrs` say where the answer came from and what it is (citation, data
+ * time, preview, cache, derivation), `warnings` what the user should be told, by category (a
+ * host maps each category to its own warning class: Python's GatedPreviewWarning, ...).
+ */
+export type WarningCategory = 'preview' | 'stale' | 'allowance' | 'note';
+
+export interface NotebookWarning {
+  category: WarningCategory;
+  message: string;
+}
+
+export type Attrs = Record<string, unknown>;
+
+interface Described {
+  attrs: Attrs;
+  warnings: NotebookWarning[];
+}
+
+export type NotebookAnswer =
+  | ({ shape: 'table'; columns: FrameColumn[] } & Described)
+  | ({ shape: 'record'; fields: Array<[string, ColumnValue]> } & Described)
+  | ({ shape: 'data'; data: unknown } & Described);
+
+/** What a preview withheld, as the `preview` attribute (rows shown and available, fields, filters, plan). */
+export function previewAttr(p: PreviewInfo | undefined, shown?: number, partial = false): Attrs | null {
+  if (!p) return null;
+  return {
+    gated: true,
+    ...(partial ? { partial: true } : {}),
+    shown: p.shown ?? shown ?? null,
+    total_available: p.total ?? null,
+    hidden_count: p.hidden ?? null,
+    required_tier: p.requiredTier ?? null,
+    locked_fields: p.lockedFields,
+    params_not_applied: p.filtersNotApplied,
+    upgrade: p.upgradeUrl ?? p.message ?? null,
+  };
+}
+
+/** How an answer was obtained, for a host that has no FetchMeta of its own. */
+export interface AnswerFacts {
+  citation?: string | null;
+  /** The data's time (ISO text). */
+  asOf?: string | null;
+  preview?: PreviewInfo;
+  /** Rows of a list answer, when a preview did not say how many it shows. */
+  shown?: number;
+  /** A list the service cut for this caller (an MCP tool's "3 of 10"). */
+  partial?: boolean;
+  note?: string | null;
+  /** Attributes of this kind of answer (`count_total_matching`, `tier`, ...). */
+  extra?: Attrs;
+  /** The path asked, named in a stale answer's warning. */
+  path: string;
+}
+
+const ageMinutes = (ms: number) => Math.round(ms / 60_000);
+
+/**
+ * The attrs and warnings of an answer from its FetchMeta and what the method knows: the same keys
+ * for every method (citation, as_of, preview, note, from_cache, stale, age_seconds; stale_reason,
+ * derived_from and warnings when there are any), then the method's own.
+ */
+export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts): Described {
+  const preview = facts.preview ?? meta?.previewInfo;
+  const attrs: Attrs = {
+    citation: facts.citation ?? null,
+    as_of: facts.asOf ?? null,
+    preview: previewAttr(preview, facts.shown, facts.partial),
+    note: facts.note ?? null,
+    from_cache: meta?.fromCache ?? false,
+    stale: meta?.stale ?? false,
+    age_seconds: (meta?.ageMs ?? 0) / 1000,
+  };
+  if (meta?.reason) attrs.stale_reason = meta.reason;
+  if (meta?.derivedFrom) attrs.derived_from = { path: meta.derivedFrom.path, query: meta.derivedFrom.query, age_seconds: meta.derivedFrom.ageMs / 1000 };
+  if (meta?.warnings.length) attrs.warnings = [...meta.warnings];
+  Object.assign(attrs, facts.extra ?? {});
+  const warnings: NotebookWarning[] = [];
+  if (meta?.stale) {
+    warnings.push({
+      category: 'stale',
+      message: `DC Hub: ${facts.path} served from the cache (${ageMinutes(meta.ageMs)} min old): ${meta.reason ?? 'the service could not answer'}`,
+    });
+  }
+  if (meta?.allowance) warnings.push({ category: 'allowance', message: `DC Hub: ${meta.allowance}` });
+  if (preview) warnings.push({ category: 'preview', message: previewSentence({ ...preview, shown: preview.shown ?? facts.shown }) });
+  return { attrs, warnings };
+}
+
+/** A table answer: `records` as typed columns (see frameColumns), described by `facts`. */
+export function tableAnswer(
+  records: readonly unknown[],
+  preferred: readonly string[],
+  data: unknown,
+  facts: AnswerFacts,
+  opts: { only?: boolean } = {},
+): NotebookAnswer {
+  return { shape: 'table', columns: frameColumns(records, preferred, opts), ...describeAnswer(fetchMeta(data), { shown: records.length, ...facts }) };
+}
+
+/** A single-record answer: every scalar leaf of `record`, described by `facts`. */
+export function recordAnswer(record: unknown, data: unknown, facts: AnswerFacts): NotebookAnswer {
+  return { shape: 'record', fields: recordFields(record), ...describeAnswer(fetchMeta(data), facts) };
+}
+
+/** Plain data (a tool's record, the quota), with nothing to describe. */
+export const dataAnswer = (data: unknown, warnings: NotebookWarning[] = []): NotebookAnswer => ({ shape: 'data', data, attrs: {}, warnings });
+
+export const DEFAULT_CITATION = 'DC Hub, dchub.cloud, CC-BY-4.0';
+
+/** The citation an answer carries (`_cite`, `citation.cite_as`, `provenance.cite_as`), else DC Hub's. */
+export function citationOf(body: unknown, fallback: string = DEFAULT_CITATION): string {
+  if (!body || typeof body !== 'object') return fallback;
+  const b = body as Record<string, unknown>;
+  const c = b.citation;
+  const prov = b.provenance as { cite_as?: unknown } | undefined;
+  const pick = [b._cite, c && typeof c === 'object' ? (c as { cite_as?: unknown }).cite_as : c, prov && typeof prov === 'object' ? prov.cite_as : undefined];
+  return (pick.find((v) => typeof v === 'string' && v.trim()) as string | undefined) ?? fallback;
+}

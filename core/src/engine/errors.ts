@@ -52,7 +52,8 @@ export function rpcError(err: unknown): { code: number; message: string; data?: 
   const data: Record<string, unknown> = { type: typeOf(err), kind: err.kind, status: err.status ?? null, body: bounded(err.body) };
   if (err.allowance) data.warnings = [{ category: 'allowance', message: `DC Hub: ${err.allowance}` }];
   if (err instanceof ValidationError) data.param = err.param;
-  if (err instanceof RateLimitError) Object.assign(data, { retry_after_seconds: err.retryAfterSeconds ?? null, reset_at: err.resetAt ?? null, daily: err.daily });
+  if (err instanceof RateLimitError)
+    Object.assign(data, { retry_after_seconds: err.retryAfterSeconds ?? null, reset_at: err.resetAt ?? null, daily: err.daily });
   if (err instanceof QuotaSpentError) data.limit = err.limit;
   if (err instanceof AuthError) {
     Object.assign(data, {
@@ -62,7 +63,8 @@ export function rpcError(err: unknown): { code: number; message: string; data?: 
       upgrade_url: err.upgradeUrl ?? null,
     });
   }
-  if (err instanceof GatedPreviewError) Object.assign(data, { preview: bounded(err.preview), hidden_count: err.hiddenCount ?? null, unlock_url: err.unlockUrl ?? null });
+  if (err instanceof GatedPreviewError)
+    Object.assign(data, { preview: bounded(err.preview), hidden_count: err.hiddenCount ?? null, unlock_url: err.unlockUrl ?? null });
   if (err instanceof NetworkError) data.timeout = err.timeout;
   if (err instanceof SchemaDriftError) data.path = err.path;
   return { code: RPC.dchub, message: err.message, data };

@@ -48,7 +48,16 @@ export function isRelayedPath(path: string): boolean {
 /** Request headers an MCP exchange needs; cookies and Jupyter's authorization never leave. */
 const MCP_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 /** Answer headers passed back to the browser. */
-const ANSWER_HEADERS = ['content-type', 'content-disposition', 'retry-after', 'mcp-session-id', 'x-total-available', 'x-market-brief-mode', 'x-market-brief-tier', 'x-canonical-path'];
+const ANSWER_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'retry-after',
+  'mcp-session-id',
+  'x-total-available',
+  'x-market-brief-mode',
+  'x-market-brief-tier',
+  'x-canonical-path',
+];
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): RelayAnswer => ({
   status,
@@ -79,7 +88,8 @@ function failure(err: unknown): RelayAnswer {
     return typeof err.body === 'string' ? { status: err.status, headers: { 'content-type': 'text/plain' }, body: err.body } : json(err.status, err.body);
   }
   if (err instanceof DchubError && err.kind === 'validation') return json(400, { error: err.message, param: (err as ValidationError).param });
-  if (err instanceof DchubError) return json(err.status ?? 502, { error: err.kind === 'network' ? 'upstream_unreachable' : 'upstream_error', message: err.message });
+  if (err instanceof DchubError)
+    return json(err.status ?? 502, { error: err.kind === 'network' ? 'upstream_unreachable' : 'upstream_error', message: err.message });
   throw err;
 }
 
@@ -137,11 +147,19 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
     }
   })();
   if (calls) {
-    const ledger = new QuotaLedger(s.store, `${s.client.callerId}:mcp`, { tier: s.hasKey ? 'free' : 'anonymous', allowance: MCP_DAILY_ALLOWANCE, now: s.client.now });
+    const ledger = new QuotaLedger(s.store, `${s.client.callerId}:mcp`, {
+      tier: s.hasKey ? 'free' : 'anonymous',
+      allowance: MCP_DAILY_ALLOWANCE,
+      now: s.client.now,
+    });
     const r = await ledger.reserveCall(calls);
     if (!r.ok) {
       const snap = await ledger.snapshot();
-      return json(429, { error: 'daily_limit_reached', message: `daily MCP allowance of ${snap.limit} calls is spent; it resets at ${snap.resetsAt}`, resets_at: snap.resetsAt });
+      return json(429, {
+        error: 'daily_limit_reached',
+        message: `daily MCP allowance of ${snap.limit} calls is spent; it resets at ${snap.resetsAt}`,
+        resets_at: snap.resetsAt,
+      });
     }
   }
   const headers = new Headers();
@@ -167,7 +185,8 @@ export async function relayRequest(s: Session, p: RelayParams, signal: AbortSign
   if (!isRelayedPath(path)) return json(404, { error: 'not_relayed', message: 'the DC Hub relay serves api/..., mcp and openapi.json only' });
   try {
     if (path === 'mcp') return await relayMcp(s, { ...p, method }, signal);
-    if (method !== 'GET' && method !== 'POST') return json(405, { error: 'method_not_allowed', message: 'the relay passes GET and POST' }, { allow: 'GET, POST' });
+    if (method !== 'GET' && method !== 'POST')
+      return json(405, { error: 'method_not_allowed', message: 'the relay passes GET and POST' }, { allow: 'GET, POST' });
     return await relayRest(s, method, `/${path}`, p.query ?? '', p.body, signal);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;

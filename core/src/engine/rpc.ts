@@ -7,7 +7,7 @@ import { NOTEBOOK_METHODS, describeNotebook } from '../notebook/methods.js';
 import type { MethodContext } from '../notebook/context.js';
 import { RPC, rpcError } from './errors.js';
 import { relayRequest, type RelayParams } from './relay.js';
-import { Session, type LogLine, type OpenParams } from './sessions.js';
+import { Session, type LogLine } from './sessions.js';
 
 /**
  * The engine's JSON-RPC 2.0 channel: one request per line on `input`, one answer per line on
@@ -110,14 +110,13 @@ export class Engine {
     switch (method) {
       case 'ping':
         return { version: this.opts.version, pid: process.pid };
-      case 'describe':
-      {
+      case 'describe': {
         const env = isRecord(params.env) ? (params.env as Record<string, string | undefined>) : process.env;
         const home = (process.platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
         return { ...describeNotebook(this.opts.version), default_cache_dir: defaultCacheDir(env, process.platform, home) };
       }
       case 'open': {
-        const s = new Session(params as OpenParams, this.#log);
+        const s = new Session(params, this.#log);
         if (s.secret) this.#secrets.add(s.secret);
         const name = `s${++this.#next}`;
         this.#sessions.set(name, s);

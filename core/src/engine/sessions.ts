@@ -44,7 +44,9 @@ export class Session {
   readonly #apiKey: string | undefined;
   #mcp: Promise<McpToolClient> | undefined;
 
-  constructor(p: OpenParams, log: LogLine) {
+  constructor(params: Record<string, unknown>, log: LogLine) {
+    // What a host sent, read as the open parameters (each checked below).
+    const p: OpenParams = params;
     const env = p.env ?? {};
     const derive = parseDeriveMode(p.derive ?? env.DCHUB_DERIVE);
     const deriveGiven = p.derive ?? env.DCHUB_DERIVE;
@@ -64,9 +66,11 @@ export class Session {
     this.hasKey = key !== '';
     this.cacheDir = given(p.cache_dir) || env.DCHUB_CACHE_DIR?.trim() || defaultCacheDir(env);
     const timeout = p.timeout ?? 30;
-    if (!(typeof timeout === 'number' && timeout > 0)) throw new ValidationError('timeout', `must be a number of seconds above 0, got ${JSON.stringify(timeout)}`);
+    if (!(typeof timeout === 'number' && timeout > 0))
+      throw new ValidationError('timeout', `must be a number of seconds above 0, got ${JSON.stringify(timeout)}`);
     const retries = p.retries ?? 2;
-    if (!(Number.isInteger(retries) && retries >= 0 && retries <= 10)) throw new ValidationError('retries', `must be a whole number from 0 to 10, got ${JSON.stringify(retries)}`);
+    if (!(Number.isInteger(retries) && retries >= 0 && retries <= 10))
+      throw new ValidationError('retries', `must be a whole number from 0 to 10, got ${JSON.stringify(retries)}`);
     const { client, ledger, store } = createCallerClient({
       baseUrl,
       apiKey: this.#apiKey,
@@ -112,7 +116,7 @@ export class Session {
 function loggingFetch(log: LogLine): typeof fetch {
   return async (input, init) => {
     const request = input instanceof Request ? input : undefined;
-    const url = new URL(request?.url ?? (input instanceof URL ? input.href : String(input)));
+    const url = new URL(request?.url ?? (input instanceof URL ? input.href : (input as string)));
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     try {
       const res = await fetch(input, init);

@@ -112,7 +112,12 @@ export function frameColumns(records: readonly unknown[], preferred: readonly st
       }
     }
   }
-  return names.map((n) => typedColumn(n, rows.map((r) => r[n])));
+  return names.map((n) =>
+    typedColumn(
+      n,
+      rows.map((r) => r[n]),
+    ),
+  );
 }
 
 /** Every scalar leaf of a nested record as `[dotted.path, value]`, in document order. */

@@ -56,12 +56,20 @@ export async function briefs(args: Record<string, unknown>, ctx: MethodContext):
 export async function briefsDiff(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const since = text(args.since);
   if (since === undefined || since.trim() === '') throw new ValidationError('since', 'is required (an ISO 8601 time)');
-  const d = await fetchBriefsDiff(ctx.client, since.trim(), { ...ctx.call, onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('changed briefs')(p)) });
+  const d = await fetchBriefsDiff(ctx.client, since.trim(), {
+    ...ctx.call,
+    onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('changed briefs')(p)),
+  });
   return briefsAnswer(d.briefs, d, '/api/v1/market-brief/diff', { tier: d.tier || null, changed_total: d.changed_total, since: since.trim() });
 }
 
-const fieldList = (v: unknown): string[] | undefined =>
-  v === null || v === undefined ? undefined : (Array.isArray(v) ? v : String(v).split(',')).map((s) => String(s).trim()).filter(Boolean);
+/** `fields` as a list: a list of paths, or their comma-separated text; anything else is refused. */
+function fieldList(v: unknown): string[] | undefined {
+  if (v === null || v === undefined) return undefined;
+  const items = Array.isArray(v) ? (v as unknown[]) : typeof v === 'string' ? v.split(',') : undefined;
+  if (!items || !items.every((s) => typeof s === 'string')) throw new ValidationError('fields', 'must be a field path or a list of them');
+  return items.map((s) => s.trim()).filter(Boolean);
+}
 
 /** Some fields of an item answered through the derive setting: the asked values only. */
 function fieldsAnswer(body: object, fields: readonly string[], path: string): NotebookAnswer {

@@ -105,9 +105,13 @@ export async function chain(args: Record<string, unknown>, ctx: MethodContext): 
     budget: wholeNumber(args, 'budget', 0),
   };
   const cost = await chainCost(ctx.client, input);
-  ctx.progress(`the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today`);
+  ctx.progress(
+    `the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today`,
+  );
   const r = await runChain(ctx.client, input, (p) => ctx.progress(`[${p.step}] ${p.message}`));
-  const skipped = r.skippedForBudget ? `${r.skippedForBudget} survivors not scored to stay within the budget of ${input.budget ?? cost.remaining} calls.` : undefined;
+  const skipped = r.skippedForBudget
+    ? `${r.skippedForBudget} survivors not scored to stay within the budget of ${input.budget ?? cost.remaining} calls.`
+    : undefined;
   return rankedAnswer(r.ranked, Object.keys(input.objectives), skipped, r.table.citation);
 }
 

@@ -62,7 +62,14 @@ function mendBrief(r: Record<string, unknown>, warn: (w: string) => void): Recor
     live_as_of: isRecord(r.live_as_of) ? { iso: null, age_hours: null, ...r.live_as_of } : { iso: null, age_hours: null },
     kpis: isRecord(r.kpis) ? { ...NULL_KPIS, ...r.kpis } : NULL_KPIS,
     // A section the service sent in part is filled the same way (the missing members blank).
-    outlook: { narrative_md: '', word_count: null, generated_at: null, verdict: hero.verdict ?? 'NODATA', rationale: '', ...(isRecord(r.outlook) ? r.outlook : {}) },
+    outlook: {
+      narrative_md: '',
+      word_count: null,
+      generated_at: null,
+      verdict: hero.verdict ?? 'NODATA',
+      rationale: '',
+      ...(isRecord(r.outlook) ? r.outlook : {}),
+    },
     power_grid: r.power_grid ?? null,
     pipeline: Array.isArray(r.pipeline) ? r.pipeline : [],
     operators: Array.isArray(r.operators) ? r.operators : [],

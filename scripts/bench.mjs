@@ -5,6 +5,7 @@ import { benchCore } from './bench-core.mjs';
 import { benchDerive } from './bench-derive.mjs';
 import { benchExcel } from './bench-excel.mjs';
 import { benchGrid } from './bench-grid.mjs';
+import { benchPython } from './bench-python.mjs';
 import { benchSandbox } from './bench-sandbox.mjs';
 
 const results = {};
@@ -160,6 +161,34 @@ rows.push({
   ratio: '',
   goal: '<100 ms',
   met: grid.goals.filter_50000_lt_100ms,
+});
+
+const py = await benchPython();
+results.python_api = py;
+const legacyNote = (v) => (py.legacy ? `${v} (the Python API of ${py.legacy_commit}, own transport and cache)` : 'not measured (history not cloned)');
+rows.push({
+  benchmark: `python: warm cached hub.queue(...) of ${py.engine.rows} rows (ms, median)`,
+  value: py.engine.warm_ms,
+  baseline: legacyNote(py.legacy?.warm_ms),
+  ratio: py.legacy ? round(py.engine.warm_ms / py.legacy.warm_ms) : '',
+  goal: 'no slower than before',
+  met: py.goals.warm_not_slower !== false,
+});
+rows.push({
+  benchmark: 'python: fresh interpreter, Client() + first call from the cache (ms, engine start included)',
+  value: py.engine.first_call_ms,
+  baseline: legacyNote(py.legacy?.first_call_ms),
+  ratio: py.legacy ? round(py.engine.first_call_ms / py.legacy.first_call_ms) : '',
+  goal: '<1000 ms',
+  met: py.goals.first_call_under_1s,
+});
+rows.push({
+  benchmark: 'python: the same, whole process (interpreter, imports, call; ms)',
+  value: py.engine.process_wall_ms,
+  baseline: legacyNote(py.legacy?.process_wall_ms),
+  ratio: py.legacy ? round(py.engine.process_wall_ms / py.legacy.process_wall_ms) : '',
+  goal: 'report',
+  met: true,
 });
 
 console.table(rows);

@@ -1,0 +1,112 @@
+// Issue 17: the Python API on core's engine beside the Python API it replaced (the last commit that had
+// its own transport, store and ledger), in the same run: a warm cached `hub.queue(...)` of 400 rows,
+// and the first call of a fresh interpreter (Client() and the call; the engine's start included),
+// with the whole process's wall time beside it. The old API is taken from git history.
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startSandbox } from '../sandbox/dist/server.js';
+
+/** The last commit whose Python API re-implemented core (transport, store, ledger, derive in Python). */
+export const LEGACY_COMMIT = '7428262';
+const KEY = 'bench-python-pro-key';
+const RUNS_WARM = 40;
+const RUNS_FRESH = 7;
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const python = path.join(root, '.venv', 'bin', 'python');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const r1 = (n) => Math.round(n * 10) / 10;
+
+/** The old package from git, and the two libraries it needed that the new one does not (kept in .cache). */
+function legacyApi() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dchub-legacy-api-'));
+  try {
+    execFileSync('sh', ['-c', `git -C "${root}" archive ${LEGACY_COMMIT} jupyter-extension/dchub_jupyterlab | tar -x -C "${dir}"`]);
+  } catch {
+    return undefined; // a shallow clone without that commit: the old figure is then not measured
+  }
+  const deps = path.join(root, '.cache', 'bench-legacy-deps');
+  if (!existsSync(path.join(deps, 'httpx'))) {
+    mkdirSync(deps, { recursive: true });
+    execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', deps, 'httpx>=0.27,<1', 'platformdirs>=4']);
+  }
+  return { pythonPath: [path.join(dir, 'jupyter-extension'), deps].join(path.delimiter), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const SCRIPT = `
+import json, statistics, sys, time
+t0 = time.perf_counter()
+from dchub_jupyterlab import Client
+t_import = time.perf_counter()
+url, key, cache, warm = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+hub = Client(base_url=url, api_key=key, cache_dir=cache)
+df = hub.queue(iso="PJM", min_mw=100, limit=400)
+t_first = time.perf_counter()
+out = {"rows": len(df), "import_ms": (t_import - t0) * 1000, "first_ms": (t_first - t_import) * 1000, "sent": hub.requests_sent}
+if warm:
+    times = []
+    for _ in range(warm):
+        s = time.perf_counter()
+        again = hub.queue(iso="PJM", min_mw=100, limit=400)
+        times.append((time.perf_counter() - s) * 1000)
+    assert len(again) == len(df) and again.attrs["from_cache"]
+    out["warm_ms"] = statistics.median(times)
+print(json.dumps(out))
+`;
+
+/** One Python process (asynchronous: the sandbox answers from this process's event loop). */
+async function run(api, url, cacheDir, warm) {
+  const started = performance.now();
+  const { stdout } = await promisify(execFile)(python, ['-c', SCRIPT, url, KEY, cacheDir, String(warm)], {
+    env: { ...process.env, PYTHONPATH: api.pythonPath, DCHUB_API_KEY: '', DCHUB_BASE_URL: '', DCHUB_CACHE_DIR: '' },
+    timeout: 120_000,
+  });
+  return { ...JSON.parse(stdout.trim().split('\n').pop()), wall_ms: performance.now() - started };
+}
+
+/** One API: a first process fills the cache and times warm calls; fresh processes time the first call. */
+async function measure(api, url) {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'dchub-bench-python-'));
+  try {
+    const primed = await run(api, url, cacheDir, RUNS_WARM);
+    const fresh = [];
+    for (let i = 0; i < RUNS_FRESH; i++) fresh.push(await run(api, url, cacheDir, 0));
+    if (fresh.some((f) => f.sent !== 0)) throw new Error('a fresh interpreter sent a request for a cached answer');
+    return {
+      rows: primed.rows,
+      warm_ms: r1(primed.warm_ms),
+      first_call_ms: r1(median(fresh.map((f) => f.first_ms))),
+      import_ms: r1(median(fresh.map((f) => f.import_ms))),
+      process_wall_ms: r1(median(fresh.map((f) => f.wall_ms))),
+    };
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchPython() {
+  const sb = await startSandbox({ port: 0, seed: 'bench-python', keys: `pro=${KEY}` });
+  const legacy = legacyApi();
+  try {
+    const now = await measure({ pythonPath: path.join(root, 'jupyter-extension') }, sb.url);
+    const old = legacy ? await measure(legacy, sb.url) : undefined;
+    return {
+      legacy_commit: LEGACY_COMMIT,
+      engine: now,
+      legacy: old ?? null,
+      goals: {
+        warm_not_slower: old ? now.warm_ms <= old.warm_ms : null,
+        first_call_under_1s: now.first_call_ms < 1000,
+      },
+    };
+  } finally {
+    legacy?.cleanup();
+    await sb.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchPython(), null, 2));

@@ -124,6 +124,26 @@ describe('architecture', () => {
     });
   }
 
+  // Issue 17: one engine. Python presents core; it holds no client of its own.
+  it('jupyter-extension/dchub_jupyterlab: the Python layer is thin — no HTTP client, store, ledger or rules of its own', () => {
+    const files = pythonFiles(join(ROOT, 'jupyter-extension/dchub_jupyterlab'));
+    const total = files.reduce((n, f) => n + lineCount(f), 0);
+    expect(total, `${total} lines of Python`).toBeLessThanOrEqual(1200);
+    const clients = /^\s*(?:import|from)\s+(httpx|requests|aiohttp|urllib\.request|http\.client|platformdirs|mcp)\b/m;
+    const offenders = files.filter((f) => clients.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    expect(offenders, 'Python modules that talk to the service themselves').toEqual([]);
+  });
+
+  it('core: only the Node-only modules (CLI, engine, notebook answers, directory store) import node:*', () => {
+    const nodeOnly = /^core\/src\/(node\.ts|cli\/|engine\/|notebook\/|cache\/dirstore\.ts)/;
+    const offenders = sourceFiles(join(ROOT, 'core/src'))
+      .map((f) => relative(ROOT, f))
+      .filter((f) => !nodeOnly.test(f) && /from ['"]node:/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(offenders, 'browser-safe core modules importing Node built-ins').toEqual([]);
+    const index = readFileSync(join(ROOT, 'core/src/index.ts'), 'utf8');
+    expect(index, 'the browser entry of core exports a Node-only module').not.toMatch(/\.\/(engine|notebook|cli)\//);
+  });
+
   it('finds a cycle when there is one (the checker itself)', () => {
     const g = new Map([
       ['a', ['b']],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { runCli } from './main.js';
+import { startEngine } from '../engine/main.js';
+import { runCli, version } from './main.js';
 
 // `dchub queue … | head -1`: the reader went away; stop quietly (no stack trace, nothing more to say).
 const quietOnBrokenPipe = (err: NodeJS.ErrnoException) => {
@@ -13,8 +14,12 @@ const write = (stream: NodeJS.WriteStream) => (s: string) => {
   if (!stream.destroyed) stream.write(s);
 };
 
-process.exitCode = await runCli(process.argv.slice(2), {
-  out: write(process.stdout),
-  err: write(process.stderr),
-  env: process.env,
-});
+// `dchub rpc`: core as an engine for another program (newline-delimited JSON-RPC on stdio), as the
+// Python API and the Jupyter relay run it; it ends when its stdin closes.
+if (process.argv[2] === 'rpc') startEngine(version());
+else
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: write(process.stdout),
+    err: write(process.stderr),
+    env: process.env,
+  });

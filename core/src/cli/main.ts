@@ -42,6 +42,8 @@ Commands:
   tool <name> [key=value ...]            any of the 29 MCP tools
   quota                                  calls left today (no call spent)
   cache stats | cache clear
+  rpc                                    serve core to another program: JSON-RPC 2.0 on stdin/stdout
+                                         (what the Python API and the Jupyter relay run)
 
 Flags:
   --base-url URL     service root (env DCHUB_BASE_URL; default ${DEFAULT_BASE_URL})

@@ -1,0 +1,37 @@
+import { ValidationError } from '../errors.js';
+import { leaderboard, marketQuadrant, marketsMap, marketTimeToPower } from './markets.js';
+import { queueMap, queueMix, queueTimeToPower } from './queue.js';
+import { ranking, siteScore } from './sites.js';
+import type { ChartData, VegaLiteSpec } from './spec.js';
+
+export * from './spec.js';
+export { FUEL_GROUPS, FUEL_COLORS, VERDICT_COLORS, VERDICT_ORDER, VERDICT_SHAPES, fuelGroup } from './palette.js';
+export { GEO_NOTICE } from './geo.js';
+export { leaderboard, marketQuadrant, marketsMap, marketTimeToPower, queueMap, queueMix, queueTimeToPower, ranking, siteScore };
+
+/** Options a chart may take: the user's time-to-power limit, how many to show, a ranking's weights. */
+export interface ChartOptions {
+  maxTtpMonths?: number;
+  top?: number;
+  objectives?: Record<string, number>;
+}
+
+/** Every chart by name (the names the Python API's `charts` module and the hosts use), and what it draws from. */
+export const CHARTS: Readonly<Record<string, { from: string; build: (d: ChartData, o: ChartOptions) => VegaLiteSpec | Promise<VegaLiteSpec> }>> = {
+  queue_map: { from: 'refined queue', build: (d) => queueMap(d) },
+  queue_mix: { from: 'refined queue', build: (d) => queueMix(d) },
+  queue_time_to_power: { from: 'refined queue', build: (d, o) => queueTimeToPower(d, o) },
+  leaderboard: { from: 'DCPI scores, leaderboard or briefs', build: (d, o) => leaderboard(d, o) },
+  markets_map: { from: 'DCPI scores', build: (d) => marketsMap(d) },
+  market_quadrant: { from: 'DCPI scores', build: (d) => marketQuadrant(d) },
+  market_time_to_power: { from: 'DCPI scores or briefs', build: (d, o) => marketTimeToPower(d, o) },
+  ranking: { from: 'rank-sites answer', build: (d, o) => ranking(d, o) },
+  site_score: { from: 'site-score answer', build: (d) => siteScore(d) },
+};
+
+/** A chart by name; an unknown name is refused with the known ones. */
+export async function buildChart(name: string, data: ChartData, options: ChartOptions = {}): Promise<VegaLiteSpec> {
+  const chart = Object.prototype.hasOwnProperty.call(CHARTS, name) ? CHARTS[name] : undefined;
+  if (!chart) throw new ValidationError('chart', `unknown chart ${JSON.stringify(name)}; one of ${Object.keys(CHARTS).join(', ')}`);
+  return chart.build(data, options);
+}

@@ -1,0 +1,221 @@
+import { fuelColor, fuelGroup, FUEL_GROUPS } from './palette.js';
+import { inAlbersUsa, usStatesTopology } from './geo.js';
+import { chartSpec, field, label, omittedNote, type ChartData, type VegaLiteSpec } from './spec.js';
+
+/**
+ * Charts of the refined queue: where the projects are (a map), what is queued where (MW by ISO
+ * and fuel, the *Queued Up* figure) and how long power takes (months by ISO, against the user's
+ * limit).
+ */
+
+const MAP_WIDTH = 640;
+
+/** The survivors over US state outlines: sized by MW, coloured by fuel, county centroids told apart. */
+export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
+  let noCoords = 0;
+  let offMap = 0;
+  const points: Record<string, unknown>[] = [];
+  for (const r of d.rows) {
+    const lat = field(r, 'lat', 'latitude');
+    const lon = field(r, 'lng', 'lon', 'longitude');
+    if (lat === undefined || lon === undefined) {
+      noCoords++;
+      continue;
+    }
+    if (!inAlbersUsa(lat, lon)) {
+      offMap++;
+      continue;
+    }
+    points.push({
+      lat,
+      lon,
+      mw: field(r, 'capacity_mw', 'capacity') ?? null,
+      fuel_group: fuelGroup(r.fuel_type),
+      fuel: label(r, 'fuel_type') ?? '',
+      name: label(r, 'project_name') ?? label(r, 'queue_id') ?? '',
+      id: label(r, 'queue_id') ?? '',
+      iso: label(r, 'iso') ?? '',
+      state: label(r, 'state') ?? '',
+      status: label(r, 'queue_status') ?? '',
+      ttp: field(r, 'estimated_ttp_months') ?? null,
+      location: r.coordinate_precision === 'county_centroid' ? 'County centroid' : 'Point of interconnection',
+    });
+  }
+  const notes = [
+    ...omittedNote(noCoords, d.rows.length, 'projects have no coordinates'),
+    ...omittedNote(offMap, d.rows.length, 'projects lie outside the map (territories)'),
+  ];
+  const view: VegaLiteSpec = {
+    width: MAP_WIDTH,
+    height: 400,
+    projection: { type: 'albersUsa' },
+    layer: [
+      {
+        data: { values: await usStatesTopology(), format: { type: 'topojson', feature: 'states' } },
+        mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 },
+      },
+      {
+        data: { values: points },
+        mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5 },
+        encoding: {
+          longitude: { field: 'lon', type: 'quantitative' },
+          latitude: { field: 'lat', type: 'quantitative' },
+          size: { field: 'mw', type: 'quantitative', title: 'Capacity (MW)', scale: { range: [8, 360] } },
+          color: fuelColor(),
+          shape: {
+            field: 'location',
+            type: 'nominal',
+            title: 'Location',
+            scale: { domain: ['Point of interconnection', 'County centroid'], range: ['circle', 'diamond'] },
+          },
+          tooltip: [
+            { field: 'name', title: 'Project' },
+            { field: 'id', title: 'Queue ID' },
+            { field: 'iso', title: 'ISO' },
+            { field: 'state', title: 'State' },
+            { field: 'fuel', title: 'Fuel' },
+            { field: 'mw', title: 'Capacity (MW)', format: ',.1f' },
+            { field: 'status', title: 'Status' },
+            { field: 'ttp', title: 'Est. time to power (months)', format: '.1f' },
+            { field: 'location', title: 'Location' },
+          ],
+        },
+      },
+    ],
+  };
+  return chartSpec({
+    title: 'Interconnection-queue projects',
+    subtitle: `${points.length.toLocaleString('en-US')} projects, sized by capacity, coloured by fuel`,
+    description: `Map of ${points.length} interconnection-queue projects over US state outlines; circle size is capacity in MW, colour the fuel group, a diamond marks a county-centroid location.`,
+    view,
+    width: MAP_WIDTH,
+    ctx: d,
+    notes,
+    facts: { chart: 'queue_map', rows: d.rows.length, drawn: points.length, omitted: { no_coordinates: noCoords, outside_map: offMap } },
+  });
+}
+
+/** Queued MW by ISO and fuel group, as stacked bars. */
+export function queueMix(d: ChartData): VegaLiteSpec {
+  const sums = new Map<string, { iso: string; fuel_group: string; mw: number; projects: number }>();
+  let noMw = 0;
+  for (const r of d.rows) {
+    const mw = field(r, 'capacity_mw', 'capacity');
+    if (mw === undefined) {
+      noMw++;
+      continue;
+    }
+    const iso = label(r, 'iso') ?? 'Unknown';
+    const g = fuelGroup(r.fuel_type);
+    const k = `${iso}\u0000${g}`;
+    const cur = sums.get(k) ?? { iso, fuel_group: g, mw: 0, projects: 0 };
+    cur.mw += mw;
+    cur.projects++;
+    sums.set(k, cur);
+  }
+  const values = [...sums.values()].map((v) => ({ ...v, mw: Math.round(v.mw * 10) / 10 }));
+  const view: VegaLiteSpec = {
+    width: 480,
+    height: 300,
+    data: { values },
+    mark: { type: 'bar' },
+    encoding: {
+      x: { field: 'iso', type: 'nominal', title: 'ISO', sort: '-y', axis: { labelAngle: 0 } },
+      y: { aggregate: 'sum', field: 'mw', type: 'quantitative', title: 'Queued capacity (MW)', axis: { format: ',.0f' } },
+      color: fuelColor(),
+      order: { field: 'fuel_rank', type: 'quantitative' },
+      tooltip: [
+        { field: 'iso', title: 'ISO' },
+        { field: 'fuel_group', title: 'Fuel' },
+        { field: 'mw', title: 'Capacity (MW)', format: ',.1f' },
+        { field: 'projects', title: 'Projects' },
+      ],
+    },
+    transform: [{ calculate: `indexof(${JSON.stringify(FUEL_GROUPS)}, datum.fuel_group)`, as: 'fuel_rank' }],
+  };
+  return chartSpec({
+    title: 'Queued capacity by ISO and fuel',
+    description: `Stacked bars of interconnection-queue capacity in MW for each ISO, split by fuel group, over ${d.rows.length - noMw} projects.`,
+    view,
+    width: 480,
+    ctx: d,
+    notes: omittedNote(noMw, d.rows.length, 'projects have no capacity'),
+    facts: { chart: 'queue_mix', rows: d.rows.length, drawn: values.length, omitted: { no_capacity: noMw } },
+  });
+}
+
+/** A horizontal bar of months per category, with the user's limit as a rule. */
+export function monthsBars(opts: {
+  values: Record<string, unknown>[];
+  category: { field: string; title: string };
+  months: { field: string; title: string };
+  color?: Record<string, unknown>;
+  limit?: number;
+  tooltip: Record<string, unknown>[];
+}): VegaLiteSpec {
+  const bars: VegaLiteSpec = {
+    mark: { type: 'bar' },
+    encoding: {
+      y: { field: opts.category.field, type: 'nominal', title: opts.category.title, sort: '-x' },
+      x: { field: opts.months.field, type: 'quantitative', title: opts.months.title },
+      ...(opts.color ? { color: opts.color } : { color: { value: '#0072B2' } }),
+      tooltip: opts.tooltip,
+    },
+  };
+  const rule: VegaLiteSpec | undefined =
+    opts.limit === undefined
+      ? undefined
+      : {
+          data: { values: [{ limit: opts.limit, what: 'your max_ttp_months' }] },
+          mark: { type: 'rule', color: '#000000', strokeDash: [4, 3], strokeWidth: 1.5 },
+          encoding: {
+            x: { field: 'limit', type: 'quantitative' },
+            tooltip: [
+              { field: 'what', title: 'Rule' },
+              { field: 'limit', title: 'Months' },
+            ],
+          },
+        };
+  return { width: 480, height: Math.max(120, 18 * opts.values.length), data: { values: opts.values }, layer: rule ? [bars, rule] : [bars] };
+}
+
+/** Median estimated months to power per ISO of the survivors, against `maxTtpMonths`. */
+export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } = {}): VegaLiteSpec {
+  const byIso = new Map<string, number[]>();
+  let missing = 0;
+  for (const r of d.rows) {
+    const m = field(r, 'estimated_ttp_months');
+    if (m === undefined) {
+      missing++;
+      continue;
+    }
+    const iso = label(r, 'iso') ?? 'Unknown';
+    byIso.set(iso, [...(byIso.get(iso) ?? []), m]);
+  }
+  const values = [...byIso.entries()].map(([iso, ms]) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    return { iso, months: Math.round(median * 10) / 10, projects: ms.length };
+  });
+  const view = monthsBars({
+    values,
+    category: { field: 'iso', title: 'ISO' },
+    months: { field: 'months', title: 'Median estimated time to power (months)' },
+    limit: opts.maxTtpMonths,
+    tooltip: [
+      { field: 'iso', title: 'ISO' },
+      { field: 'months', title: 'Median months' },
+      { field: 'projects', title: 'Projects' },
+    ],
+  });
+  return chartSpec({
+    title: 'Time to power by ISO',
+    description: `Median estimated months to power of the queue projects in each ISO${opts.maxTtpMonths !== undefined ? `, with a rule at your limit of ${opts.maxTtpMonths} months` : ''}.`,
+    view,
+    width: 480,
+    ctx: d,
+    notes: omittedNote(missing, d.rows.length, 'projects have no time-to-power estimate'),
+    facts: { chart: 'queue_time_to_power', rows: d.rows.length, drawn: values.length, omitted: { no_estimate: missing } },
+  });
+}

@@ -1,0 +1,126 @@
+import { formatAge } from '../call.js';
+
+/**
+ * What every DC Hub chart is: a Vega-Lite v5 specification (the version JupyterLab 4 renders
+ * offline; features of Vega-Lite 5.6.1 only), data inline, a title and a description, axis titles
+ * with units, a tooltip per mark, and a footer with the data's time, its citation and what was
+ * left out. `usermeta.dchub` says what was drawn, for hosts and tests.
+ */
+export type VegaLiteSpec = Record<string, unknown>;
+
+export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+export const VEGA_LITE_MIME = 'application/vnd.vegalite.v5+json';
+
+/** Where the data came from and how: the answer's time, citation, preview and cache facts. */
+export interface ChartContext {
+  /** The data's time (ISO text). */
+  asOf?: string | null;
+  citation?: string | null;
+  /** A gated preview: rows shown of how many. */
+  preview?: { shown?: number | null; total?: number | null } | null;
+  /** A stale answer: its age and why. */
+  stale?: { ageMs: number; reason?: string | null } | null;
+}
+
+/** Rows of an answer (records) with their context. */
+export interface ChartData extends ChartContext {
+  rows: readonly Record<string, unknown>[];
+}
+
+/** What a chart drew and left out, kept in `usermeta.dchub`. */
+export interface ChartFacts {
+  chart: string;
+  /** Rows given. */
+  rows: number;
+  /** Marks drawn (points, bars). */
+  drawn: number;
+  /** Rows left out, by reason. */
+  omitted: Record<string, number>;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** A finite number from a value (numeric text read as a number), else undefined. */
+export function numberOf(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+/** The first of `names` a row has as a number. */
+export function field(row: Record<string, unknown>, ...names: string[]): number | undefined {
+  for (const n of names) {
+    const v = numberOf(row[n]);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/** The first of `names` a row has as non-blank text. */
+export function label(row: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const n of names) {
+    const v = row[n];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  }
+  return undefined;
+}
+
+/** The lines under a chart: what was left out and why, a preview, a stale answer, the data's time, the citation. */
+export function footerLines(ctx: ChartContext, notes: readonly string[]): string[] {
+  const lines = [...notes];
+  const p = ctx.preview;
+  if (p) lines.push(`Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`);
+  if (ctx.stale) lines.push(`Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`);
+  const source = [ctx.asOf ? `Data as of ${ctx.asOf}` : undefined, ctx.citation ?? undefined].filter(Boolean).join(' · ');
+  if (source) lines.push(source);
+  return lines;
+}
+
+/** "12 of 40 rows have no X (not drawn)." — or nothing when none was left out. */
+export function omittedNote(count: number, of: number, what: string): string[] {
+  return count > 0 ? [`${fmt(count)} of ${fmt(of)} ${what} (not drawn).`] : [];
+}
+
+/** The footer as a text view under the chart (Vega-Lite has one title per view). */
+function footerView(lines: readonly string[], width: number): VegaLiteSpec {
+  // Long lines run past the chart's width rather than being cut: a citation is read whole.
+  return {
+    data: { values: lines.map((text, i) => ({ i, text })) },
+    mark: { type: 'text', align: 'left', baseline: 'top', fontSize: 10, color: '#444' },
+    encoding: { y: { field: 'i', type: 'ordinal', axis: null }, x: { value: 0 }, text: { field: 'text', type: 'nominal' } },
+    width,
+    height: Math.max(14, 14 * lines.length),
+  };
+}
+
+/**
+ * A whole chart: the title and description (for screen readers), the main view, the footer under
+ * it, and what was drawn in `usermeta.dchub`.
+ */
+export function chartSpec(opts: {
+  title: string;
+  subtitle?: string;
+  description: string;
+  view: VegaLiteSpec;
+  width: number;
+  ctx: ChartContext;
+  notes: readonly string[];
+  facts: ChartFacts;
+}): VegaLiteSpec {
+  const lines = footerLines(opts.ctx, opts.notes);
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: { text: opts.title, ...(opts.subtitle ? { subtitle: opts.subtitle } : {}), anchor: 'start' },
+    description: opts.description,
+    vconcat: lines.length ? [opts.view, footerView(lines, opts.width)] : [opts.view],
+    // The footer shares nothing with the chart above it; the legends stay beside the chart.
+    resolve: {
+      scale: { x: 'independent', y: 'independent' },
+      axis: { x: 'independent', y: 'independent' },
+      legend: { color: 'independent', size: 'independent', shape: 'independent' },
+    },
+    config: { view: { stroke: null }, legend: { orient: 'right', labelLimit: 240 }, concat: { spacing: 8 } },
+    usermeta: { dchub: opts.facts },
+  };
+}

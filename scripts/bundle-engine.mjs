@@ -2,7 +2,7 @@
 // for Node 20+ with ky, zod and papaparse inside, the MCP SDK as a chunk loaded on the first tool
 // call, written to jupyter-extension/dchub_jupyterlab/engine/ (git-ignored; the wheel ships it).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
 const outdir = new URL('jupyter-extension/dchub_jupyterlab/engine/', root).pathname;
@@ -24,8 +24,23 @@ const result = await build({
   define: { 'globalThis.DCHUB_VERSION': JSON.stringify(version) },
   // CommonJS dependencies inside an ES module need a require of their own.
   banner: { js: "import { createRequire as __dchubRequire } from 'node:module'; const require = __dchubRequire(import.meta.url);" },
+  // Vega's optional native canvas is never used (charts render to SVG).
+  external: ['canvas'],
   metafile: true,
   logLevel: 'warning',
 });
+// The Vega and Vega-Lite builds an offline chart page inlines (chart_file html), with their licences.
+const vendor = new URL('jupyter-extension/dchub_jupyterlab/engine/vendor/', root).pathname;
+mkdirSync(vendor, { recursive: true });
+for (const [pkg, file] of [
+  ['vega', 'build/vega.min.js'],
+  ['vega-lite', 'build/vega-lite.min.js'],
+]) {
+  const dir = new URL(`node_modules/${pkg}/`, root).pathname;
+  copyFileSync(dir + file, vendor + file.split('/').pop());
+  copyFileSync(dir + 'LICENSE', `${vendor}${pkg}.LICENSE.txt`);
+}
+// The map outlines are inside the bundle (a chunk each): their ISC notices travel with them.
+for (const pkg of ['us-atlas', 'world-atlas']) copyFileSync(new URL(`node_modules/${pkg}/LICENSE`, root).pathname, `${vendor}${pkg}.LICENSE.txt`);
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 console.error(`engine bundle: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024).toFixed(0)} KiB in ${outdir}`);

@@ -66,13 +66,21 @@ export function label(row: Record<string, unknown>, ...names: string[]): string 
   return undefined;
 }
 
+/** An ISO time for people: the date alone at midnight UTC, else the date and the UTC time to the minute. */
+export function timeText(iso: string): string {
+  const at = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(iso) || iso.length <= 10 ? iso : `${iso}Z`);
+  if (!Number.isFinite(at)) return iso;
+  const d = new Date(at).toISOString();
+  return d.slice(11, 19) === '00:00:00' ? d.slice(0, 10) : `${d.slice(0, 10)} ${d.slice(11, 16)} UTC`;
+}
+
 /** The lines under a chart: what was left out and why, a preview, a stale answer, the data's time, the citation. */
 export function footerLines(ctx: ChartContext, notes: readonly string[]): string[] {
   const lines = [...notes];
   const p = ctx.preview;
   if (p) lines.push(`Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`);
   if (ctx.stale) lines.push(`Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`);
-  const source = [ctx.asOf ? `Data as of ${ctx.asOf}` : undefined, ctx.citation ?? undefined].filter(Boolean).join(' · ');
+  const source = [ctx.asOf ? `Data as of ${timeText(ctx.asOf)}` : undefined, ctx.citation ?? undefined].filter(Boolean).join(' · ');
   if (source) lines.push(source);
   return lines;
 }

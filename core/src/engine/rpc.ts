@@ -5,6 +5,7 @@ import { DchubError } from '../errors.js';
 import { defaultCacheDir } from '../node.js';
 import { NOTEBOOK_METHODS, describeNotebook } from '../notebook/methods.js';
 import type { MethodContext } from '../notebook/context.js';
+import { chartFile, chartFor } from './charts.js';
 import { RPC, rpcError } from './errors.js';
 import { relayRequest, type RelayParams } from './relay.js';
 import { Session, type LogLine } from './sessions.js';
@@ -153,6 +154,10 @@ export class Engine {
         const s = this.#session(params);
         return { cleared: (await s.client.cache?.clear()) ?? 0 };
       }
+      case 'chart':
+        return { spec: await chartFor(params) };
+      case 'chart_file':
+        return chartFile(params);
       case 'relay':
         return relayRequest(this.#session(params), params as unknown as RelayParams, signal);
       default:

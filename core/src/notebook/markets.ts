@@ -1,7 +1,16 @@
 import { DCPI_CITATION, briefToRow, fetchBriefsAll, fetchBriefsAllPages, fetchBriefsDiff } from '../briefs.js';
 import { fetchMeta } from '../call.js';
 import { ValidationError } from '../errors.js';
-import { dcpiLeaderboard, dcpiScore, dcpiScoreFields, getMarket, listMarkets, marketBrief, marketBriefFields } from '../markets.js';
+import {
+  dcpiLeaderboard,
+  dcpiScore,
+  dcpiScoreFields,
+  dcpiScores as fetchDcpiScores,
+  getMarket,
+  listMarkets,
+  marketBrief,
+  marketBriefFields,
+} from '../markets.js';
 import type { PagesProgress } from '../paging.js';
 import { BRIEF_CSV_COLUMNS, type MarketBriefT } from '../schemas/briefs.js';
 import { readPath } from '../table.js';
@@ -116,6 +125,22 @@ export async function dcpi(args: Record<string, unknown>, ctx: MethodContext): P
     path: '/api/v1/dcpi/leaderboard',
     citation,
     asOf: (board as { as_of?: string }).as_of ?? null,
+  });
+}
+
+export const DCPI_SCORE_COLUMNS = [
+  'market_slug', 'market_name', 'state', 'iso', 'latitude', 'longitude', 'verdict', 'composite_score', 'excess_power_score',
+  'constraint_score', 'time_to_power_months', 'computed_at',
+]; // prettier-ignore
+
+/** Every market's DCPI (its coordinates too: the markets map and the quadrant draw from it); numbers masked below a paid plan. */
+export async function dcpiScores(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
+  const q = { verdict: text(args.verdict), iso: text(args.iso), state: text(args.state), sort: text(args.sort), limit: args.limit as number | undefined };
+  const l = await fetchDcpiScores(ctx.client, q, ctx.call);
+  return tableAnswer(l.scores, DCPI_SCORE_COLUMNS, l, {
+    path: '/api/v1/dcpi/scores',
+    citation: DCPI_CITATION,
+    asOf: latestTime(l.scores.map((r) => r.computed_at)) ?? null,
   });
 }
 

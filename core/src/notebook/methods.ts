@@ -10,7 +10,7 @@ import { QUEUE_ISOS, QUEUE_PREDICATES } from '../schemas/queue.js';
 import type { NotebookAnswer } from './answer.js';
 import type { MethodContext } from './context.js';
 import { deals, facilities, fuelMix, gridRegions, news, pipeline, prices, receipts } from './feeds.js';
-import { LEADERBOARD_COLUMNS, brief, briefs, briefsDiff, dcpi, market, markets } from './markets.js';
+import { LEADERBOARD_COLUMNS, brief, briefs, briefsDiff, dcpi, dcpiScores, market, markets } from './markets.js';
 import { chain, parcel, queue, rank, siteScoreAnswer } from './sites.js';
 import { tool } from './tools.js';
 
@@ -36,6 +36,7 @@ export const NOTEBOOK_METHODS: Readonly<Record<string, NotebookMethod>> = {
   briefs_diff: method(['since'], briefsDiff),
   brief: method(['slug', 'fields'], brief),
   dcpi: method(['market', 'fields', 'verdict', 'limit'], dcpi),
+  dcpi_scores: method(['verdict', 'iso', 'state', 'sort', 'limit'], dcpiScores),
   markets: method([], markets),
   market: method(['name'], market),
   facilities: method(['query', 'country', 'limit', 'market', 'state', 'status'], facilities),

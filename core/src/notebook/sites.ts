@@ -52,7 +52,8 @@ export async function siteScoreAnswer(args: Record<string, unknown>, ctx: Method
 }
 
 /** The ranked sites as a frame: rank, id, score, each objective, its normalized value, then the rest. */
-function rankedAnswer(r: RankedSitesT, objectives: readonly string[], note?: string, citation?: string): NotebookAnswer {
+function rankedAnswer(r: RankedSitesT, weights: Record<string, number>, note?: string, citation?: string): NotebookAnswer {
+  const objectives = Object.keys(weights);
   const rows = r.results.map((site) => {
     const rec = site as Record<string, unknown>;
     const row: Record<string, unknown> = { rank: rec.rank, id: rec.id, objective_score: rec.objective_score };
@@ -68,7 +69,8 @@ function rankedAnswer(r: RankedSitesT, objectives: readonly string[], note?: str
     path: '/api/v1/rank-sites',
     citation: citation ?? citationOf(r),
     note: [caveats, note].filter(Boolean).join(' ') || null,
-    extra: { scoring_mode: r.scoring_mode ?? null },
+    // The weights, so a chart can split each score into the objectives' contributions.
+    extra: { scoring_mode: r.scoring_mode ?? null, objectives: weights ?? null },
   });
 }
 
@@ -90,7 +92,7 @@ export async function rank(args: Record<string, unknown>, ctx: MethodContext): P
     { candidates, objectives, constraints: parseConstraints(args.constraints), mode: parseScoringMode(args.mode), top_k: args.top_k as number | undefined },
     ctx.call,
   );
-  return rankedAnswer(r, Object.keys(objectives));
+  return rankedAnswer(r, objectives);
 }
 
 /** Queue → site score → ranking within today's calls, with progress. */
@@ -112,7 +114,7 @@ export async function chain(args: Record<string, unknown>, ctx: MethodContext): 
   const skipped = r.skippedForBudget
     ? `${r.skippedForBudget} survivors not scored to stay within the budget of ${input.budget ?? cost.remaining} calls.`
     : undefined;
-  return rankedAnswer(r.ranked, Object.keys(input.objectives), skipped, r.table.citation);
+  return rankedAnswer(r.ranked, input.objectives, skipped, r.table.citation);
 }
 
 /** A geometry given as a value, GeoJSON text or the path of a GeoJSON file; a FeatureCollection's first feature. */

@@ -204,6 +204,13 @@ class Client:
         return self._call("dcpi", {"market": market, "fields": fields, "verdict": verdict,
                                    "limit": limit}, refresh=refresh)
 
+    def dcpi_scores(self, verdict: Any = None, iso: Any = None, state: Any = None, sort: Any = None,
+                    limit: Any = None, *, refresh: bool = False) -> pd.DataFrame:
+        """Every market's DCPI row with its coordinates (numbers null below a paid plan); the source of
+        ``charts.markets_map`` and ``charts.market_quadrant``."""
+        return self._call("dcpi_scores", {"verdict": verdict, "iso": iso, "state": state, "sort": sort,
+                                          "limit": limit}, refresh=refresh)
+
     def markets(self, *, refresh: bool = False) -> pd.DataFrame:
         """Scored markets of your tier (``attrs["note"]`` says how many more a higher tier sees)."""
         return self._call("markets", {}, refresh=refresh)

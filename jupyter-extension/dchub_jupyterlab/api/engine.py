@@ -339,3 +339,13 @@ def describe(env: dict[str, str] | None = None) -> dict[str, Any]:
             continue
     raise DchubError("DC Hub's engine stopped twice")
 
+
+
+def engine_request(method: str, params: dict[str, Any]) -> Any:
+    """A request outside any session (charts), starting the engine again once if it stopped."""
+    for attempt in (1, 2):
+        try:
+            return ENGINE.request(method, params, retry=attempt == 1)
+        except _Restart:
+            continue
+    raise DchubError("DC Hub's engine stopped twice")

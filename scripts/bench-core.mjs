@@ -1,5 +1,6 @@
 // Core client benchmarks, each beside a naive baseline measured in the same run.
 import { performance } from 'node:perf_hooks';
+import { queueMap } from '../core/dist/charts/index.js';
 import { DchubClient, QueueFilters, SiteScore, parseParams, queueTable, siteScore } from '../core/dist/index.js';
 import { selectQueueSurvivors as sandboxRefine } from '../sandbox/dist/domain/queue.js';
 import { startSandbox } from '../sandbox/dist/server.js';
@@ -71,6 +72,26 @@ export async function benchCore() {
       ratio_to_parse: round(shapeMs / parseMs, 2),
       goal_ms: 10,
       met: shapeMs < 10,
+    };
+
+    // (c2) Issue 18: the queue map's spec for every survivor (state outlines inline), beside the same JSON.parse.
+    await queueMap({ rows: all.results }); // the outlines load once
+    const mapTimes = [];
+    for (let i = 0; i < 21; i++) {
+      const s = performance.now();
+      await queueMap({ rows: all.results });
+      mapTimes.push(performance.now() - s);
+    }
+    const mapMs = mapTimes.sort((x, y) => x - y)[10];
+    const mapSpec = await queueMap({ rows: all.results });
+    out.queue_map_spec = {
+      rows: all.results.length,
+      drawn: mapSpec.usermeta.dchub.drawn,
+      ms: round(mapMs, 2),
+      bytes: Buffer.byteLength(JSON.stringify(mapSpec)),
+      naive_json_parse_ms: round(parseMs, 2),
+      goal_ms: 20,
+      met: mapMs < 20,
     };
 
     // (d) Bytes of a brief refresh through /diff after 5 of 232 markets changed, beside a full download.

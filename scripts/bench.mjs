@@ -58,6 +58,15 @@ rows.push({
   met: core.shape_queue_rows.met,
 });
 
+rows.push({
+  benchmark: `core: queue map spec for ${core.queue_map_spec.rows.toLocaleString('en-US')} survivors (ms; ${core.queue_map_spec.drawn} drawn, ${Math.round(core.queue_map_spec.bytes / 1024)} KiB)`,
+  value: core.queue_map_spec.ms,
+  baseline: `${core.queue_map_spec.naive_json_parse_ms} (JSON.parse of the answer)`,
+  ratio: round(core.queue_map_spec.ms / core.queue_map_spec.naive_json_parse_ms),
+  goal: '<20 ms',
+  met: core.queue_map_spec.met,
+});
+
 if (core.brief_refresh_bytes.diff_bytes)
   rows.push({
     benchmark: 'core: brief refresh bytes via /diff (5 of 232 changed)',

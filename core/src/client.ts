@@ -35,6 +35,12 @@ export interface ClientOptions {
   now?: () => number;
   /** Answering narrower questions from cached wider answers (derive/policy.ts); default by tier. */
   derive?: DeriveMode;
+  /**
+   * `baseUrl` is a DC Hub relay (the Jupyter server's), which keeps the caller's cache and daily
+   * ledger: this client then keeps neither (`cache` and `ledger` are not used) and takes how each
+   * answer was obtained from the relay's answer header (cache/relayed.ts), trusted only here.
+   */
+  relayed?: boolean;
 }
 
 /** A schema (validated as served, numeric strings coerced) or a resource's tolerant reader. */
@@ -67,6 +73,8 @@ export class DchubClient {
   requestsSent = 0;
   /** The derive setting given (undefined: the default of the caller's tier). */
   readonly derive: DeriveMode | undefined;
+  /** Talks to a relay that keeps the cache and the ledger (ClientOptions.relayed). */
+  readonly relayed: boolean;
   /** The client's clock (ms): freshness, ages and the ledger's day. */
   readonly now: () => number;
   readonly #apiKey: string | undefined;
@@ -81,9 +89,11 @@ export class DchubClient {
     const now = opts.now ?? (() => Date.now());
     this.now = now;
     this.derive = opts.derive;
-    this.cache = opts.cache === false ? undefined : (opts.cache ?? new ResponseCache());
+    this.relayed = opts.relayed === true;
+    // A relay's answers are the caller's cache: a second cache or ledger here would disagree with it.
+    this.cache = opts.cache === false || this.relayed ? undefined : (opts.cache ?? new ResponseCache());
     this.ledger =
-      opts.ledger === false
+      opts.ledger === false || this.relayed
         ? undefined
         : (opts.ledger ??
           new QuotaLedger(new MemoryStore(), this.callerId, {
@@ -109,6 +119,7 @@ export class DchubClient {
       now,
       send: (method, path, init) => this.#transport.send(method, path, init),
       mayStore: (text) => this.#apiKey === undefined || !text.includes(this.#apiKey),
+      relayed: this.relayed,
     });
   }
 

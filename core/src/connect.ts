@@ -7,14 +7,13 @@ import { DchubClient, type ClientOptions } from './client.js';
  * A caller's client, set up once for every host: the client, its cached answers and its daily
  * ledger, all kept in one store (the CLI's directory, OfficeRuntime.storage, IndexedDB), the
  * ledger named per service and key so that answers and allowances never mix between callers.
+ * (A caller behind a relay keeps neither: `new DchubClient({ relayed: true })`, ClientOptions.relayed.)
  */
-export interface CallerClientOptions extends Omit<ClientOptions, 'cache' | 'ledger'> {
+export interface CallerClientOptions extends Omit<ClientOptions, 'cache' | 'ledger' | 'relayed'> {
   /** Where cached answers and the daily ledger are kept (default: in memory). */
   store?: KeyValueStore;
   /** `false`: answers are neither read from nor written to the store (the ledger still is). */
   cache?: boolean;
-  /** Requests carry a key this client never holds (a relay adds it): the tier is assumed until the first answer. */
-  keyedElsewhere?: boolean;
   /** Names the caller's ledger; default `callerLedgerId(baseUrl, apiKey)`. */
   ledgerId?: string;
 }
@@ -39,8 +38,8 @@ export function callerLedgerId(baseUrl: string | undefined, apiKey: string | und
  * is assumed (Free) until the service's first answer tells it, unless `tier` states it.
  */
 export function createCallerClient(opts: CallerClientOptions = {}): CallerClient {
-  const { store = new MemoryStore(), cache, keyedElsewhere, ledgerId: givenId, ...clientOpts } = opts;
-  const keyed = Boolean(opts.apiKey?.trim()) || keyedElsewhere === true;
+  const { store = new MemoryStore(), cache, ledgerId: givenId, ...clientOpts } = opts;
+  const keyed = Boolean(opts.apiKey?.trim());
   const ledgerId = givenId ?? callerLedgerId(opts.baseUrl, opts.apiKey);
   const ledger = new QuotaLedger(store, ledgerId, {
     tier: opts.tier ?? (keyed ? 'free' : 'anonymous'),

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
 import { cacheKey } from './cache/keys.js';
+import { readAnswerHeader } from './cache/relayed.js';
 import type { ResponseCache, StoredAnswer } from './cache/responses.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
@@ -57,8 +58,9 @@ export class McpToolClient {
     readonly rest: DchubClient,
     private readonly opts: { apiKey?: string; fetch?: typeof fetch; lifetimeMs?: number; tier?: string; ledger?: QuotaLedger | false } = {},
   ) {
+    // Behind a relay, the relay keeps the caller's MCP allowance: a second ledger here would double-count.
     this.ledger =
-      opts.ledger === false
+      opts.ledger === false || rest.relayed
         ? undefined
         : (opts.ledger ??
           new QuotaLedger(rest.cache?.store ?? new MemoryStore(), `${rest.callerId}:mcp`, {
@@ -68,6 +70,19 @@ export class McpToolClient {
           }));
   }
 
+  /** Behind a relay: what it noted on an MCP answer (a call past an assumed allowance), for the next result's warnings. */
+  readonly #relayNotes: string[] = [];
+  #readRelayNotes(f: typeof fetch): typeof fetch {
+    if (!this.rest.relayed) return f;
+    return async (input, init) => {
+      const res = await f(input, init);
+      // Only a relay's header is read (rest.relayed); once past the allowance every later call is too.
+      const note = readAnswerHeader(res.headers)?.allowance;
+      if (note) this.#relayNotes.push(note);
+      return res;
+    };
+  }
+
   async #connect(): Promise<Client> {
     if (this.#client) return this.#client;
     this.#connecting ??= (async () => {
@@ -75,7 +90,7 @@ export class McpToolClient {
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit: this.opts.apiKey ? { headers: { 'X-API-Key': this.opts.apiKey } } : undefined,
         // Redirects by hand, the key kept on the base URL's origin (as for REST calls).
-        fetch: this.opts.fetch ? redirectSafeFetch(this.opts.fetch) : this.rest.safeFetch,
+        fetch: this.#readRelayNotes(this.opts.fetch ? redirectSafeFetch(this.opts.fetch) : this.rest.safeFetch),
       });
       const client = new Client({ name: 'dchub-office', version: '0.1.0' });
       try {
@@ -159,6 +174,9 @@ export class McpToolClient {
         throw err;
       }
       const msg = err instanceof Error ? err.message : String(err);
+      // HTTP 429 on the exchange (the Jupyter relay's MCP allowance spent): read as the tool's own daily cap.
+      const refused = (err as { code?: unknown }).code === 429 ? toolDailyCap(name, parseToolText(msg.slice(msg.indexOf('{'))).data) : undefined;
+      if (refused) return this.#capped(refused, stale);
       // -32602 (invalid params) names the parameter in `data.param` and leads the one-line message with it.
       const param = (err as { code?: unknown; data?: { param?: unknown } }).code === -32602 ? (err as { data?: { param?: unknown } }).data?.param : undefined;
       if (typeof param === 'string') throw new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, ''));
@@ -167,6 +185,7 @@ export class McpToolClient {
       if (served) return served;
       throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
     }
+    warnings.push(...this.#relayNotes.splice(0));
     const content = (res.content as Array<{ type: string; text?: string }> | undefined) ?? [];
     const text = content
       .filter((p) => p.type === 'text')
@@ -175,12 +194,7 @@ export class McpToolClient {
     const data = res.structuredContent ?? parseToolText(text).data;
     const isError = res.isError === true;
     const capped = toolDailyCap(name, data);
-    if (capped) {
-      await this.ledger?.exhaust(); // the server stated it: nothing more is sent today
-      const served = stale('the service says the daily MCP limit is reached');
-      if (served) return served;
-      throw capped;
-    }
+    if (capped) return this.#capped(capped, stale);
     const wall = toolWall(name, data, isError);
     if (wall) throw wall;
     const previewInfo = isError ? undefined : toolPreview(data);
@@ -199,6 +213,14 @@ export class McpToolClient {
       await cache.save(key, { text: kept, storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
     }
     return warnings.length ? { ...result, warnings } : result;
+  }
+
+  /** The daily MCP limit, stated by the server: nothing more is sent today; the last good answer serves if there is one. */
+  async #capped(capped: DchubError, stale: (why: string) => ToolResult | undefined): Promise<ToolResult> {
+    await this.ledger?.exhaust();
+    const served = stale('the service says the daily MCP limit is reached');
+    if (served) return served;
+    throw capped;
   }
 
   async close(): Promise<void> {

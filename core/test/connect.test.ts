@@ -37,7 +37,7 @@ describe.each(SANDBOX_PROFILES)('the caller client (%s profile)', (profile) => {
       expect(stored.join('\n')).not.toContain(PRO);
     });
 
-    it('cache off: every call sent, the ledger still kept; keyless callers are anonymous, assumed until the service states a limit; relays keyed elsewhere are assumed Free', async () => {
+    it('cache off: every call sent, the ledger still kept; keyless callers are anonymous, assumed until the service states a limit; a named ledger keeps its name', async () => {
       const store = new MemoryStore();
       const { client, ledger } = createCallerClient({ baseUrl: sb.url, store, cache: false });
       expect(client.cache).toBeUndefined();
@@ -47,9 +47,9 @@ describe.each(SANDBOX_PROFILES)('the caller client (%s profile)', (profile) => {
       expect(client.requestsSent).toBe(2);
       // The spec's service states the keyless limit (X-RateLimit-Limit with a reset); the real one states none (notes §1.5).
       expect(await ledger.snapshot()).toMatchObject({ tier: 'anonymous', confirmed: profile === 'spec', used: 2 });
-      const relay = createCallerClient({ baseUrl: sb.url, store, keyedElsewhere: true, ledgerId: 'relay-keyed' });
-      expect(relay.ledgerId).toBe('relay-keyed');
-      expect(await relay.ledger.snapshot()).toMatchObject({ tier: 'free', confirmed: false });
+      const named = createCallerClient({ baseUrl: sb.url, store: new MemoryStore(), ledgerId: 'named-ledger' });
+      expect(named.ledgerId).toBe('named-ledger');
+      expect(await named.ledger.snapshot()).toMatchObject({ tier: 'anonymous', confirmed: false, used: 0 });
       const stated = createCallerClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro', store: new MemoryStore() });
       expect(await stated.ledger.snapshot()).toMatchObject({ tier: 'pro', confirmed: true, limit: 2000 });
     });

@@ -11,7 +11,7 @@ import {
   type KeyValueStore
 } from '@dchub/core';
 import { ServerConnection } from '@jupyterlab/services';
-import { proxyBaseUrl, proxyConfigUrl } from './helpers';
+import { proxyBaseUrl, relayRouteUrl, readRelayQuota, type CallsLeft } from './helpers';
 
 /** `auto`: use the Jupyter server relay when it answers, else call the service directly. */
 export type ConnectionPreference = 'auto' | 'proxy' | 'direct';
@@ -53,11 +53,16 @@ export interface ConnectionState {
 /** Browser storage slot of the key in direct mode (never the settings file, never a notebook). */
 export const KEY_STORAGE = 'dchub:apiKey';
 
+/** IndexedDB database of the answers an earlier panel kept beside the relay's (dropped: the relay's cache is the one). */
+const OLD_RELAY_CACHE = 'dchub-cache-proxy';
+
 /**
  * Owns the DC Hub client. With the server extension present (JupyterLab), every call goes
  * through `<jupyter base>/dchub/proxy/` with Jupyter's own authentication and the server adds
- * the key; the browser never sees it. Without it (JupyterLite), the service is called directly
- * with a key the user typed, kept in localStorage.
+ * the key; the browser never sees it, and the relay's cache and daily ledger (shared with the
+ * server's kernels and the `dchub` CLI) are the only ones: the panel keeps neither. Without it
+ * (JupyterLite), the service is called directly with a key the user typed, kept in localStorage,
+ * and the answers and the ledger are kept in IndexedDB.
  */
 export class Connection {
   private _config: PanelConfig = DEFAULT_CONFIG;
@@ -71,13 +76,13 @@ export class Connection {
   private _state: ConnectionState = { mode: 'direct', serviceUrl: '', hasKey: false };
   private readonly _listeners = new Set<(state: ConnectionState) => void>();
   private readonly _ready: Promise<void>;
-  private readonly _serverSettings = ServerConnection.makeSettings();
   private readonly _stores = new Map<string, KeyValueStore>();
   /** The key typed in this page (null: read localStorage). */
   private _sessionKey: string | null = null;
   private _detected = false;
 
-  constructor() {
+  /** `serverSettings`: the Jupyter server's (its base URL, token and fetch); tests pass their own. */
+  constructor(private readonly _serverSettings: ServerConnection.ISettings = ServerConnection.makeSettings()) {
     this._ready = this._detect();
   }
 
@@ -115,13 +120,21 @@ export class Connection {
   }
 
   /**
-   * The MCP tool client bound to the current client (relay or direct, same key handling), with
-   * the caller's own MCP allowance: the tier the service confirmed for the REST calls (or, before
-   * any answer, the Free assumption for a key), not the keyless 10 calls a day. In relay mode the
-   * browser has no key, so the allowance follows the server key's tier.
+   * The MCP tool client bound to the current client (relay or direct, same key handling). In relay
+   * mode the relay reserves each call on the server key's MCP allowance and the browser keeps none.
+   * Directly, the caller's own MCP allowance: the tier the service confirmed for the REST calls (or,
+   * before any answer, the Free assumption for a key), not the keyless 10 calls a day.
    */
   async mcp(): Promise<McpToolClient> {
     const client = await this.client();
+    if (client.relayed) {
+      if (this._mcp?.rest !== client) {
+        void this._mcp?.close();
+        // A relayed client's MCP client has no ledger of its own (core): the relay's is the one.
+        this._mcp = new McpToolClient(client, { fetch: relayFetch(this._serverSettings) });
+      }
+      return this._mcp;
+    }
     const keyed = this._state.hasKey;
     const snap = keyed ? await client.ledger?.snapshot().catch(() => undefined) : undefined;
     const confirmed = snap?.confirmed ? normalizeTier(snap.tier) : 'anonymous';
@@ -142,27 +155,19 @@ export class Connection {
       const observe = (res: Response) => {
         if (res.headers.has('x-ratelimit-limit') || res.headers.has('x-ratelimit-remaining')) void mcp?.ledger?.correct(res.headers);
       };
-      mcp =
-        this._state.mode === 'proxy'
-          ? new McpToolClient(client, { fetch: relayFetch(this._serverSettings, observe), tier, ledger })
-          : new McpToolClient(client, {
-              apiKey: this._readKey() || undefined,
-              tier,
-              ledger,
-              fetch: async (input, init) => {
-                const res = await fetch(input, init);
-                observe(res);
-                return res;
-              }
-            });
+      mcp = new McpToolClient(client, {
+        apiKey: this._readKey() || undefined,
+        tier,
+        ledger,
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          observe(res);
+          return res;
+        }
+      });
       this._mcp = mcp;
     }
     return this._mcp;
-  }
-
-  /** MCP calls left today for this caller (the tools' own allowance), or null before any MCP client. */
-  async mcpCallsLeft(): Promise<number | null> {
-    return this._mcp?.ledger ? this._mcp.ledger.remaining() : null;
   }
 
   /** Stores (or, with '', forgets) the key used for direct calls. */
@@ -183,12 +188,21 @@ export class Connection {
     return !!this._readKey();
   }
 
-  /** Calls left today according to the ledger, or null before the first client exists. */
-  async callsLeft(): Promise<number | null> {
+  /**
+   * Calls left today: in relay mode the relay's ledger (`GET dchub/quota`, no call spent), shared
+   * with the server's kernels and the CLI; directly, this browser's ledger. Null when unknown.
+   */
+  async callsLeft(): Promise<CallsLeft | null> {
     const client = this._client;
-    if (!client?.ledger) return null;
     try {
-      return await client.ledger.remaining();
+      if (client?.relayed) {
+        const url = relayRouteUrl(this._serverSettings.baseUrl, 'quota');
+        const res = await ServerConnection.makeRequest(url, { method: 'GET', cache: 'no-cache' }, this._serverSettings);
+        return res.ok ? readRelayQuota(await res.json()) : null;
+      }
+      if (!client?.ledger) return null;
+      const snap = await client.ledger.snapshot();
+      return { remaining: snap.remaining, limit: snap.limit, confirmed: snap.confirmed, shared: false };
     } catch {
       return null;
     }
@@ -205,12 +219,13 @@ export class Connection {
 
   private async _detect(): Promise<void> {
     try {
-      const url = proxyConfigUrl(this._serverSettings.baseUrl);
+      const url = relayRouteUrl(this._serverSettings.baseUrl, 'config');
       const res = await ServerConnection.makeRequest(url, { method: 'GET', cache: 'no-cache' }, this._serverSettings);
       if (res.ok) {
         const body = (await res.json()) as Partial<ProxyConfig>;
         if (body && body.proxy === true) {
           this._proxy = { proxy: true, has_key: body.has_key === true, base_url: String(body.base_url ?? '') };
+          forgetOldRelayCache();
         }
       }
     } catch {
@@ -233,25 +248,17 @@ export class Connection {
   private _rebuild(): void {
     const useProxy = this._proxy !== null && this._config.connection !== 'direct';
     try {
-      // Core's caller client: answers and the daily ledger in one store (IndexedDB, so both survive
-      // reloads), the ledger named by the service's host and the caller, as the CLI names its own.
       if (useProxy) {
         const proxy = this._proxy!;
         const settings = this._serverSettings;
-        const caller = createCallerClient({
-          baseUrl: proxyBaseUrl(settings.baseUrl),
-          fetch: relayFetch(settings),
-          // Answers through the relay are kept apart from direct ones: the caller is the server's key.
-          store: this._store('dchub-cache-proxy'),
-          // The relay adds the key: the tier is assumed (Free) until the service's first answer.
-          keyedElsewhere: proxy.has_key,
-          // Named by the relay's upstream, never by the key (the browser does not have it).
-          ledgerId: `${hostOf(proxy.base_url)}:${proxy.has_key ? 'relay-keyed' : 'anon'}`
-        });
-        this._client = caller.client;
-        this._ledgerId = caller.ledgerId;
+        // The relay keeps the answers and the daily ledger (core: a relayed client keeps neither) and
+        // says how each answer was obtained, for the banners.
+        this._client = new DchubClient({ baseUrl: proxyBaseUrl(settings.baseUrl), fetch: relayFetch(settings), relayed: true });
+        this._ledgerId = '';
         this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
       } else {
+        // Core's caller client: answers and the daily ledger in one store (IndexedDB, so both survive
+        // reloads), the ledger named by the service's host and the caller, as the CLI names its own.
         const key = this._readKey();
         const caller = createCallerClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, store: this._store('dchub-cache') });
         this._client = caller.client;
@@ -268,12 +275,12 @@ export class Connection {
   }
 }
 
-/** The host (and port) of a URL, or the text itself when it is no URL. */
-function hostOf(url: string): string {
+/** Drops the IndexedDB answers an earlier panel kept beside the relay's: never read again, they only took room. */
+function forgetOldRelayCache(): void {
   try {
-    return new URL(url).host;
+    if (typeof indexedDB !== 'undefined') indexedDB.deleteDatabase(OLD_RELAY_CACHE);
   } catch {
-    return url;
+    // Storage can be blocked (private mode): then there is nothing to drop either.
   }
 }
 
@@ -281,7 +288,7 @@ function hostOf(url: string): string {
  * A `fetch` for core's client that sends each request through `ServerConnection.makeRequest`,
  * so Jupyter's token and XSRF headers are added (and only ever sent to the Jupyter server).
  */
-export function relayFetch(settings: ServerConnection.ISettings, onResponse?: (response: Response) => void): typeof fetch {
+export function relayFetch(settings: ServerConnection.ISettings): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const method = request.method.toUpperCase();
@@ -294,7 +301,6 @@ export function relayFetch(settings: ServerConnection.ISettings, onResponse?: (r
       { method, headers, body, signal: init?.signal ?? request.signal, cache: 'no-cache' },
       settings
     );
-    onResponse?.(response);
     return response;
   };
 }

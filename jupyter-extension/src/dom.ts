@@ -1,4 +1,4 @@
-import { DchubError, ValidationError, scalarText, type Table } from '@dchub/core';
+import { DchubError, RateLimitError, ValidationError, scalarText, type Table } from '@dchub/core';
 
 /** A panel section whose current table can be exported or inserted into a notebook. */
 export interface TableSource {
@@ -154,6 +154,7 @@ export function showError(el: HTMLElement, err: unknown, networkHint: string): v
     el.hidden = true;
     delete el.dataset.kind;
     delete el.dataset.param;
+    delete el.dataset.daily;
     return;
   }
   let message = err instanceof Error ? err.message : (scalarText(err) ?? 'an unexpected error');
@@ -165,6 +166,9 @@ export function showError(el: HTMLElement, err: unknown, networkHint: string): v
   }
   if (err instanceof ValidationError) el.dataset.param = err.param;
   else delete el.dataset.param;
+  // Today's allowance spent (the relay's or the service's): core's words say so; tests read the flag.
+  if (err instanceof RateLimitError && err.daily) el.dataset.daily = 'true';
+  else delete el.dataset.daily;
   el.textContent = message;
   el.hidden = false;
 }

@@ -18,9 +18,33 @@ export function proxyBaseUrl(jupyterBaseUrl: string): string {
   return jupyterBaseUrl.replace(/\/+$/, '') + '/dchub/proxy/';
 }
 
-/** The relay's config endpoint under a Jupyter server's base URL. */
-export function proxyConfigUrl(jupyterBaseUrl: string): string {
-  return jupyterBaseUrl.replace(/\/+$/, '') + '/dchub/config';
+/** A route of the server extension under a Jupyter server's base URL: `<base>/dchub/config` or `<base>/dchub/quota`. */
+export function relayRouteUrl(jupyterBaseUrl: string, route: 'config' | 'quota'): string {
+  return `${jupyterBaseUrl.replace(/\/+$/, '')}/dchub/${route}`;
+}
+
+/** Calls left today, as the sidebar header shows them. */
+export interface CallsLeft {
+  remaining: number;
+  limit: number;
+  /** The service stated the allowance (otherwise it is assumed, and calls past it still go out). */
+  confirmed: boolean;
+  /** The relay's ledger: the server key's allowance, shared with the server's kernels and the `dchub` CLI. */
+  shared: boolean;
+}
+
+/** The relay's `GET dchub/quota` answer (`{tier, limit, used, remaining, resets_at, confirmed}`), or null when it is not one. */
+export function readRelayQuota(body: unknown): CallsLeft | null {
+  const q = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  if (!count(q.remaining) || !count(q.limit)) return null;
+  return { remaining: q.remaining, limit: q.limit, confirmed: q.confirmed === true, shared: true };
+}
+
+/** The header's line: `42 calls left today`, and whose allowance it is when the relay keeps it. */
+export function callsLeftText(c: CallsLeft): string {
+  const left = c.remaining === 0 && c.confirmed ? 'No calls left today' : `${c.remaining} calls left today`;
+  return c.shared ? `${left} (the server's allowance, shared with its kernels and the dchub CLI)` : left;
 }
 
 /** The value the time-to-power hint suggests for `max_ttp_months`, if any. */

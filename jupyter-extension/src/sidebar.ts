@@ -1,6 +1,7 @@
 import { Panel, TabPanel, Widget } from '@lumino/widgets';
 import type { Connection, ConnectionState } from './connection';
 import { button, div, hiddenDiv, textInput, type TableSource } from './dom';
+import { callsLeftText } from './helpers';
 
 /** A sidebar tab of a feature: its form, what it exports, and what to do when first shown. */
 export type SidebarSection = Widget & TableSource & { updateTheme?: () => void; onShown?: () => void };
@@ -140,15 +141,16 @@ export class DchubSidebar extends Panel {
     if (s) this.tabs.currentWidget = s.section;
   }
 
-  /** Shows the calls left today from the client's ledger. */
+  /** Shows the calls left today: the relay's ledger in relay mode, this browser's otherwise. */
   async updateQuota(): Promise<void> {
     const left = await this._connection.callsLeft();
     if (left === null) {
       this._quota.hidden = true;
       return;
     }
-    this._quota.dataset.remaining = String(left);
-    this._quota.textContent = `${left} calls left today`;
+    this._quota.dataset.remaining = String(left.remaining);
+    this._quota.dataset.shared = String(left.shared);
+    this._quota.textContent = callsLeftText(left);
     this._quota.hidden = false;
   }
 

@@ -4,7 +4,7 @@ import { briefPageMax, parseCsv, QUEUE_LIMIT_DEFAULT, QUEUE_LIMIT_MAX, toCsv, ty
 import settingsSchema from '../schema/plugin.json';
 import { describe, expect, it } from 'vitest';
 import { citationFileName, citationMarkdown, citationText, dateColumnsOf, datedFileName, joinPath, numberedFileName, pandasSnippet } from '../src/exportFiles';
-import { briefsProgressText, formatAge, proxyBaseUrl, proxyConfigUrl, suggestedMaxTtp } from '../src/helpers';
+import { briefsProgressText, callsLeftText, formatAge, proxyBaseUrl, readRelayQuota, relayRouteUrl, suggestedMaxTtp } from '../src/helpers';
 import { candidatesFromRows, editorConstraints, editorObjectives, numericFields } from '../src/rankForm';
 import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
 import { argControl, recordsValue, toolArgs } from '../src/toolArgs';
@@ -162,7 +162,21 @@ describe('small parsers', () => {
   it('relay URLs sit under the Jupyter base URL', () => {
     expect(proxyBaseUrl('http://localhost:8888/')).toBe('http://localhost:8888/dchub/proxy/');
     expect(proxyBaseUrl('https://hub.example/user/ann/')).toBe('https://hub.example/user/ann/dchub/proxy/');
-    expect(proxyConfigUrl('https://hub.example/user/ann/')).toBe('https://hub.example/user/ann/dchub/config');
+    expect(relayRouteUrl('https://hub.example/user/ann/', 'config')).toBe('https://hub.example/user/ann/dchub/config');
+    expect(relayRouteUrl('http://localhost:8888', 'quota')).toBe('http://localhost:8888/dchub/quota');
+  });
+
+  it("reads the relay's ledger for the header, and says whose allowance it is", () => {
+    const relay = readRelayQuota({ tier: 'pro', limit: 2000, used: 7, remaining: 1993, resets_at: '2026-11-22T00:00:00.000Z', confirmed: true });
+    expect(relay).toEqual({ remaining: 1993, limit: 2000, confirmed: true, shared: true });
+    expect(callsLeftText(relay!)).toBe("1993 calls left today (the server's allowance, shared with its kernels and the dchub CLI)");
+    // Spent, as the service stated it: said in words; an assumed allowance past its end still lets calls go.
+    expect(callsLeftText({ remaining: 0, limit: 2000, confirmed: true, shared: true })).toMatch(/^No calls left today \(/);
+    expect(callsLeftText({ remaining: 0, limit: 1000, confirmed: false, shared: false })).toBe('0 calls left today');
+    expect(callsLeftText({ remaining: 12, limit: 50, confirmed: true, shared: false })).toBe('12 calls left today');
+    for (const bad of [null, 'x', {}, { remaining: -1, limit: 10 }, { remaining: 1.5, limit: 10 }, { remaining: 3 }, { error: 'engine', message: 'down' }]) {
+      expect(readRelayQuota(bad)).toBeNull();
+    }
   });
 
   it('finds the suggested max_ttp_months', () => {

@@ -29,6 +29,8 @@ process.env.TARGET_URL = JUPYTER_URL;
 const CACHE_DIR = here('test-results', `dchub-cache-${PROFILE}`);
 fs.rmSync(CACHE_DIR, { recursive: true, force: true });
 process.env.DCHUB_GALATA_CACHE_DIR = CACHE_DIR;
+// The `dchub` CLI (core's build): tests spend the relay's allowance and fill its cache from another process.
+process.env.DCHUB_GALATA_CLI = here('..', '..', 'core', 'dist', 'cli', 'dchub.js');
 
 module.exports = {
   ...baseConfig,

@@ -3,6 +3,7 @@ import { DchubError, NetworkError, NotCachedError, QuotaSpentError, RateLimitErr
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
 import { cacheKey, fingerprint } from './keys.js';
+import { readAnswerHeader, type AnswerFacts } from './relayed.js';
 import type { QuotaLedger } from './ledger.js';
 import { lifetimeFor } from './lifetimes.js';
 import type { ResponseCache, StoredAnswer } from './responses.js';
@@ -22,6 +23,8 @@ export interface FetcherDeps {
   send(method: 'get' | 'post', path: string, init: SendInit): Promise<RawResponse>;
   /** Whether an answer's text may be kept (never one that echoes the caller's key). Default: yes. */
   mayStore?(text: string): boolean;
+  /** Answers come from a relay that keeps the cache and ledger: its answer header says how each was obtained. */
+  readonly relayed?: boolean;
 }
 
 /** One call to make: a GET with its query, or a POST with its JSON body. */
@@ -141,7 +144,7 @@ export class CachedFetcher {
       const d = decode(raw, this.#ctx(call));
       const at = this.deps.now();
       const answer: StoredAnswer = { text: raw.text, storedAt: at, expiresAt: at, preview: d.preview !== undefined };
-      return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning });
+      return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning, relay: this.#relayFacts(raw) });
     } catch (err) {
       await this.#settleFailure(err);
       if (warning && err instanceof DchubError) err.allowance ??= warning;
@@ -196,19 +199,33 @@ export class CachedFetcher {
   #deliver<T>(
     value: T,
     answer: StoredAnswer,
-    m: { fromCache: boolean; stale: boolean; now: number; reason?: string; notes?: { warnings: string[]; preview?: FetchMeta['previewInfo'] }; extra?: string },
+    m: {
+      fromCache: boolean;
+      stale: boolean;
+      now: number;
+      reason?: string;
+      notes?: { warnings: string[]; preview?: FetchMeta['previewInfo'] };
+      extra?: string;
+      /** The relay's account of the answer, which replaces this client's (it sent the request, the relay answered it). */
+      relay?: AnswerFacts;
+    },
   ): Fetched<T> {
-    const warnings = [...(m.notes?.warnings ?? []), ...(m.extra ? [m.extra] : [])];
+    const r = m.relay;
+    const extra = r ? r.allowance : m.extra;
+    const reason = r ? r.reason : m.reason;
+    const ageMs = r ? r.ageMs : Math.max(0, m.now - answer.storedAt);
+    const warnings = [...(m.notes?.warnings ?? []), ...(extra ? [extra] : [])];
     const meta: FetchMeta = {
-      fromCache: m.fromCache,
-      stale: m.stale,
+      fromCache: r ? r.fromCache : m.fromCache,
+      stale: r ? r.stale : m.stale,
       preview: answer.preview === true || m.notes?.preview !== undefined,
-      fetchedAt: answer.storedAt,
-      ageMs: Math.max(0, m.now - answer.storedAt),
-      ...(m.reason ? { reason: m.reason } : {}),
+      fetchedAt: r ? m.now - r.ageMs : answer.storedAt,
+      ageMs,
+      ...(reason ? { reason } : {}),
       warnings,
       ...(m.notes?.preview ? { previewInfo: m.notes.preview } : {}),
-      ...(m.extra ? { allowance: m.extra } : {}),
+      ...(extra ? { allowance: extra } : {}),
+      ...(r?.derivedFrom ? { derivedFrom: r.derivedFrom } : {}),
     };
     attachMeta(value, meta);
     return { data: value, ...meta };
@@ -302,6 +319,11 @@ export class CachedFetcher {
     // A preview is stored as a preview (so it is never served as full data), under this caller only;
     // an answer that echoes the key is never written down.
     if (cache && (this.deps.mayStore?.(raw.text) ?? true)) await cache.save(key, answer, d.value, d);
-    return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning });
+    return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning, relay: this.#relayFacts(raw) });
+  }
+
+  /** How the relay obtained this answer; only a relayed client asks (the service's headers are never read so). */
+  #relayFacts(raw: RawResponse): AnswerFacts | undefined {
+    return this.deps.relayed ? readAnswerHeader(raw.headers) : undefined;
   }
 }

@@ -3,3 +3,4 @@ export * from './ledger.js';
 export * from './lifetimes.js';
 export * from './responses.js';
 export * from './keys.js';
+export * from './relayed.js';

@@ -153,6 +153,8 @@ export function describeDerived(from: NonNullable<FetchMeta['derivedFrom']>): st
  * whose tier the service has not confirmed yet asks exactly (its first answer tells the tier).
  */
 export async function deriveModeOf(client: DchubClient): Promise<DeriveMode> {
+  // A relay answers through its own setting, from the cache it keeps; asking it wider would spend calls.
+  if (client.relayed) return 'off';
   if (client.derive) return client.derive;
   if (!client.cache) return 'off';
   const snap = await client.ledger?.snapshot();

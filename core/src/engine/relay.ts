@@ -1,5 +1,6 @@
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from '../cache/ledger.js';
-import { fetchMeta, type FetchMeta } from '../call.js';
+import { fetchMeta } from '../call.js';
+import { answerHeader } from '../cache/relayed.js';
 import { answerQueue, QUEUE_PATH } from '../derive/queue-answers.js';
 import { DchubError, QuotaSpentError, ValidationError } from '../errors.js';
 import type { RawResponse } from '../http/transport.js';
@@ -64,20 +65,6 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 });
-
-/** How the answer was obtained, for the panel's banner (the relay's cache, not the browser's). */
-function answerHeader(meta: FetchMeta | undefined): Record<string, string> {
-  if (!meta) return {};
-  const facts = {
-    from_cache: meta.fromCache,
-    stale: meta.stale,
-    age_ms: meta.ageMs,
-    ...(meta.reason ? { reason: meta.reason } : {}),
-    ...(meta.derivedFrom ? { derived_from: meta.derivedFrom } : {}),
-    ...(meta.allowance ? { allowance: meta.allowance } : {}),
-  };
-  return { 'x-dchub-answer': JSON.stringify(facts) };
-}
 
 /** A failure as the service would have answered it, so the browser's core reads the same error. */
 function failure(err: unknown): RelayAnswer {
@@ -146,6 +133,7 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
       return 0;
     }
   })();
+  let note: Record<string, string> = {};
   if (calls) {
     const ledger = new QuotaLedger(s.store, `${s.client.callerId}:mcp`, {
       tier: s.hasKey ? 'free' : 'anonymous',
@@ -159,8 +147,13 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
         error: 'daily_limit_reached',
         message: `daily MCP allowance of ${snap.limit} calls is spent; it resets at ${snap.resetsAt}`,
         resets_at: snap.resetsAt,
+        limit: snap.limit,
+        _relay: true,
       });
     }
+    // Past an assumed allowance the call goes out, and the browser's tool result says so.
+    if (r.warning)
+      note = answerHeader({ fromCache: false, stale: false, preview: false, fetchedAt: s.client.now(), ageMs: 0, warnings: [], allowance: r.warning });
   }
   const headers = new Headers();
   for (const h of MCP_REQUEST_HEADERS) if (p.headers?.[h] !== undefined) headers.set(h, p.headers[h]);
@@ -171,7 +164,7 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
     body: p.method === 'GET' || p.method === 'DELETE' ? undefined : (p.body ?? ''),
     signal,
   });
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = { ...note };
   res.headers.forEach((v, k) => {
     if (ANSWER_HEADERS.includes(k) || k.startsWith('x-ratelimit-')) out[k] = v;
   });

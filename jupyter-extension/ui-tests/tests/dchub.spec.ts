@@ -53,7 +53,7 @@ test.describe('DC Hub relay (server extension)', () => {
     const config = await request.get(`${JUPYTER}/dchub/config`);
     expect(config.ok()).toBe(true);
     const body = (await config.json()) as Record<string, unknown>;
-    expect(body).toEqual({ proxy: true, has_key: true, base_url: SANDBOX });
+    expect(body).toEqual({ proxy: true, has_key: true, base_url: SANDBOX, engine: true });
     expect(JSON.stringify(body)).not.toContain(API_KEY);
 
     // Only the API is relayed.

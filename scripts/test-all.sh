@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier), Vitest on Node 20
 # (core, sandbox, Excel add-in, browser suites in Chromium), the suites that need no browser again on Node 22, the
-# Python tests (the Python API, its shared cache with the CLI, the relay), schemathesis against the sandbox's
+# Python tests (the Python API, its shared cache with the CLI, the relay), the wheel in a fresh venv without
+# node on PATH, schemathesis against the sandbox's
 # /openapi.json, and Galata (JupyterLab in Chromium);
 # the Python tests, schemathesis and Galata under both sandbox profiles (spec, real).
 # Ends with one "N passed, N failed" line over all suites.
@@ -54,6 +55,9 @@ fi
 echo "== python: the Python API against a sandbox (spec and real profiles), its contract with the dchub CLI, the server extension (relay) =="
 .venv/bin/python scripts/pytests.py artifacts/python.json || status=1
 
+echo "== wheel: built from this checkout, installed into a fresh venv, the Python API without node on PATH =="
+.venv/bin/python scripts/wheel-check.py artifacts/wheel-check.json || status=1
+
 echo "== schemathesis: /openapi.json of the sandbox, spec and real profiles (every check, fixed seed) =="
 node scripts/schemathesis.mjs artifacts/schemathesis.json || status=1
 
@@ -64,5 +68,5 @@ for profile in spec real; do
     npx playwright test --reporter=list,json) || status=1
 done
 
-node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
+node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/wheel-check.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
 exit $status

@@ -18,10 +18,11 @@ import logging
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import IO, Any, Callable, Iterator
 
 from .errors import DchubError, error_from_engine
 
@@ -69,6 +70,46 @@ def current_env() -> dict[str, str]:
     return {k: os.environ[k] for k in ENV_NAMES if k in os.environ}
 
 
+def secret_forms(key: str) -> set[str]:
+    """A key as it may show in the engine's output: as given, trimmed (as core holds it), escaped
+    in a JSON string, and each line of a key holding line breaks (stderr is read line by line)."""
+    forms = {key, key.strip()}
+    for k in list(forms):
+        forms.add(json.dumps(k, ensure_ascii=False)[1:-1])
+        forms.add(json.dumps(k)[1:-1])
+    forms |= {line.strip() for line in key.splitlines() if len(line.strip()) >= 6}
+    return {f for f in forms if f}
+
+
+def pipe_lines(pipe: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a raw pipe, read in chunks (a long answer is one line: its parts are joined once)."""
+    parts: list[bytes] = []
+    while chunk := pipe.read(1 << 16):
+        while (end := chunk.find(b"\n")) >= 0:
+            parts.append(chunk[:end])
+            yield b"".join(parts)
+            parts, chunk = [], chunk[end + 1:]
+        if chunk:
+            parts.append(chunk)
+    if parts:
+        yield b"".join(parts)
+
+
+def write_all(pipe: IO[bytes], data: bytes) -> None:
+    """Writes all of ``data`` to a raw pipe (one write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[pipe.write(view) or 0:]
+
+
+def exit_code(proc: subprocess.Popen[bytes]) -> int | None:
+    """How a process that stopped ended (a moment's wait: it may not be reaped yet)."""
+    try:
+        return proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        return None
+
+
 class _Stopped(Exception):
     """The engine process ended while a request waited for its answer."""
 
@@ -92,9 +133,11 @@ class Engine:
     def _start(self) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if k != "DCHUB_API_KEY"}  # the key travels in `open`
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) if os.name == "nt" else 0
+        # Unbuffered (raw) pipes: a buffered file's lock, held by a reader thread at a fork, would
+        # hang the child that closes its copy.
         proc = subprocess.Popen([node_executable(), engine_script()], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                close_fds=True, creationflags=flags)
+                                bufsize=0, close_fds=True, creationflags=flags)
         self._proc = proc
         self.generation += 1
         self._stderr.clear()
@@ -114,7 +157,9 @@ class Engine:
             return self._proc
 
     def _forget(self) -> None:
-        """After a fork: drop the parent's process (closing only this side of its pipes)."""
+        """After a fork: drop the parent's process (closing only this side of its pipes), and take a
+        new lock: another thread of the parent may have held the old one at the fork, for good."""
+        self._lock = threading.RLock()
         proc = self._proc
         for stream in (getattr(proc, "stdin", None), getattr(proc, "stdout", None),
                        getattr(proc, "stderr", None)):
@@ -126,13 +171,13 @@ class Engine:
         self._proc, self._pid, self._waiting = None, os.getpid(), {}
 
     def _scrub(self, text: str) -> str:
-        for s in self._secrets:
+        for s in sorted(self._secrets, key=len, reverse=True):  # a whole key before its lines
             text = text.replace(s, "[redacted]")
         return text
 
     def _read_answers(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None
-        for raw in proc.stdout:
+        for raw in pipe_lines(proc.stdout):
             try:
                 msg = json.loads(raw.decode("utf-8"))
             except ValueError:
@@ -160,23 +205,29 @@ class Engine:
 
     def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stderr is not None
-        for raw in proc.stderr:
+        for raw in pipe_lines(proc.stderr):
             line = self._scrub(raw.decode("utf-8", "replace").rstrip())
             if line:
                 self._stderr.append(line)
                 log.debug("engine: %s", line)
 
     def _what_stopped(self, code: Any) -> str:
-        how = (f"killed by signal {-code}" if isinstance(code, int) and code < 0
-               else f"exited with code {code}")
+        if isinstance(code, int) and code < 0:
+            try:
+                how = f"killed by signal {signal.Signals(-code).name} ({-code})"
+            except ValueError:
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exited with code {code}"
         tail = " | ".join(list(self._stderr)[-3:])
         return f"DC Hub's engine (Node.js) {how}" + (f": {tail}" if tail else "")
 
     # ------------------------------------------------------------ requests
 
     def remember_secret(self, key: str | None) -> None:
+        """Redacts ``key`` from what the engine reports, in every form it may take there."""
         if key:
-            self._secrets.add(key)
+            self._secrets |= secret_forms(key)
 
     def request(self, method: str, params: dict[str, Any], *,
                 progress: Callable[[str], None] | None = None, retry: bool = True) -> Any:
@@ -192,10 +243,9 @@ class Engine:
             try:
                 assert proc.stdin is not None
                 with self._lock:
-                    proc.stdin.write(line.encode("utf-8"))
-                    proc.stdin.flush()
+                    write_all(proc.stdin, line.encode("utf-8"))
             except (BrokenPipeError, OSError):
-                box.put(("stopped", proc.poll()))
+                box.put(("stopped", exit_code(proc)))
             try:
                 kind, value = self._wait(box, rid, proc, progress)
             except _Stopped as stop:
@@ -239,15 +289,20 @@ class Engine:
         try:
             assert proc.stdin is not None
             with self._lock:
-                proc.stdin.write((json.dumps({"jsonrpc": "2.0", "method": method,
-                                              "params": params}) + "\n").encode("utf-8"))
-                proc.stdin.flush()
+                write_all(proc.stdin, (json.dumps({"jsonrpc": "2.0", "method": method,
+                                                   "params": params}) + "\n").encode("utf-8"))
         except (OSError, AssertionError):
             pass
 
     @property
     def pid(self) -> int | None:
+        """The engine process's id while it runs (None before the first call or after a stop)."""
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        """The last lines the engine wrote to stderr (keys redacted), for a report."""
+        return list(self._stderr)
 
     def stop(self) -> None:
         """Ends the process (closing its stdin lets calls under way finish first)."""

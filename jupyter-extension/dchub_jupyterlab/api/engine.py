@@ -125,6 +125,7 @@ class Engine:
         self._waiting: dict[int, tuple[Any, queue.Queue[tuple[str, Any]]]] = {}
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._secrets: set[str] = set()
+        self._stderr_reader: threading.Thread | None = None
         #: Bumped at each start: sessions opened in an earlier process are opened again.
         self.generation = 0
 
@@ -143,8 +144,9 @@ class Engine:
         self._stderr.clear()
         threading.Thread(target=self._read_answers, args=(proc,), daemon=True,
                          name="dchub-engine-out").start()
-        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True,
-                         name="dchub-engine-err").start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, args=(proc,), daemon=True,
+                                               name="dchub-engine-err")
+        self._stderr_reader.start()
         return proc
 
     def _running(self) -> subprocess.Popen[bytes]:
@@ -212,6 +214,9 @@ class Engine:
                 log.debug("engine: %s", line)
 
     def _what_stopped(self, code: Any) -> str:
+        reader = self._stderr_reader
+        if reader is not None:
+            reader.join(timeout=2)  # the last lines a stopped process wrote are still being read
         if isinstance(code, int) and code < 0:
             try:
                 how = f"killed by signal {signal.Signals(-code).name} ({-code})"

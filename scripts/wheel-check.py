@@ -38,7 +38,8 @@ assert not any(p and os.path.realpath(p).startswith(root) for p in sys.path), sy
 assert sys.prefix != sys.base_prefix and os.path.realpath(sys.prefix) == venv, sys.prefix
 import pandas as pd
 from dchub_jupyterlab import Client
-from dchub_jupyterlab.api.engine import ENGINE, node_executable
+from dchub_jupyterlab.api.engine import ENGINE
+from dchub_jupyterlab.api.node import node_executable
 import dchub_jupyterlab
 assert os.path.realpath(dchub_jupyterlab.__file__).startswith(venv), dchub_jupyterlab.__file__
 assert os.path.realpath(pd.__file__).startswith(venv), pd.__file__

@@ -6,7 +6,6 @@ the cache directory, and the API key never shows in what the engine prints or lo
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -49,10 +48,16 @@ def gone_within(pid: int, seconds: float = 10.0) -> bool:
 
 
 def python_env(sandbox, cache_dir) -> dict[str, str]:
-    """A Python process of the user's: the package on its path, DC Hub's settings in its environment."""
+    """A user's Python process: the package on its path, DC Hub's settings in its environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
-    env.update({"PYTHONPATH": str(ROOT / "jupyter-extension"), "DCHUB_BASE_URL": sandbox.url,
-                "DCHUB_API_KEY": KEYS["pro"], "DCHUB_CACHE_DIR": str(cache_dir)})
+    env.update(
+        {
+            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+            "DCHUB_BASE_URL": sandbox.url,
+            "DCHUB_API_KEY": KEYS["pro"],
+            "DCHUB_CACHE_DIR": str(cache_dir),
+        }
+    )
     return env
 
 
@@ -70,8 +75,13 @@ sys.stdin.readline()
 
 
 def start_caller(sandbox, cache_dir) -> tuple[subprocess.Popen[str], dict]:
-    proc = subprocess.Popen([sys.executable, "-c", CALLER], env=python_env(sandbox, cache_dir),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CALLER],
+        env=python_env(sandbox, cache_dir),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     assert line, f"the caller ended with {proc.wait(30)}"
@@ -88,28 +98,39 @@ def test_the_engine_ends_when_its_python_is_killed(sandbox, cache_dir):
     assert gone_within(engine), f"engine {engine} outlived its Python process"
 
 
+def run_in_kernel(kc, code: str) -> str:
+    """Runs code in a kernel: what it printed, and the name of an error it raised."""
+    out: list[str] = []
+
+    def hook(msg) -> None:
+        if msg["msg_type"] == "stream":
+            out.append(msg["content"]["text"])
+        elif msg["msg_type"] == "error":
+            out.append(msg["content"]["ename"])
+
+    kc.execute_interactive(code, timeout=120, output_hook=hook)
+    return "".join(out)
+
+
+KERNEL_CALL = (
+    "import os\nfrom dchub_jupyterlab import Client\n"
+    "from dchub_jupyterlab.api.engine import ENGINE\n"
+    "hub = Client()\nprint(len(hub.queue(iso='PJM', limit=5)), ENGINE.pid, os.getpid())"
+)
+
+
 @POSIX_SIGNALS
 def test_no_engine_outlives_a_kernel_restarted_or_killed(sandbox, cache_dir):
     from jupyter_client.manager import start_new_kernel
 
     km, kc = start_new_kernel(kernel_name="python3", env=python_env(sandbox, cache_dir))
-    code = ("import os\nfrom dchub_jupyterlab import Client\nfrom dchub_jupyterlab.api.engine import ENGINE\n"
-            "print(len(Client().queue(iso='PJM', limit=5)), ENGINE.pid, os.getpid())")
-
-    def run() -> list[int]:
-        out: list[str] = []
-        kc.execute_interactive(code, timeout=120, output_hook=lambda m: out.append(
-            m["content"].get("text", "") if m["msg_type"] == "stream" else
-            ("ERROR " + m["content"]["evalue"] if m["msg_type"] == "error" else "")))
-        return [int(w) for w in "".join(out).split()]
-
     try:
-        rows, first, kernel = run()
+        rows, first, kernel = map(int, run_in_kernel(kc, KERNEL_CALL).split())
         assert rows == 5 and alive(first)
         km.restart_kernel(now=True)
         kc.wait_for_ready(timeout=60)
         assert gone_within(first), "the engine outlived its kernel's restart"
-        rows, second, restarted = run()
+        rows, second, restarted = map(int, run_in_kernel(kc, KERNEL_CALL).split())
         assert rows == 5 and second != first and restarted != kernel and alive(second)
         os.kill(restarted, signal.SIGKILL)  # the kernel alone, not its process group
         assert gone_within(second), "the engine outlived its killed kernel"
@@ -120,29 +141,22 @@ def test_no_engine_outlives_a_kernel_restarted_or_killed(sandbox, cache_dir):
 
 @POSIX_SIGNALS
 def test_an_interrupted_kernel_keeps_its_engine(sandbox, cache_dir):
-    """Jupyter interrupts a kernel's whole process group: the call under way is cancelled (the
-    kernel's KeyboardInterrupt), the engine itself goes on serving."""
+    """Jupyter interrupts a kernel's whole process group.
+
+    The call under way is cancelled (the kernel's KeyboardInterrupt); the engine goes on serving.
+    """
     from jupyter_client.manager import start_new_kernel
 
-    sandbox.faults([{"path_prefix": QUEUE, "kind": "latency", "latency_ms": 4000}])
     km, kc = start_new_kernel(kernel_name="python3", env=python_env(sandbox, cache_dir))
     try:
-        kc.execute_interactive("from dchub_jupyterlab import Client\nfrom dchub_jupyterlab.api.engine "
-                               "import ENGINE\nhub = Client()\nhub.quota()", timeout=60)
-        out: list[str] = []
-        hook = lambda m: out.append(m["content"].get("text", "") if m["msg_type"] == "stream" else  # noqa: E731
-                                    m["content"].get("ename", "") if m["msg_type"] == "error" else "")
-        kc.execute_interactive("print(ENGINE.pid)", timeout=60, output_hook=hook)
-        engine = int("".join(out))
+        rows, engine, _kernel = map(int, run_in_kernel(kc, KERNEL_CALL).split())
+        assert rows == 5
+        sandbox.faults([{"path_prefix": QUEUE, "kind": "latency", "latency_ms": 4000}])
         threading.Timer(1.5, km.interrupt_kernel).start()
-        out.clear()
-        kc.execute_interactive("hub.queue(iso='PJM', limit=5)", timeout=60, output_hook=hook)
-        assert "KeyboardInterrupt" in out, out
-        out.clear()
+        assert "KeyboardInterrupt" in run_in_kernel(kc, "hub.queue(iso='MISO', limit=5)")
         sandbox.control("DELETE", "/_sandbox/faults")
-        kc.execute_interactive("print(len(hub.queue(iso='MISO', limit=3)), ENGINE.pid)", timeout=60,
-                               output_hook=hook)
-        assert "".join(out).split() == ["3", str(engine)], out
+        out = run_in_kernel(kc, "print(len(hub.queue(iso='MISO', limit=3)), ENGINE.pid)")
+        assert out.split() == ["3", str(engine)], out
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
@@ -240,7 +254,7 @@ def test_a_forked_child_gets_its_own_engine_and_the_parent_keeps_its(hub):
 
     ids = list(hub.queue(iso="PJM", limit=5)["queue_id"])
     parent = ENGINE.pid
-    # Another thread holds the engine's lock at the moment of the fork (as one writing a request would).
+    # Another thread holds the engine's lock at the fork (as one writing a request would).
     held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -252,8 +266,13 @@ def test_a_forked_child_gets_its_own_engine_and_the_parent_keeps_its(hub):
     holder.start()
     held.wait(10)
     try:
-        child = forked(lambda: {"engine": ENGINE.pid, "ids": list(hub.queue(iso="PJM", limit=5)["queue_id"]),
-                                "after": ENGINE.pid})
+        child = forked(
+            lambda: {
+                "engine": ENGINE.pid,
+                "ids": list(hub.queue(iso="PJM", limit=5)["queue_id"]),
+                "after": ENGINE.pid,
+            }
+        )
     finally:
         release.set()
         holder.join()

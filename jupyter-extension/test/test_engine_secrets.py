@@ -19,15 +19,23 @@ from conftest import KEYS
 def malformed_keys() -> list[str]:
     """Made-up keys, built at run time, of the shapes a paste can give."""
     part = lambda: secrets.token_hex(8)  # noqa: E731
-    return [f"dch_live_{part()}\n{part()}", f"  dch_live_{part()}\r\n{part()}  ",
-            f"dch_live_{part()}é€{part()}", f"dch_live_{part()}\t{part()}",
-            f'dch_live_{part()}"\\{part()}']
+    return [
+        f"dch_live_{part()}\n{part()}",
+        f"  dch_live_{part()}\r\n{part()}  ",
+        f"dch_live_{part()}é€{part()}",
+        f"dch_live_{part()}\t{part()}",
+        f'dch_live_{part()}"\\{part()}',
+    ]
 
 
 def fragments(key: str) -> list[str]:
     """What would betray the key: itself, trimmed, JSON-escaped, and every run of 8 hex digits."""
     out = {key, key.strip(), json.dumps(key)[1:-1], json.dumps(key, ensure_ascii=False)[1:-1]}
-    out |= {w for w in key.replace('"', " ").replace("\\", " ").replace("é€", " ").split() if len(w) >= 8}
+    out |= {
+        w
+        for w in key.replace('"', " ").replace("\\", " ").replace("é€", " ").split()
+        if len(w) >= 8
+    }
     return sorted(out)
 
 
@@ -37,8 +45,9 @@ def assert_hidden(key: str, *texts: str) -> None:
             assert piece not in text, f"{piece!r} of the key shows in {text[:300]!r}"
 
 
-@pytest.mark.parametrize("key", malformed_keys(), ids=["newline", "spaces-crlf", "non-latin1", "tab",
-                                                       "quote-backslash"])
+@pytest.mark.parametrize(
+    "key", malformed_keys(), ids=["newline", "spaces-crlf", "non-latin1", "tab", "quote-backslash"]
+)
 def test_a_malformed_key_never_shows(sandbox, cache_dir, caplog, key):
     """A key no HTTP header can carry is refused before any call (core's rule); one that a header
     carries but the service does not know is the service's 401. Neither shows the key."""
@@ -73,8 +82,9 @@ process.stdin.on('data', (chunk) => {
 """
 
 
-def test_what_the_engine_prints_never_carries_the_key(sandbox, cache_dir, caplog, monkeypatch,
-                                                       tmp_path):
+def test_what_the_engine_prints_never_carries_the_key(
+    sandbox, cache_dir, caplog, monkeypatch, tmp_path
+):
     """Even when Node writes the key to stderr (the `open` request carries it), the stderr tail,
     the debug log and the error naming the crash show it redacted."""
     from dchub_jupyterlab import Client, DchubError

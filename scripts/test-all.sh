@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier), Vitest on Node 20
-# (core, sandbox, Excel add-in, browser suites in Chromium), the suites that need no browser again on Node 22, the
-# Python tests (the Python API, its shared cache with the CLI, the relay), schemathesis against the sandbox's
-# /openapi.json, and Galata (JupyterLab in Chromium);
+# Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier; ruff and mypy --strict
+# on the Python package), Vitest on Node 20 (core, sandbox, Excel add-in, browser suites in Chromium), the suites that
+# need no browser again on Node 22, the Python tests (the Python API, its shared cache with the CLI, the relay), the
+# wheel in a fresh venv without node on PATH, schemathesis against the sandbox's /openapi.json, and Galata
+# (JupyterLab in Chromium);
 # the Python tests, schemathesis and Galata under both sandbox profiles (spec, real).
 # Ends with one "N passed, N failed" line over all suites.
 set -uo pipefail
@@ -22,6 +23,15 @@ for check in lint format:check; do
   if npm run --silent "$check"; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); status=1; fi
 done
 printf '{"numPassedTests": %d, "numFailedTests": %d, "numPendingTests": 0}\n' "$checks_passed" "$checks_failed" > artifacts/lint-format.json
+
+# The Python package's habits, one check each in the count: ruff (lint; format, line length 100) on
+# dchub_jupyterlab/ and its tests, mypy --strict on dchub_jupyterlab/ (settings: jupyter-extension/pyproject.toml).
+echo "== python lint, format and types: ruff check, ruff format --check, mypy --strict =="
+py_passed=0 py_failed=0
+for check in "ruff check" "ruff format --check" "mypy"; do
+  if (cd jupyter-extension && ../.venv/bin/$check); then py_passed=$((py_passed + 1)); else py_failed=$((py_failed + 1)); status=1; fi
+done
+printf '{"numPassedTests": %d, "numFailedTests": %d, "numPendingTests": 0}\n' "$py_passed" "$py_failed" > artifacts/python-habits.json
 
 echo "== vitest: core, sandbox, Excel add-in (unit and browser), on $(node --version) =="
 npx vitest run --reporter=default --reporter=json --outputFile=artifacts/vitest.json || status=1
@@ -54,6 +64,9 @@ fi
 echo "== python: the Python API against a sandbox (spec and real profiles), its contract with the dchub CLI, the server extension (relay) =="
 .venv/bin/python scripts/pytests.py artifacts/python.json || status=1
 
+echo "== wheel: built from this checkout, installed into a fresh venv, the Python API without node on PATH =="
+.venv/bin/python scripts/wheel-check.py artifacts/wheel-check.json || status=1
+
 echo "== schemathesis: /openapi.json of the sandbox, spec and real profiles (every check, fixed seed) =="
 node scripts/schemathesis.mjs artifacts/schemathesis.json || status=1
 
@@ -64,5 +77,5 @@ for profile in spec real; do
     npx playwright test --reporter=list,json) || status=1
 done
 
-node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
+node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/python-habits.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/wheel-check.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
 exit $status

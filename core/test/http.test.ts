@@ -150,6 +150,42 @@ describe('credentials in URLs', () => {
   });
 });
 
+describe('a key an HTTP header cannot carry', () => {
+  // Made-up keys: a line break, a tab, a character beyond Latin-1 (what a paste can bring).
+  const keys = ['dch_live_7d79fd0b\n60d57bb2', 'dch_live_7d79fd0b\t60d57bb2', 'dch_live_7d79fd0b€60d57bb2'];
+
+  it.each(keys)('%j is refused before any call, without showing it (fetch would quote it)', (key) => {
+    const err = (() => {
+      try {
+        new DchubClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: key });
+      } catch (e) {
+        return e as DchubError;
+      }
+    })();
+    expect(err).toBeInstanceOf(DchubError);
+    expect(err!.kind).toBe('validation');
+    expect(err!.message).toMatch(/^api_key: .*HTTP header/);
+    for (const part of ['7d79fd0b', '60d57bb2']) expect(err!.message).not.toContain(part);
+  });
+
+  it('spaces around a key are trimmed, Latin-1 is sent as it is', () => {
+    expect(new DchubClient({ apiKey: '  dch_live_ok  ' }).hasApiKey).toBe(true);
+    expect(new DchubClient({ apiKey: 'dch_live_é' }).hasApiKey).toBe(true);
+  });
+
+  it('the CLI refuses it with exit 2 and no part of the key in any output', async () => {
+    let all = '';
+    const code = await runCli(['score', '1', '1'], {
+      out: (s) => (all += s),
+      err: (s) => (all += s),
+      env: { DCHUB_BASE_URL: 'http://127.0.0.1:9', DCHUB_API_KEY: keys[0], DCHUB_CACHE_DIR: CACHE_DIR },
+    });
+    expect(code).toBe(EXIT.usage);
+    expect(all).toMatch(/HTTP header/);
+    for (const part of ['7d79fd0b', '60d57bb2']) expect(all).not.toContain(part);
+  });
+});
+
 describe('gateway pages and rate limits', () => {
   const CF_524 =
     '<!DOCTYPE html>\n<html><head><title>dchub.cloud | 524: A timeout occurred</title><style>body{}</style></head>\n<body><h1>A timeout occurred</h1><p>The origin web server timed out responding to this request.</p></body></html>';

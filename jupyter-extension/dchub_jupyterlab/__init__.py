@@ -1,8 +1,16 @@
 """DC Hub for JupyterLab and notebooks.
 
-* ``from dchub_jupyterlab import Client``: the Python API (DataFrames, the CLI's cache and allowance).
+* ``from dchub_jupyterlab import Client``: the Python API (DataFrames, the CLI's cache and
+  allowance).
 * The prebuilt JupyterLab extension (the DC Hub panel) and a keyed relay server extension.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jupyter_server.serverapp import ServerApp
 
 try:
     from ._version import __version__
@@ -10,37 +18,53 @@ except ImportError:  # not built through hatch (e.g. a bare source checkout)
     __version__ = "0.0.0+unknown"
 
 
-def _jupyter_labextension_paths():
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
     """Where JupyterLab finds the prebuilt extension inside this package."""
     return [{"src": "labextension", "dest": "@dchub/jupyterlab"}]
 
 
-def _jupyter_server_extension_points():
-    """The server extension: the DC Hub relay (`<base_url>/dchub/proxy/...`, `<base_url>/dchub/config`)."""
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """The server extension: the DC Hub relay (``dchub/proxy/...``, ``dchub/config``)."""
     return [{"module": "dchub_jupyterlab"}]
 
 
-def _load_jupyter_server_extension(server_app):
+def _load_jupyter_server_extension(server_app: ServerApp) -> None:
     """Registers the relay handlers on the running Jupyter server."""
     from .handlers import setup_handlers
 
     setup_handlers(server_app.web_app)
-    server_app.log.info("DC Hub relay enabled at %sdchub/proxy/", server_app.web_app.settings.get("base_url", "/"))
+    server_app.log.info(
+        "DC Hub relay enabled at %sdchub/proxy/", server_app.web_app.settings.get("base_url", "/")
+    )
 
 
 # Older notebook-server spelling, kept so `jupyter server extension list` finds it either way.
 load_jupyter_server_extension = _load_jupyter_server_extension
 
 
-_API_NAMES = frozenset({
-    "Client", "DchubError", "ValidationError", "AuthError", "GatedPreviewError", "NotFoundError", "RateLimitError",
-    "QuotaSpentError", "ServerError", "NetworkError", "SchemaDriftError", "GatedPreviewWarning", "StaleAnswerWarning",
-    "AssumedAllowanceWarning", "default_cache_dir",
-})
+_API_NAMES = frozenset(
+    {
+        "Client",
+        "DchubError",
+        "ValidationError",
+        "AuthError",
+        "GatedPreviewError",
+        "NotFoundError",
+        "RateLimitError",
+        "QuotaSpentError",
+        "ServerError",
+        "NetworkError",
+        "SchemaDriftError",
+        "GatedPreviewWarning",
+        "StaleAnswerWarning",
+        "AssumedAllowanceWarning",
+        "default_cache_dir",
+    }
+)
 
 
-def __getattr__(name):
-    # The API (pandas, httpx) is imported on first use, so the Jupyter server extension stays light.
+def __getattr__(name: str) -> Any:
+    # The API (pandas, the engine) is imported on first use: the server extension stays light.
     if name in _API_NAMES:
         from . import api
 
@@ -48,5 +72,5 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | _API_NAMES)

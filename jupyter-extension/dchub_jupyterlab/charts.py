@@ -16,13 +16,23 @@ from typing import Any
 
 import pandas as pd
 
-from .api.engine import engine_request
 from .api.frames import jsonable
+from .api.session import engine_request
 
 MIME = "application/vnd.vegalite.v5+json"
 
-__all__ = ["Chart", "queue_map", "queue_mix", "queue_time_to_power", "leaderboard", "markets_map",
-           "market_quadrant", "market_time_to_power", "ranking", "site_score"]
+__all__ = [
+    "Chart",
+    "queue_map",
+    "queue_mix",
+    "queue_time_to_power",
+    "leaderboard",
+    "markets_map",
+    "market_quadrant",
+    "market_time_to_power",
+    "ranking",
+    "site_score",
+]
 
 
 class Chart:
@@ -41,12 +51,16 @@ class Chart:
         f = self.facts
         return f"<DC Hub chart: {title} ({f.get('drawn', '?')} of {f.get('rows', '?')} drawn)>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         # No actions: "Open in Vega Editor" would send the data online.
-        return {MIME: self.spec, "text/plain": repr(self)}, {MIME: {"embed_options": {"actions": False}}}
+        return {MIME: self.spec, "text/plain": repr(self)}, {
+            MIME: {"embed_options": {"actions": False}}
+        }
 
     def save(self, path: str | os.PathLike[str]) -> str:
-        """Writes the chart as ``.json`` (the spec), ``.html`` (a page that works offline) or ``.svg``."""
+        """Writes the chart: ``.json`` (the spec), ``.html`` (works offline) or ``.svg``."""
         p = os.fspath(path)
         ext = os.path.splitext(p)[1].lower()
         if ext == ".json":
@@ -66,16 +80,28 @@ def _data(obj: pd.DataFrame | pd.Series) -> dict[str, Any]:
     a = obj.attrs
     preview = a.get("preview") if isinstance(a.get("preview"), dict) else None
     as_of = a.get("as_of")
-    return {"rows": rows, "as_of": as_of.isoformat() if isinstance(as_of, pd.Timestamp) else as_of,
-            "citation": a.get("citation"), "preview": jsonable(preview), "stale": bool(a.get("stale")),
-            "age_seconds": a.get("age_seconds"), "stale_reason": a.get("stale_reason")}
+    return {
+        "rows": rows,
+        "as_of": as_of.isoformat() if isinstance(as_of, pd.Timestamp) else as_of,
+        "citation": a.get("citation"),
+        "preview": jsonable(preview),
+        "stale": bool(a.get("stale")),
+        "age_seconds": a.get("age_seconds"),
+        "stale_reason": a.get("stale_reason"),
+    }
 
 
 def _chart(name: str, obj: pd.DataFrame | pd.Series, **options: Any) -> Chart:
     if not isinstance(obj, (pd.DataFrame, pd.Series)):
-        raise TypeError(f"charts.{name} takes a DataFrame or Series from a Client call, got {type(obj).__name__}")
+        raise TypeError(
+            f"charts.{name} takes a DataFrame or Series of a Client call, got {type(obj).__name__}"
+        )
     opts = {k: v for k, v in options.items() if v is not None}
-    return Chart(engine_request("chart", {"name": name, "data": _data(obj), "options": jsonable(opts)})["spec"])
+    return Chart(
+        engine_request("chart", {"name": name, "data": _data(obj), "options": jsonable(opts)})[
+            "spec"
+        ]
+    )
 
 
 def queue_map(df: pd.DataFrame) -> Chart:
@@ -94,7 +120,7 @@ def queue_time_to_power(df: pd.DataFrame, max_ttp_months: float | None = None) -
 
 
 def leaderboard(df: pd.DataFrame, top: int = 20) -> Chart:
-    """The top markets by DCPI composite score, coloured by verdict (scores, leaderboard or briefs)."""
+    """The top markets by DCPI composite score, by verdict (scores, leaderboard or briefs)."""
     return _chart("leaderboard", df, top=top)
 
 
@@ -108,13 +134,15 @@ def market_quadrant(df: pd.DataFrame) -> Chart:
     return _chart("market_quadrant", df)
 
 
-def market_time_to_power(df: pd.DataFrame, max_ttp_months: float | None = None, top: int = 25) -> Chart:
+def market_time_to_power(
+    df: pd.DataFrame, max_ttp_months: float | None = None, top: int = 25
+) -> Chart:
     """Months to power per market, quickest first, with your limit as a rule."""
     return _chart("market_time_to_power", df, max_ttp_months=max_ttp_months, top=top)
 
 
 def ranking(df: pd.DataFrame, top: int = 15) -> Chart:
-    """A ranking's objective score per candidate, split by each objective's weighted contribution."""
+    """A ranking's objective score per candidate, split by each objective's weighted share."""
     return _chart("ranking", df, top=top, objectives=df.attrs.get("objectives"))
 
 

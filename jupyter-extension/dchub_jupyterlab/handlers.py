@@ -1,5 +1,7 @@
-"""The DC Hub relay: the Jupyter server answers the panel through core, so the browser never
-holds the key and the panel, the kernels and the ``dchub`` CLI share one cache and one allowance.
+"""The DC Hub relay: the Jupyter server answers the panel through core.
+
+So the browser never holds the key, and the panel, the kernels and the ``dchub`` CLI share one
+cache and one allowance.
 
 Routes (under the server's ``base_url``), each behind Jupyter's authentication:
 
@@ -23,12 +25,18 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop
 
-from .api.engine import SessionRef
 from .api.errors import DchubError
+from .api.session import SessionRef
 
 #: Request headers handed on (an MCP exchange needs its own); cookies and Jupyter's never are.
-_FORWARD_REQUEST_HEADERS = ("Accept", "Content-Type", "If-None-Match", "Mcp-Session-Id",
-                            "Mcp-Protocol-Version", "Last-Event-ID")
+_FORWARD_REQUEST_HEADERS = (
+    "Accept",
+    "Content-Type",
+    "If-None-Match",
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Last-Event-ID",
+)
 
 
 def api_key() -> str | None:
@@ -47,7 +55,9 @@ class _Relay:
     def session(self) -> SessionRef:
         with self._lock:
             if self._session is None:
-                self._session = SessionRef({})  # base URL, key and cache directory from the environment
+                self._session = SessionRef(
+                    {}
+                )  # base URL, key and cache directory from the environment
             return self._session
 
 
@@ -55,7 +65,7 @@ RELAY = _Relay()
 
 
 def service_base_url() -> str:
-    """The service the relay calls (core's normalization of ``DCHUB_BASE_URL``), no trailing slash."""
+    """The service the relay calls (``DCHUB_BASE_URL`` as core reads it), no trailing slash."""
     return str(RELAY.session().facts.get("base_url", ""))
 
 
@@ -64,9 +74,18 @@ class ConfigHandler(APIHandler):
 
     @tornado.web.authenticated
     def get(self) -> None:
+        """The relay's configuration (never the key)."""
         self.set_header("Cache-Control", "no-store")
-        self.finish(json.dumps({"proxy": True, "has_key": api_key() is not None,
-                                "base_url": service_base_url(), "engine": True}))
+        self.finish(
+            json.dumps(
+                {
+                    "proxy": True,
+                    "has_key": api_key() is not None,
+                    "base_url": service_base_url(),
+                    "engine": True,
+                }
+            )
+        )
 
 
 class QuotaHandler(APIHandler):
@@ -74,6 +93,7 @@ class QuotaHandler(APIHandler):
 
     @tornado.web.authenticated
     async def get(self) -> None:
+        """The ledger's state as JSON, or 502 naming what failed in the engine."""
         self.set_header("Cache-Control", "no-store")
         try:
             q = await IOLoop.current().run_in_executor(None, RELAY.session().call, "quota", {})
@@ -81,20 +101,28 @@ class QuotaHandler(APIHandler):
             self.set_status(502)
             self.finish(json.dumps({"error": "engine", "message": str(err)}))
             return
-        self.finish(json.dumps({k: q[k] for k in ("tier", "limit", "used", "remaining", "resets_at",
-                                                  "confirmed")}))
+        self.finish(
+            json.dumps(
+                {k: q[k] for k in ("tier", "limit", "used", "remaining", "resets_at", "confirmed")}
+            )
+        )
 
 
 class ProxyHandler(APIHandler):
-    """Hands GET and POST requests to core's relay. An API handler: unauthenticated requests get
-    403 (not a login redirect), and each call counts as API activity for idle culling."""
+    """Hands GET and POST requests to core's relay.
+
+    An API handler: unauthenticated requests get 403 (not a login redirect), and each call counts
+    as API activity for idle culling.
+    """
 
     @tornado.web.authenticated
     async def get(self, path: str) -> None:
+        """Relays a GET (the panel's data calls)."""
         await self._relay("GET")
 
     @tornado.web.authenticated
     async def post(self, path: str) -> None:
+        """Relays a POST (ranking, MCP)."""
         await self._relay("POST")
 
     def _upstream_path(self) -> str:
@@ -102,17 +130,26 @@ class ProxyHandler(APIHandler):
         # what it sends.
         prefix = url_path_join(self.base_url, "dchub/proxy/")
         raw = self.request.path
-        return raw[len(prefix):] if raw.startswith(prefix) else ""
+        return raw[len(prefix) :] if raw.startswith(prefix) else ""
 
     async def _relay(self, method: str) -> None:
-        headers = {name.lower(): self.request.headers[name] for name in _FORWARD_REQUEST_HEADERS
-                   if name in self.request.headers}
-        params: dict[str, Any] = {"method": method, "path": self._upstream_path(),
-                                  "query": self.request.query, "headers": headers}
+        headers = {
+            name.lower(): self.request.headers[name]
+            for name in _FORWARD_REQUEST_HEADERS
+            if name in self.request.headers
+        }
+        params: dict[str, Any] = {
+            "method": method,
+            "path": self._upstream_path(),
+            "query": self.request.query,
+            "headers": headers,
+        }
         if method == "POST":
             params["body"] = self.request.body.decode("utf-8", "replace")
         try:
-            answer = await IOLoop.current().run_in_executor(None, RELAY.session().call, "relay", params)
+            answer = await IOLoop.current().run_in_executor(
+                None, RELAY.session().call, "relay", params
+            )
         except DchubError as err:
             self.log.warning("DC Hub relay: %s %s failed: %s", method, params["path"], err)
             self.set_status(502)
@@ -130,8 +167,11 @@ class ProxyHandler(APIHandler):
 def setup_handlers(web_app: Any) -> None:
     """Adds the relay routes under the server's base URL."""
     base_url = web_app.settings.get("base_url", "/")
-    web_app.add_handlers(".*$", [
-        (url_path_join(base_url, "dchub/config"), ConfigHandler),
-        (url_path_join(base_url, "dchub/quota"), QuotaHandler),
-        (url_path_join(base_url, "dchub/proxy/(.*)"), ProxyHandler),
-    ])
+    web_app.add_handlers(
+        ".*$",
+        [
+            (url_path_join(base_url, "dchub/config"), ConfigHandler),
+            (url_path_join(base_url, "dchub/quota"), QuotaHandler),
+            (url_path_join(base_url, "dchub/proxy/(.*)"), ProxyHandler),
+        ],
+    )

@@ -1,5 +1,7 @@
-"""Fixtures of the Python tests: a real DC Hub sandbox over HTTP (node sandbox/dist/main.js on a free
-port, test controls on), the CLI of core, and a fresh cache directory per test."""
+"""Fixtures of the Python tests: a DC Hub sandbox over HTTP, core's CLI, fresh cache directories.
+
+The sandbox is node sandbox/dist/main.js on a free port, test controls on.
+"""
 
 from __future__ import annotations
 
@@ -18,13 +20,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "jupyter-extension"))
 
-#: The sandbox profile this run uses (DCHUB_TEST_PROFILE): ``spec`` (the interface spec's shapes, the
-#: default) or ``real`` (the real service's shapes and quirks). scripts/pytests.py runs the suite under both.
+#: The sandbox profile this run uses (DCHUB_TEST_PROFILE): ``spec`` (the interface spec's shapes,
+#: the default) or ``real`` (the real service's shapes and quirks). scripts/pytests.py runs both.
 PROFILE = os.environ.get("DCHUB_TEST_PROFILE", "spec")
 if PROFILE not in ("spec", "real"):
     raise RuntimeError(f"DCHUB_TEST_PROFILE: expected spec or real, got {PROFILE!r}")
 
-KEYS = {"pro": "py-pro-key-0001", "free": "py-free-key-0001", "developer": "py-dev-key-0001", "enterprise": "py-ent-key-0001"}
+KEYS = {
+    "pro": "py-pro-key-0001",
+    "free": "py-free-key-0001",
+    "developer": "py-dev-key-0001",
+    "enterprise": "py-ent-key-0001",
+}
 
 
 class Sandbox:
@@ -34,7 +41,9 @@ class Sandbox:
 
     def control(self, method: str, path: str, body=None):
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=10) as res:
             return json.loads(res.read() or b"null")
 
@@ -52,9 +61,17 @@ def sandbox():
     main = ROOT / "sandbox" / "dist" / "main.js"
     if not main.exists():
         pytest.fail("the sandbox is not built: run npm run build:ts")
-    env = {**os.environ, "PORT": "0", "DCHUB_SANDBOX_CONTROLS": "1", "DCHUB_SEED": "pytest", "DCHUB_SANDBOX_PROFILE": PROFILE,
-           "DCHUB_SANDBOX_KEYS": ",".join(f"{t}={k}" for t, k in KEYS.items())}
-    proc = subprocess.Popen(["node", str(main)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "PORT": "0",
+        "DCHUB_SANDBOX_CONTROLS": "1",
+        "DCHUB_SEED": "pytest",
+        "DCHUB_SANDBOX_PROFILE": PROFILE,
+        "DCHUB_SANDBOX_KEYS": ",".join(f"{t}={k}" for t, k in KEYS.items()),
+    }
+    proc = subprocess.Popen(
+        ["node", str(main)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     url = None
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -68,7 +85,9 @@ def sandbox():
     if url is None:
         proc.kill()
         pytest.fail("the sandbox did not start")
-    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # keep draining its output
+    threading.Thread(
+        target=lambda: [None for _ in proc.stdout], daemon=True
+    ).start()  # keep draining its output
     yield Sandbox(url, proc)
     proc.terminate()
     try:
@@ -78,7 +97,7 @@ def sandbox():
 
 
 def spec_only(reason: str):
-    """Marks a test whose expectations are the spec profile's (the real service answers otherwise: ``reason``)."""
+    """Marks a test whose expectations are the spec profile's (the real service's differ)."""
     return pytest.mark.skipif(PROFILE != "spec", reason=f"spec profile only: {reason}")
 
 
@@ -119,7 +138,9 @@ def cli(sandbox):
         env["DCHUB_CACHE_DIR"] = str(cache_dir)
         if api_key:
             env["DCHUB_API_KEY"] = api_key
-        p = subprocess.run(["node", str(script), *args], env=env, capture_output=True, text=True, timeout=60)
+        p = subprocess.run(
+            ["node", str(script), *args], env=env, capture_output=True, text=True, timeout=60
+        )
         return p.returncode, p.stdout, p.stderr
 
     return run

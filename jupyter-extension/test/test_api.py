@@ -16,11 +16,17 @@ def is_float(s: pd.Series) -> bool:
 
 def test_queue_typed_columns_and_attrs(hub, sandbox):
     df = hub.queue(iso="PJM,MISO", min_mw=200, max_ttp_months=36)
-    body = sandbox.get("/api/v1/interconnection-queue/refined?iso=PJM,MISO&min_mw=200&max_ttp_months=36", KEYS["pro"])
+    body = sandbox.get(
+        "/api/v1/interconnection-queue/refined?iso=PJM,MISO&min_mw=200&max_ttp_months=36",
+        KEYS["pro"],
+    )
     assert len(df) == body["count_returned"] > 3
     assert list(df["queue_id"]) == [r["queue_id"] for r in body["results"]]
     assert is_float(df["capacity_mw"]) and (df["capacity_mw"] >= 200).all()
-    assert str(df["queue_date"].dtype).startswith("datetime64") and str(df["queue_date"].dt.tz) == "UTC"
+    assert (
+        str(df["queue_date"].dtype).startswith("datetime64")
+        and str(df["queue_date"].dt.tz) == "UTC"
+    )
     assert str(df["iso"].dtype) == "string" and set(df["iso"]) <= {"PJM", "MISO"}
     # blanks are NA, never 0: the rows without coordinates have NA, not 0.0
     missing = [i for i, r in enumerate(body["results"]) if r.get("lat") is None]
@@ -28,7 +34,10 @@ def test_queue_typed_columns_and_attrs(hub, sandbox):
     assert (df["lat"].dropna() != 0).all()
     assert df.attrs["citation"] == body["_cite"]
     assert isinstance(df.attrs["as_of"], pd.Timestamp) and df.attrs["as_of"].tzinfo is not None
-    assert df.attrs["preview"] is None and df.attrs["count_total_matching"] == body["count_total_matching"]
+    assert (
+        df.attrs["preview"] is None
+        and df.attrs["count_total_matching"] == body["count_total_matching"]
+    )
 
 
 def test_queue_hint_when_the_cut_empties_the_set(hub):
@@ -50,7 +59,9 @@ def test_keyless_queue_is_a_preview_that_says_what_is_withheld(sandbox, cache_di
 
 def test_site_score_series(hub, sandbox):
     s = hub.site_score(39.04, -77.49, capacity_mw=100)
-    body = sandbox.get("/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100&capacity=100", KEYS["pro"])
+    body = sandbox.get(
+        "/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100&capacity=100", KEYS["pro"]
+    )
     assert isinstance(s, pd.Series)
     assert s["overall_score"] == body["overall_score"]
     assert s["fiber.connectivity_score"] == body["fiber"]["connectivity_score"]
@@ -65,20 +76,34 @@ def test_rank_and_chain(hub):
     assert list(r["rank"]) == [1, 2, 3, 4] and str(r["rank"].dtype) == "Int64"
     assert r["objective_score"].is_monotonic_decreasing
     msgs: list[str] = []
-    c = hub.chain("overall_score:1,fiber_km:-1", iso="ERCOT", min_mw=100, max_sites=3, top_k=2, progress=msgs.append)
+    c = hub.chain(
+        "overall_score:1,fiber_km:-1",
+        iso="ERCOT",
+        min_mw=100,
+        max_sites=3,
+        top_k=2,
+        progress=msgs.append,
+    )
     assert len(c) == 2 and "overall_score" in c.columns
     assert any(m.startswith("[score]") for m in msgs) and msgs[-1].startswith("[done]")
 
 
 def test_parcel_from_dict_text_and_file(hub, tmp_path):
-    poly = {"type": "Polygon", "coordinates": [[[-97.0, 32.0], [-97.0, 32.01], [-96.99, 32.01], [-97.0, 32.0]]]}
+    poly = {
+        "type": "Polygon",
+        "coordinates": [[[-97.0, 32.0], [-97.0, 32.01], [-96.99, 32.01], [-97.0, 32.0]]],
+    }
     s = hub.parcel(poly, capacity_mw=50)
     assert s["total_acres"] > 0 and s["site_evaluation_handoff.analyze_site.capacity_mw"] == 50
     f = tmp_path / "parcel.geojson"
-    f.write_text('{"type":"Feature","properties":{},"geometry":' + __import__("json").dumps(poly) + "}")
+    f.write_text(
+        '{"type":"Feature","properties":{},"geometry":' + __import__("json").dumps(poly) + "}"
+    )
     sent = hub.requests_sent
     again = hub.parcel(str(f), capacity_mw=50)
-    assert again["total_acres"] == s["total_acres"] and hub.requests_sent == sent  # the same body is cached
+    assert (
+        again["total_acres"] == s["total_acres"] and hub.requests_sent == sent
+    )  # the same body is cached
 
 
 def test_briefs_every_page_and_diff(hub, sandbox):
@@ -92,26 +117,33 @@ def test_briefs_every_page_and_diff(hub, sandbox):
         assert df.attrs["note"] == f"{failed[0]}: brief failed to build on the service"
     assert list(df.columns[:3]) == ["market_slug", "market_name", "verdict"]
     assert is_float(df["composite_score"]) and str(df["computed_at"].dt.tz) == "UTC"
-    assert df.attrs["citation"].startswith("DC Hub Power Index") and df.attrs["as_of"] == df["computed_at"].max()
+    assert (
+        df.attrs["citation"].startswith("DC Hub Power Index")
+        and df.attrs["as_of"] == df["computed_at"].max()
+    )
     page = hub.briefs(limit=5, offset=5)
-    assert list(page["market_slug"]) == [b["slug"] for b in all_["briefs"][5:10] if b.get("ok") is not False]
+    assert list(page["market_slug"]) == [
+        b["slug"] for b in all_["briefs"][5:10] if b.get("ok") is not False
+    ]
     diff = hub.briefs_diff("2000-01-01T00:00:00Z")
     assert len(diff) == len(df) and diff.attrs["changed_total"] == len(df) + len(failed)
 
 
 def test_briefs_and_diff_read_every_page(sandbox, cache_dir):
-    """All 232 briefs of the Enterprise tier: a first page of 50, then the rest; /diff the same way."""
+    """All 232 briefs of the Enterprise tier: a first page of 50, then the rest; /diff the same."""
     from dchub_jupyterlab import Client
 
     hub = Client(base_url=sandbox.url, api_key=KEYS["enterprise"], cache_dir=cache_dir)
     every = sandbox.get("/api/v1/market-brief/all?limit=500", KEYS["enterprise"])
     total = every["total_available"]
     assert total > 50
-    built = total - sum(1 for b in every["briefs"] if b.get("ok") is False)  # the real service fails one a day
+    built = total - sum(
+        1 for b in every["briefs"] if b.get("ok") is False
+    )  # the real service fails one a day
     df = hub.briefs()
     assert len(df) == built == df["market_slug"].nunique() and hub.requests_sent == 2
     diff = hub.briefs_diff("2000-01-01T00:00:00Z")
-    # The tier is known by now, so /diff is read in pages of its size (500): one request (core's rule).
+    # The tier is known by now, so /diff is read in pages of its size (500): one request (core).
     assert len(diff) == built and diff.attrs["changed_total"] == total and hub.requests_sent == 3
 
 
@@ -135,7 +167,11 @@ def test_facilities_news_deals_pipeline(hub):
     f = hub.facilities("equinix", country="us", limit=10)
     assert 0 < len(f) <= 10 and (f["country"] == "US").all()
     n = hub.news(limit=5)
-    assert len(n) == 5 and str(n["published_at"].dt.tz) == "UTC" and n["published_at"].is_monotonic_decreasing
+    assert (
+        len(n) == 5
+        and str(n["published_at"].dt.tz) == "UTC"
+        and n["published_at"].is_monotonic_decreasing
+    )
     d = hub.deals(limit=7, year=2025)
     assert len(d) <= 7 and (d["year"] == 2025).all() and is_float(d["value"])
     p = hub.pipeline(status="construction", limit=5)
@@ -148,7 +184,7 @@ def test_fuel_mix_prices_grid_regions_receipts(hub, sandbox):
     assert fm.attrs["iso"] == "ISONE" and abs(float(fm["percentage"].sum()) - 100) < 1
     assert isinstance(fm.attrs["as_of"], pd.Timestamp)
     pr = hub.prices("TX")
-    # The real service sends the four *_price_cents_kwh as decimal strings ("7.23"): read as numbers.
+    # The real service sends the four *_price_cents_kwh as decimal strings ("7.23"): numbers here.
     raw = sandbox.get("/api/energy/prices/TX", KEYS["pro"])
     assert isinstance(raw["industrial_price_cents_kwh"], str if PROFILE == "real" else float)
     assert pr["state"] == "TX" and isinstance(pr["industrial_price_cents_kwh"], float)
@@ -178,7 +214,12 @@ def test_quota_costs_nothing(hub):
     hub.news(limit=3)
     after = hub.quota()
     # The service's X-RateLimit-* headers confirm the tier and the allowance.
-    assert after["tier"] == "pro" and after["confirmed"] is True and after["limit"] == 2000 and after["used"] >= 1
+    assert (
+        after["tier"] == "pro"
+        and after["confirmed"] is True
+        and after["limit"] == 2000
+        and after["used"] >= 1
+    )
 
 
 def test_cache_serves_repeats_without_a_request(hub):
@@ -206,7 +247,10 @@ def test_cache_serves_repeats_without_a_request(hub):
         (lambda h: h.briefs_diff("yesterday"), "since"),
         (lambda h: h.rank([{"id": 1}], {"x": 0}), "objectives.x"),
         (lambda h: h.parcel({"type": "Point", "coordinates": [0, 0]}), "geometry.type"),
-        (lambda h: h.parcel({"type": "Polygon", "coordinates": [[[0, 0], [0, 1], [0, 0]]]}), "geometry.coordinates.0"),
+        (
+            lambda h: h.parcel({"type": "Polygon", "coordinates": [[[0, 0], [0, 1], [0, 0]]]}),
+            "geometry.coordinates.0",
+        ),
         (lambda h: h.brief(""), "slug"),
     ],
 )

@@ -16,10 +16,21 @@ MIME = "application/vnd.vegalite.v5+json"
 @pytest.fixture
 def answers(hub):
     queue = hub.queue(iso="PJM,ERCOT", limit=400)
-    ranked = hub.rank(queue.rename(columns={"queue_id": "id"})[["id", "lat", "lng", "capacity_mw", "fiber_km"]]
-                      .dropna().head(12), {"capacity_mw": 1, "fiber_km": -1}, top_k=6)
-    return {"queue": queue, "board": hub.dcpi(limit=15), "scores": hub.dcpi_scores(), "ranked": ranked,
-            "site": hub.site_score(39.04, -77.49, capacity_mw=100), "briefs": hub.briefs()}
+    ranked = hub.rank(
+        queue.rename(columns={"queue_id": "id"})[["id", "lat", "lng", "capacity_mw", "fiber_km"]]
+        .dropna()
+        .head(12),
+        {"capacity_mw": 1, "fiber_km": -1},
+        top_k=6,
+    )
+    return {
+        "queue": queue,
+        "board": hub.dcpi(limit=15),
+        "scores": hub.dcpi_scores(),
+        "ranked": ranked,
+        "site": hub.site_score(39.04, -77.49, capacity_mw=100),
+        "briefs": hub.briefs(),
+    }
 
 
 def facts(chart) -> dict:
@@ -31,18 +42,27 @@ def test_every_chart_is_a_vega_lite_v5_bundle(answers):
 
     q = answers["queue"]
     made = {
-        "queue_map": charts.queue_map(q), "queue_mix": charts.queue_mix(q),
+        "queue_map": charts.queue_map(q),
+        "queue_mix": charts.queue_mix(q),
         "queue_time_to_power": charts.queue_time_to_power(q, max_ttp_months=36),
-        "leaderboard": charts.leaderboard(answers["board"]), "markets_map": charts.markets_map(answers["scores"]),
+        "leaderboard": charts.leaderboard(answers["board"]),
+        "markets_map": charts.markets_map(answers["scores"]),
         "market_quadrant": charts.market_quadrant(answers["scores"]),
         "market_time_to_power": charts.market_time_to_power(answers["briefs"], max_ttp_months=30),
-        "ranking": charts.ranking(answers["ranked"]), "site_score": charts.site_score(answers["site"]),
+        "ranking": charts.ranking(answers["ranked"]),
+        "site_score": charts.site_score(answers["site"]),
     }
     for name, chart in made.items():
         data, meta = chart._repr_mimebundle_()
-        assert set(data) == {MIME, "text/plain"} and meta[MIME]["embed_options"]["actions"] is False, name
+        assert (
+            set(data) == {MIME, "text/plain"} and meta[MIME]["embed_options"]["actions"] is False
+        ), name
         spec = data[MIME]
-        assert spec["$schema"].endswith("/vega-lite/v5.json") and spec["description"] and facts(chart)["chart"] == name
+        assert (
+            spec["$schema"].endswith("/vega-lite/v5.json")
+            and spec["description"]
+            and facts(chart)["chart"] == name
+        )
         assert '"url"' not in json.dumps(spec), name  # data inline only: works offline
         assert facts(chart)["drawn"] > 0, name
     # The map draws every survivor with coordinates (none of these lie outside the map).
@@ -63,7 +83,9 @@ def test_a_preview_says_so_and_keyless_scores_are_counted(sandbox, cache_dir):
     with pytest.warns(UserWarning):
         q = anon.queue(iso="PJM")
     text = " | ".join(v["text"] for v in charts.queue_mix(q).spec["vconcat"][1]["data"]["values"])
-    assert f"Gated preview: {len(q)} of {q.attrs['preview']['total_available']:,} rows shown." in text
+    assert (
+        f"Gated preview: {len(q)} of {q.attrs['preview']['total_available']:,} rows shown." in text
+    )
     free = Client(base_url=sandbox.url, api_key=KEYS["free"], cache_dir=cache_dir)
     board = free.dcpi(limit=10)
     chart = charts.leaderboard(board)
@@ -74,12 +96,17 @@ def test_save_json_offline_html_and_svg(answers, tmp_path):
     from dchub_jupyterlab import charts
 
     chart = charts.queue_mix(answers["queue"])
-    assert json.loads((tmp_path / "c.json").read_text() if chart.save(tmp_path / "c.json") else "") == chart.spec
+    assert (
+        json.loads((tmp_path / "c.json").read_text() if chart.save(tmp_path / "c.json") else "")
+        == chart.spec
+    )
     chart.save(tmp_path / "c.html")
     page = (tmp_path / "c.html").read_text()
     assert "<script>" in page and "cdn" not in page.lower() and "vegaLite.compile" in page
     chart.save(tmp_path / "c.svg")
-    assert (tmp_path / "c.svg").read_text().startswith("<svg") and "Queued capacity" in (tmp_path / "c.svg").read_text()
+    assert (tmp_path / "c.svg").read_text().startswith("<svg") and "Queued capacity" in (
+        tmp_path / "c.svg"
+    ).read_text()
     with pytest.raises(ValueError, match="json, .html or .svg"):
         chart.save(tmp_path / "c.png")
 

@@ -1,4 +1,4 @@
-"""Narrower questions answered from wider answers (issue 14), in Python, exactly as the service would.
+"""Narrower questions answered from wider answers (issue 14), in Python, as the service would.
 
 The rules are core's (its property test proves them against the sandbox, pair by pair); here:
 - The Client: a stricter question after a wider one costs no request and says where it came from
@@ -32,12 +32,19 @@ def test_client_widens_then_answers_stricter_questions_locally(sandbox, cache_di
     hub = client(sandbox, cache_dir, derive="widen")
     first = hub.queue(iso="NYISO", min_mw=100)
     assert hub.requests_sent == 1 and first.attrs["derived_from"]["query"] == "iso=NYISO&limit=1000"
-    questions = [dict(iso="NYISO", min_mw=300), dict(iso="NYISO", min_mw=150, fuel_type="gas"),
-                 dict(iso="NYISO", max_ttp_months=24), dict(iso="NYISO", geocoded_only=True, limit=7)]
+    questions = [
+        dict(iso="NYISO", min_mw=300),
+        dict(iso="NYISO", min_mw=150, fuel_type="gas"),
+        dict(iso="NYISO", max_ttp_months=24),
+        dict(iso="NYISO", geocoded_only=True, limit=7),
+    ]
     for q in questions:
         df = hub.queue(**q)
         assert df.attrs["derived_from"]["path"] == QUEUE and df.attrs["from_cache"] is True
-        own = sandbox.get(f"{QUEUE}?{urllib.parse.urlencode({k: str(v).lower() for k, v in q.items()})}", KEYS["pro"])
+        own = sandbox.get(
+            f"{QUEUE}?{urllib.parse.urlencode({k: str(v).lower() for k, v in q.items()})}",
+            KEYS["pro"],
+        )
         assert list(df["queue_id"]) == [r["queue_id"] for r in own["results"]]
         assert df.attrs["count_total_matching"] == own["count_total_matching"]
     assert hub.requests_sent == 1
@@ -78,7 +85,11 @@ def test_dcpi_fields_from_one_scores_list(sandbox, cache_dir):
     for m, s in got.items():
         own = sandbox.get(f"/api/v1/dcpi/scores/{m}", KEYS["developer"])
         assert s["verdict"] == own["verdict"] and s["composite_score"] == own["composite_score"]
-        assert s.attrs["derived_from"] == {"path": "/api/v1/dcpi/scores", "query": "", "age_seconds": s.attrs["derived_from"]["age_seconds"]}
+        assert s.attrs["derived_from"] == {
+            "path": "/api/v1/dcpi/scores",
+            "query": "",
+            "age_seconds": s.attrs["derived_from"]["age_seconds"],
+        }
     # A field the list does not carry is fetched from the market itself.
     s = hub.dcpi("dallas", fields="queue_wait_months")
     assert hub.requests_sent == 2 and "derived_from" not in s.attrs
@@ -86,15 +97,30 @@ def test_dcpi_fields_from_one_scores_list(sandbox, cache_dir):
 
 def test_free_tier_takes_no_paid_numerics_from_the_list(sandbox, cache_dir):
     hub = client(sandbox, cache_dir, key=KEYS["free"], derive="widen", tier="free")
-    assert hub.dcpi("dallas", fields="verdict").attrs["derived_from"]["path"] == "/api/v1/dcpi/scores"
+    assert (
+        hub.dcpi("dallas", fields="verdict").attrs["derived_from"]["path"] == "/api/v1/dcpi/scores"
+    )
     sent = hub.requests_sent
-    s = hub.dcpi("dallas", fields="composite_score")  # masked below a paid plan: never served from the list
+    s = hub.dcpi(
+        "dallas", fields="composite_score"
+    )  # masked below a paid plan: never served from the list
     assert hub.requests_sent == sent + 1 and "derived_from" not in s.attrs
 
 
 def test_cli_widens_python_derives_without_a_request(sandbox, cache_dir, cli):
-    code, out, err = cli("queue", "--iso", "CAISO", "--min-mw", "100", "--derive", "widen", "--format", "json",
-                         cache_dir=cache_dir, api_key=QKEY)
+    code, out, err = cli(
+        "queue",
+        "--iso",
+        "CAISO",
+        "--min-mw",
+        "100",
+        "--derive",
+        "widen",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=QKEY,
+    )
     assert code == 0, err
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     hub = client(sandbox, cache_dir)
@@ -104,8 +130,17 @@ def test_cli_widens_python_derives_without_a_request(sandbox, cache_dir, cli):
     sandbox.control("DELETE", "/_sandbox/faults")
     own = sandbox.get(f"{QUEUE}?iso=CAISO&min_mw=250&fuel_type=solar", KEYS["pro"])
     assert list(df["queue_id"]) == [r["queue_id"] for r in own["results"]]
-    # DCPI the same way: the CLI fetched the scores list for one market, Python reads another from it.
-    code, _out, err = cli("dcpi", "dallas", "--field", "verdict", "--derive", "widen", cache_dir=cache_dir, api_key=QKEY)
+    # DCPI the same way: the CLI fetched the scores list for one market, Python reads another.
+    code, _out, err = cli(
+        "dcpi",
+        "dallas",
+        "--field",
+        "verdict",
+        "--derive",
+        "widen",
+        cache_dir=cache_dir,
+        api_key=QKEY,
+    )
     assert code == 0, err
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
     s = hub.dcpi("phoenix", fields="verdict")
@@ -117,27 +152,57 @@ def test_python_widens_cli_derives_without_a_request(sandbox, cache_dir, cli):
     hub.queue(iso="SPP,NYISO", min_mw=40)
     hub.dcpi("dallas", fields="verdict")
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
-    code, out, err = cli("queue", "--iso", "NYISO", "--min-mw", "90", "--baseload-only", "--format", "json",
-                         cache_dir=cache_dir, api_key=QKEY)
+    code, out, err = cli(
+        "queue",
+        "--iso",
+        "NYISO",
+        "--min-mw",
+        "90",
+        "--baseload-only",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=QKEY,
+    )
     assert code == 0, err
     assert "answered locally" in err and "served from cache" not in err
     sandbox.control("DELETE", "/_sandbox/faults")
     own = sandbox.get(f"{QUEUE}?iso=NYISO&min_mw=90&baseload_only=true", KEYS["pro"])
-    assert [r["queue_id"] for r in json.loads(out)["results"]] == [r["queue_id"] for r in own["results"]]
+    assert [r["queue_id"] for r in json.loads(out)["results"]] == [
+        r["queue_id"] for r in own["results"]
+    ]
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
-    code, out, err = cli("dcpi", "denver", "--field", "verdict", "--format", "json", cache_dir=cache_dir, api_key=QKEY)
+    code, out, err = cli(
+        "dcpi",
+        "denver",
+        "--field",
+        "verdict",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=QKEY,
+    )
     assert code == 0 and "answered locally" in err, err
     sandbox.control("DELETE", "/_sandbox/faults")
-    assert json.loads(out)["verdict"] == sandbox.get("/api/v1/dcpi/scores/denver", KEYS["pro"])["verdict"]
+    assert (
+        json.loads(out)["verdict"]
+        == sandbox.get("/api/v1/dcpi/scores/denver", KEYS["pro"])["verdict"]
+    )
 
 
-@pytest.mark.skipif(PROFILE != "real", reason="the 3-row tease below Developer is the real service's (notes §2.21)")
+@pytest.mark.skipif(
+    PROFILE != "real", reason="the 3-row tease below Developer is the real service's (notes §2.21)"
+)
 def test_teases_answer_nothing_but_themselves(sandbox, cache_dir):
-    """A free key at the real service gets the 3-row tease: nothing is derived from it, whatever the setting."""
+    """A free key at the real service gets the 3-row tease: nothing is derived from it, ever."""
     hub = client(sandbox, cache_dir, key=KEYS["free"], derive="widen")
     first = hub.queue(iso="SPP", min_mw=50)
     assert first.attrs["preview"] and len(first) == 3 and "derived_from" not in first.attrs
     sent = hub.requests_sent
     second = hub.queue(iso="SPP", min_mw=80)
     # Its own request (no wider one: this caller gets previews), and a preview again.
-    assert hub.requests_sent == sent + 1 and second.attrs["preview"] and "derived_from" not in second.attrs
+    assert (
+        hub.requests_sent == sent + 1
+        and second.attrs["preview"]
+        and "derived_from" not in second.attrs
+    )

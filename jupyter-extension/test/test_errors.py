@@ -52,7 +52,11 @@ def test_rate_limit_with_a_long_retry_after_fails_at_once(sandbox, cache_dir):
     t0 = time.monotonic()
     with pytest.raises(RateLimitError) as info:
         hub.queue(iso="PJM")
-    assert time.monotonic() - t0 < 5 and info.value.retry_after_seconds == 3600 and hub.requests_sent == 1
+    assert (
+        time.monotonic() - t0 < 5
+        and info.value.retry_after_seconds == 3600
+        and hub.requests_sent == 1
+    )
 
 
 def test_a_short_retry_after_is_waited(sandbox, cache_dir):
@@ -60,7 +64,7 @@ def test_a_short_retry_after_is_waited(sandbox, cache_dir):
     sandbox.faults([{"path_prefix": QUEUE, "kind": "rate_limit", "retry_after": 2, "count": 1}])
     t0 = time.monotonic()
     assert len(hub.queue(iso="PJM", limit=3)) == 3
-    # The 429 asked for 2 s: core waited them (not a speed goal: the wait happened), then asked again.
+    # The 429 asked for 2 s: core waited them (not a speed goal: the wait happened), then asked.
     assert time.monotonic() - t0 >= 1.8 and hub.requests_sent == 2
 
 
@@ -71,7 +75,9 @@ def test_connection_reset_is_a_network_error(sandbox, cache_dir):
     sandbox.faults([{"path_prefix": QUEUE, "kind": "reset"}])
     with pytest.raises(NetworkError) as info:
         hub.queue(iso="PJM")
-    assert not info.value.timeout and hub.quota()["used"] == 0  # a call that never got an answer is given back
+    assert (
+        not info.value.timeout and hub.quota()["used"] == 0
+    )  # a call that never got an answer is given back
 
 
 def test_timeout_is_a_network_error_with_timeout(sandbox, cache_dir):
@@ -119,7 +125,11 @@ def test_unknown_key_is_an_auth_error_with_instructions(sandbox, cache_dir):
     with pytest.raises(AuthError) as info:
         hub.queue(iso="PJM")
     assert info.value.status == 401 and info.value.auth_instructions
-    assert bad not in str(info.value) and bad not in repr(info.value) and bad not in str(info.value.body)
+    assert (
+        bad not in str(info.value)
+        and bad not in repr(info.value)
+        and bad not in str(info.value.body)
+    )
 
 
 def test_plan_wall_of_an_mcp_tool_is_an_auth_error(sandbox, cache_dir):
@@ -138,7 +148,12 @@ def test_not_found(sandbox, cache_dir):
 
 
 def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox, cache_dir):
-    from dchub_jupyterlab import AssumedAllowanceWarning, QuotaSpentError, RateLimitError, StaleAnswerWarning
+    from dchub_jupyterlab import (
+        AssumedAllowanceWarning,
+        QuotaSpentError,
+        RateLimitError,
+        StaleAnswerWarning,
+    )
 
     now = [1_700_000_000_000]
     hub = client(sandbox, cache_dir, key="", now=lambda: now[0])
@@ -148,10 +163,13 @@ def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox,
     assert hub.quota()["remaining"] == 0
     sent = hub.requests_sent
     if PROFILE == "real":
-        # The real service states no daily limit to keyless callers (notes §1.5): the allowance is only
-        # assumed, so the 11th call goes out with a warning, and the service's 429 makes the limit known.
+        # The real service states no daily limit to keyless callers (notes §1.5): the allowance is
+        # only assumed, so the 11th call goes out with a warning; the service's 429 makes it known.
         assert hub.quota()["confirmed"] is False
-        with pytest.warns(AssumedAllowanceWarning, match="assumed 10 calls"), pytest.raises(RateLimitError) as first:
+        with (
+            pytest.warns(AssumedAllowanceWarning, match="assumed 10 calls"),
+            pytest.raises(RateLimitError) as first,
+        ):
             hub.news(limit=19)
         assert not isinstance(first.value, QuotaSpentError) and first.value.reset_at
         assert hub.requests_sent == sent + 1 and hub.quota()["confirmed"] is True
@@ -180,15 +198,21 @@ def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, c
 
 
 def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
-    """Keyless: a Pro tool's wall is an AuthError in one line with the upgrade URL, never its fields;
-    a list tool's cut answer ("3 of 10" at the real service, "2 of 10" at the spec's) is marked partial."""
+    """Keyless: a Pro tool's wall is an AuthError in one line with the upgrade URL, not its fields.
+
+    A list tool's cut answer ("3 of 10" at the real service, "2 of 10" at the spec's) is partial.
+    """
     from dchub_jupyterlab import AuthError, GatedPreviewWarning
 
     hub = client(sandbox, cache_dir, key="")
     with pytest.raises(AuthError) as wall:
         hub.tool("analyze_site", lat=39.04, lon=-77.49)
     message = str(wall.value)
-    assert message.startswith("analyze_site: ") and "Pro" in message and "https://dchub.cloud/pricing" in message
+    assert (
+        message.startswith("analyze_site: ")
+        and "Pro" in message
+        and "https://dchub.cloud/pricing" in message
+    )
     assert "\n" not in message and "your plan: anonymous" in message
     if PROFILE == "real":
         assert "pro_required" in message  # the service's own words for a human are kept
@@ -200,8 +224,11 @@ def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
 
 
 def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, cache_dir):
-    """Core's rule for tool answers (McpToolClient): the service unreachable or failing, the last good
-    answer with its age and why (a StaleAnswerWarning, ``attrs["stale"]``); nothing cached, the error."""
+    """Core's rule for tool answers (McpToolClient) when the service is unreachable or failing.
+
+    The last good answer with its age and why (a StaleAnswerWarning, ``attrs["stale"]``); with
+    nothing cached, the error.
+    """
     from dchub_jupyterlab import NetworkError, StaleAnswerWarning
 
     now = [1_700_000_000_000]
@@ -210,9 +237,16 @@ def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, c
     now[0] += 2 * 3600_000  # past the hour a tool answer is kept
     sandbox.faults([{"path_prefix": "/mcp", "kind": "status", "status": 503}])
     try:
-        with pytest.warns(StaleAnswerWarning, match=r"rank_markets: served from the cache, 2 h old: the service could not be reached"):
+        with pytest.warns(
+            StaleAnswerWarning,
+            match=r"rank_markets: served from the cache, 2 h old: the service could not be reached",
+        ):
             again = hub.tool("rank_markets", criteria="ai_ready", limit=3)
-        assert again.attrs["stale"] and again.attrs["from_cache"] and "2 h old" in again.attrs["stale_reason"]
+        assert (
+            again.attrs["stale"]
+            and again.attrs["from_cache"]
+            and "2 h old" in again.attrs["stale_reason"]
+        )
         assert again.equals(first)
         with pytest.raises(NetworkError):
             hub.tool("rank_markets", criteria="ai_ready", limit=2)

@@ -40,8 +40,14 @@ class CountingProxy:
                 body = self.rfile.read(length) if length else None
                 proxy.count += 1
                 proxy.paths.append(self.path)
-                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
-                req = urllib.request.Request(target + self.path, data=body, method=method, headers=headers)
+                headers = {
+                    k: v
+                    for k, v in self.headers.items()
+                    if k.lower() not in ("host", "content-length")
+                }
+                req = urllib.request.Request(
+                    target + self.path, data=body, method=method, headers=headers
+                )
                 try:
                     with urllib.request.urlopen(req, timeout=30) as res:
                         status, out_headers, data = res.status, res.getheaders(), res.read()
@@ -85,8 +91,14 @@ def machine(sandbox, tmp_path):
     proxy = CountingProxy(sandbox.url)
     key = KEYS["developer"] if PROFILE == "real" else KEYS["free"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
-    env.update({"DCHUB_BASE_URL": proxy.url, "DCHUB_API_KEY": key, "DCHUB_CACHE_DIR": str(tmp_path / "cache"),
-                "PYTHONPATH": str(ROOT / "jupyter-extension")})
+    env.update(
+        {
+            "DCHUB_BASE_URL": proxy.url,
+            "DCHUB_API_KEY": key,
+            "DCHUB_CACHE_DIR": str(tmp_path / "cache"),
+            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+        }
+    )
     yield proxy, env
     proxy.close()
 
@@ -96,13 +108,25 @@ def server(machine, tmp_path):
     """`jupyter server` with the DC Hub extension, relaying through core."""
     _proxy, env = machine
     port = free_port()
-    cmd = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-           f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={tmp_path}",
-           "--ServerApp.jpserver_extensions=dchub_jupyterlab=True"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        f"--IdentityProvider.token={TOKEN}",
+        f"--ServerApp.root_dir={tmp_path}",
+        "--ServerApp.jpserver_extensions=dchub_jupyterlab=True",
+    ]
     if hasattr(os, "getuid") and os.getuid() == 0:
         cmd.append("--allow-root")
-    proc = subprocess.Popen(cmd, env={**env, "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg")},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd,
+        env={**env, "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg")},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -125,7 +149,9 @@ def server(machine, tmp_path):
 
 def relay(server: str, path: str) -> tuple[int, dict, dict]:
     """A GET through the relay, as the panel sends it (Jupyter's token, no key)."""
-    req = urllib.request.Request(f"{server}/dchub/proxy/{path}", headers={"Authorization": f"token {TOKEN}"})
+    req = urllib.request.Request(
+        f"{server}/dchub/proxy/{path}", headers={"Authorization": f"token {TOKEN}"}
+    )
     try:
         with urllib.request.urlopen(req, timeout=60) as res:
             return res.status, dict(res.headers), json.loads(res.read() or b"null")
@@ -159,11 +185,19 @@ def kernel(machine):
 
 
 def cli(env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["node", str(ROOT / "core" / "dist" / "cli" / "dchub.js"), *args], env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["node", str(ROOT / "core" / "dist" / "cli" / "dchub.js"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
-@pytest.mark.skipif(PROFILE != "spec", reason="the spec's service states a free key's daily limit; the real one a developer's")
+@pytest.mark.skipif(
+    PROFILE != "spec",
+    reason="the spec's service states a free key's daily limit; the real one a developer's",
+)
 def test_panel_kernel_and_cli_spend_one_allowance(machine, server, kernel):
     """Ten calls of a free key spread over the relay, a kernel and the CLI; the eleventh is refused
     by whichever makes it, without a request."""
@@ -171,8 +205,10 @@ def test_panel_kernel_and_cli_spend_one_allowance(machine, server, kernel):
     for i in range(4):
         status, _h, body = relay(server, f"api/news?limit={i + 1}")
         assert status == 200 and len(body["articles"]) == i + 1
-    out = kernel("from dchub_jupyterlab import Client\nhub = Client()\n"
-                 "for n in (5, 6, 7):\n    print(len(hub.news(limit=n)))\nprint(hub.quota()['used'])")
+    out = kernel(
+        "from dchub_jupyterlab import Client\nhub = Client()\n"
+        "for n in (5, 6, 7):\n    print(len(hub.news(limit=n)))\nprint(hub.quota()['used'])"
+    )
     assert out.split() == ["5", "6", "7", "7"], out
     for n in (8, 9, 10):
         p = cli(env, "news", "--limit", str(n))
@@ -181,26 +217,39 @@ def test_panel_kernel_and_cli_spend_one_allowance(machine, server, kernel):
     # The eleventh, by each of them: refused from the shared ledger, nothing sent.
     status, _h, body = relay(server, "api/news?limit=11")
     assert status == 429 and body["error"] == "daily_limit_reached" and body["_relay"] is True
-    out = kernel("from dchub_jupyterlab import QuotaSpentError\ntry:\n    hub.news(limit=12)\n"
-                 "except QuotaSpentError as e:\n    print('refused', e.limit)")
+    out = kernel(
+        "from dchub_jupyterlab import QuotaSpentError\ntry:\n    hub.news(limit=12)\n"
+        "except QuotaSpentError as e:\n    print('refused', e.limit)"
+    )
     assert out.strip() == "refused 10", out
     p = cli(env, "news", "--limit", "13")
     assert p.returncode == 4 and "allowance" in p.stderr
     assert proxy.count == 10
-    q = json.loads(urllib.request.urlopen(urllib.request.Request(
-        f"{server}/dchub/quota", headers={"Authorization": f"token {TOKEN}"}), timeout=30).read())
+    q = json.loads(
+        urllib.request.urlopen(
+            urllib.request.Request(
+                f"{server}/dchub/quota", headers={"Authorization": f"token {TOKEN}"}
+            ),
+            timeout=30,
+        ).read()
+    )
     assert q["used"] == 10 and q["remaining"] == 0 and q["confirmed"] is True
 
 
 def test_an_answer_the_panel_fetched_is_the_kernels_without_a_request(machine, server, kernel):
     proxy, _env = machine
-    status, headers, body = relay(server, "api/v1/interconnection-queue/refined?iso=SPP&min_mw=100&limit=20")
+    status, headers, body = relay(
+        server, "api/v1/interconnection-queue/refined?iso=SPP&min_mw=100&limit=20"
+    )
     assert status == 200 and body["count_returned"] > 0, body
     assert "x-dchub-answer" in {k.lower() for k in headers}
     sent = proxy.count
-    out = kernel("from dchub_jupyterlab import Client\nhub = Client()\ndf = hub.queue(iso='SPP', min_mw=100, limit=20)\n"
-                 "print(hub.requests_sent, df.attrs['from_cache'], list(df['queue_id']) == "
-                 f"{json.dumps([r['queue_id'] for r in body['results']])})")
+    out = kernel(
+        "from dchub_jupyterlab import Client\nhub = Client()\n"
+        "df = hub.queue(iso='SPP', min_mw=100, limit=20)\n"
+        "print(hub.requests_sent, df.attrs['from_cache'], list(df['queue_id']) == "
+        f"{json.dumps([r['queue_id'] for r in body['results']])})"
+    )
     assert out.split() == ["0", "True", "True"], out
     assert proxy.count == sent
 
@@ -212,15 +261,30 @@ def test_the_relay_keeps_the_key_and_relays_only_the_api(machine, server):
     key = env["DCHUB_API_KEY"]
     status, headers, body = relay(server, "api/v1/markets/list")
     assert status == 200 and key not in json.dumps(body) and key not in json.dumps(headers)
-    for path in ("_sandbox/clock", "api/../_sandbox/clock", "api/%2e%2e/_sandbox/faults", "openapi.yaml"):
+    for path in (
+        "_sandbox/clock",
+        "api/../_sandbox/clock",
+        "api/%2e%2e/_sandbox/faults",
+        "openapi.yaml",
+    ):
         status, _h, body = relay(server, path)
         assert status == 404 and body["error"] == "not_relayed", path
     with pytest.raises(urllib.error.HTTPError) as info:
         urllib.request.urlopen(f"{server}/dchub/proxy/api/news", timeout=30)
     assert info.value.code == 403
-    config = json.loads(urllib.request.urlopen(urllib.request.Request(
-        f"{server}/dchub/config", headers={"Authorization": f"token {TOKEN}"}), timeout=30).read())
-    assert config["has_key"] is True and config["base_url"] == env["DCHUB_BASE_URL"] and key not in json.dumps(config)
+    config = json.loads(
+        urllib.request.urlopen(
+            urllib.request.Request(
+                f"{server}/dchub/config", headers={"Authorization": f"token {TOKEN}"}
+            ),
+            timeout=30,
+        ).read()
+    )
+    assert (
+        config["has_key"] is True
+        and config["base_url"] == env["DCHUB_BASE_URL"]
+        and key not in json.dumps(config)
+    )
 
 
 def test_server_extension_point():

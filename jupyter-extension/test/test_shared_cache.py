@@ -31,8 +31,19 @@ def client(sandbox, cache_dir, key=KEYS["pro"]):
 
 
 def test_cli_writes_python_reads_without_a_request(sandbox, cache_dir, cli):
-    code, out, err = cli("queue", "--iso", "PJM,MISO", "--min-mw", "200", "--max-ttp-months", "36", "--format", "json",
-                         cache_dir=cache_dir, api_key=KEYS["pro"])
+    code, out, err = cli(
+        "queue",
+        "--iso",
+        "PJM,MISO",
+        "--min-mw",
+        "200",
+        "--max-ttp-months",
+        "36",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=KEYS["pro"],
+    )
     assert code == 0, err
     cli_rows = json.loads(out)["results"]
     # The service is down for this path from now on: only the shared cache can answer.
@@ -48,12 +59,36 @@ def test_python_writes_cli_reads_without_a_request(sandbox, cache_dir, cli):
     df = hub.queue(iso="ERCOT", min_mw=100, fuel_type="gas", geocoded_only=True, limit=50)
     pos = hub.site_score(32.9, -97.0, capacity_mw=75)
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
-    code, out, err = cli("queue", "--iso", "ERCOT", "--min-mw", "100", "--fuel-type", "gas", "--geocoded-only", "--limit", "50",
-                         "--format", "json", cache_dir=cache_dir, api_key=KEYS["pro"])
+    code, out, err = cli(
+        "queue",
+        "--iso",
+        "ERCOT",
+        "--min-mw",
+        "100",
+        "--fuel-type",
+        "gas",
+        "--geocoded-only",
+        "--limit",
+        "50",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=KEYS["pro"],
+    )
     assert code == 0, err
     assert [r["queue_id"] for r in json.loads(out)["results"]] == list(df["queue_id"])
     assert "served from cache" not in err  # fresh, not a fallback
-    code, out, err = cli("score", "32.9", "-97.0", "--capacity-mw", "75", "--format", "json", cache_dir=cache_dir, api_key=KEYS["pro"])
+    code, out, err = cli(
+        "score",
+        "32.9",
+        "-97.0",
+        "--capacity-mw",
+        "75",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=KEYS["pro"],
+    )
     assert code == 0, err
     assert json.loads(out)["overall_score"] == pos["overall_score"]
 
@@ -105,11 +140,17 @@ def test_file_format_is_cores(sandbox, cache_dir, cli):
     name = quote(ledger_key, safe="-_.!~*'()").replace("%", "_") + ".json"
     assert found[name]["key"] == ledger_key
     state = json.loads(found[name]["value"])
-    # Core's ledger state. The spec's service states the keyless limit (X-RateLimit-Limit with a Reset):
-    # known; the real one reports only its per-minute bucket to keyless callers: assumed.
+    # Core's ledger state. The spec's service states the keyless limit (X-RateLimit-Limit with a
+    # Reset): known; the real one reports only its per-minute bucket to keyless callers: assumed.
     assert list(state) == ["day", "used", "limit", "tier", "known"] and state["used"] == 2
-    assert state["known"] is (PROFILE == "spec") and state["limit"] == 10 and state["tier"] == "anonymous"
-    answers = {f["key"]: json.loads(f["value"]) for f in found.values() if f["key"].startswith("dchub:c:")}
+    assert (
+        state["known"] is (PROFILE == "spec")
+        and state["limit"] == 10
+        and state["tier"] == "anonymous"
+    )
+    answers = {
+        f["key"]: json.loads(f["value"]) for f in found.values() if f["key"].startswith("dchub:c:")
+    }
     # Keys name the service (its origin), so two services never share an answer.
     py_key = f"dchub:c:anon:GET {sandbox.url} /api/news?limit=1"
     cli_key = f"dchub:c:anon:GET {sandbox.url} /api/news?limit=2"
@@ -118,9 +159,13 @@ def test_file_format_is_cores(sandbox, cache_dir, cli):
         assert set(a) <= {"text", "storedAt", "expiresAt", "etag", "preview", "headers"}
         assert {"text", "storedAt", "expiresAt"} <= set(a) and a["expiresAt"] > a["storedAt"]
         json.loads(a["text"])
-    assert list(answers[py_key])[:3] == list(answers[cli_key])[:3] == ["text", "storedAt", "expiresAt"]
+    assert (
+        list(answers[py_key])[:3] == list(answers[cli_key])[:3] == ["text", "storedAt", "expiresAt"]
+    )
     # The same members in the same order (the answers differ only in values), headers kept alike.
-    assert [k for k in answers[py_key] if k != "etag"] == [k for k in answers[cli_key] if k != "etag"]
+    assert [k for k in answers[py_key] if k != "etag"] == [
+        k for k in answers[cli_key] if k != "etag"
+    ]
     assert answers[py_key]["headers"]["content-type"] == answers[cli_key]["headers"]["content-type"]
     # Each side reads the other's answer.
     sandbox.faults([{"path_prefix": "/api", "kind": "status", "status": 503}])
@@ -128,8 +173,15 @@ def test_file_format_is_cores(sandbox, cache_dir, cli):
 
 
 def test_mcp_answers_and_allowance_are_shared(sandbox, cache_dir, cli):
-    code, out, err = cli("tool", "get_market_dcpi_rank", "market_slug=dallas", "--format", "json", cache_dir=cache_dir,
-                         api_key=KEYS["pro"])
+    code, out, err = cli(
+        "tool",
+        "get_market_dcpi_rank",
+        "market_slug=dallas",
+        "--format",
+        "json",
+        cache_dir=cache_dir,
+        api_key=KEYS["pro"],
+    )
     assert code == 0, err
     hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": "/mcp", "kind": "status", "status": 503}])
@@ -149,7 +201,12 @@ def test_two_services_never_share_an_answer(sandbox, cache_dir, cli):
     hub.news(limit=3)
     assert hub.requests_sent == 1
     keys = sorted(f["key"] for f in files(cache_dir).values() if f["key"].startswith("dchub:c:"))
-    assert keys == sorted([f"dchub:c:anon:GET {other} /api/news?limit=3", f"dchub:c:anon:GET {sandbox.url} /api/news?limit=3"])
+    assert keys == sorted(
+        [
+            f"dchub:c:anon:GET {other} /api/news?limit=3",
+            f"dchub:c:anon:GET {sandbox.url} /api/news?limit=3",
+        ]
+    )
     # And each tool still finds its own service's answer.
     again = Client(base_url=sandbox.url + "/", api_key="", cache_dir=cache_dir)
     again.news(limit=3)
@@ -163,13 +220,39 @@ def test_default_cache_directory_is_the_clis(tmp_path, env):
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DCHUB_", "XDG_"))}
     base["HOME"] = str(tmp_path / "home")
     base.update({k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()})
-    p = subprocess.run(["node", str(ROOT / "core" / "dist" / "cli" / "dchub.js"), "cache", "stats", "--format", "json"],
-                       env=base, capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [
+            "node",
+            str(ROOT / "core" / "dist" / "cli" / "dchub.js"),
+            "cache",
+            "stats",
+            "--format",
+            "json",
+        ],
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 0, p.stderr
     cli_dir = json.loads(p.stdout)["directory"]
-    py = subprocess.run([sys.executable, "-c", "from dchub_jupyterlab import default_cache_dir; print(default_cache_dir())"],
-                        env=base, capture_output=True, text=True, timeout=60, cwd=ROOT / "jupyter-extension")
+    py = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from dchub_jupyterlab import default_cache_dir; print(default_cache_dir())",
+        ],
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT / "jupyter-extension",
+    )
     assert py.returncode == 0, py.stderr
     assert py.stdout.strip() == cli_dir
-    expected = f"{tmp_path}/xdg/dchub" if env.get("XDG_CACHE_HOME", "").strip() else f"{tmp_path}/home/.cache/dchub"
+    expected = (
+        f"{tmp_path}/xdg/dchub"
+        if env.get("XDG_CACHE_HOME", "").strip()
+        else f"{tmp_path}/home/.cache/dchub"
+    )
     assert cli_dir == expected

@@ -18,6 +18,9 @@ export function startEngine(version: string): void {
   }, 1000);
   watch.unref();
   process.stdout.on('error', () => process.exit(0)); // the host closed its end
+  // An interrupt is for the host (Ctrl-C in a terminal, Jupyter's kernel interrupt reach the whole
+  // process group): the host cancels its call with a `cancel` notification, the engine goes on.
+  process.on('SIGINT', () => undefined);
 }
 
 /** The version the bundle was built with (set by the bundler), else core's package.json. */

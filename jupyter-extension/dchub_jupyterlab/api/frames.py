@@ -1,5 +1,7 @@
-"""Core's answers as pandas objects: each column in the dtype of the kind core gave it, ``attrs``
-as core described the answer, and its warnings raised as this package's warning classes.
+"""Core's answers as pandas objects.
+
+Each column in the dtype of the kind core gave it, ``attrs`` as core described the answer, and its
+warnings raised as this package's warning classes.
 
 Kinds and dtypes: ``number`` → ``Float64``, ``integer`` → ``Int64``, ``date`` → timezone-aware
 ``datetime64[ns, UTC]``, ``boolean`` → ``boolean``, ``text`` → ``string``; blanks are ``NA``.
@@ -10,27 +12,40 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
-from .errors import AssumedAllowanceWarning, GatedPreviewWarning, StaleAnswerWarning
+from .errors import (
+    AssumedAllowanceWarning,
+    DchubError,
+    GatedPreviewWarning,
+    StaleAnswerWarning,
+)
 
 _DTYPES = {"number": "Float64", "integer": "Int64", "boolean": "boolean", "text": "string"}
-_WARNINGS: dict[str, type[Warning]] = {"preview": GatedPreviewWarning, "stale": StaleAnswerWarning,
-                                       "allowance": AssumedAllowanceWarning, "note": UserWarning}
+_WARNINGS: dict[str, type[Warning]] = {
+    "preview": GatedPreviewWarning,
+    "stale": StaleAnswerWarning,
+    "allowance": AssumedAllowanceWarning,
+    "note": UserWarning,
+}
 
 
 def _column(c: dict[str, Any]) -> pd.Series:
-    name, kind, values = c["name"], c["kind"], c["values"]
+    name, kind, values = str(c["name"]), str(c["kind"]), list(c["values"])
     if kind == "date":
         try:
-            return pd.to_datetime(pd.Series(values, dtype="object"), utc=True,
-                                  format="ISO8601").rename(name)
+            times: pd.Series = pd.to_datetime(
+                pd.Series(values, dtype="object"), utc=True, format="ISO8601"
+            )
+            times.name = name
+            return times
         except (ValueError, TypeError):
             kind = "text"  # a time pandas cannot read: keep the text
-    values = [pd.NA if v is None else v for v in values]
-    return pd.Series(values, dtype=_DTYPES.get(kind, "string"), name=name)
+    cells = [pd.NA if v is None else v for v in values]
+    column: pd.Series = pd.Series(cells, dtype=_DTYPES.get(kind, "string"), name=name)
+    return column
 
 
 def timestamp(v: Any) -> pd.Timestamp | None:
@@ -41,7 +56,8 @@ def timestamp(v: Any) -> pd.Timestamp | None:
         t = pd.Timestamp(v)
     except (ValueError, TypeError):
         return None
-    return t.tz_localize("UTC") if t.tzinfo is None else t.tz_convert("UTC")
+    utc: pd.Timestamp = t.tz_localize("UTC") if t.tzinfo is None else t.tz_convert("UTC")
+    return utc
 
 
 def _attrs(a: dict[str, Any]) -> dict[str, Any]:
@@ -54,7 +70,7 @@ def _attrs(a: dict[str, Any]) -> dict[str, Any]:
 def warn_all(items: list[dict[str, Any]], stacklevel: int) -> None:
     """Core's warnings as this package's warning classes (by category)."""
     for w in items:
-        category = _WARNINGS.get(w.get("category"), UserWarning)
+        category = _WARNINGS.get(str(w.get("category")), UserWarning)
         warnings.warn(str(w.get("message", "")), category, stacklevel=stacklevel + 1)
 
 
@@ -62,26 +78,57 @@ def _warn(answer: dict[str, Any], stacklevel: int) -> None:
     warn_all(answer.get("warnings") or [], stacklevel + 1)
 
 
-def to_pandas(answer: dict[str, Any], *, stacklevel: int = 3) -> Any:
-    """A table as a DataFrame, a record as a Series, plain data as it is; warnings raised."""
+def _pandas(answer: dict[str, Any]) -> pd.DataFrame | pd.Series | None:
+    """A table as a DataFrame, a record as a Series, with their ``attrs``; None for plain data."""
     shape = answer.get("shape")
+    obj: pd.DataFrame | pd.Series
     if shape == "table":
         cols = [_column(c) for c in answer["columns"]]
-        obj: Any = pd.DataFrame({c.name: c for c in cols}, columns=[c.name for c in cols])
+        obj = pd.DataFrame({c.name: c for c in cols}, columns=[c.name for c in cols])
     elif shape == "record":
-        fields = {k: (pd.NA if v is None else v) for k, v in answer["fields"]}
+        fields = {str(k): (pd.NA if v is None else v) for k, v in answer["fields"]}
         obj = pd.Series(fields, dtype="object")
     else:
-        _warn(answer, stacklevel)
-        return answer.get("data")
+        return None
     obj.attrs.update(_attrs(answer.get("attrs") or {}))
+    return obj
+
+
+def to_pandas(answer: dict[str, Any], *, stacklevel: int = 3) -> Any:
+    """A table as a DataFrame, a record as a Series, plain data as it is; warnings raised."""
+    obj = _pandas(answer)
+    _warn(answer, stacklevel)
+    return answer.get("data") if obj is None else obj
+
+
+def to_table(answer: dict[str, Any], *, stacklevel: int = 3) -> pd.DataFrame:
+    """An answer core shapes as a table, as a DataFrame; warnings raised."""
+    return _shaped(answer, pd.DataFrame, stacklevel + 1)
+
+
+def to_record(answer: dict[str, Any], *, stacklevel: int = 3) -> pd.Series:
+    """An answer core shapes as a record, as a Series of its fields; warnings raised."""
+    return _shaped(answer, pd.Series, stacklevel + 1)
+
+
+_Shaped = TypeVar("_Shaped", pd.DataFrame, pd.Series)
+
+
+def _shaped(answer: dict[str, Any], kind: type[_Shaped], stacklevel: int) -> _Shaped:
+    obj = _pandas(answer)
+    if not isinstance(obj, kind):
+        raise DchubError(
+            f"DC Hub's engine answered with {answer.get('shape')!r}, not a {kind.__name__}"
+        )
     _warn(answer, stacklevel)
     return obj
 
 
 def jsonable(v: Any) -> Any:
-    """A Python value as JSON for core: numpy and pandas scalars plain, NA and NaN as null,
-    frames as records, paths as text."""
+    """A Python value as JSON for core.
+
+    Numpy and pandas scalars plain, NA and NaN as null, frames as records, paths as text.
+    """
     if isinstance(v, pd.DataFrame):
         return [jsonable(r) for r in v.to_dict("records")]
     if isinstance(v, pd.Series):

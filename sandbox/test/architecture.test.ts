@@ -26,7 +26,7 @@ function codeLines(source: string): number {
       if (line.includes(inString)) inString = undefined;
       continue;
     }
-    const opener = /^(?:[rbuRBU]{0,2})("\"\"|''')/.exec(line);
+    const opener = /^(?:[rbuRBU]{0,2})("""|''')/.exec(line);
     if (opener) {
       const rest = line.slice(opener[0].length);
       if (!rest.includes(opener[1])) inString = opener[1];

@@ -137,6 +137,7 @@ export class DchubClient {
       send: (method, path, init) => this.#transport.send(method, path, init),
       mayStore: (text) => this.#apiKey === undefined || !text.includes(this.#apiKey),
       relayed: this.relayed,
+      waitMs: opts.timeoutMs ?? 30_000,
     });
   }
 

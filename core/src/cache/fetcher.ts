@@ -21,6 +21,8 @@ export interface FetcherDeps {
   readonly ledger: QuotaLedger | undefined;
   now(): number;
   send(method: 'get' | 'post', path: string, init: SendInit): Promise<RawResponse>;
+  /** How long to wait for another process fetching the same answer (default 30 s: a call's timeout). */
+  readonly waitMs?: number;
   /** Whether an answer's text may be kept (never one that echoes the caller's key). Default: yes. */
   mayStore?(text: string): boolean;
   /** Answers come from a relay that keeps the cache and ledger: its answer header says how each was obtained. */
@@ -40,8 +42,8 @@ interface InFlight {
   waiters: number;
 }
 
-/** Headers a text answer needs when it is read back from the cache. */
-const KEPT_HEADERS = ['content-disposition', 'content-type'];
+/** Headers an answer needs when it is read back from the cache (a CSV page's total and tier too). */
+const KEPT_HEADERS = ['content-disposition', 'content-type', 'x-total-available', 'x-market-brief-tier', 'x-market-brief-mode'];
 
 /** Rejects with an AbortError when `signal` fires, without cancelling `p` for others. */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
@@ -248,7 +250,7 @@ export class CachedFetcher {
     const ledger = this.deps.ledger;
     if (!ledger || err instanceof QuotaSpentError) return;
     if ((err instanceof NetworkError && err.status === undefined) || (err instanceof DOMException && err.name === 'AbortError')) await ledger.release();
-    else if (err instanceof RateLimitError && (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached') await ledger.exhaust();
+    else if (err instanceof RateLimitError && (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached') await ledger.exhaust(err.resetAt);
   }
 
   async #fetchThrough<T>(key: string, call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions, cache: ResponseCache | undefined): Promise<Fetched<T>> {
@@ -261,6 +263,39 @@ export class CachedFetcher {
       return this.#deliver(storedRead.value, stored, { fromCache: true, stale: false, now, notes: storedRead });
     }
     if (cache) cache.stats.misses++;
+    // Another process asking the same question right now (the CLI's directory is shared): wait for its answer.
+    const claim = cache?.store.claim && !opts.refresh ? await cache.store.claim(key, { waitMs: this.deps.waitMs ?? 30_000, signal: opts.signal }) : undefined;
+    if (claim === 'waited') {
+      const theirs = await cache!.load(key);
+      const read = theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache!) : undefined;
+      if (theirs && read) {
+        cache!.stats.hits++;
+        return this.#deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
+      }
+    }
+    try {
+      // Got it: another process may have stored the answer between the first look and the claim.
+      const landed = typeof claim === 'function' && cache ? await cache.load(key) : undefined;
+      if (landed && landed.expiresAt > this.deps.now() && landed.storedAt !== stored?.storedAt) {
+        const read = this.#readStored(key, call, landed, decode, cache!);
+        if (read) return this.#deliver(read.value, landed, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
+      }
+      return await this.#send(key, call, decode, opts, cache, stored, storedRead);
+    } finally {
+      if (typeof claim === 'function') await claim();
+    }
+  }
+
+  /** The network part of a fetch: reserve, send, revalidate or store; a failure falls back to the stored answer. */
+  async #send<T>(
+    key: string,
+    call: CallSpec,
+    decode: AnswerDecoder<T>,
+    opts: CallOptions,
+    cache: ResponseCache | undefined,
+    stored: StoredAnswer | undefined,
+    storedRead: Decoded<T> | undefined,
+  ): Promise<Fetched<T>> {
     // One rule for every failed refresh: the last good answer, marked stale with its age and reason.
     const fallBack = (err: unknown): Fetched<T> => {
       const reason = staleReason(err);
@@ -303,16 +338,19 @@ export class CachedFetcher {
       if (err instanceof DchubError) return fallBack(err);
       throw err;
     }
+    // A header that echoes the caller's key is never written down (nor its ETag sent back).
+    const keep = (v: string | null): v is string => v !== null && (this.deps.mayStore?.(v) ?? true);
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) {
       const v = raw.headers.get(h);
-      if (v !== null) headers[h] = v;
+      if (keep(v)) headers[h] = v;
     }
+    const etag = raw.headers.get('etag');
     const answer: StoredAnswer = {
       text: raw.text,
       storedAt: at,
       expiresAt: at + lifetimeFor(call.path, at, d.value),
-      etag: raw.headers.get('etag') ?? undefined,
+      etag: keep(etag) ? etag : undefined,
       preview: d.preview !== undefined || (d.value as { _gated?: unknown } | null)?._gated === true,
       ...(Object.keys(headers).length ? { headers } : {}),
     };

@@ -23,6 +23,8 @@ interface LedgerState {
    * older versions, whose `confirmed` meant "answered once", start out assumed.)
    */
   known?: boolean;
+  /** When the service said the allowance resets (ms): the day ends then, whatever the local clock says. */
+  resetAt?: number;
 }
 
 /** The outcome of a reservation: `ok` false only on a known, spent allowance. */
@@ -33,6 +35,19 @@ export interface Reservation {
 }
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const nextUtcMidnight = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+};
+
+/** `X-RateLimit-Reset` as ms: epoch seconds (or ms), or an HTTP/ISO date; undefined when it says nothing usable. */
+export function resetTimeOf(header: string | null | undefined, now: number): number | undefined {
+  if (!header?.trim()) return undefined;
+  const n = Number(header);
+  const at = Number.isFinite(n) ? (n > 1e12 ? n : n * 1000) : Date.parse(header);
+  // A reset in the past, or more than two days ahead, is not a daily reset time.
+  return Number.isFinite(at) && at > now - 60_000 && at < now + 2 * 86_400_000 ? at : undefined;
+}
 
 /**
  * The caller's daily allowance, reserved before each network call and persisted, so that when a
@@ -40,7 +55,10 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * tier the caller gave, or the spec's numbers) and becomes known when the service states it:
  * rate-limit headers, whoami, or a 429. An assumed allowance never refuses a call — a Pro key on a
  * service that sends no headers must not be held to the free tier's 10 calls — it only warns.
- * Reservations never wait on each other's answers: concurrent first calls go out together.
+ * Every change is a read-modify-write of the stored state, locked across processes when the store
+ * can (the CLI's directory: several CLIs, kernels and the Jupyter relay spend one allowance), and
+ * never held across a network call. The day ends when the service said it resets, else at UTC
+ * midnight. Reservations never wait on each other's answers: concurrent first calls go out together.
  */
 export class QuotaLedger {
   #state: LedgerState | undefined;
@@ -65,50 +83,71 @@ export class QuotaLedger {
     return this.opts.now?.() ?? Date.now();
   }
 
-  async #load(): Promise<LedgerState> {
-    const day = utcDay(this.#now());
-    // A shared store is the truth: another process may have spent calls since the last look.
-    if (!this.#state || this.store.shared) {
-      try {
-        this.#state = (JSON.parse((await this.store.get(this.#storeKey)) ?? 'null') as LedgerState | null) ?? (this.store.shared ? undefined : this.#state);
-      } catch {
-        this.#state = undefined;
-      }
+  /** The state as stored (or this process's last one), rolled over to a new day when the old one ended. */
+  #current(stored: string | undefined): LedgerState {
+    let s: LedgerState | undefined;
+    try {
+      s = (JSON.parse(stored ?? 'null') as LedgerState | null) ?? undefined;
+    } catch {
+      s = undefined;
     }
-    const tier = this.#state?.tier ?? this.opts.tier ?? 'anonymous';
-    if (!this.#state || this.#state.day !== day) {
-      const known = this.#state ? this.#state.known === true : this.opts.confirmed === true;
-      this.#state = { day, used: 0, limit: this.#state?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10, tier, known };
+    if (!s && !this.store.shared) s = this.#state;
+    const now = this.#now();
+    const day = utcDay(now);
+    const tier = s?.tier ?? this.opts.tier ?? 'anonymous';
+    const ended = s && (s.resetAt !== undefined ? now >= s.resetAt : s.day !== day);
+    if (!s || ended) {
+      const known = s ? s.known === true : this.opts.confirmed === true;
+      s = { day, used: 0, limit: s?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10, tier, known };
     }
-    return this.#state;
+    return s;
   }
 
-  /** Serializes updates: concurrent calls must not both take the last call. */
+  /** Serializes this process's changes (the store's lock serializes processes). */
   #locked<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.#chain.then(fn, fn);
     this.#chain = next.catch(() => undefined);
     return next;
   }
 
-  async #save(): Promise<void> {
-    await this.store.set(this.#storeKey, JSON.stringify(this.#state));
+  /** Applies `change` to the current state under the store's lock and keeps the result; `read` only reads. */
+  #mutate<T>(change: (s: LedgerState) => T, opts: { read?: boolean } = {}): Promise<T> {
+    return this.#locked(async () => {
+      let out!: T;
+      const apply = (text: string | undefined): string | undefined => {
+        const s = this.#current(text);
+        out = change(s);
+        this.#state = s;
+        return opts.read ? undefined : JSON.stringify(s);
+      };
+      if (!opts.read && this.store.update) await this.store.update(this.#storeKey, apply);
+      else {
+        const next = apply(await this.store.get(this.#storeKey));
+        if (next !== undefined) await this.store.set(this.#storeKey, next);
+      }
+      return out;
+    });
   }
 
   /** Calls left today (by the known or the assumed allowance; see `snapshot().confirmed`). */
   async remaining(): Promise<number> {
-    return this.#locked(async () => {
-      const s = await this.#load();
-      return Math.max(0, s.limit - s.used);
-    });
+    return this.#mutate((s) => Math.max(0, s.limit - s.used), { read: true });
   }
 
   async snapshot(): Promise<{ day: string; used: number; limit: number; tier: string; confirmed: boolean; remaining: number; resetsAt: string }> {
-    return this.#locked(async () => {
-      const s = await this.#load();
-      const d = new Date(this.#now());
-      const resetsAt = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString();
-      return { day: s.day, used: s.used, limit: s.limit, tier: s.tier, confirmed: s.known === true, remaining: Math.max(0, s.limit - s.used), resetsAt };
-    });
+    const now = this.#now();
+    return this.#mutate(
+      (s) => ({
+        day: s.day,
+        used: s.used,
+        limit: s.limit,
+        tier: s.tier,
+        confirmed: s.known === true,
+        remaining: Math.max(0, s.limit - s.used),
+        resetsAt: new Date(s.resetAt ?? nextUtcMidnight(now)).toISOString(),
+      }),
+      { read: true },
+    );
   }
 
   /** Reserves `n` calls; false (and nothing reserved) only when a known allowance cannot cover them. */
@@ -118,12 +157,10 @@ export class QuotaLedger {
 
   /** Like reserve, with the warning to show when an assumed allowance is exceeded. */
   async reserveCall(n = 1): Promise<Reservation> {
-    return this.#locked(async () => {
-      const s = await this.#load();
+    return this.#mutate((s): Reservation => {
       const over = s.used + n > s.limit;
       if (over && s.known) return { ok: false };
       s.used += n;
-      await this.#save();
       return over
         ? {
             ok: true,
@@ -135,14 +172,16 @@ export class QuotaLedger {
 
   /** Gives back a reservation whose request never reached the service. */
   async release(n = 1): Promise<void> {
-    await this.#locked(async () => {
-      const s = await this.#load();
+    await this.#mutate((s) => {
       s.used = Math.max(0, s.used - n);
-      await this.#save();
     });
   }
 
-  /** Lets the server's rate-limit headers correct the ledger (called after every answer). */
+  /**
+   * Lets the server's rate-limit headers correct the ledger (called after every answer). A stated
+   * count only ever raises `used`: answers arrive out of order, and calls reserved by this and other
+   * processes may be on their way, unseen by the service yet.
+   */
   async correct(headers: Headers): Promise<void> {
     const limit = Number(headers.get('x-ratelimit-limit'));
     const remaining = Number(headers.get('x-ratelimit-remaining'));
@@ -150,23 +189,24 @@ export class QuotaLedger {
     const hasLimit = headers.has('x-ratelimit-limit') && Number.isFinite(limit) && limit > 0;
     // A per-minute Remaining without a daily Limit (the real token bucket) says nothing about the day.
     if (!hasLimit && !tier) return;
-    await this.#locked(async () => {
-      const s = await this.#load();
+    const resetAt = resetTimeOf(headers.get('x-ratelimit-reset'), this.#now());
+    await this.#mutate((s) => {
       if (tier) s.tier = tier;
       if (hasLimit) {
         s.limit = limit;
         s.known = true;
+        if (resetAt !== undefined) s.resetAt = resetAt;
         // Remaining counts the day only beside a Reset (the real service's bare Remaining is its per-minute bucket).
-        if (Number.isFinite(remaining) && headers.has('x-ratelimit-remaining') && headers.has('x-ratelimit-reset')) s.used = Math.max(0, s.limit - remaining);
+        if (Number.isFinite(remaining) && headers.has('x-ratelimit-remaining') && headers.has('x-ratelimit-reset')) {
+          s.used = Math.max(s.used, s.limit - remaining);
+        }
       }
-      await this.#save();
     });
   }
 
   /** The service stated the calls left (whoami); the allowance becomes known. */
   async confirm(facts: { tier?: string; limit?: number; remaining?: number }): Promise<void> {
-    await this.#locked(async () => {
-      const s = await this.#load();
+    await this.#mutate((s) => {
       if (facts.tier) s.tier = facts.tier;
       if (facts.limit !== undefined && facts.limit > 0) s.limit = facts.limit;
       if (facts.remaining !== undefined && facts.remaining >= 0) {
@@ -174,17 +214,16 @@ export class QuotaLedger {
         s.used = Math.max(0, s.limit - facts.remaining);
       }
       s.known = true;
-      await this.#save();
     });
   }
 
-  /** The server said the allowance is spent (429): mark the day used up. */
-  async exhaust(): Promise<void> {
-    await this.#locked(async () => {
-      const s = await this.#load();
+  /** The server said the allowance is spent (429): the day is used up, until `resetAt` when it said. */
+  async exhaust(resetAt?: string | number): Promise<void> {
+    const at = typeof resetAt === 'number' ? resetAt : resetAt ? Date.parse(resetAt) : undefined;
+    await this.#mutate((s) => {
       s.used = s.limit;
       s.known = true;
-      await this.#save();
+      if (at !== undefined && Number.isFinite(at) && at > this.#now()) s.resetAt = at;
     });
   }
 }

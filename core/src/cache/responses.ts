@@ -75,6 +75,7 @@ export class ResponseCache {
   /** Drops every cached answer (the quota ledger is kept). */
   async clear(prefix = 'dchub:c:'): Promise<number> {
     this.#parsed.clear();
+    await this.store.sweepTemp?.();
     const keys = await this.store.keys(prefix);
     await Promise.all(keys.map((k) => this.store.delete(k)));
     return keys.length;

@@ -16,6 +16,19 @@ export interface KeyValueStore {
    * share): state kept in memory above it (the ledger, the derive index) is read again each time.
    */
   readonly shared?: boolean;
+  /**
+   * Reads, changes and writes one value atomically with respect to every other writer of the store
+   * (other processes included): `change` returns the new text, or undefined to leave it.
+   */
+  update?(key: string, change: (current: string | undefined) => string | undefined): Promise<void>;
+  /** Removes what writers that died left behind (temp files); how many. */
+  sweepTemp?(): Promise<number>;
+  /**
+   * Claims the right to fetch `key` for every process sharing the store: the release function when
+   * this process got it (call it once the answer is stored), or 'waited' when another process held
+   * it and has finished or given up (its answer may now be stored), bounded by `waitMs`.
+   */
+  claim?(key: string, opts: { waitMs: number; signal?: AbortSignal }): Promise<(() => Promise<void>) | 'waited'>;
 }
 
 /** A bounded in-memory LRU, by entry count and by stored characters. */

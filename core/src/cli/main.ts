@@ -152,7 +152,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? defaultCacheDir(io.env);
-  const store: KeyValueStore = new DirectoryStore(cacheDir);
+  // A directory that cannot be written (read-only, full): answers go uncached, said once on stderr.
+  const store: KeyValueStore = new DirectoryStore(cacheDir, { onUnwritable: (why) => io.err(`dchub: ${why}\n`) });
   const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 

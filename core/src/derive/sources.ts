@@ -29,6 +29,16 @@ const INDEXES = new WeakMap<ResponseCache, Map<string, Promise<SourceEntry[]>>>(
 const isSourceEntry = (e: unknown): e is SourceEntry =>
   typeof e === 'object' && e !== null && typeof (e as SourceEntry).q === 'string' && typeof (e as SourceEntry).at === 'number';
 
+/** The stored index (JSON), its entries that read; anything else is an empty index. */
+function parseIndex(text: string | undefined): SourceEntry[] {
+  try {
+    const list = JSON.parse(text ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter(isSourceEntry) : [];
+  } catch {
+    return [];
+  }
+}
+
 const indexKey = (client: DchubClient, path: string) => cacheKey(client.callerId, client.baseUrl, 'derive-index', path);
 
 function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
@@ -40,17 +50,7 @@ function loadIndex(client: DchubClient, path: string): Promise<SourceEntry[]> {
   let entries = byKey.get(key);
   // A shared store (the CLI's directory) may have gained entries from another process: read it again.
   if (!entries || cache.store.shared) {
-    entries = cache.store.get(key).then(
-      (text) => {
-        try {
-          const list = JSON.parse(text ?? '[]') as unknown;
-          return Array.isArray(list) ? list.filter(isSourceEntry) : [];
-        } catch {
-          return [];
-        }
-      },
-      () => [],
-    );
+    entries = cache.store.get(key).then(parseIndex, () => []);
     byKey.set(key, entries);
   }
   return entries;
@@ -63,13 +63,23 @@ export async function sourcesOf(client: DchubClient, path: string): Promise<read
 
 /** Notes that the answer to `path?query` is cached and may serve other questions (or is a preview). */
 export async function noteSource(client: DchubClient, path: string, query: string, preview: boolean, now: number): Promise<void> {
-  if (!client.cache) return;
-  const entries = await loadIndex(client, path);
-  const i = entries.findIndex((e) => e.q === query);
-  if (i >= 0) entries.splice(i, 1);
-  entries.push({ q: query, at: now, ...(preview ? { preview: true } : {}) });
-  if (entries.length > INDEX_MAX) entries.splice(0, entries.length - INDEX_MAX);
-  await client.cache.store.set(indexKey(client, path), JSON.stringify(entries)).catch(() => undefined);
+  const cache = client.cache;
+  if (!cache) return;
+  const add = (entries: SourceEntry[]) => {
+    const i = entries.findIndex((e) => e.q === query);
+    if (i >= 0) entries.splice(i, 1);
+    entries.push({ q: query, at: now, ...(preview ? { preview: true } : {}) });
+    if (entries.length > INDEX_MAX) entries.splice(0, entries.length - INDEX_MAX);
+    return entries;
+  };
+  const key = indexKey(client, path);
+  if (cache.store.update) {
+    // Read, add and write under the store's lock: processes noting answers at once all keep theirs.
+    await cache.store.update(key, (text) => JSON.stringify(add(parseIndex(text)))).catch(() => undefined);
+    return;
+  }
+  const entries = add(await loadIndex(client, path));
+  await cache.store.set(key, JSON.stringify(entries)).catch(() => undefined);
 }
 
 /** The cached answer to `path?query` (fresh or stale) without sending anything; undefined if none fits. */

@@ -96,6 +96,11 @@ const rawDecoder = (raw: RawResponse): { value: RawAnswer; warnings: string[] } 
   return { value: { text: raw.text, headers }, warnings: [] };
 };
 
+/** Headers whose value does not echo the key (the browser never gets it, not even in an ETag). */
+function withoutSecret(headers: Record<string, string>, secret: string | undefined): Record<string, string> {
+  return secret ? Object.fromEntries(Object.entries(headers).filter(([, v]) => !v.includes(secret))) : headers;
+}
+
 /** Whether a POST is a pure computation whose answer may be cached by its body. */
 const CACHEABLE_POSTS = new Set(['/api/v1/rank-sites', '/api/v1/analyze-parcel']);
 
@@ -109,7 +114,7 @@ async function relayRest(s: Session, method: string, path: string, query: string
   }
   if (method === 'GET') {
     const r = await s.client.fetchText(path, rawDecoder, params, { signal, cache: !path.endsWith('/market-brief/diff') });
-    return { status: 200, headers: { 'content-type': 'application/json', ...r.data.headers, ...answerHeader(r) }, body: r.data.text };
+    return { status: 200, headers: { 'content-type': 'application/json', ...withoutSecret(r.data.headers, s.secret), ...answerHeader(r) }, body: r.data.text };
   }
   let parsed: unknown;
   try {
@@ -166,7 +171,8 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
   });
   const out: Record<string, string> = { ...note };
   res.headers.forEach((v, k) => {
-    if (ANSWER_HEADERS.includes(k) || k.startsWith('x-ratelimit-')) out[k] = v;
+    // A header that echoes the key never reaches the browser (the body is redacted line by line).
+    if ((ANSWER_HEADERS.includes(k) || k.startsWith('x-ratelimit-')) && !(s.secret && v.includes(s.secret))) out[k] = v;
   });
   return { status: res.status, headers: out, body: await res.text() };
 }

@@ -143,7 +143,10 @@ export class Engine {
           progress: (message) => this.#send({ method: 'progress', params: { id, message } }),
           mcp: () => s.mcp(),
         };
-        return m.run(isRecord(params.args) ? params.args : {}, ctx);
+        const answer = await m.run(isRecord(params.args) ? params.args : {}, ctx);
+        // Said once, with the first answer after it happened.
+        for (const note of s.notes.splice(0)) answer.warnings.push({ category: 'note', message: `DC Hub: ${note}` });
+        return answer;
       }
       case 'quota': {
         const snap = await this.#session(params).ledger.snapshot();

@@ -39,6 +39,8 @@ export class Session {
   readonly store: KeyValueStore;
   readonly cacheDir: string;
   readonly hasKey: boolean;
+  /** What the host should tell its user once (the cache directory could not be written). */
+  readonly notes: string[] = [];
   /** The host's clock for the current call (ms); undefined: the real one. */
   clock: number | undefined;
   readonly #apiKey: string | undefined;
@@ -74,7 +76,12 @@ export class Session {
     const { client, ledger, store } = createCallerClient({
       baseUrl,
       apiKey: this.#apiKey,
-      store: new DirectoryStore(this.cacheDir),
+      store: new DirectoryStore(this.cacheDir, {
+        onUnwritable: (why) => {
+          this.notes.push(why);
+          log('warning', why);
+        },
+      }),
       cache: p.cache !== false,
       derive,
       tier: given(p.tier),

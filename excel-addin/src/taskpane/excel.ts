@@ -23,6 +23,7 @@ import {
   type Table,
 } from '@dchub/core';
 import { excelSerial } from '../functions/dates';
+import { formatBriefTable } from './formats';
 
 /** Workbook setting holding the brief tables the pane inserted (never the key). */
 export const BRIEF_SETTINGS_KEY = 'dchub.briefTables';
@@ -155,7 +156,7 @@ export async function insertBriefSheet(
   context: Ctx,
   rows: readonly BriefCsvRowT[],
   opts: { asOf?: string; now?: string } = {},
-): Promise<WrittenSheet & { asOf: string }> {
+): Promise<WrittenSheet & { asOf: string; formats?: string }> {
   const asOf = opts.asOf ?? newestComputedAt(rows);
   const records = await readBriefRecords(context);
   const names = await freeNames(context, 'DC Hub briefs', 'DCHubBriefs');
@@ -178,7 +179,8 @@ export async function insertBriefSheet(
     { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() },
   ]);
   await context.sync();
-  return { ...names, rows: rows.length, asOf };
+  const formats = await formatBriefTable(context, names.table);
+  return { ...names, rows: rows.length, asOf, ...(formats ? { formats } : {}) };
 }
 
 /**
@@ -202,6 +204,8 @@ export interface BriefRefresh {
   added: string[];
   unchanged: number;
   asOf: string;
+  /** Why the conditional formats were not laid again, when they were not. */
+  formats?: string;
 }
 
 const sameCell = (a: unknown, b: Cell): boolean => {
@@ -344,7 +348,8 @@ export async function refreshBriefSheet(
     records.map((r) => (r.table === rec.table ? { ...r, asOf, refreshedAt: opts.now ?? new Date().toISOString() } : r)),
   );
   await context.sync();
-  return { table: rec.table, changed, added: added.map((r) => r.market_slug), unchanged, asOf };
+  const formats = await formatBriefTable(context, rec.table); // over the appended rows too, never one rule more
+  return { table: rec.table, changed, added: added.map((r) => r.market_slug), unchanged, asOf, ...(formats ? { formats } : {}) };
 }
 
 /**

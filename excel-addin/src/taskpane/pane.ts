@@ -167,9 +167,10 @@ function showCellNotes(): void {
   );
 }
 
-/** The brief sheet's status, with what the reader left out and whether the answer was stale. */
-const briefNotes = (n: AnswerNotes): string =>
+/** The brief sheet's status, with what the reader left out, whether the answer was stale, and formats not laid. */
+const briefNotes = (n: AnswerNotes & { formats?: string }): string =>
   [
+    n.formats ? ` ${n.formats}` : '',
     n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '',
     ...n.warnings.slice(0, 5).map((w) => ` ${w}.`),
     n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : '',

@@ -76,18 +76,22 @@ const isoMinute = (d = new Date()) => `${d.toISOString().slice(0, 16)}Z`;
 
 // ---------------------------------------------------------------- workbook settings
 
-export async function readBriefRecords(context: Ctx): Promise<BriefTableRecord[]> {
-  const item = context.workbook.settings.getItemOrNullObject(BRIEF_SETTINGS_KEY);
+/** A list kept as JSON in a workbook setting (the pane's own records), the entries `keep` accepts; [] when absent or unreadable. */
+export async function readSettingList<T>(context: Ctx, key: string, keep: (r: T) => boolean): Promise<T[]> {
+  const item = context.workbook.settings.getItemOrNullObject(key);
   item.load('value');
   await context.sync();
   if (item.isNullObject) return [];
   try {
     const v: unknown = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
-    return Array.isArray(v) ? (v as BriefTableRecord[]).filter((r) => r && typeof r.table === 'string' && typeof r.asOf === 'string') : [];
+    return Array.isArray(v) ? (v as T[]).filter((r) => r && keep(r)) : [];
   } catch {
     return [];
   }
 }
+
+export const readBriefRecords = (context: Ctx): Promise<BriefTableRecord[]> =>
+  readSettingList<BriefTableRecord>(context, BRIEF_SETTINGS_KEY, (r) => typeof r.table === 'string' && typeof r.asOf === 'string');
 
 /** Queues the write of the records (the caller syncs). Only table/sheet names and times: no key. */
 function writeBriefRecords(context: Ctx, records: readonly BriefTableRecord[]): void {
@@ -98,7 +102,7 @@ function writeBriefRecords(context: Ctx, records: readonly BriefTableRecord[]): 
 // ---------------------------------------------------------------- sheets and tables
 
 /** The first free "<base>", "<base> (2)", … sheet name with its table name (both checked). */
-async function freeNames(context: Ctx, sheetBase: string, tableBase: string): Promise<{ sheet: string; table: string }> {
+export async function freeNames(context: Ctx, sheetBase: string, tableBase: string): Promise<{ sheet: string; table: string }> {
   const candidates = Array.from({ length: 20 }, (_, i) => ({
     sheet: i === 0 ? sheetBase : `${sheetBase} (${i + 1})`,
     table: i === 0 ? tableBase : `${tableBase}${i + 1}`,

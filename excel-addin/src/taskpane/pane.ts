@@ -168,8 +168,9 @@ function showCellNotes(): void {
 }
 
 /** The brief sheet's status, with what the reader left out, whether the answer was stale, and formats not laid. */
-const briefNotes = (n: AnswerNotes & { formats?: string }): string =>
+const briefNotes = (n: AnswerNotes & { formats?: string; charts?: number }): string =>
   [
+    n.charts ? ` ${n.charts} chart${n.charts === 1 ? '' : 's'} brought up to date.` : '',
     n.formats ? ` ${n.formats}` : '',
     n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '',
     ...n.warnings.slice(0, 5).map((w) => ` ${w}.`),

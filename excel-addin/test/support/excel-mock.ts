@@ -156,6 +156,11 @@ export class FakeWorkbook implements VisualsHost {
             return s ? this.#sheetMock(s) : this.#track({ isNullObject: true });
           },
           getActiveWorksheet: () => this.#sheetMock(this.active),
+          getItem: (name: string) => {
+            const s = this.sheet(name);
+            if (!s) throw new Error(`ItemNotFound: sheet ${name}`);
+            return this.#sheetMock(s);
+          },
           onCalculated: {
             add: (handler: (e: unknown) => unknown) => {
               this.calculatedHandlers.push(handler);
@@ -338,6 +343,7 @@ export class FakeWorkbook implements VisualsHost {
             for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) sheet.patch(r + i, c + j, { fill: undefined });
           },
         },
+        font: { bold: false },
         autofitColumns: () => {
           this.autofits++;
         },
@@ -429,7 +435,12 @@ export class FakeWorkbook implements VisualsHost {
     const all = [this.context, ...this.#mocks];
     for (const m of all) await OfficeMockObject.prototype.sync.call(m);
     await new Promise((r) => setTimeout(r, 0)); // the mock updates loaded properties in microtasks
-    for (const t of this.#ranges) if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
+    // What a load brought in is not a write.
+    for (const t of this.#ranges) {
+      if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
+      if (Array.isArray(t.mock.formulas)) t.seen.formulas = t.mock.formulas;
+      if (Array.isArray(t.mock.numberFormat)) t.seen.numberFormat = t.mock.numberFormat;
+    }
     for (const [m, flag] of this.#nullFlags) m.isNullObject = flag;
     this.onSync?.();
   }

@@ -105,6 +105,13 @@ describe('Insert chart', () => {
     await vi.waitFor(() => expect(updates).toHaveLength(2));
     expect(updates[1]).toEqual([{ sheet: r.sheet, updated: false }]);
     expect(wb.writes.length).toBe(writes);
+    // Nor a settings write: the workbook is left untouched when nothing changed.
+    let settingWrites = 0;
+    const set = wb.settings.set.bind(wb.settings);
+    wb.settings.set = (k, v) => (settingWrites++, set(k, v));
+    await wb.calculated();
+    await vi.waitFor(() => expect(updates).toHaveLength(3));
+    expect(settingWrites).toBe(0);
     expect(chart.rebinds).toBe(1);
     stop();
   });

@@ -197,7 +197,8 @@ export async function updateCharts(context: Ctx, which: (r: ChartRecord) => bool
       out.push({ sheet: rec.sheet, updated: false, error: err instanceof Error ? err.message : String(err) });
     }
   }
-  writeRecords(context, kept);
+  // The records change only when a chart was forgotten or rewritten: otherwise the workbook is left untouched.
+  if (kept.length !== records.length || out.some((u) => u.updated)) writeRecords(context, kept);
   await context.sync();
   return out;
 }

@@ -80,6 +80,9 @@ export default async (env, argv) => {
       // shared runtime), so that its "refresh now" and key changes reach the functions.
       // functions.js keeps the webpack runtime and still loads on its own.
       taskpane: { import: './src/taskpane/taskpane.ts', dependOn: 'functions' },
+      // The Map tab's renderer (Vega, core's map specs and outlines): an entry with its own runtime,
+      // loaded by the pane when the tab opens, so that functions.js knows nothing of it.
+      map: { import: './src/taskpane/map-render.ts', library: { name: 'DchubMap', type: 'window' } },
     },
     output: { path: path.join(here, 'dist'), filename: '[name].js', chunkFilename: '[name].[contenthash:8].js', clean: true },
     resolve: { extensions: ['.ts', '.js'] },

@@ -198,6 +198,9 @@ export async function benchExcel() {
     const then = await warmFirstAnswer(browser, sb, before);
     const initial = statSync('excel-addin/dist/functions.js').size;
     const baseline = statSync(path.join(before, 'functions.js')).size;
+    // The Map tab's renderer (Vega) is map.js, loaded by the pane on demand: none of it in functions.js.
+    const vegaInFunctions = /vega|albersUsa/i.test(await readFile('excel-addin/dist/functions.js', 'utf8'));
+    const mapJs = existsSync('excel-addin/dist/map.js') ? statSync('excel-addin/dist/map.js').size : 0;
     return {
       recalc_storm: recalc,
       bundle: {
@@ -209,8 +212,10 @@ export async function benchExcel() {
         warm_first_sitescore_ms: now.ms,
         baseline_warm_first_sitescore_ms: then.ms,
         service_calls_while_warm: now.service_calls + then.service_calls,
+        vega_in_functions_js: vegaInFunctions,
+        map_js_kib_on_demand: kib(mapJs),
         runs: RUNS,
-        met: initial <= 150 * 1024 && now.service_calls === 0,
+        met: initial <= 150 * 1024 && now.service_calls === 0 && !vegaInFunctions,
       },
     };
   } finally {

@@ -1,5 +1,5 @@
 // The task pane's workbook writers against office-addin-mock (see support/excel-mock.ts).
-import { BRIEF_CSV_COLUMNS, BriefCsvRow, DCPI_CITATION, type BriefCsvRowT, type Table } from '@dchub/core';
+import { BRIEF_CSV_COLUMNS, BriefCsvRow, DCPI_CITATION, type Table } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
 import {
   BRIEF_SETTINGS_KEY,
@@ -14,30 +14,9 @@ import {
   refreshBriefSheet,
   writeRankedSheet,
 } from '../src/taskpane/excel';
+import { NO_FORMATS } from '../src/taskpane/formats';
+import { briefRow as row } from './support/briefs';
 import { FakeWorkbook } from './support/excel-mock';
-
-const row = (slug: string, over: Partial<Record<string, unknown>> = {}): BriefCsvRowT =>
-  BriefCsvRow.parse({
-    market_slug: slug,
-    market_name: slug.replace(/-/g, ' '),
-    verdict: 'BUILD',
-    composite_score: 70,
-    excess_power: 60,
-    constraint_score: 40,
-    queue_wait_months: 30,
-    iso: 'PJM',
-    state: 'VA',
-    operational_mw: 1000,
-    pipeline_mw: 500,
-    facility_count: 12,
-    vacancy_pct: 2.5,
-    lease_rate: 130,
-    top_operator: 'Equinix',
-    outlook_word_count: 400,
-    live_as_of: '2026-11-21T06:00:00Z',
-    computed_at: '2026-11-21T06:00:00Z',
-    ...over,
-  });
 
 const ROWS = [
   row('northern-virginia'),
@@ -56,7 +35,8 @@ async function inserted() {
 describe('insertBriefSheet', () => {
   it('writes the citation, the as-of stamp, the header and one row per brief as an Excel table', async () => {
     const { wb, r, sheet } = await inserted();
-    expect(r).toEqual({ sheet: 'DC Hub briefs', table: 'DCHubBriefs', rows: 3, asOf: '2026-11-21T06:00:00Z' });
+    // No Office here, so no ExcelApi 1.6: the sheet is written and the note says the formats were not (taskpane-formats.test.ts).
+    expect(r).toEqual({ sheet: 'DC Hub briefs', table: 'DCHubBriefs', rows: 3, asOf: '2026-11-21T06:00:00Z', formats: NO_FORMATS });
     expect(sheet.value(0, 0)).toBe(`Source: ${DCPI_CITATION}`);
     expect(sheet.value(1, 0)).toBe('As of 2026-11-21T06:00:00Z');
     expect(sheet.row(HEADER_ROW, 0, W)).toEqual([...BRIEF_CSV_COLUMNS, CHANGED_COLUMN]);
@@ -147,7 +127,14 @@ describe('refreshBriefSheet', () => {
       row('atlanta', { market_name: '=1+1', computed_at: '2026-11-22T06:00:00Z' }),
     ];
     const r = await refreshBriefSheet(wb.context, diff, { stamp: '2026-11-22T06:05Z', now: '2026-11-22T06:05:00.000Z' });
-    expect(r).toEqual({ table: 'DCHubBriefs', changed: ['northern-virginia'], added: ['atlanta'], unchanged: 1, asOf: '2026-11-22T06:00:00Z' });
+    expect(r).toEqual({
+      table: 'DCHubBriefs',
+      changed: ['northern-virginia'],
+      added: ['atlanta'],
+      unchanged: 1,
+      asOf: '2026-11-22T06:00:00Z',
+      formats: NO_FORMATS,
+    });
 
     const nova = HEADER_ROW + 1;
     expect(sheet.value(nova, col('composite_score'))).toBe(75);

@@ -41,7 +41,8 @@ export class ExcelFixture {
   #closeWeb!: () => Promise<void>;
   #browser!: Browser;
 
-  async start(opts: { seed: string; keys: Record<string, string>; profile?: Profile }): Promise<this> {
+  /** `csp`: taskpane.html is served under this Content-Security-Policy (a real header, as a deployment would send it). */
+  async start(opts: { seed: string; keys: Record<string, string>; profile?: Profile; csp?: string }): Promise<this> {
     this.profile = opts.profile ?? 'spec';
     this.sb = await startSandbox({
       profile: this.profile,
@@ -53,7 +54,8 @@ export class ExcelFixture {
         .join(','),
       controls: true,
     });
-    const web = await serveStatic([here, dist]);
+    const csp = opts.csp;
+    const web = await serveStatic([here, dist], (rel) => (csp && rel === 'taskpane.html' ? { 'Content-Security-Policy': csp } : undefined));
     this.webUrl = web.url;
     this.#closeWeb = () => web.close();
     this.#browser = await launchChromium();

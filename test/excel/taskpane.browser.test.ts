@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExcelFixture, PROFILES } from './fixture.js';
+import { officeStandIn, openPane as openPaneOf } from './pane.js';
 
 /**
  * The built task pane (Fluent UI) in Chromium, against the sandbox, with an Office.js stand-in
@@ -19,35 +19,11 @@ let officeJs = '';
 let fx: ExcelFixture;
 
 beforeAll(async () => {
-  const mock = await build({
-    entryPoints: [path.join(root, 'excel-addin/test/support/excel-mock.ts')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    globalName: 'ExcelMock',
-    alias: { 'office-addin-manifest': path.join(here, 'support/office-addin-manifest.js') },
-    logLevel: 'error',
-  });
-  officeJs = `${mock.outputFiles[0].text}\n${readFileSync(path.join(here, 'office-standin.js'), 'utf8')}`;
+  officeJs = await officeStandIn();
   mkdirSync(SHOTS, { recursive: true });
 });
 
-/** The pane, its console and the sandbox requests it made; storage seeded with the sandbox URL. */
-async function openPane(page?: Page) {
-  const p = page ?? (await fx.newPage());
-  await p.setViewportSize({ width: 360, height: 900 }); // a task pane's width
-  const logs: string[] = [];
-  p.on('console', (m) => logs.push(m.text()));
-  await p.route('https://appsforoffice.microsoft.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: officeJs }));
-  if (!page) {
-    await p.goto(`${fx.webUrl}/harness.html`); // same origin: seed the add-in's storage first
-    await p.evaluate((url) => localStorage.setItem('officeruntime:dchub.baseUrl', url), fx.sb.url);
-  }
-  await p.goto(`${fx.webUrl}/taskpane.html`);
-  await p.locator('fluent-tab#tab-account').waitFor();
-  await p.waitForFunction(() => (document.getElementById('quotaText')?.textContent ?? '') !== '' && document.querySelectorAll('.dchub-formula').length > 0);
-  return { page: p, logs };
-}
+const openPane = (page?: Page) => openPaneOf(fx, officeJs, page);
 
 const text = (p: Page, id: string) => p.locator(`#${id}`).innerText();
 /** Every text of the page, shadow roots included (what a screen reader or a screenshot could show). */
@@ -87,7 +63,7 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
     it('looks like Office: Fluent components, sections as tabs', async () => {
       const { page } = await openPane();
       expect(await page.evaluate(() => customElements.get('fluent-tablist') !== undefined && customElements.get('fluent-button') !== undefined)).toBe(true);
-      expect(await page.locator('fluent-tab').count()).toBe(5);
+      expect(await page.locator('fluent-tab').count()).toBe(6);
       expect(await page.locator('#panel-account').isVisible()).toBe(true);
       expect(await page.locator('#panel-briefs').isVisible()).toBe(false);
       await page.locator('#tab-briefs').click();

@@ -21,10 +21,13 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** Extra response headers by file (the path relative to the roots, e.g. `taskpane.html`). */
+export type HeadersFor = (rel: string) => Record<string, string> | undefined;
+
 /** A static file server on 127.0.0.1 over the given roots (first match wins). */
-export async function serveStatic(roots: string[]): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveStatic(roots: string[], headersFor: HeadersFor = () => undefined): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    sendFile(roots, req, res).catch(() => {
+    sendFile(roots, req, res, headersFor).catch(() => {
       if (!res.headersSent) res.writeHead(400);
       res.end();
     });
@@ -35,14 +38,14 @@ export async function serveStatic(roots: string[]): Promise<{ url: string; close
 }
 
 /** Answers with the first root's file at the request's path (404 when none has it). */
-async function sendFile(roots: string[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function sendFile(roots: string[], req: IncomingMessage, res: ServerResponse, headersFor: HeadersFor): Promise<void> {
   const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
   for (const root of roots) {
     const file = path.resolve(root, rel);
     if (!file.startsWith(path.resolve(root))) break;
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...headersFor(rel) });
       res.end(body);
       return;
     } catch {

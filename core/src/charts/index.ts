@@ -1,11 +1,27 @@
 import { ValidationError } from '../errors.js';
-import { leaderboard, marketQuadrant, marketsMap, marketTimeToPower } from './markets.js';
-import { queueMap, queueMix, queueTimeToPower } from './queue.js';
-import { ranking, siteScore } from './sites.js';
+import { leaderboard, leaderboardSummary, marketQuadrant, marketsMap, marketTimeToPower } from './markets.js';
+import { queueMap, queueMix, queueMixSummary, queueTimeToPower } from './queue.js';
+import { ranking, rankingSummary, siteScore } from './sites.js';
 import type { ChartData, VegaLiteSpec } from './spec.js';
 
 export * from './spec.js';
-export { FUEL_GROUPS, FUEL_COLORS, VERDICT_COLORS, VERDICT_ORDER, VERDICT_SHAPES, fuelGroup } from './palette.js';
+export {
+  FUEL_GROUPS,
+  FUEL_COLORS,
+  LOW_IS_GOOD,
+  METRIC_COLORS,
+  SCORE_COLOR,
+  VERDICT_COLORS,
+  VERDICT_ORDER,
+  VERDICT_SHAPES,
+  fuelGroup,
+  fuelGroupColor,
+  verdictColorOf,
+  type FuelGroup,
+} from './palette.js';
+export { lacksCoordinates, leaderboardSummary, withMarketCoordinates } from './markets.js';
+export { queueMixSummary, queueMixTotals } from './queue.js';
+export { rankingSummary } from './sites.js';
 export { GEO_NOTICE } from './geo.js';
 export { leaderboard, marketQuadrant, marketsMap, marketTimeToPower, queueMap, queueMix, queueTimeToPower, ranking, siteScore };
 
@@ -35,3 +51,11 @@ export async function buildChart(name: string, data: ChartData, options: ChartOp
   if (!chart) throw new ValidationError('chart', `unknown chart ${JSON.stringify(name)}; one of ${Object.keys(CHARTS).join(', ')}`);
   return chart.build(data, options);
 }
+
+/** The charts a host draws natively from a small table (Excel's charts), by the same names. */
+export const SUMMARIES = {
+  leaderboard: (d: ChartData, o: ChartOptions = {}) => leaderboardSummary(d, o),
+  queue_mix: (d: ChartData) => queueMixSummary(d),
+  ranking: (d: ChartData, o: ChartOptions = {}) => rankingSummary(d, o),
+} as const;
+export type SummaryName = keyof typeof SUMMARIES;

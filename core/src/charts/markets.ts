@@ -1,7 +1,7 @@
 import { inAlbersUsa, usStatesTopology, worldTopology } from './geo.js';
-import { verdictColor, verdictShape } from './palette.js';
+import { SCORE_COLOR, verdictColor, verdictShape } from './palette.js';
 import { monthsBars } from './queue.js';
-import { chartSpec, field, label, omittedNote, type ChartData, type VegaLiteSpec } from './spec.js';
+import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
 /**
  * Charts of the DC Hub Power Index: the leaderboard, where the markets are, excess power against
@@ -52,12 +52,38 @@ const tooltip = [
   { field: 'state', title: 'State' },
 ];
 
-/** The top markets by composite score, coloured by verdict. */
-export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLiteSpec {
-  const top = opts.top ?? 20;
+const COMPOSITE_TITLE = 'Composite score (0–100)';
+const leaderboardTitle = (n: number) => `DCPI leaderboard: top ${n} markets`;
+const NO_SCORE = 'markets have no composite score (free keys get null scores)';
+
+/** The markets of the rows, and the `top` of them by composite score (those without one are left out). */
+function topMarkets(d: ChartData, top = 20): { all: Market[]; scored: Market[]; shown: Market[] } {
   const all = d.rows.map(marketOf);
   const scored = all.filter((m) => m.composite !== undefined);
-  const shown = [...scored].sort((a, b) => b.composite! - a.composite!).slice(0, top);
+  return { all, scored, shown: [...scored].sort((a, b) => b.composite! - a.composite!).slice(0, top) };
+}
+
+/** The leaderboard as a table: market, composite score (charted), verdict (shown beside). */
+export function leaderboardSummary(d: ChartData, opts: { top?: number } = {}): ChartSummary {
+  const { all, scored, shown } = topMarkets(d, opts.top);
+  return {
+    chart: 'leaderboard',
+    title: leaderboardTitle(shown.length),
+    categoryTitle: 'Market',
+    valueTitle: COMPOSITE_TITLE,
+    columns: ['Market', 'Composite score', 'Verdict'],
+    rows: shown.map((m) => [m.name, m.composite!, m.verdict]),
+    charted: 2,
+    colors: [SCORE_COLOR],
+    stacked: false,
+    valueRange: [0, 100],
+    notes: omittedNote(all.length - scored.length, all.length, NO_SCORE),
+  };
+}
+
+/** The top markets by composite score, coloured by verdict. */
+export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLiteSpec {
+  const { all, scored, shown } = topMarkets(d, opts.top);
   const view: VegaLiteSpec = {
     width: 480,
     height: Math.max(120, 18 * shown.length),
@@ -65,22 +91,43 @@ export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLite
     mark: { type: 'bar' },
     encoding: {
       y: { field: 'name', type: 'nominal', title: 'Market', sort: '-x' },
-      x: { field: 'composite', type: 'quantitative', title: 'Composite score (0–100)', scale: { domain: [0, 100] } },
+      x: { field: 'composite', type: 'quantitative', title: COMPOSITE_TITLE, scale: { domain: [0, 100] } },
       color: verdictColor(),
       tooltip,
     },
   };
   return chartSpec({
-    title: `DCPI leaderboard: top ${shown.length} markets`,
+    title: leaderboardTitle(shown.length),
     subtitle: 'Composite power-readiness score; colour and tooltip give the verdict',
     description: `Horizontal bars of the DC Hub Power Index composite score for the top ${shown.length} markets, coloured by verdict (BUILD, CAUTION, AVOID).`,
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(all.length - scored.length, all.length, 'markets have no composite score (free keys get null scores)'),
+    notes: omittedNote(all.length - scored.length, all.length, NO_SCORE),
     facts: { chart: 'leaderboard', rows: all.length, drawn: shown.length, omitted: { no_score: all.length - scored.length } },
   });
 }
+
+/**
+ * Market rows with coordinates: a row without them (a brief carries none) takes the latitude and
+ * longitude of the DCPI scores row of the same slug; rows that have them, or no match, stay as they are.
+ */
+export function withMarketCoordinates(rows: ChartData['rows'], scores: ChartData['rows']): Record<string, unknown>[] {
+  const at = new Map(scores.map((s) => [marketOf(s).slug, marketOf(s)] as const));
+  return rows.map((r) => {
+    const m = marketOf(r);
+    const s = at.get(m.slug);
+    if ((m.lat !== undefined && m.lon !== undefined) || !s || s.lat === undefined || s.lon === undefined) return r;
+    return { ...r, latitude: s.lat, longitude: s.lon };
+  });
+}
+
+/** Whether some market row has a slug but no coordinates (a brief table): `withMarketCoordinates` can place it. */
+export const lacksCoordinates = (rows: ChartData['rows']): boolean =>
+  rows.some((r) => {
+    const m = marketOf(r);
+    return m.slug !== '' && (m.lat === undefined || m.lon === undefined);
+  });
 
 /** Markets as points coloured and shaped by verdict: a US map when every market is in the US, else a world map. */
 export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {

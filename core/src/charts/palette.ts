@@ -6,6 +6,15 @@
 export const VERDICT_ORDER = ['BUILD', 'CAUTION', 'AVOID'] as const;
 export const VERDICT_COLORS = ['#009E73', '#E69F00', '#D55E00'] as const;
 export const VERDICT_SHAPES = ['circle', 'triangle-up', 'square'] as const;
+/** The colour of a verdict (BUILD, CAUTION, AVOID; any case), undefined for another value. */
+export const verdictColorOf = (verdict: string): string | undefined => VERDICT_COLORS[VERDICT_ORDER.indexOf(verdict.toUpperCase() as never)];
+
+/** Bars of a score (composite, objective score) where colour says nothing of a verdict: Okabe–Ito blue. */
+export const SCORE_COLOR = '#0072B2';
+/** A measure where low is good (months to power): the BUILD colour at the low end, CAUTION between, AVOID at the high end. */
+export const LOW_IS_GOOD = { low: VERDICT_COLORS[0], mid: VERDICT_COLORS[1], high: VERDICT_COLORS[2] } as const;
+/** The objectives of a ranking, in order (no verdict or fuel meaning). */
+export const METRIC_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'] as const;
 
 /** Vega-Lite encodings of a verdict field: colour and, for point marks, shape. */
 export const verdictColor = (fieldName = 'verdict') => ({
@@ -41,6 +50,9 @@ export function fuelGroup(label: unknown): FuelGroup {
   if (/hydro|pumped/i.test(s)) return 'Hydro';
   return 'Other';
 }
+
+/** The colour of a fuel group. */
+export const fuelGroupColor = (g: FuelGroup): string => FUEL_COLORS[FUEL_GROUPS.indexOf(g)];
 
 export const fuelColor = (fieldName = 'fuel_group') => ({
   field: fieldName,

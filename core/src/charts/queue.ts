@@ -1,6 +1,6 @@
-import { fuelColor, fuelGroup, FUEL_GROUPS } from './palette.js';
+import { fuelColor, fuelGroup, fuelGroupColor, FUEL_GROUPS, SCORE_COLOR, type FuelGroup } from './palette.js';
 import { inAlbersUsa, usStatesTopology } from './geo.js';
-import { chartSpec, field, label, omittedNote, type ChartData, type VegaLiteSpec } from './spec.js';
+import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
 /**
  * Charts of the refined queue: where the projects are (a map), what is queued where (MW by ISO
@@ -95,11 +95,15 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
   });
 }
 
-/** Queued MW by ISO and fuel group, as stacked bars. */
-export function queueMix(d: ChartData): VegaLiteSpec {
-  const sums = new Map<string, { iso: string; fuel_group: string; mw: number; projects: number }>();
+export const QUEUE_MIX_TITLE = 'Queued capacity by ISO and fuel';
+export const QUEUE_MW_TITLE = 'Queued capacity (MW)';
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** MW and projects per ISO and fuel group (core's `fuelGroup`); projects without a capacity are counted apart. */
+export function queueMixTotals(rows: ChartData['rows']): { totals: Array<{ iso: string; fuel_group: FuelGroup; mw: number; projects: number }>; noMw: number } {
+  const sums = new Map<string, { iso: string; fuel_group: FuelGroup; mw: number; projects: number }>();
   let noMw = 0;
-  for (const r of d.rows) {
+  for (const r of rows) {
     const mw = field(r, 'capacity_mw', 'capacity');
     if (mw === undefined) {
       noMw++;
@@ -113,7 +117,34 @@ export function queueMix(d: ChartData): VegaLiteSpec {
     cur.projects++;
     sums.set(k, cur);
   }
-  const values = [...sums.values()].map((v) => ({ ...v, mw: Math.round(v.mw * 10) / 10 }));
+  return { totals: [...sums.values()].map((v) => ({ ...v, mw: round1(v.mw) })), noMw };
+}
+
+/** The queue mix as a table: one row per ISO (most MW first), one MW column per fuel group present. */
+export function queueMixSummary(d: ChartData): ChartSummary {
+  const { totals, noMw } = queueMixTotals(d.rows);
+  const groups = FUEL_GROUPS.filter((g) => totals.some((t) => t.fuel_group === g));
+  const byIso = new Map<string, number>();
+  for (const t of totals) byIso.set(t.iso, (byIso.get(t.iso) ?? 0) + t.mw);
+  const isos = [...byIso.keys()].sort((a, b) => byIso.get(b)! - byIso.get(a)! || a.localeCompare(b));
+  const mw = (iso: string, g: FuelGroup) => totals.find((t) => t.iso === iso && t.fuel_group === g)?.mw ?? 0;
+  return {
+    chart: 'queue_mix',
+    title: QUEUE_MIX_TITLE,
+    categoryTitle: 'ISO',
+    valueTitle: QUEUE_MW_TITLE,
+    columns: ['ISO', ...groups],
+    rows: isos.map((iso) => [iso, ...groups.map((g) => mw(iso, g))]),
+    charted: 1 + groups.length,
+    colors: groups.map(fuelGroupColor),
+    stacked: true,
+    notes: omittedNote(noMw, d.rows.length, 'projects have no capacity'),
+  };
+}
+
+/** Queued MW by ISO and fuel group, as stacked bars. */
+export function queueMix(d: ChartData): VegaLiteSpec {
+  const { totals: values, noMw } = queueMixTotals(d.rows);
   const view: VegaLiteSpec = {
     width: 480,
     height: 300,
@@ -121,7 +152,7 @@ export function queueMix(d: ChartData): VegaLiteSpec {
     mark: { type: 'bar' },
     encoding: {
       x: { field: 'iso', type: 'nominal', title: 'ISO', sort: '-y', axis: { labelAngle: 0 } },
-      y: { aggregate: 'sum', field: 'mw', type: 'quantitative', title: 'Queued capacity (MW)', axis: { format: ',.0f' } },
+      y: { aggregate: 'sum', field: 'mw', type: 'quantitative', title: QUEUE_MW_TITLE, axis: { format: ',.0f' } },
       color: fuelColor(),
       order: { field: 'fuel_rank', type: 'quantitative' },
       tooltip: [
@@ -134,7 +165,7 @@ export function queueMix(d: ChartData): VegaLiteSpec {
     transform: [{ calculate: `indexof(${JSON.stringify(FUEL_GROUPS)}, datum.fuel_group)`, as: 'fuel_rank' }],
   };
   return chartSpec({
-    title: 'Queued capacity by ISO and fuel',
+    title: QUEUE_MIX_TITLE,
     description: `Stacked bars of interconnection-queue capacity in MW for each ISO, split by fuel group, over ${d.rows.length - noMw} projects.`,
     view,
     width: 480,
@@ -158,7 +189,7 @@ export function monthsBars(opts: {
     encoding: {
       y: { field: opts.category.field, type: 'nominal', title: opts.category.title, sort: '-x' },
       x: { field: opts.months.field, type: 'quantitative', title: opts.months.title },
-      ...(opts.color ? { color: opts.color } : { color: { value: '#0072B2' } }),
+      ...(opts.color ? { color: opts.color } : { color: { value: SCORE_COLOR } }),
       tooltip: opts.tooltip,
     },
   };

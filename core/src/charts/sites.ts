@@ -1,18 +1,23 @@
-import { chartSpec, field, label, omittedNote, type ChartData, type VegaLiteSpec } from './spec.js';
+import { METRIC_COLORS, SCORE_COLOR } from './palette.js';
+import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
 /**
  * Charts of sites: why a ranking's first beats the rest (each objective's weighted share of the
  * objective score), and a site score's components against its overall score.
  */
 
-const METRIC_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'];
+/** A candidate as the charts name it: `#1 Name`. */
+const candidateName = (r: Record<string, unknown>) => `#${field(r, 'rank') ?? '?'} ${label(r, 'project_name', 'name', 'id') ?? ''}`.trim();
+const SCORE_TITLE = 'Objective score (0–100)';
+const RANKING_TITLE = 'Why the ranking came out this way';
+const NO_OBJECTIVE = 'candidates carry no objective';
 
 /**
- * Objective score per candidate, stacked by each objective's contribution: |weight| × normalized
- * value ÷ the sum of the |weights| the candidate carries — the service's own formula, so the bars
- * add up to the objective score.
+ * Each shown candidate's contribution per objective: |weight| × normalized value ÷ the sum of the
+ * |weights| the candidate carries — the service's own formula, so the contributions add up to the
+ * objective score. Without the weights every objective weighs the same.
  */
-export function ranking(d: ChartData, opts: { objectives?: Record<string, number>; top?: number } = {}): VegaLiteSpec {
+function contributions(d: ChartData, opts: { objectives?: Record<string, number>; top?: number }) {
   const metrics = opts.objectives
     ? Object.keys(opts.objectives)
     : [
@@ -31,10 +36,9 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
   for (const r of shown) {
     const norms = metrics.map((m) => [m, field(r, `norm_${m}`)] as const).filter(([, n]) => n !== undefined);
     const total = norms.reduce((s, [m]) => s + weight(m), 0);
-    const candidate = `#${field(r, 'rank') ?? '?'} ${label(r, 'project_name', 'name', 'id') ?? ''}`.trim();
     for (const [m, n] of norms) {
       values.push({
-        candidate,
+        candidate: candidateName(r),
         rank: field(r, 'rank'),
         metric: m,
         contribution: total ? Math.round(((weight(m) * n!) / total) * 100) / 100 : 0,
@@ -44,6 +48,43 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
       });
     }
   }
+  return { metrics, ranked, shown, values };
+}
+
+/**
+ * A ranking as a table, one row per candidate in rank order: with the objectives' weights, each
+ * objective's contribution (stacked, they make the score); without them, the objective score alone.
+ */
+export function rankingSummary(d: ChartData, opts: { objectives?: Record<string, number>; top?: number } = {}): ChartSummary {
+  const { metrics, ranked, shown, values } = contributions(d, opts);
+  const notes = omittedNote(d.rows.length - ranked.length, d.rows.length, NO_OBJECTIVE);
+  const base = { chart: 'ranking', categoryTitle: 'Candidate', valueTitle: SCORE_TITLE, valueRange: [0, 100] as [number, number], notes };
+  if (!opts.objectives) {
+    return {
+      ...base,
+      title: 'Objective score by candidate',
+      columns: ['Candidate', 'Objective score'],
+      rows: shown.map((r) => [candidateName(r), field(r, 'objective_score')!]),
+      charted: 2,
+      colors: [SCORE_COLOR],
+      stacked: false,
+    };
+  }
+  const share = (c: string, m: string) => (values.find((v) => v.candidate === c && v.metric === m)?.contribution as number | undefined) ?? 0;
+  return {
+    ...base,
+    title: RANKING_TITLE,
+    columns: ['Candidate', ...metrics],
+    rows: shown.map((r) => [candidateName(r), ...metrics.map((m) => share(candidateName(r), m))]),
+    charted: 1 + metrics.length,
+    colors: METRIC_COLORS.slice(0, metrics.length),
+    stacked: true,
+  };
+}
+
+/** Objective score per candidate, stacked by each objective's contribution (see `contributions`). */
+export function ranking(d: ChartData, opts: { objectives?: Record<string, number>; top?: number } = {}): VegaLiteSpec {
+  const { metrics, ranked, shown, values } = contributions(d, opts);
   const view: VegaLiteSpec = {
     width: 480,
     height: Math.max(120, 22 * shown.length),
@@ -51,7 +92,7 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
     mark: { type: 'bar' },
     encoding: {
       y: { field: 'candidate', type: 'nominal', title: 'Candidate', sort: { field: 'rank', order: 'ascending' } },
-      x: { aggregate: 'sum', field: 'contribution', type: 'quantitative', title: 'Objective score (0–100)' },
+      x: { aggregate: 'sum', field: 'contribution', type: 'quantitative', title: SCORE_TITLE },
       color: { field: 'metric', type: 'nominal', title: 'Objective', scale: { domain: metrics, range: METRIC_COLORS.slice(0, Math.max(1, metrics.length)) } },
       tooltip: [
         { field: 'candidate', title: 'Candidate' },
@@ -64,13 +105,13 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
     },
   };
   return chartSpec({
-    title: 'Why the ranking came out this way',
+    title: RANKING_TITLE,
     subtitle: 'Objective score per candidate, split by each objective’s weighted contribution',
     description: `Stacked horizontal bars for ${shown.length} ranked candidates: each bar is the objective score, split into the weighted contributions of ${metrics.join(', ')}.`,
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(d.rows.length - ranked.length, d.rows.length, 'candidates carry no objective'),
+    notes: omittedNote(d.rows.length - ranked.length, d.rows.length, NO_OBJECTIVE),
     facts: { chart: 'ranking', rows: d.rows.length, drawn: shown.length, omitted: { no_objective: d.rows.length - ranked.length } },
   });
 }
@@ -102,7 +143,7 @@ export function siteScore(d: ChartData): VegaLiteSpec {
   const layers: VegaLiteSpec[] = [
     {
       data: { values },
-      mark: { type: 'bar', color: '#0072B2' },
+      mark: { type: 'bar', color: SCORE_COLOR },
       encoding: {
         y: { field: 'component', type: 'nominal', title: null, sort: null },
         x: { field: 'score', type: 'quantitative', title: 'Score (0–100)', scale: { domain: [0, 100] } },

@@ -20,11 +20,38 @@ export interface ChartContext {
   preview?: { shown?: number | null; total?: number | null } | null;
   /** A stale answer: its age and why. */
   stale?: { ageMs: number; reason?: string | null } | null;
+  /** Lines the host already worded about the data (a spilled table's closing rows: its preview, its age), shown as they are. */
+  notes?: readonly string[] | null;
 }
 
 /** Rows of an answer (records) with their context. */
 export interface ChartData extends ChartContext {
   rows: readonly Record<string, unknown>[];
+}
+
+/**
+ * A chart's numbers as a small table, for a host that draws the chart natively (Excel): the
+ * category first, one column per series, then columns shown but not charted (a verdict). Worded
+ * and computed here, so that a native chart and the Vega-Lite one say the same.
+ */
+export interface ChartSummary {
+  chart: string;
+  title: string;
+  /** Axis titles, with units. */
+  categoryTitle: string;
+  valueTitle: string;
+  columns: string[];
+  rows: Array<Array<string | number>>;
+  /** How many leading columns are charted: the category and the series. */
+  charted: number;
+  /** One colour per series, in column order, with the meaning it has in every chart. */
+  colors: string[];
+  /** Stacked series (their sum is the bar) or side by side. */
+  stacked: boolean;
+  /** A fixed value axis (scores are 0–100). */
+  valueRange?: [number, number];
+  /** What was left out and why, as in the Vega-Lite chart's footer. */
+  notes: string[];
 }
 
 /** What a chart drew and left out, kept in `usermeta.dchub`. */
@@ -76,7 +103,7 @@ export function timeText(iso: string): string {
 
 /** The lines under a chart: what was left out and why, a preview, a stale answer, the data's time, the citation. */
 export function footerLines(ctx: ChartContext, notes: readonly string[]): string[] {
-  const lines = [...notes];
+  const lines = [...notes, ...(ctx.notes ?? [])];
   const p = ctx.preview;
   if (p) lines.push(`Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`);
   if (ctx.stale) lines.push(`Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`);

@@ -18,6 +18,7 @@ import {
 import { provenance } from '../functions/notes';
 import { clearCellNotes } from '../shared/cell-notes';
 import { noteFailure, noteSuccess } from '../shared/status';
+import { fromTable, updateCharts } from './charts';
 import { findBriefTable, insertBriefSheet, recalculate, refreshBriefSheet, writeRankedSheet, type BriefRefresh, type WrittenSheet } from './excel';
 
 type Run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
@@ -73,13 +74,22 @@ export async function insertBriefs(
   return { ...written, ...notesOf(csv) };
 }
 
-/** Refreshes the brief table (active sheet's, else the latest) through /diff since its stored as-of. */
-export async function refreshBriefs(client: DchubClient, run: Run = excelRun, onProgress?: (p: PagesProgress) => void): Promise<BriefRefresh & AnswerNotes> {
+/**
+ * Refreshes the brief table (active sheet's, else the latest) through /diff since its stored
+ * as-of, then the charts drawn from it; `charts` counts those whose numbers changed.
+ */
+export async function refreshBriefs(
+  client: DchubClient,
+  run: Run = excelRun,
+  onProgress?: (p: PagesProgress) => void,
+): Promise<BriefRefresh & AnswerNotes & { charts: number }> {
   return run(async (ctx) => {
     const rec = await findBriefTable(ctx);
     if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
     const diff = await tracked('brief diff', () => fetchBriefsDiff(client, rec.asOf, { onProgress }));
-    return { ...(await refreshBriefSheet(ctx, diff.briefs, { table: rec.table })), ...notesOf(diff) };
+    const refreshed = await refreshBriefSheet(ctx, diff.briefs, { table: rec.table });
+    const charts = (await updateCharts(ctx, fromTable(rec.table))).filter((c) => c.updated).length;
+    return { ...refreshed, ...notesOf(diff), charts };
   });
 }
 

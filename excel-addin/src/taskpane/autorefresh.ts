@@ -11,6 +11,7 @@
  * within the allowance: a check leaves at least RESERVE_CALLS of today's calls to the formulas.
  */
 import { fetchBriefsDiff, fetchMeta, untilNextRecompute, type DchubClient } from '@dchub/core';
+import { fromTable, updateCharts } from './charts';
 import { readBriefRecords, refreshBriefSheet, type BriefTableRecord } from './excel';
 
 export const AUTO_REFRESH_KEY = 'dchub.autoRefresh';
@@ -102,6 +103,7 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
       }
       const diff = await fetchBriefsDiff(client, r.asOf);
       const done = await refreshBriefSheet(context, diff.briefs, { table: r.table, now: result.at, automatic: true });
+      await updateCharts(context, fromTable(r.table)); // the charts drawn from this table follow it
       // What the reader left out (a brief the service failed to build) is named in the status.
       result.refreshed.push({ table: r.table, changed: done.changed.length, added: done.added.length, warnings: fetchMeta(diff)?.warnings ?? [] });
     }

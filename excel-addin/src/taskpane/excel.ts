@@ -23,6 +23,7 @@ import {
   type Table,
 } from '@dchub/core';
 import { excelSerial } from '../functions/dates';
+import { formatBriefTable } from './formats';
 
 /** Workbook setting holding the brief tables the pane inserted (never the key). */
 export const BRIEF_SETTINGS_KEY = 'dchub.briefTables';
@@ -75,18 +76,22 @@ const isoMinute = (d = new Date()) => `${d.toISOString().slice(0, 16)}Z`;
 
 // ---------------------------------------------------------------- workbook settings
 
-export async function readBriefRecords(context: Ctx): Promise<BriefTableRecord[]> {
-  const item = context.workbook.settings.getItemOrNullObject(BRIEF_SETTINGS_KEY);
+/** A list kept as JSON in a workbook setting (the pane's own records), the entries `keep` accepts; [] when absent or unreadable. */
+export async function readSettingList<T>(context: Ctx, key: string, keep: (r: T) => boolean): Promise<T[]> {
+  const item = context.workbook.settings.getItemOrNullObject(key);
   item.load('value');
   await context.sync();
   if (item.isNullObject) return [];
   try {
     const v: unknown = typeof item.value === 'string' ? JSON.parse(item.value) : item.value;
-    return Array.isArray(v) ? (v as BriefTableRecord[]).filter((r) => r && typeof r.table === 'string' && typeof r.asOf === 'string') : [];
+    return Array.isArray(v) ? (v as T[]).filter((r) => r && keep(r)) : [];
   } catch {
     return [];
   }
 }
+
+export const readBriefRecords = (context: Ctx): Promise<BriefTableRecord[]> =>
+  readSettingList<BriefTableRecord>(context, BRIEF_SETTINGS_KEY, (r) => typeof r.table === 'string' && typeof r.asOf === 'string');
 
 /** Queues the write of the records (the caller syncs). Only table/sheet names and times: no key. */
 function writeBriefRecords(context: Ctx, records: readonly BriefTableRecord[]): void {
@@ -97,7 +102,7 @@ function writeBriefRecords(context: Ctx, records: readonly BriefTableRecord[]): 
 // ---------------------------------------------------------------- sheets and tables
 
 /** The first free "<base>", "<base> (2)", … sheet name with its table name (both checked). */
-async function freeNames(context: Ctx, sheetBase: string, tableBase: string): Promise<{ sheet: string; table: string }> {
+export async function freeNames(context: Ctx, sheetBase: string, tableBase: string): Promise<{ sheet: string; table: string }> {
   const candidates = Array.from({ length: 20 }, (_, i) => ({
     sheet: i === 0 ? sheetBase : `${sheetBase} (${i + 1})`,
     table: i === 0 ? tableBase : `${tableBase}${i + 1}`,
@@ -155,7 +160,7 @@ export async function insertBriefSheet(
   context: Ctx,
   rows: readonly BriefCsvRowT[],
   opts: { asOf?: string; now?: string } = {},
-): Promise<WrittenSheet & { asOf: string }> {
+): Promise<WrittenSheet & { asOf: string; formats?: string }> {
   const asOf = opts.asOf ?? newestComputedAt(rows);
   const records = await readBriefRecords(context);
   const names = await freeNames(context, 'DC Hub briefs', 'DCHubBriefs');
@@ -178,7 +183,8 @@ export async function insertBriefSheet(
     { table: names.table, sheet: names.sheet, asOf, insertedAt: opts.now ?? new Date().toISOString() },
   ]);
   await context.sync();
-  return { ...names, rows: rows.length, asOf };
+  const formats = await formatBriefTable(context, names.table);
+  return { ...names, rows: rows.length, asOf, ...(formats ? { formats } : {}) };
 }
 
 /**
@@ -202,6 +208,8 @@ export interface BriefRefresh {
   added: string[];
   unchanged: number;
   asOf: string;
+  /** Why the conditional formats were not laid again, when they were not. */
+  formats?: string;
 }
 
 const sameCell = (a: unknown, b: Cell): boolean => {
@@ -344,7 +352,8 @@ export async function refreshBriefSheet(
     records.map((r) => (r.table === rec.table ? { ...r, asOf, refreshedAt: opts.now ?? new Date().toISOString() } : r)),
   );
   await context.sync();
-  return { table: rec.table, changed, added: added.map((r) => r.market_slug), unchanged, asOf };
+  const formats = await formatBriefTable(context, rec.table); // over the appended rows too, never one rule more
+  return { table: rec.table, changed, added: added.map((r) => r.market_slug), unchanged, asOf, ...(formats ? { formats } : {}) };
 }
 
 /**

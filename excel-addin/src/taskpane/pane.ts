@@ -1,6 +1,6 @@
 /**
  * The DC Hub task pane (DOM only), in Fluent UI web components: sections as tabs (account and key,
- * formulas, brief sheets, chain wizard, cache). Workbook writes live in ./excel, service calls in
+ * formulas, brief sheets and charts, chain wizard, map, cache). Workbook writes live in ./excel, service calls in
  * ./actions, the formula list in ./formulas.
  */
 import '@fluentui/web-components/accordion.js';
@@ -26,6 +26,7 @@ import { cellNotes, onCellNotes, type CellNote } from '../shared/cell-notes';
 import { noteFailure, readStatus } from '../shared/status';
 import { clearCache, estimateChain, excelRun, insertBriefs, refreshBriefs, refreshNow, runChainToSheet, type AnswerNotes, type ChainPlan } from './actions';
 import { insertIntoActiveCell, renderFormulas, type FunctionMeta } from './formulas';
+import { initVisuals } from './visuals';
 import { checkBriefTables, readAutoRefresh, scheduleAutoRefresh, setAutoRefresh, type AutoRefreshSettings, type CheckResult } from './autorefresh';
 
 /** A Fluent text input, switch, button or progress bar: the properties the pane uses. */
@@ -167,9 +168,11 @@ function showCellNotes(): void {
   );
 }
 
-/** The brief sheet's status, with what the reader left out and whether the answer was stale. */
-const briefNotes = (n: AnswerNotes): string =>
+/** The brief sheet's status, with what the reader left out, whether the answer was stale, and formats not laid. */
+const briefNotes = (n: AnswerNotes & { formats?: string; charts?: number }): string =>
   [
+    n.charts ? ` ${n.charts} chart${n.charts === 1 ? '' : 's'} brought up to date.` : '',
+    n.formats ? ` ${n.formats}` : '',
     n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '',
     ...n.warnings.slice(0, 5).map((w) => ` ${w}.`),
     n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : '',
@@ -373,6 +376,7 @@ async function init(): Promise<void> {
     );
   }
   void startAutoRefresh().catch((err) => say('autoStatus', message(err)));
+  initVisuals(action, say);
   action('chainEstimate', 'chainStatus', estimate);
   action('chainRun', 'chainStatus', runChainWizard);
   onCellNotes(() => void showStatus()); // a formula answered: the list, the quota and the stale indicator (no call)

@@ -7,6 +7,20 @@
  * Like Excel, a leading apostrophe marks text and is not part of the stored value.
  */
 import { OfficeMockObject } from 'office-addin-mock';
+import {
+  addSpill,
+  areaOfRef,
+  chartsOf,
+  commitCharts,
+  conditionalFormats,
+  currentRegion,
+  spillAt,
+  type Area,
+  type FakeChart,
+  type FakeRule,
+  type Spill,
+  type VisualsHost,
+} from './excel-mock-visuals';
 
 export type Value = string | number | boolean;
 
@@ -16,6 +30,8 @@ export interface CellState {
   quoted?: boolean;
   nf?: string;
   fill?: string;
+  /** The formula of a spill's anchor. */
+  f?: string;
 }
 
 const ERRORS = new Set(['Error, property was not loaded', 'Error, context.sync() was not called']);
@@ -97,8 +113,16 @@ export interface WorkbookSnapshot {
   active: string;
 }
 
-export class FakeWorkbook {
+export class FakeWorkbook implements VisualsHost {
   readonly sheets: FakeSheet[] = [];
+  /** Conditional formats and charts the pane made (./excel-mock-visuals). */
+  readonly rules: FakeRule[] = [];
+  readonly charts: FakeChart[] = [];
+  readonly spills: Spill[] = [];
+  /** The selected range (the active sheet's A1 unless a test moves it). */
+  selection?: Area;
+  /** Handlers of worksheets.onCalculated. */
+  readonly calculatedHandlers: Array<(e: unknown) => unknown> = [];
   readonly tables: FakeTable[] = [];
   readonly settings = new Map<string, unknown>();
   readonly calculations: string[] = [];
@@ -132,6 +156,17 @@ export class FakeWorkbook {
             return s ? this.#sheetMock(s) : this.#track({ isNullObject: true });
           },
           getActiveWorksheet: () => this.#sheetMock(this.active),
+          getItem: (name: string) => {
+            const s = this.sheet(name);
+            if (!s) throw new Error(`ItemNotFound: sheet ${name}`);
+            return this.#sheetMock(s);
+          },
+          onCalculated: {
+            add: (handler: (e: unknown) => unknown) => {
+              this.calculatedHandlers.push(handler);
+              return this.#track({});
+            },
+          },
         },
         tables: {
           getItemOrNullObject: (name: string) => {
@@ -160,6 +195,10 @@ export class FakeWorkbook {
           },
         },
         getActiveCell: () => this.#range(this.active, this.activeCell.r, this.activeCell.c, 1, 1),
+        getSelectedRange: () => {
+          const a = this.selection ?? { sheet: this.active, r: 0, c: 0, h: 1, w: 1 };
+          return this.#range(a.sheet, a.r, a.c, a.h, a.w);
+        },
       },
       sync: async () => this.#sync(),
     });
@@ -216,6 +255,11 @@ export class FakeWorkbook {
       name: s.name,
       isNullObject: false,
       getRangeByIndexes: (r: number, c: number, h: number, w: number) => this.#range(s, r, c, h, w),
+      getRange: (ref: string) => {
+        const a = this.cellRef(s, ref);
+        return this.#range(s, a.r, a.c, a.h, a.w);
+      },
+      charts: chartsOf(this, s, () => this.#track({ isNullObject: true })),
       activate: () => {
         this.active = s;
       },
@@ -241,6 +285,7 @@ export class FakeWorkbook {
         getRangeByIndexes: (r: number, c: number, h: number, w: number) => this.#range(t.sheet, r, c, h, w),
       },
       getHeaderRowRange: () => this.#range(t.sheet, t.row, t.col, 1, t.cols),
+      getRange: () => this.#range(t.sheet, t.row, t.col, t.rows, t.cols),
       getDataBodyRange: () => this.#range(t.sheet, t.row + 1, t.col, Math.max(1, t.rows - 1), t.cols),
       rows: {
         add: (index: number | undefined | null, values: unknown[][]) => {
@@ -263,7 +308,8 @@ export class FakeWorkbook {
     const values = sheet.block(r, c, h, w);
     const numberFormat = values.map((row, i) => row.map((_, j) => sheet.cell(r + i, c + j).nf ?? 'General'));
     const color = sheet.cell(r, c).fill ?? '#FFFFFF';
-    const formulas = values.map((row) => row.map((v) => v));
+    const formulas = values.map((row, i) => row.map((v, j) => sheet.cell(r + i, c + j).f ?? v));
+    const area: Area = { sheet, r, c, h, w };
     const mock = this.#track({
       values,
       formulas,
@@ -273,6 +319,23 @@ export class FakeWorkbook {
       columnIndex: c,
       rowCount: h,
       columnCount: w,
+      conditionalFormats: conditionalFormats(this, area),
+      getCell: (i: number, j: number) => this.#range(sheet, r + i, c + j, 1, 1),
+      getSpillParentOrNullObject: () => {
+        const sp = spillAt(this.spills, area);
+        return sp ? this.#range(sheet, sp.r, sp.c, 1, 1) : this.#track({ isNullObject: true });
+      },
+      getSpillingToRangeOrNullObject: () => {
+        const sp = this.spills.find((x) => x.sheet === sheet && x.r === r && x.c === c);
+        return sp ? this.#range(sheet, sp.r, sp.c, sp.h, sp.w) : this.#track({ isNullObject: true });
+      },
+      getSurroundingRegion: () => {
+        const g = currentRegion(sheet, r, c);
+        return this.#range(sheet, g.r, g.c, g.h, g.w);
+      },
+      clear: () => {
+        for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) sheet.cells.delete(`${r + i},${c + j}`);
+      },
       format: {
         fill: {
           color,
@@ -280,6 +343,7 @@ export class FakeWorkbook {
             for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) sheet.patch(r + i, c + j, { fill: undefined });
           },
         },
+        font: { bold: false },
         autofitColumns: () => {
           this.autofits++;
         },
@@ -295,6 +359,30 @@ export class FakeWorkbook {
       seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas },
     });
     return mock;
+  }
+
+  // ------------------------------------------------ for ./excel-mock-visuals and tests
+
+  mock(data: Record<string, unknown>): any {
+    return this.#track(data);
+  }
+  areaOf(range: unknown): Area | undefined {
+    const t = this.#ranges.find((x) => x.mock === range);
+    return t ? { sheet: t.sheet, r: t.r, c: t.c, h: t.h, w: t.w } : undefined;
+  }
+  range(sheet: FakeSheet, r: number, c: number, h: number, w: number): any {
+    return this.#range(sheet, r, c, h, w);
+  }
+  cellRef(sheet: FakeSheet, ref: string): Area {
+    return areaOfRef(sheet, ref);
+  }
+  /** A formula's spill at (r, c) of a sheet: its values in the grid, its formula on the anchor (a new spill replaces the old). */
+  spill(sheetName: string, r: number, c: number, values: Value[][], formula: string): void {
+    addSpill(this.spills, this.sheet(sheetName)!, r, c, values, formula);
+  }
+  /** Excel calculated: the onCalculated handlers run (and are awaited). */
+  async calculated(sheetName = this.active.name): Promise<void> {
+    for (const h of this.calculatedHandlers) await h({ worksheetId: sheetName, type: 'WorksheetCalculated' });
   }
 
   async #sync(): Promise<void> {
@@ -330,6 +418,7 @@ export class FakeWorkbook {
         t.seen.color = color;
       }
     }
+    commitCharts();
     for (const tm of this.#tableMocks) {
       if (written(tm.mock.name, tm.seenName)) {
         tm.table.name = tm.mock.name;
@@ -346,7 +435,12 @@ export class FakeWorkbook {
     const all = [this.context, ...this.#mocks];
     for (const m of all) await OfficeMockObject.prototype.sync.call(m);
     await new Promise((r) => setTimeout(r, 0)); // the mock updates loaded properties in microtasks
-    for (const t of this.#ranges) if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
+    // What a load brought in is not a write.
+    for (const t of this.#ranges) {
+      if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
+      if (Array.isArray(t.mock.formulas)) t.seen.formulas = t.mock.formulas;
+      if (Array.isArray(t.mock.numberFormat)) t.seen.numberFormat = t.mock.numberFormat;
+    }
     for (const [m, flag] of this.#nullFlags) m.isNullObject = flag;
     this.onSync?.();
   }

@@ -28,6 +28,25 @@ const expect400 = async (path: string, param: string, key = 'e1') => {
 };
 
 describe('GET /api/v1/facilities', () => {
+  it('finds the towns users search first: a metro’s facilities sit in its real cities (Ashburn, Santa Clara, Hillsboro)', async () => {
+    for (const [town, market] of [
+      ['Ashburn', 'northern-virginia'],
+      ['Sterling', 'northern-virginia'],
+      ['Santa Clara', 'silicon-valley'],
+      ['Plano', 'dallas'],
+      ['Chandler', 'phoenix'],
+    ] as const) {
+      const { status, body } = await call(`/api/v1/facilities?q=${encodeURIComponent(town)}&limit=50`, 'p1');
+      expect(status).toBe(200);
+      const rows = body.data as Array<{ city: string; market: string | null }>;
+      expect(rows.length, town).toBeGreaterThan(0);
+      expect(
+        rows.some((r) => r.city === town && r.market === market),
+        town,
+      ).toBe(true);
+    }
+  });
+
   it('keyed callers get full rows, default limit 25, with count and total_matching', async () => {
     const { status, body } = await call('/api/v1/facilities', 'e1');
     expect(status).toBe(200);

@@ -55,6 +55,23 @@ describe.each(PROFILES)('%s profile', (profile) => {
   ];
 
   describe('POST /api/v1/analyze-parcel — math', () => {
+    it('positions are two or three numbers (RFC 7946): five or six are refused, an elevation is kept out of the area', async () => {
+      const ring = (extra: number[]) => [
+        [-97, 32, ...extra],
+        [-97, 32.01, ...extra],
+        [-96.99, 32.01, ...extra],
+        [-97, 32, ...extra],
+      ];
+      for (const extra of [
+        [1, 2, 3],
+        [1, 2, 3, 4],
+      ])
+        await refused({ geometry: { type: 'Polygon', coordinates: [ring(extra)] } }, /^geometry/);
+      const flat = await analyze({ geometry: { type: 'Polygon', coordinates: [ring([])] } });
+      const high = await analyze({ geometry: { type: 'Polygon', coordinates: [ring([120])] } });
+      expect(high.total_acres).toBe(flat.total_acres);
+    });
+
     it('a 0.01° square at the equator is about 1,239,000 m² (306 acres)', async () => {
       const ring = square(0, 0, 0.01);
       const r = await analyze({ geometry: { type: 'Polygon', coordinates: [ring] } });

@@ -70,8 +70,13 @@ export function readParcelGeometry(g: unknown): { rings: ParcelRing[] } | { path
 }
 
 /** The accepted geometry's shape, as documented (the reader above adds what JSON Schema cannot say: distinct points, the vertex total). */
-const Position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)], z.number()).meta({ description: '[lng, lat]' });
-const Ring = z.array(Position).max(PARCEL_MAX_VERTICES);
+/** `[lng, lat]` or `[lng, lat, elevation]`: GeoJSON positions carry two or three numbers (RFC 7946 §3.1.1). */
+const Position = z
+  .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().optional()])
+  .meta({ description: '[lng, lat] or [lng, lat, elevation]' });
+// A linear ring closes on its first point: four positions at least (RFC 7946 §3.1.6). The reader says what is
+// wrong in words (and that the points must be distinct); the schema says the count.
+const Ring = z.array(Position).max(PARCEL_MAX_VERTICES).meta({ minItems: 4 });
 const PolygonRings = z.array(Ring).min(1);
 export const ParcelGeometryShape = z.union([
   z.looseObject({ type: z.string().regex(new RegExp(`^${caseless('Polygon')}$`)), coordinates: PolygonRings }),

@@ -21,9 +21,21 @@ const candidate = readWithShape(z.looseObject({}), (v, ctx): Record<string, unkn
   return fields === undefined ? top : { ...top, fields };
 });
 
-/** A weight: a number or its text (non-zero, which JSON Schema cannot say). */
-const Weight = z.union([z.number().meta({ not: { const: 0 } }), z.string().regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/)]);
-const RangeBound = z.union([z.number(), z.string().regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/), z.null()]);
+/**
+ * A weight: a number or its text, non-zero. The text's pattern says so too (a non-zero digit in the
+ * mantissa; at most 64 characters and an exponent of at most two digits, so never Infinity nor 0).
+ */
+const NON_ZERO_NUMBER_TEXT = /^\s*[-+]?(?:\d*[1-9]\d*\.?\d*|\d*\.\d*[1-9]\d*)(?:[eE][-+]?\d{1,2})?\s*$/;
+const Weight = z.union([z.number().meta({ not: { const: 0 } }), z.string().max(64).regex(NON_ZERO_NUMBER_TEXT)]);
+/** A bound: a number or its text (at most 64 characters, an exponent of at most two digits: always finite). */
+const RangeBound = z.union([
+  z.number(),
+  z
+    .string()
+    .max(64)
+    .regex(/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d{1,2})?\s*$/),
+  z.null(),
+]);
 
 const objectives = readWithShape(
   z.record(z.string(), Weight).meta({ minProperties: 1, maxProperties: RANK_MAX_OBJECTIVES }),
@@ -52,7 +64,13 @@ const bound = (v: unknown): number | undefined | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-const Range = z.looseObject({ min: RangeBound.optional(), max: RangeBound.optional() });
+/** A bound: min, max or both, at least one a number (`{}` or nulls only are refused, as the handler refuses them). */
+const Range = z.looseObject({ min: RangeBound.optional(), max: RangeBound.optional() }).meta({
+  anyOf: [
+    { required: ['min'], properties: { min: { not: { type: 'null' } } } },
+    { required: ['max'], properties: { max: { not: { type: 'null' } } } },
+  ],
+});
 const constraints = readWithShape(
   z.union([z.record(z.string(), Range).meta({ maxProperties: RANK_MAX_CONSTRAINTS }), z.null()]),
   (v, ctx): Record<string, { min?: number; max?: number }> => {

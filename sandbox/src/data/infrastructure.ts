@@ -1,3 +1,4 @@
+import { metroCity } from './metro-cities.js';
 import { Rng, round } from '../rng.js';
 import { COUNTRIES } from './countries.js';
 import { US_STATES } from './geography.js';
@@ -99,7 +100,8 @@ export function generateInfrastructure(seed: string): Infrastructure {
       id: id++,
       name: `${operator} ${m.name} ${rng.pick(['DC', 'Campus', 'IBX', 'Data Center', 'Hub'])}${rng.int(1, 12)}`,
       operator,
-      city: m.name,
+      // A metro's facilities sit in its real towns (Ashburn, Sterling, …); others in the place itself.
+      city: market ? metroCity(market, m.name, id) : m.name,
       state: m.state,
       country: m.country,
       market,

@@ -40,14 +40,18 @@ function splitHeader(text: string): { header: string; body: string } {
   return m ? { header: text.slice(0, m.index), body: text.slice(m.index + m[0].length) } : { header: text, body: '' };
 }
 
-/** A later page's data lines under the first page's header (re-written in that column order if the page's differs). */
-function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsvRowT[]): string {
-  const { header, body } = splitHeader(pageText);
-  if (header === firstHeader) return body;
-  const fields = Papa.parse<string[]>(firstHeader).data[0] ?? [...BRIEF_CSV_COLUMNS];
+/** Rows as CSV data lines in the column order of `header`. */
+function csvLines(header: string, rows: readonly BriefCsvRowT[]): string {
+  const fields = Papa.parse<string[]>(header).data[0] ?? [...BRIEF_CSV_COLUMNS];
   return rows.length
     ? Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) }, { header: false, newline: '\r\n' }) + '\r\n'
     : '';
+}
+
+/** A later page's data lines under the first page's header (re-written in that column order if the page's differs). */
+function pageBody(firstHeader: string, pageText: string, rows: readonly BriefCsvRowT[]): string {
+  const { header, body } = splitHeader(pageText);
+  return header === firstHeader ? body : csvLines(firstHeader, rows);
 }
 
 interface CsvPage extends BriefsCsv {
@@ -99,7 +103,10 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
       return { rows: page.rows, served: page.served, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
     },
     opts,
+    { keyOf: (row: BriefCsvRowT) => row.market_slug || undefined },
   );
+  // A page that repeated rows: the text as served would hold them twice; it is written again from the rows kept.
+  if (all.repeated) text = `${header}\r\n${csvLines(header, all.rows)}`;
   return markPages({ rows: all.rows, filename, text }, all.meta);
 }
 
@@ -156,7 +163,7 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
       return { rows: r.data.briefs, served: servedOf(r.data, r.data.total_available), total: r.data.total_available, tier: r.data.tier, meta: r };
     },
     opts,
-    { firstAtDefault: true },
+    { firstAtDefault: true, keyOf: (b: MarketBriefT) => b.slug || undefined },
   );
   return markPages(mergePages(first, all.rows, all.total, all.pageSize, streamed), all.meta);
 }
@@ -179,6 +186,7 @@ export async function fetchBriefsDiff(client: DchubClient, since: string, opts: 
       return { rows: r.data.briefs, served: servedOf(r.data, r.data.changed_total), total: r.data.changed_total, tier: r.data.tier, meta: r };
     },
     opts,
+    { keyOf: (b: MarketBriefT) => b.slug || undefined },
   );
   // The last page's head: its changed_total counts markets recomputed while the pages were read.
   return markPages(mergePages(last, all.rows, all.total, all.pageSize, streamed), all.meta);

@@ -20,6 +20,8 @@ export interface AllPagesOptions extends CallOptions {
 }
 
 interface ReadPlan {
+  /** A row's identity (a brief's slug): a row already read is never kept twice. */
+  keyOf?: (row: never) => string | undefined;
   /**
    * Ask the first page at the size every tier may ask for (50) whatever the tier: for a cached
    * endpoint, so that the first page is the one cached answer every read (and the derive setting's
@@ -51,6 +53,8 @@ export interface EveryPage<T> {
   pageSize: number;
   /** How the pages were obtained, together: from cache only when all were, stale when any was. */
   meta?: FetchMeta;
+  /** Rows a later page repeated (already read), left out. */
+  repeated: number;
 }
 
 /** Most pages one read sends: a runaway total must not spend a day's calls (232 briefs take 1 to 5). */
@@ -78,6 +82,11 @@ export async function readEveryPage<T>(
   const metas: FetchMeta[] = [];
   let total: number | undefined;
   let pages = 0;
+  // Rows already read, by identity: a page that repeats them (a service ignoring `offset`) adds nothing twice.
+  const seen = new Set<string>();
+  let repeated = 0;
+  let stalled = false;
+  const keyOf = plan.keyOf as ((row: T) => string | undefined) | undefined;
   /** Records the service has sent so far: where the next page starts (rows kept may be fewer). */
   let offset = 0;
   while (pages < MAX_PAGES_PER_READ) {
@@ -96,18 +105,38 @@ export async function readEveryPage<T>(
     pages++;
     pageSize = Math.max(pageSize, limit);
     if (page.meta) metas.push(page.meta);
-    rows.push(...page.rows);
+    const fresh = keyOf
+      ? page.rows.filter((r) => {
+          const k = keyOf(r);
+          if (k === undefined) return true;
+          if (seen.has(k)) {
+            repeated++;
+            return false;
+          }
+          seen.add(k);
+          return true;
+        })
+      : page.rows;
+    rows.push(...fresh);
+    // A page of rows already read adds nothing: the service is not moving on; reading more would only spend calls.
+    stalled = keyOf !== undefined && page.rows.length > 0 && fresh.length === 0;
     const served = Math.max(page.served ?? page.rows.length, page.rows.length);
     offset += served;
     if (page.total !== undefined && Number.isFinite(page.total) && page.total >= 0) total = page.total;
     const asked = limit;
     if (page.tier && !refused) limit = briefPageMax(page.tier);
-    const done = served === 0 || (total !== undefined ? offset >= total : served < asked);
+    const done = stalled || served === 0 || (total !== undefined ? offset >= total : served < asked);
     const rowsTotal = Math.max(total ?? offset, offset);
     onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)), rowsDone: offset, rowsTotal });
     if (done) break;
   }
-  return { rows, pages, total: total ?? rows.length, pageSize, meta: combineMeta(metas) };
+  const meta = combineMeta(metas);
+  if (meta && repeated) {
+    meta.warnings.push(
+      `${repeated} row${repeated > 1 ? 's' : ''} a later page repeated ${repeated > 1 ? 'were' : 'was'} left out${stalled ? '; paging stopped at a page that added nothing new' : ''} (the service answered ${repeated > 1 ? 'them' : 'it'} twice)`,
+    );
+  }
+  return { rows, pages, total: total ?? rows.length, pageSize, meta, repeated };
 }
 
 /** The pages' FetchMeta as one: from cache when all were, stale (with the first reason) when any was, the oldest age, every warning. */

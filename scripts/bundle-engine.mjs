@@ -24,8 +24,9 @@ const result = await build({
   define: { 'globalThis.DCHUB_VERSION': JSON.stringify(version) },
   // CommonJS dependencies inside an ES module need a require of their own.
   banner: { js: "import { createRequire as __dchubRequire } from 'node:module'; const require = __dchubRequire(import.meta.url);" },
-  // Vega's optional native canvas is never used (charts render to SVG).
-  external: ['canvas'],
+  // Vega's optional native canvas is never used (charts render to SVG); the OS keyring is a native module the
+  // wheel cannot carry for every platform: where it is absent, a key `dchub login` stored is read from its file.
+  external: ['canvas', '@napi-rs/keyring'],
   metafile: true,
   logLevel: 'warning',
 });

@@ -9,7 +9,7 @@ import { redirectSafeFetch } from './http/redirects.js';
 import { Transport, type RawResponse } from './http/transport.js';
 import type { DeriveMode } from './derive/policy.js';
 import { decodeJson, isReader, schemaReader, type Reader } from './read/decode.js';
-import { ValidationError } from './errors.js';
+import { checkApiKey } from './api-key.js';
 
 export { attachMeta, attachMeta as attachFetchMeta, fetchMeta, formatAge, type CallOptions, type FetchMeta, type Fetched } from './call.js';
 export type { RawResponse } from './http/transport.js';
@@ -42,22 +42,6 @@ export interface ClientOptions {
    * answer was obtained from the relay's answer header (cache/relayed.ts), trusted only here.
    */
   relayed?: boolean;
-}
-
-/** What an HTTP header cannot carry: a control character (a line break, a tab) or one beyond Latin-1. */
-// eslint-disable-next-line no-control-regex
-const NOT_IN_A_HEADER = /[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/;
-
-/** A key `fetch` would refuse, quoting it in its error: refused here, before any call, without showing it. */
-function checkedKey(key: string | undefined): string | undefined {
-  const k = key?.trim() || undefined;
-  if (k !== undefined && NOT_IN_A_HEADER.test(k)) {
-    throw new ValidationError(
-      'api_key',
-      'holds a line break, a control character or a character beyond Latin-1, which an HTTP header cannot carry; copy the key again',
-    );
-  }
-  return k;
 }
 
 /** A schema (validated as served, numeric strings coerced) or a resource's tolerant reader. */
@@ -101,7 +85,7 @@ export class DchubClient {
 
   constructor(opts: ClientOptions = {}) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
-    this.#apiKey = checkedKey(opts.apiKey);
+    this.#apiKey = checkApiKey(opts.apiKey);
     this.callerId = this.#apiKey ? `k${fingerprint(this.#apiKey)}` : 'anon';
     const now = opts.now ?? (() => Date.now());
     this.now = now;

@@ -6,6 +6,7 @@ import { readAnswerHeader } from './cache/relayed.js';
 import type { ResponseCache, StoredAnswer } from './cache/responses.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
+import { checkApiKey } from './api-key.js';
 import { redirectSafeFetch } from './http/redirects.js';
 import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
 import { parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
@@ -53,6 +54,8 @@ export class McpToolClient {
   callsSent = 0;
   /** MCP calls have their own daily allowance (spec §8.1), kept apart from the REST ledger. */
   readonly ledger: QuotaLedger | undefined;
+  /** The key as core's rule reads it (trimmed; a key a header cannot carry is refused here, unquoted). */
+  readonly #apiKey: string | undefined;
 
   constructor(
     readonly rest: DchubClient,
@@ -88,7 +91,7 @@ export class McpToolClient {
     this.#connecting ??= (async () => {
       const url = new URL(MCP_PATH.replace(/^\//, ''), this.rest.baseUrl);
       const transport = new StreamableHTTPClientTransport(url, {
-        requestInit: this.opts.apiKey ? { headers: { 'X-API-Key': this.opts.apiKey } } : undefined,
+        requestInit: this.#apiKey ? { headers: { 'X-API-Key': this.#apiKey } } : undefined,
         // Redirects by hand, the key kept on the base URL's origin (as for REST calls).
         fetch: this.#readRelayNotes(this.opts.fetch ? redirectSafeFetch(this.opts.fetch) : this.rest.safeFetch),
       });
@@ -209,7 +212,7 @@ export class McpToolClient {
     };
     const kept = JSON.stringify(result);
     // An answer that echoes the key is never written down.
-    if (!result.isError && cache && !(this.opts.apiKey && kept.includes(this.opts.apiKey))) {
+    if (!result.isError && cache && !(this.#apiKey && kept.includes(this.#apiKey))) {
       await cache.save(key, { text: kept, storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
     }
     return warnings.length ? { ...result, warnings } : result;

@@ -16,7 +16,6 @@ Routes (under the server's ``base_url``), each behind Jupyter's authentication:
 from __future__ import annotations
 
 import json
-import os
 import threading
 from typing import Any
 
@@ -39,34 +38,26 @@ _FORWARD_REQUEST_HEADERS = (
 )
 
 
-def api_key() -> str | None:
-    """The key from the server's environment (blank counts as none)."""
-    key = os.environ.get("DCHUB_API_KEY", "").strip()
-    return key or None
-
-
 class _Relay:
-    """The server's one caller session in the engine, opened on first use (from its environment)."""
+    """The server's one caller session in the engine, opened on first use.
+
+    Its base URL, key and cache directory come from the server's environment, else the key
+    ``dchub login`` stored.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._session: SessionRef | None = None
 
     def session(self) -> SessionRef:
+        """The session, opened if it is not yet (a key core refuses raises, naming the fault)."""
         with self._lock:
             if self._session is None:
-                self._session = SessionRef(
-                    {}
-                )  # base URL, key and cache directory from the environment
+                self._session = SessionRef({})
             return self._session
 
 
 RELAY = _Relay()
-
-
-def service_base_url() -> str:
-    """The service the relay calls (``DCHUB_BASE_URL`` as core reads it), no trailing slash."""
-    return str(RELAY.session().facts.get("base_url", ""))
 
 
 class ConfigHandler(APIHandler):
@@ -74,18 +65,14 @@ class ConfigHandler(APIHandler):
 
     @tornado.web.authenticated
     def get(self) -> None:
-        """The relay's configuration (never the key)."""
+        """The relay's configuration (never the key); a key core refuses is said, not shown."""
         self.set_header("Cache-Control", "no-store")
-        self.finish(
-            json.dumps(
-                {
-                    "proxy": True,
-                    "has_key": api_key() is not None,
-                    "base_url": service_base_url(),
-                    "engine": True,
-                }
-            )
-        )
+        try:
+            facts = RELAY.session().facts
+            config = {"has_key": bool(facts.get("has_key")), "base_url": facts.get("base_url", "")}
+        except DchubError as err:
+            config = {"has_key": False, "base_url": "", "key_error": str(err)}
+        self.finish(json.dumps({"proxy": True, "engine": True, **config}))
 
 
 class QuotaHandler(APIHandler):

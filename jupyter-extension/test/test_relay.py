@@ -291,3 +291,90 @@ def test_server_extension_point():
     from dchub_jupyterlab import _jupyter_server_extension_points
 
     assert _jupyter_server_extension_points() == [{"module": "dchub_jupyterlab"}]
+
+
+def test_a_malformed_server_key_is_said_never_shown(sandbox, tmp_path):
+    """A key pasted with a line break into the server's environment: the panel is told what is wrong
+    (no key, why), relayed calls are refused the same way, and the key shows nowhere."""
+    bad = f"{KEYS['pro']}\nX-Evil: 1"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
+    env.update(
+        {
+            "DCHUB_BASE_URL": sandbox.url,
+            "DCHUB_API_KEY": bad,
+            "DCHUB_CACHE_DIR": str(tmp_path / "c"),
+            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+        }
+    )
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        f"--IdentityProvider.token={TOKEN}",
+        f"--ServerApp.root_dir={tmp_path}",
+        "--ServerApp.jpserver_extensions=dchub_jupyterlab=True",
+    ]
+    if hasattr(os, "getuid") and os.getuid() == 0:
+        cmd.append("--allow-root")
+    log = tmp_path / "server.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            cmd, env={**env, "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg")}, stdout=out, stderr=out
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        config = None
+        for _ in range(200):
+            try:
+                req = urllib.request.Request(
+                    f"{url}/dchub/config", headers={"Authorization": f"token {TOKEN}"}
+                )
+                with urllib.request.urlopen(req, timeout=2) as res:
+                    config = json.loads(res.read())
+                    break
+            except OSError:
+                time.sleep(0.3)
+        assert config is not None and config["has_key"] is False
+        assert "contains a line break — check how it was pasted" in config["key_error"]
+        status, _h, body = relay(url, "api/news?limit=1")
+        assert status >= 400 and "line break" in json.dumps(body)
+        for text in (json.dumps(config), json.dumps(body), log.read_text()):
+            assert KEYS["pro"] not in text
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
+def test_the_python_api_finds_the_key_dchub_login_stored(sandbox, tmp_path, monkeypatch):
+    from dchub_jupyterlab import Client
+
+    config = tmp_path / "config"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
+    p = subprocess.run(
+        [
+            "node",
+            str(ROOT / "core" / "dist" / "cli" / "dchub.js"),
+            "login",
+            "--base-url",
+            sandbox.url,
+        ],
+        input=KEYS["pro"] + "\n",
+        env={**env, "XDG_CONFIG_HOME": str(config), "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    monkeypatch.delenv("DCHUB_API_KEY", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    hub = Client(base_url=sandbox.url, cache_dir=tmp_path / "cache")
+    assert "api_key=set" in repr(hub)
+    hub.news(limit=1)
+    assert hub.quota()["tier"] == "pro"
+    assert "api_key=none" in repr(
+        Client(base_url=sandbox.url, api_key="", cache_dir=tmp_path / "cache")
+    )

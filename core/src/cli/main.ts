@@ -7,7 +7,9 @@ import { DEFAULT_BASE_URL } from '../client.js';
 import { createCallerClient } from '../connect.js';
 import { parseDeriveMode } from '../derive/policy.js';
 import { DirectoryStore, defaultCacheDir } from '../node.js';
+import { normalizeBaseUrl } from '../http/baseurl.js';
 import { runCommand } from './commands.js';
+import { login, logout, resolveKey } from './login.js';
 import type { OutputFormat } from './format.js';
 import { EXIT, reportError, type CliIO } from './report.js';
 
@@ -41,13 +43,18 @@ Commands:
         [--max-sites N] [--budget N]     queue → site score → ranking, progress on stderr
   tool <name> [key=value ...]            any of the 29 MCP tools
   quota                                  calls left today (no call spent)
+  login [--api-key-file F]               store a key (typed without echo, or piped on stdin) in the
+                                         system's credential store, else a file only you can read
+  logout                                 forget the stored key
   cache stats | cache clear
   rpc                                    serve core to another program: JSON-RPC 2.0 on stdin/stdout
                                          (what the Python API and the Jupyter relay run)
 
 Flags:
   --base-url URL     service root (env DCHUB_BASE_URL; default ${DEFAULT_BASE_URL})
-  --api-key KEY      API key (env DCHUB_API_KEY); never printed
+  --api-key KEY      API key (visible to other users in ps: prefer the next three); never printed
+  --api-key-file F   read the API key from a file
+                     (else env DCHUB_API_KEY, else the key "dchub login" stored)
   --format F         table (default), csv or json
   --cache-dir DIR    where answers and the quota ledger are kept (default ~/.cache/dchub)
   --no-cache         do not read or write cached answers
@@ -90,6 +97,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       options: {
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
+        'api-key-file': { type: 'string' },
         format: { type: 'string', default: 'table' },
         'cache-dir': { type: 'string' },
         'no-cache': { type: 'boolean', default: false },
@@ -154,10 +162,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const cacheDir = f['cache-dir'] ?? io.env.DCHUB_CACHE_DIR ?? defaultCacheDir(io.env);
   // A directory that cannot be written (read-only, full): answers go uncached, said once on stderr.
   const store: KeyValueStore = new DirectoryStore(cacheDir, { onUnwritable: (why) => io.err(`dchub: ${why}\n`) });
-  const apiKey = f['api-key'] ?? io.env.DCHUB_API_KEY;
   const baseUrl = f['base-url'] ?? io.env.DCHUB_BASE_URL ?? DEFAULT_BASE_URL;
 
   try {
+    if (command === 'login' || command === 'logout') {
+      const service = normalizeBaseUrl(baseUrl);
+      await (command === 'login' ? login(service, { apiKeyFile: f['api-key-file'] }, io) : logout(service, io));
+      return EXIT.ok;
+    }
+    const apiKey = await resolveKey({ apiKey: f['api-key'], apiKeyFile: f['api-key-file'] }, baseUrl, io);
     // One caller's client, cached answers and ledger (the tier assumed until the service states the allowance).
     const { client, ledger } = createCallerClient({ baseUrl, apiKey, store, derive, cache: !f['no-cache'] });
     const cache = client.cache ?? new ResponseCache(new MemoryStore());

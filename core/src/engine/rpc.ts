@@ -120,7 +120,7 @@ export class Engine {
         return { ...describeNotebook(this.opts.version), default_cache_dir: defaultCacheDir(env, process.platform, home) };
       }
       case 'open': {
-        const s = new Session(params, this.#log);
+        const s = await Session.open(params, this.#log);
         if (s.secret) this.#secrets.add(s.secret);
         const name = `s${++this.#next}`;
         this.#sessions.set(name, s);

@@ -1,6 +1,7 @@
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from '../cache/ledger.js';
 import type { KeyValueStore } from '../cache/store.js';
 import { DEFAULT_BASE_URL, type DchubClient } from '../client.js';
+import { loadStoredKey } from '../credentials.js';
 import { createCallerClient } from '../connect.js';
 import { parseDeriveMode } from '../derive/policy.js';
 import { DchubError, ValidationError } from '../errors.js';
@@ -93,6 +94,21 @@ export class Session {
     this.client = client;
     this.ledger = ledger;
     this.store = store;
+  }
+
+  /**
+   * A session as a host opens it: the key given, else DCHUB_API_KEY, else the one `dchub login` stored
+   * (a Python `Client()` and the Jupyter relay find it as the CLI does).
+   */
+  static async open(params: Record<string, unknown>, log: LogLine): Promise<Session> {
+    const p: OpenParams = params;
+    const env = p.env ?? {};
+    if ((p.api_key === null || p.api_key === undefined) && env.DCHUB_API_KEY === undefined) {
+      const base = given(p.base_url) ?? (env.DCHUB_BASE_URL?.trim() || DEFAULT_BASE_URL);
+      const stored = await loadStoredKey(base, env).catch(() => undefined);
+      if (stored) return new Session({ ...params, api_key: stored }, log);
+    }
+    return new Session(params, log);
   }
 
   /** The caller's MCP client: the tier's MCP allowance in the same store (the CLI's `dchub tool` shares it). */

@@ -35,7 +35,9 @@ ENV_NAMES = (
     "DCHUB_CACHE_DIR",
     "DCHUB_DERIVE",
     "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
     "LOCALAPPDATA",
+    "APPDATA",
     "HOME",
     "USERPROFILE",
 )

@@ -61,6 +61,7 @@ export class McpToolClient {
     readonly rest: DchubClient,
     private readonly opts: { apiKey?: string; fetch?: typeof fetch; lifetimeMs?: number; tier?: string; ledger?: QuotaLedger | false } = {},
   ) {
+    this.#apiKey = checkApiKey(opts.apiKey);
     // Behind a relay, the relay keeps the caller's MCP allowance: a second ledger here would double-count.
     this.ledger =
       opts.ledger === false || rest.relayed

@@ -204,6 +204,9 @@ def test_tool_answers_a_table_or_data(hub):
     assert isinstance(d, dict) and d["market_slug"] == "dallas"
     with pytest.raises(ValueError, match="unknown tool"):
         hub.tool("drop_tables")
+    # The key reaches the MCP server: a Pro tool answers a Pro key (keyless, it is a plan wall).
+    site = hub.tool("analyze_site", lat=39.04, lon=-77.49)
+    assert site is not None and "pro_required" not in str(site)
 
 
 def test_quota_costs_nothing(hub):

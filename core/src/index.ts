@@ -28,3 +28,4 @@ export * from './derive/index.js';
 export * from './preview.js';
 export * from './read/index.js';
 export * from './excel-date.js';
+export * from './cards/index.js';

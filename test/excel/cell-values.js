@@ -109,7 +109,8 @@ export function versionAtLeast(have, want) {
 export function cellValueDefects(value, where, host, opts = {}) {
   const out = [];
   const root = { referencedValues: undefined };
-  check(value, where, { nested: false, root: true, ...opts }, out, host, root);
+  const levels = { ...host, at116: versionAtLeast(host.excelApi, '1.16'), at119: versionAtLeast(host.excelApi, '1.19') };
+  check(value, where, { nested: false, root: true, ...opts }, out, levels, root);
   return out;
 }
 
@@ -140,14 +141,14 @@ function check(v, where, at, out, host, root) {
     }
   }
   const needs119 = (what) => {
-    if (!versionAtLeast(host.excelApi, '1.19')) out.push(`${where}: ${what} needs ExcelApi 1.19 (this host has ${host.excelApi})`);
+    if (!host.at119) out.push(`${where}: ${what} needs ExcelApi 1.19 (this host has ${host.excelApi})`);
   };
   if (['String', 'Double', 'Boolean'].includes(t) && WITH_PROPERTIES.some((k) => k in v)) needs119(`a ${t} with properties`);
   if (t === 'Double' && 'numberFormat' in v) {
     if (typeof v.numberFormat !== 'string' || !v.numberFormat) out.push(`${where}: numberFormat is not text`);
     needs119('numberFormat on a Double');
   }
-  if (t === 'FormattedNumber' && !versionAtLeast(host.excelApi, '1.16')) out.push(`${where}: FormattedNumber needs ExcelApi 1.16`);
+  if (t === 'FormattedNumber' && !host.at116) out.push(`${where}: FormattedNumber needs ExcelApi 1.16`);
   if (t === 'Function') needs119('a Function value');
   if ('properties' in v) properties(v, where, out, host, root);
   if ('layouts' in v) layouts(v, where, out, host);
@@ -260,7 +261,7 @@ function sections(list, where, names, out, host) {
     const at = `${where}[${i}]`;
     if (!isObject(s)) return void out.push(`${at} is not an object`);
     for (const k of Object.keys(s)) if (!SECTION_KEYS.has(k)) out.push(`${at} has no member ${JSON.stringify(k)}`);
-    const layouts = versionAtLeast(host.excelApi, '1.19') ? ['List', 'Table', 'TwoColumn'] : ['List', 'Table'];
+    const layouts = host.at119 ? ['List', 'Table', 'TwoColumn'] : ['List', 'Table'];
     if (!layouts.includes(s.layout)) out.push(`${at}: layout ${JSON.stringify(s.layout)} is not one of ${layouts.join(', ')} (ExcelApi ${host.excelApi})`);
     if (!Array.isArray(s.properties) || !s.properties.length) out.push(`${at}: properties is not a non-empty list of names`);
     else for (const p of s.properties) if (!names.has(p)) out.push(`${at} names ${JSON.stringify(p)}, which is not a property`);

@@ -123,8 +123,13 @@ export function withMetadata<T extends CardValue>(v: T, meta: PropertyMetadata |
   return meta ? { ...v, propertyMetadata: meta } : v;
 }
 
+/** One formatter per number of digits: toLocaleString with options builds a new one on every call (about a millisecond a card). */
+const FORMATTERS = new Map<number, Intl.NumberFormat>();
+
 /** A number as the cards' text shows it (`65.8`, `2,568`). */
 export function shown(v: unknown, digits: number): string | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
-  return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  let f = FORMATTERS.get(digits);
+  if (!f) FORMATTERS.set(digits, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  return f.format(v);
 }

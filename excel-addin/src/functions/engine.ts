@@ -55,7 +55,7 @@ export {
   siteScoreTable,
   transactions,
 } from '@dchub/core';
-export { candidatesArg, constraintsArg, objectivesArg, optional, rangeOrText, rangeRecords, requiredText } from './args';
+export { candidatesArg, constraintsArg, objectivesArg, optional, rangeOrText, requiredText } from './args';
 export { cardColumn, cardContext, cardHost } from './card-host';
 export { pick, tableOr } from './fields';
 export { callOptions, headerMode, serviceClient, toCellError } from './service';

@@ -11,7 +11,7 @@ import { productionManifest, productionUrl } from './manifest-url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The custom functions, one module per resource: their JSDoc makes functions.json. */
-export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account'].map((m) =>
+export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account', 'cards'].map((m) =>
   path.join(here, 'src', 'functions', `${m}.ts`),
 );
 

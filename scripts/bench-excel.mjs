@@ -21,7 +21,7 @@ export const BASELINE_COMMIT = '6d130be';
 const RUNS = 7;
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' };
 
-async function serve(roots) {
+export async function serve(roots) {
   const server = createServer(async (req, res) => {
     const rel = new URL(req.url, 'http://x').pathname.slice(1);
     for (const root of roots) {
@@ -65,7 +65,7 @@ export async function baselineDist(commit = BASELINE_COMMIT) {
   return dist;
 }
 
-const launch = () =>
+export const launch = () =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -27,3 +27,5 @@ export * from './tool-args.js';
 export * from './derive/index.js';
 export * from './preview.js';
 export * from './read/index.js';
+export * from './excel-date.js';
+export * from './cards/index.js';

@@ -15,11 +15,19 @@
 //   #REF! are input-only), a message only with #VALUE! or #N/A, at most 255 characters and no
 //   stack trace; anything else thrown shows as a bare #VALUE!;
 // - streaming functions return nothing and deliver through setResult (a thrown exception is
-//   ignored by Excel); cancelable functions get an invocation whose onCanceled Excel calls.
+//   ignored by Excel); cancelable functions get an invocation whose onCanceled Excel calls;
+// - a cell value object (an entity card, a formatted number) only where functions.json allows
+//   custom data (`allowCustomDataForDataTypeAny`) and the host has CustomFunctionsRuntime 1.4,
+//   as a result or an argument, each checked by Excel's rules for cell values (cell-values.js) at
+//   the host's ExcelApi level; a result over 5 MB of JSON is refused (Excel on the web's payload
+//   limit, inference);
+// - `Office.context.requirements.isSetSupported` answers for the host the test chose
+//   (CustomFunctionsRuntime and ExcelApi versions), so the add-in can see what the host supports.
 //
 // Each call yields what the cell would show ({ value } or { error }) and the list of defects; a
 // call with defects shows #VALUE! as Excel would. The same file runs in Node (unit tests of the
 // model) and in the browser (harness.html), hence plain JavaScript.
+import { cellValueDefects, versionAtLeast } from './cell-values.js';
 
 export const ERROR_CODES = Object.freeze({
   invalidValue: '#VALUE!',
@@ -38,6 +46,10 @@ export const MAX_TEXT = 32767;
 export const MAX_ERROR_MESSAGE = 255;
 /** How long a canceled call may take to settle. */
 const CANCEL_GRACE_MS = 1000;
+/** Excel on the web's request/response payload limit, applied to a result (inference: stated for the JS API). */
+const MAX_RESULT_JSON = 5_000_000;
+/** Today's Microsoft 365 Excel: cards with number formats and two-column sections. */
+export const CURRENT_HOST = Object.freeze({ customFunctionsRuntime: '1.5', excelApi: '1.19' });
 const STACK = /\n\s+at\s|\bat\s\S+\s\(\S+:\d+:\d+\)|@\S+:\d+:\d+/;
 
 /** A reference to a range of cells (a test writes `range([[1, 2], [3, 4]])`). */
@@ -48,11 +60,32 @@ export const EMPTY = Object.freeze({ $empty: true });
 class ModelUsageError extends Error {}
 
 /**
- * @param {{ metadata: { functions: any[] }, platform?: 'web' | 'desktop', address?: string }} opts
+ * @param {{ metadata: { functions: any[], allowCustomDataForDataTypeAny?: boolean }, platform?: 'web' | 'desktop', address?: string,
+ *   host?: { customFunctionsRuntime: string, excelApi: string }, icons?: Iterable<string> }} opts
+ *   `host`: the requirement sets the Excel being modelled supports; `icons`: Excel's
+ *   EntityCompactLayoutIcons names (from @types/office-js, see office-icons.js).
  */
-export function createExcelRuntime({ metadata, platform = 'web', address = 'Sheet1!A1' }) {
+export function createExcelRuntime({ metadata, platform = 'web', address = 'Sheet1!A1', host = CURRENT_HOST, icons }) {
   const byId = new Map(metadata.functions.map((f) => [f.id, f]));
   const registered = new Map();
+  const levels = { ...host, icons: icons ? new Set(icons) : undefined };
+  const SETS = { CustomFunctionsRuntime: host.customFunctionsRuntime, ExcelApi: host.excelApi, SharedRuntime: '1.1' };
+  const Office = {
+    context: {
+      requirements: {
+        isSetSupported: (name, minVersion = '1.1') => SETS[name] !== undefined && SETS[name] !== null && versionAtLeast(SETS[name], minVersion),
+      },
+    },
+  };
+  const isCellValueObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof Error) && !isCFError(v);
+  /** Defects of a cell value object handed to or returned from `meta` (a card, a formatted number). */
+  function customDataDefects(meta, v, where, direction) {
+    const allowed = metadata.allowCustomDataForDataTypeAny === true || (direction === 'result' ? meta.result?.cellValueType : undefined);
+    if (!allowed) return [`${where}: ${describe(v)} is not a cell value (a cell value object needs allowCustomDataForDataTypeAny in functions.json)`];
+    if (!versionAtLeast(host.customFunctionsRuntime, '1.4'))
+      return [`${where}: a cell value object on a host without CustomFunctionsRuntime 1.4 (it has ${host.customFunctionsRuntime}; Excel shows #VALUE!)`];
+    return cellValueDefects(v, where, levels);
+  }
 
   class CFError {
     constructor(code, message) {
@@ -78,8 +111,13 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
   const emptyCell = () => (platform === 'desktop' ? 0 : null);
 
   /** One cell value of an argument, as Excel hands it over. */
-  function argCell(v, where) {
+  function argCell(v, where, meta) {
     if (v && typeof v === 'object' && v.$empty) return emptyCell();
+    if (v && typeof v === 'object' && !Array.isArray(v) && 'type' in v) {
+      const d = customDataDefects(meta, v, where, 'argument');
+      if (d.length) throw new ModelUsageError(d.join('; '));
+      return structuredClone(v);
+    }
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) throw new ModelUsageError(`${where}: a cell cannot hold ${v}`);
       return v;
@@ -89,11 +127,11 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     throw new ModelUsageError(`${where}: ${JSON.stringify(v)} is not a cell value (number, text, boolean, EMPTY)`);
   }
 
-  function argRows(rows, where) {
+  function argRows(rows, where, meta) {
     if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.length > 0)) {
       throw new ModelUsageError(`${where}: a range is a non-empty rectangular 2-D array`);
     }
-    return rows.map((r, i) => r.map((v, j) => argCell(v, `${where}[${i}][${j}]`)));
+    return rows.map((r, i) => r.map((v, j) => argCell(v, `${where}[${i}][${j}]`, meta)));
   }
 
   /** The arguments Excel passes for `given` (a value, range(...), EMPTY, or undefined = omitted). */
@@ -109,14 +147,14 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
       }
       const isRange = v && typeof v === 'object' && '$range' in v;
       if (Array.isArray(v)) throw new ModelUsageError(`${where}: write range([[...]]) for a range or an array constant`);
-      if (p.dimensionality === 'matrix') return isRange ? argRows(v.$range, where) : [[argCell(v, where)]];
+      if (p.dimensionality === 'matrix') return isRange ? argRows(v.$range, where, meta) : [[argCell(v, where, meta)]];
       if (isRange) {
-        const rows = argRows(v.$range, where);
+        const rows = argRows(v.$range, where, meta);
         if (rows.length !== 1 || rows[0].length !== 1)
           throw new ModelUsageError(`${where}: a ${rows.length}×${rows[0].length} range given to a scalar parameter (Excel would lift the call per cell)`);
         return rows[0][0];
       }
-      return argCell(v, where);
+      return argCell(v, where, meta);
     });
   }
 
@@ -153,8 +191,9 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     return typeof v;
   }
 
-  function cellDefects(v, where, declaredType) {
+  function cellDefects(v, where, declaredType, meta) {
     if (isCFError(v)) return errorDefects(v, where);
+    if (isCellValueObject(v)) return customDataDefects(meta, v, where, 'result');
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return [`${where}: ${v} is not a cell value`];
       return declaredType && declaredType !== 'number' && declaredType !== 'any' ? [`${where}: a number from a function declared ${declaredType}`] : [];
@@ -175,7 +214,7 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     const where = meta.id;
     if (r.dimensionality !== 'matrix') {
       if (Array.isArray(value)) return [`${where}: an array from a function declared single-value (no result.dimensionality "matrix")`];
-      return cellDefects(value, where, r.type);
+      return cellDefects(value, where, r.type, meta);
     }
     if (isCFError(value)) return errorDefects(value, where);
     if (!Array.isArray(value)) return [`${where}: ${describe(value)} from a function declared matrix (a 2-D array is due)`];
@@ -186,8 +225,10 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     value.forEach((row, i) => {
       if (!Array.isArray(row)) out.push(`${where}: row ${i} is not an array`);
       else if (row.length !== width) out.push(`${where}: row ${i} has ${row.length} cells, row 0 has ${width} (not rectangular)`);
-      if (Array.isArray(row)) row.forEach((c, j) => out.push(...cellDefects(c, `${where}[${i}][${j}]`, r.type)));
+      if (Array.isArray(row)) row.forEach((c, j) => out.push(...cellDefects(c, `${where}[${i}][${j}]`, r.type, meta)));
     });
+    if (!out.length && value.some((row) => row.some(isCellValueObject)) && JSON.stringify(value).length > MAX_RESULT_JSON)
+      out.push(`${where}: a result of over ${MAX_RESULT_JSON.toLocaleString('en-US')} characters of JSON (Excel on the web's payload limit)`);
     return out.slice(0, 20);
   }
 
@@ -306,5 +347,5 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     };
   }
 
-  return { CustomFunctions, registered, invoke, stream, resultDefects, errorDefects, excelArgs, ModelUsageError };
+  return { CustomFunctions, Office, host, registered, invoke, stream, resultDefects, errorDefects, excelArgs, ModelUsageError };
 }

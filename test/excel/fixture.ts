@@ -4,11 +4,24 @@ import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { launchChromium, serveStatic } from '../support/browser.js';
+import { officeIcons } from './office-icons.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../excel-addin/dist');
 
 export { EMPTY, range } from './excel-runtime.js';
+
+/** The requirement sets of the Excel a harness models (Office.context.requirements answers for them). */
+export interface ExcelHost {
+  customFunctionsRuntime: string;
+  excelApi: string;
+}
+/** The hosts of the card tests: today's Microsoft 365; a 2208–2503 build (cards, no number formats on doubles); one without cards (perpetual Office, iPad, older builds). */
+export const HOSTS = {
+  current: { customFunctionsRuntime: '1.5', excelApi: '1.19' },
+  cards116: { customFunctionsRuntime: '1.4', excelApi: '1.16' },
+  noCards: { customFunctionsRuntime: '1.3', excelApi: '1.16' },
+} satisfies Record<string, ExcelHost>;
 
 /** The sandbox's profiles: the interface spec's shapes, and the real service's shapes and quirks. */
 export type Profile = 'spec' | 'real';
@@ -68,21 +81,36 @@ export class ExcelFixture {
     await this.sb?.close();
   }
 
-  /** A fresh page running the functions bundle, with the add-in's settings (URL, key) stored. */
-  async harness(key?: string, baseUrl = this.sb.url, opts: { platform?: 'web' | 'desktop'; storage?: Record<string, string> } = {}): Promise<Harness> {
+  /**
+   * A fresh page running the functions bundle, with the add-in's settings (URL, key) stored, for
+   * the Excel `host` (today's Microsoft 365 unless given); `persisted`: OfficeRuntime.storage of an
+   * earlier harness (a workbook opened again).
+   */
+  async harness(
+    key?: string,
+    baseUrl = this.sb.url,
+    opts: { platform?: 'web' | 'desktop'; storage?: Record<string, string>; host?: ExcelHost; persisted?: Array<[string, string]> } = {},
+  ): Promise<Harness> {
     const page = await this.#browser.newPage();
     let n = 0;
     page.on('request', (r) => {
       if (r.url().startsWith(this.sb.url)) n++;
     });
-    const settings: Array<[string, string]> = [['dchub.baseUrl', baseUrl]];
+    const settings: Array<[string, string]> = [...(opts.persisted ?? []), ['dchub.baseUrl', baseUrl]];
     if (key) settings.push(['dchub.apiKey', key]);
     settings.push(...Object.entries(opts.storage ?? {}));
-    const q = new URLSearchParams({ storage: JSON.stringify(settings), platform: opts.platform ?? 'web' });
+    await page.addInitScript((given) => ((window as any).__harness = given), { icons: officeIcons(), storage: settings });
+    const host = opts.host ?? HOSTS.current;
+    const q = new URLSearchParams({ platform: opts.platform ?? 'web', cfr: host.customFunctionsRuntime, excelApi: host.excelApi });
     await page.goto(`${this.webUrl}/harness.html?${q}`);
     await page.waitForFunction(() => (window as any).__loaded !== undefined);
     expect(await page.evaluate(() => (window as any).__loaded), 'functions.js loaded').toBeGreaterThan(0);
     return { page, requests: () => n };
+  }
+
+  /** What a harness's OfficeRuntime.storage holds now (to open the workbook again in a new runtime). */
+  static persisted(h: Harness): Promise<Array<[string, string]>> {
+    return h.page.evaluate(() => [...(window as any).__storage] as Array<[string, string]>);
   }
 
   /** A plain page of the fixture's browser. */

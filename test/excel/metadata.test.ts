@@ -34,10 +34,13 @@ const SHIPPED_IDS = [
   'TOOL',
 ];
 
+/** The card functions (issue 19): a card or, where Excel has no cards, a table. */
+const CARD_IDS = ['MARKETCARD', 'MARKETCARDS', 'QUEUECARDS', 'SITECARD'];
+
 describe('functions.json', () => {
   it('keeps every function id, each with its name', () => {
     const ids = meta.functions.map((f: { id: string }) => f.id);
-    expect([...ids].sort()).toEqual(SHIPPED_IDS);
+    expect([...ids].sort()).toEqual([...SHIPPED_IDS, ...CARD_IDS].sort());
     for (const f of meta.functions) expect(f.name).toBe(f.id);
   });
 
@@ -46,5 +49,17 @@ describe('functions.json', () => {
     expect(new Set(enumIds).size).toBe(enumIds.length);
     const used = meta.functions.flatMap((f: any) => f.parameters.map((p: any) => p.customEnumId).filter(Boolean));
     for (const id of used) expect(enumIds).toContain(id);
+  });
+
+  it('allows custom data (cards as results and arguments), and the card functions neither stream nor answer a single value', () => {
+    expect(meta.allowCustomDataForDataTypeAny).toBe(true);
+    for (const id of CARD_IDS) {
+      const f = meta.functions.find((x: { id: string }) => x.id === id);
+      // Matrix: the fallback table and [[card]] both need it; no streaming: Excel mishandles entities there.
+      expect(f.result, id).toEqual({ dimensionality: 'matrix' });
+      expect(f.options?.stream, id).toBeUndefined();
+    }
+    const rank = meta.functions.find((x: { id: string }) => x.id === 'RANK');
+    expect(rank.parameters[0]).toMatchObject({ name: 'candidates', type: 'any', dimensionality: 'matrix' });
   });
 });

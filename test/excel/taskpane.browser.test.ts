@@ -167,6 +167,9 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       const items = page.locator('.dchub-formula');
       expect(await items.count()).toBe(meta.functions.length);
       expect(await items.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))).toEqual(meta.functions.map((f: { id: string }) => f.id));
+      // The stand-in's Office has no requirement sets: this Excel shows no cards, and the pane says the card functions answer tables.
+      expect(await text(page, 'cardSupport')).toMatch(/^This Excel has no cards .*the card functions answer tables instead\.$/);
+      expect(await page.locator('.dchub-formula[data-id="MARKETCARD"] p').last().innerText()).toBe('Example: =DCHUB.MARKETCARD("dallas")');
       expect(await page.locator('.dchub-formula[data-id="QUEUE"] code').first().innerText()).toBe(
         'DCHUB.QUEUE([iso], [min_mw], [max_ttp_months], [fuel_type], [status], [baseload_only], [max_fiber_km], [geocoded_only], [limit], [headers])',
       );

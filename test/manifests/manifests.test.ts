@@ -168,7 +168,12 @@ describe('manifest.json (unified manifest)', () => {
     expect(ext.runtimes).toHaveLength(1);
     expect(runtime).toMatchObject({ type: 'general', lifetime: 'long', code: { page: 'https://localhost:3000/taskpane.html' } });
     expect(runtime.requirements.capabilities).toContainEqual({ name: 'SharedRuntime', minVersion: '1.1' });
-    expect(runtime.customFunctions).toEqual({ namespace: { id: 'DCHUB', name: 'DCHUB' }, metadataUrl: 'https://localhost:3000/functions.json' });
+    // Cards (entity values) as results and arguments: the unified manifest says so too, as functions.json does.
+    expect(runtime.customFunctions).toEqual({
+      namespace: { id: 'DCHUB', name: 'DCHUB' },
+      metadataUrl: 'https://localhost:3000/functions.json',
+      allowCustomDataForDataTypeAny: true,
+    });
     expect(ext.customFunctions).toBeUndefined(); // inside the runtime, as in the working samples
   });
 

@@ -2,6 +2,7 @@ import { SchemaDriftError } from '../errors.js';
 import { describeGated, previewInfo } from '../preview.js';
 import {
   AiCapacityIndex,
+  DCPI_INPUT_FIELDS,
   AiCapacityMarket,
   DcpiLeaderboard,
   DcpiLeaderboardRow,
@@ -100,13 +101,7 @@ export const readDcpiScore: Reader<DcpiScoreResponseT> = {
         'excess_power_score',
         'constraint_score',
         'time_to_power_months',
-        'queue_capacity_mw',
-        'queue_wait_months',
-        'reserve_margin_pct',
-        'gen_additions_12mo_mw',
-        'curtailment_pct',
-        'stranded_capacity_mw',
-        'emergency_count_30d',
+        ...DCPI_INPUT_FIELDS,
         'top_risks_json',
         'top_opportunities_json',
       ]),

@@ -181,6 +181,17 @@ export type DcpiScoreRowT = z.infer<typeof DcpiScoreRow>;
 
 const Forecast = z.looseObject({ available: z.boolean() });
 
+/** The power inputs a market's DCPI is computed from (notes §2.6), served with the single answer. */
+export const DCPI_INPUT_FIELDS = [
+  'queue_capacity_mw',
+  'queue_wait_months',
+  'reserve_margin_pct',
+  'gen_additions_12mo_mw',
+  'curtailment_pct',
+  'stranded_capacity_mw',
+  'emergency_count_30d',
+] as const;
+
 /** One market's DCPI row; its numbers come back null below the plan that opens them (a preview). */
 export const DcpiScoreResponse = DcpiScoreRow.extend({
   id: num.optional(),

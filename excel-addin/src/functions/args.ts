@@ -1,4 +1,4 @@
-import { ValidationError, parseConstraints, parseObjectives, scalarText, type Cell } from '@dchub/core';
+import { ValidationError, cardCandidates, parseConstraints, parseObjectives, scalarText, type Cell } from '@dchub/core';
 
 const blank = (v: unknown) => v === null || v === undefined || v === '';
 
@@ -20,6 +20,9 @@ export function rangeRecords(name: string, range: unknown): Array<Record<string,
   if (!out.length) throw new ValidationError(name, 'has no data rows under its header');
   return out;
 }
+
+/** RANK's candidates: a range of site or project cards (core's cardCandidates), or a table with a header row. */
+export const candidatesArg = (range: unknown): Array<Record<string, unknown>> => cardCandidates(range, 'candidates') ?? rangeRecords('candidates', range);
 
 /** Objectives: field → signed weight, from a two-column range or "field:weight,..." text (core's one reader). */
 export const objectivesArg = (v: unknown): Record<string, number> => parseObjectives(rangeOrText(v), 'objectives');

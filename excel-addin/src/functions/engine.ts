@@ -12,9 +12,13 @@ export {
   analyzeParcel,
   briefTable,
   briefsAllTable,
+  cardCandidates,
   compareMarkets,
   compareTable,
+  dcpiLeaderboard,
+  dcpiScore,
   dcpiScoreFields,
+  dcpiTable,
   dealsTable,
   energyPrices,
   facilitiesTable,
@@ -23,9 +27,13 @@ export {
   fuelMix,
   fuelMixTable,
   getMarket,
+  leaderboardCards,
+  leaderboardTable,
   listMarkets,
   marketBrief,
   marketBriefFields,
+  marketCard,
+  marketSlug,
   marketsTable,
   news,
   newsTable,
@@ -35,16 +43,20 @@ export {
   pipeline,
   pipelineTable,
   platformStats,
+  projectCards,
   queueTable,
   rankSites,
   rankedTable,
   refineQueue,
   runChain,
   searchFacilities,
+  siteCard,
   siteScore,
+  siteScoreTable,
   transactions,
 } from '@dchub/core';
-export { constraintsArg, objectivesArg, optional, rangeOrText, rangeRecords, requiredText } from './args';
+export { candidatesArg, constraintsArg, objectivesArg, optional, rangeOrText, requiredText } from './args';
+export { cardColumn, cardContext, cardHost } from './card-host';
 export { pick, tableOr } from './fields';
 export { callOptions, headerMode, serviceClient, toCellError } from './service';
 export { answerNotes, cellOf, oneCellFormula, withoutPreviewNote } from './notes';

@@ -17,3 +17,4 @@ export * from './feeds';
 export * from './parcel';
 export * from './tools';
 export * from './account';
+export * from './cards';

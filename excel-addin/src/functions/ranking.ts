@@ -34,7 +34,7 @@ enum HeaderRows {
  * Ranks candidate sites by weighted objectives.
  * @customfunction RANK
  * @helpurl https://dchub.cloud/docs/excel#rank
- * @param candidates Range with a header row: id, lat, lon and metric columns.
+ * @param candidates Range with a header row (id, lat, lon and metric columns), or a range of site or project cards.
  * @param objectives Two-column range (field, weight) or "field:weight,..." text; + maximizes, - minimizes.
  * @param [constraints] Range (field, min, max) or "field:min:max,..." text; a candidate missing a field fails.
  * @param [mode] relative (default), absolute or percentile.
@@ -60,7 +60,7 @@ export function rank(
       constraintsArg,
       objectivesArg,
       parseScoringMode,
-      rangeRecords,
+      candidatesArg,
       answerNotes,
       callOptions,
       headerMode,
@@ -70,7 +70,7 @@ export function rank(
     } = e;
     const h = headerMode(headers);
     const m = parseScoringMode(mode);
-    const recs = rangeRecords('candidates', candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
+    const recs = candidatesArg(candidates).map((r) => ({ ...r, lng: r.lng ?? r.lon }));
     const obj = objectivesArg(objectives);
     const opts = callOptions(invocation);
     if (opts.cacheOnly) throw new NotCachedError('RANK');

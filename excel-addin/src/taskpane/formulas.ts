@@ -1,8 +1,9 @@
 /**
  * The pane's Formulas section: every function of functions.json (the build's own metadata, so the
  * list is never out of date) with its arguments, its description and an example that the Insert
- * button writes into the active cell.
+ * button writes into the active cell; first, whether this Excel shows the card functions' cards.
  */
+import { cardSupport, cardSupportText } from '../shared/card-support';
 
 /** What the section needs of a functions.json entry. */
 export interface FunctionMeta {
@@ -39,6 +40,18 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   TOOL: '=DCHUB.TOOL("get_market_dcpi_rank","market_slug=dallas")',
   QUOTA: '=DCHUB.QUOTA()',
   CITATION: '=DCHUB.CITATION()',
+  MARKETCARD: '=DCHUB.MARKETCARD("dallas")',
+  MARKETCARDS: '=DCHUB.MARKETCARDS("BUILD",10)',
+  SITECARD: '=DCHUB.SITECARD(39.04,-77.49,100)',
+  QUEUECARDS: '=DCHUB.QUEUECARDS("PJM,MISO",200,36)',
+};
+
+/** Functions that answer cards (a table where Excel has none). */
+const CARDS: Readonly<Record<string, string>> = {
+  MARKETCARD: 'one card',
+  SITECARD: 'one card',
+  MARKETCARDS: 'a column of cards',
+  QUEUECARDS: 'a column of cards',
 };
 
 /** `DCHUB.QUEUE(iso, [min_mw], …)`: the signature as Excel's formula tip shows it. */
@@ -46,7 +59,7 @@ export const signature = (f: FunctionMeta): string => `${NAMESPACE}.${f.id}(${f.
 
 /** What a result looks like in the grid. */
 export const shape = (f: FunctionMeta): string =>
-  f.options?.stream ? 'spills, refreshed every 5 minutes' : f.result?.dimensionality === 'matrix' ? 'spills a table' : 'one value';
+  CARDS[f.id] ?? (f.options?.stream ? 'spills, refreshed every 5 minutes' : f.result?.dimensionality === 'matrix' ? 'spills a table' : 'one value');
 
 /** Writes a formula into the active cell (Excel.run). */
 export async function insertIntoActiveCell(run: <T>(batch: (ctx: Excel.RequestContext) => Promise<T>) => Promise<T>, formula: string): Promise<string> {
@@ -61,7 +74,12 @@ export async function insertIntoActiveCell(run: <T>(batch: (ctx: Excel.RequestCo
 
 /** Renders the list into `host`; each Insert button calls `onInsert(example)`. */
 export function renderFormulas(host: HTMLElement, functions: readonly FunctionMeta[], onInsert: (formula: string, id: string) => void): void {
+  const cards = document.createElement('p');
+  cards.id = 'cardSupport';
+  cards.className = 'dchub-muted';
+  cards.textContent = cardSupportText(cardSupport());
   host.replaceChildren(
+    cards,
     ...functions.map((f) => {
       const item = document.createElement('article');
       item.className = 'dchub-formula';

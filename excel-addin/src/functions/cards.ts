@@ -1,0 +1,141 @@
+/* global CustomFunctions */
+import type { QueueFiltersInput, SiteScoreQueryInput } from '@dchub/core';
+import { formula } from './load';
+
+/**
+ * Cards (Excel data types): one cell holds a whole record, shows its name, opens as a card and
+ * gives any field with dot syntax (`=A1.composite_score`). Core builds them (core/src/cards);
+ * these functions fetch through the same cache as every formula and hand the answer over. Where
+ * the Excel lacks cards (CustomFunctionsRuntime 1.4: perpetual Office, iPad, older builds), each
+ * answers the matching table instead. None streams: Excel mishandles entities from streaming
+ * functions (office-js #2931, #2932).
+ */
+
+// custom-functions-metadata reads these values with JSON.parse: they keep their double quotes.
+// prettier-ignore
+/**
+ * DC Hub Power Index verdict.
+ * @customenum {string}
+ */
+enum DcpiVerdict {
+  /** Build */
+  BUILD = "BUILD",
+  /** Caution */
+  CAUTION = "CAUTION",
+  /** Avoid */
+  AVOID = "AVOID",
+  /** Low signal */
+  LOW_SIGNAL = "LOW_SIGNAL",
+}
+
+/**
+ * One market's card: its DC Hub Power Index (DCPI) verdict and scores, time to power, power inputs, risks and citation.
+ * @customfunction MARKETCARD
+ * @helpurl https://dchub.cloud/docs/excel#marketcard
+ * @param name Market slug or name (e.g. "dallas", "Northern Virginia").
+ * @param invocation Invocation (set by Excel).
+ * @returns A market card (=A1.composite_score); where Excel has no cards, the DCPI answer as field/value rows.
+ */
+export function marketcard(name: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+  return formula(
+    async ({ dcpiScore, dcpiTable, marketCard, marketSlug, requiredText, answerNotes, callOptions, serviceClient, spill, cardHost, cardContext }) => {
+      const d = await dcpiScore(await serviceClient(), marketSlug(requiredText('name', name)), callOptions(invocation));
+      const host = cardHost();
+      return host ? [[marketCard(d, cardContext(d, host))]] : spill(dcpiTable(d), 1, answerNotes(d));
+    },
+  );
+}
+
+/**
+ * The DCPI leaderboard as a column of market cards, best composite score first.
+ * @customfunction MARKETCARDS
+ * @helpurl https://dchub.cloud/docs/excel#marketcards
+ * @param [verdict] BUILD, CAUTION, AVOID or LOW_SIGNAL (default: every verdict but LOW_SIGNAL).
+ * @param [limit] How many markets, 1-100 (default 25).
+ * @param invocation Invocation (set by Excel).
+ * @returns One market card per row; where Excel has no cards, the leaderboard as a table.
+ */
+export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+  return formula(
+    async ({
+      dcpiLeaderboard,
+      leaderboardTable,
+      leaderboardCards,
+      optional,
+      answerNotes,
+      callOptions,
+      serviceClient,
+      spill,
+      cardHost,
+      cardContext,
+      cardColumn,
+    }) => {
+      // The cells as Excel passes them: core's schema reads them and refuses a wrong one by name.
+      const lb = await dcpiLeaderboard(
+        await serviceClient(),
+        { verdict: optional(verdict), limit: optional(limit) as number | undefined },
+        callOptions(invocation),
+      );
+      const host = cardHost();
+      if (!host) return spill(leaderboardTable(lb), 1, answerNotes(lb), 'No markets match these arguments');
+      return cardColumn(leaderboardCards(lb, cardContext(lb, host)), 'no markets match these arguments');
+    },
+  );
+}
+
+/**
+ * One site's card: overall score and interpretation, location, sub-scores, fiber and nearby infrastructure, capacity context.
+ * @customfunction SITECARD
+ * @helpurl https://dchub.cloud/docs/excel#sitecard
+ * @param lat Latitude in decimal degrees, -90 to 90.
+ * @param lon Longitude in decimal degrees, -180 to 180.
+ * @param [capacity_mw] Target load in MW.
+ * @param invocation Invocation (set by Excel).
+ * @returns A site card (=A1.overall_score, =A1.fiber.connectivity_score); where Excel has no cards, the site score as field/value rows.
+ */
+export function sitecard(lat: unknown, lon: unknown, capacity_mw: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+  return formula(async ({ siteScore, siteScoreTable, siteCard, answerNotes, callOptions, serviceClient, spill, cardHost, cardContext }) => {
+    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+    const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw } as SiteScoreQueryInput, callOptions(invocation));
+    const host = cardHost();
+    return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, answerNotes(s));
+  });
+}
+
+/**
+ * Interconnection-queue projects that pass every filter, as a column of project cards.
+ * @customfunction QUEUECARDS
+ * @helpurl https://dchub.cloud/docs/excel#queuecards
+ * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
+ * @param [min_mw] Minimum project capacity in MW.
+ * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.
+ * @param [fuel_type] Fuel label text to match, comma-separated (e.g. "gas,nuclear").
+ * @param [status] "active" (default), "all", or text to match in the status.
+ * @param [baseload_only] TRUE keeps firm fuels only (no wind, solar, storage).
+ * @param [max_fiber_km] Maximum km to the nearest long-haul fiber endpoint.
+ * @param [geocoded_only] TRUE keeps projects with coordinates.
+ * @param [limit] Maximum cards, 1-1000 (default 200).
+ * @param invocation Invocation (set by Excel).
+ * @returns One project card per survivor (=A2#.capacity_mw); where Excel has no cards, QUEUE's table.
+ */
+export function queuecards(
+  iso: unknown,
+  min_mw: unknown,
+  max_ttp_months: unknown,
+  fuel_type: unknown,
+  status: unknown,
+  baseload_only: unknown,
+  max_fiber_km: unknown,
+  geocoded_only: unknown,
+  limit: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return formula(async ({ refineQueue, queueTable, projectCards, answerNotes, callOptions, serviceClient, spill, cardHost, cardContext, cardColumn }) => {
+    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+    const filters = { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit } as QueueFiltersInput;
+    const r = await refineQueue(await serviceClient(), filters, callOptions(invocation));
+    const host = cardHost();
+    if (!host) return spill(queueTable(r), 1, answerNotes(r), 'No queued projects match these filters');
+    return cardColumn(projectCards(r, cardContext(r, host)), r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters');
+  });
+}

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,10 +154,16 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
   });
 
   describe('dchub briefs reads every page', () => {
-    const dchub = cliRunner(
+    const cli = cliRunner(
       () => sb.url,
       () => dir,
     );
+    // The key from a file: on the command line it would add a line to stderr (others can see it in ps).
+    const dchub = async (...args: string[]) => {
+      const file = path.join(dir, 'key.txt');
+      await writeFile(file, ENT);
+      return cli(...args.flatMap((a, i) => (a === '--api-key' ? ['--api-key-file'] : args[i - 1] === '--api-key' ? [file] : [a])));
+    };
     it('Enterprise: 232 rows as JSON, progress on stderr; --csv as served with the header once', async () => {
       const r = await dchub('briefs', '--format', 'json', '--api-key', ENT);
       expect(r.code).toBe(EXIT.ok);

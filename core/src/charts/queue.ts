@@ -1,5 +1,6 @@
 import { fuelColor, fuelGroup, FUEL_GROUPS } from './palette.js';
 import { inAlbersUsa, usStatesTopology } from './geo.js';
+import { selectablePoints } from './select.js';
 import { chartSpec, field, label, omittedNote, type ChartData, type VegaLiteSpec } from './spec.js';
 
 /**
@@ -15,7 +16,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
   let noCoords = 0;
   let offMap = 0;
   const points: Record<string, unknown>[] = [];
-  for (const r of d.rows) {
+  for (const [row, r] of d.rows.entries()) {
     const lat = field(r, 'lat', 'latitude');
     const lon = field(r, 'lng', 'lon', 'longitude');
     if (lat === undefined || lon === undefined) {
@@ -27,6 +28,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
       continue;
     }
     points.push({
+      row,
       lat,
       lon,
       mw: field(r, 'capacity_mw', 'capacity') ?? null,
@@ -54,7 +56,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
         data: { values: await usStatesTopology(), format: { type: 'topojson', feature: 'states' } },
         mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 },
       },
-      {
+      selectablePoints({
         data: { values: points },
         mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5 },
         encoding: {
@@ -80,7 +82,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
             { field: 'location', title: 'Location' },
           ],
         },
-      },
+      }),
     ],
   };
   return chartSpec({

@@ -1,7 +1,7 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
-import { POINT_SELECTION, marketsMap, queueMap, selectedRows, selectionStore, type VegaLiteSpec } from '../src/charts/index.js';
+import { POINT_SELECTION, STORE_TUPLES_MAX, marketsMap, queueMap, selectedRows, selectionStore, type VegaLiteSpec } from '../src/charts/index.js';
 
 /**
  * The maps' points are selectable and a host can read and set the selection: each point carries the
@@ -111,6 +111,23 @@ describe('selectable map points', () => {
       [0, '#333333', 0.15],
       [2, '#000000', 0.85],
     ]);
+    v.finalize();
+  });
+
+  it('a large selection is one tuple enumerating its rows, and selects the same points', async () => {
+    const rows = Array.from({ length: STORE_TUPLES_MAX * 2 }, (_, i) => ({ queue_id: `Q${i}`, lat: 30 + (i % 15), lng: -100 + (i % 30), capacity_mw: 10 }));
+    const { v } = await view(await queueMap({ rows }));
+    const picked = rows.map((_, i) => i).filter((i) => i % 3 !== 0);
+    const store = selectionStore(picked);
+    expect(store).toHaveLength(1);
+    await v.data(POINT_SELECTION.store, store).runAsync();
+    expect(selectedRows(v.signal(POINT_SELECTION.param))).toEqual(picked);
+    expect(
+      points(v)
+        .filter((p) => p.strokeWidth === 2)
+        .map((p) => p.row),
+    ).toEqual(picked);
+    expect(selectionStore(picked.slice(0, STORE_TUPLES_MAX))).toHaveLength(STORE_TUPLES_MAX);
     v.finalize();
   });
 

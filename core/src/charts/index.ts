@@ -8,7 +8,7 @@ export * from './spec.js';
 export { FUEL_GROUPS, FUEL_COLORS, VERDICT_COLORS, VERDICT_ORDER, VERDICT_SHAPES, fuelGroup } from './palette.js';
 export { GEO_NOTICE } from './geo.js';
 export { leaderboard, marketQuadrant, marketsMap, marketTimeToPower, queueMap, queueMix, queueTimeToPower, ranking, siteScore };
-export { POINT_SELECTION, SELECTABLE_CHARTS, selectedRows, selectionStore } from './select.js';
+export { POINT_SELECTION, SELECTABLE_CHARTS, STORE_TUPLES_MAX, selectedRows, selectionStore } from './select.js';
 
 /** Options a chart may take: the user's time-to-power limit, how many to show, a ranking's weights. */
 export interface ChartOptions {

@@ -37,13 +37,13 @@ async function view(spec: VegaLiteSpec) {
 }
 
 /** The drawn points of the selectable layer: their row and how they are drawn. */
-function points(v: vega.View): Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number }> {
-  const out: Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number }> = [];
+function points(v: vega.View): Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number; size: number }> {
+  const out: Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number; size: number }> = [];
   const walk = (node: { items?: unknown[]; marktype?: string; name?: string }) => {
     for (const item of node.items ?? []) {
-      const it = item as { items?: unknown[]; datum?: { row: number }; opacity: number; stroke: unknown; strokeWidth: number };
+      const it = item as { items?: unknown[]; datum?: { row: number }; opacity: number; stroke: unknown; strokeWidth: number; size: number };
       if (node.marktype === 'symbol' && node.name === `${POINT_SELECTION.unit}_marks` && it.datum) {
-        out.push({ row: it.datum.row, opacity: it.opacity, stroke: it.stroke, strokeWidth: it.strokeWidth });
+        out.push({ row: it.datum.row, opacity: it.opacity, stroke: it.stroke, strokeWidth: it.strokeWidth, size: it.size });
       }
       if (it.items) walk(it);
     }
@@ -99,6 +99,18 @@ describe('selectable map points', () => {
     await v.data(POINT_SELECTION.store, []).runAsync();
     expect(selectedRows(v.signal(POINT_SELECTION.param))).toEqual([]);
     expect(points(v).every((p) => p.opacity === 0.7 && p.strokeWidth === 0.5)).toBe(true);
+    v.finalize();
+  });
+
+  it('a project without a capacity is drawn too, at the smallest size, and the footer says so', async () => {
+    const spec = await queueMap({ rows: queueRows.map((r, i) => (i === 4 ? { ...r, capacity_mw: null } : r)) });
+    const { v, warnings } = await view(spec);
+    expect(warnings).toEqual([]);
+    const drawnPoints = points(v);
+    expect(drawnPoints.map((p) => p.row)).toEqual([0, 2, 4]);
+    expect(drawnPoints.find((p) => p.row === 4)?.size).toBe(8);
+    expect((spec.usermeta as { dchub: { drawn: number } }).dchub.drawn).toBe(3);
+    expect(JSON.stringify(spec)).toContain('1 of 5 projects have no capacity (drawn smallest).');
     v.finalize();
   });
 

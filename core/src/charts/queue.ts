@@ -43,9 +43,11 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
       location: r.coordinate_precision === 'county_centroid' ? 'County centroid' : 'Point of interconnection',
     });
   }
+  const noMw = points.filter((p) => p.mw === null).length;
   const notes = [
     ...omittedNote(noCoords, d.rows.length, 'projects have no coordinates'),
     ...omittedNote(offMap, d.rows.length, 'projects lie outside the map (territories)'),
+    ...(noMw ? [`${noMw.toLocaleString('en-US')} of ${d.rows.length.toLocaleString('en-US')} projects have no capacity (drawn smallest).`] : []),
   ];
   const view: VegaLiteSpec = {
     width: MAP_WIDTH,
@@ -58,11 +60,12 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
       },
       selectablePoints({
         data: { values: points },
-        mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5 },
+        // A project without a capacity is drawn too (Vega-Lite would leave it out), at the smallest size.
+        mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5, invalid: null },
         encoding: {
           longitude: { field: 'lon', type: 'quantitative' },
           latitude: { field: 'lat', type: 'quantitative' },
-          size: { field: 'mw', type: 'quantitative', title: 'Capacity (MW)', scale: { range: [8, 360] } },
+          size: { condition: { test: '!isValid(datum.mw)', value: 8 }, field: 'mw', type: 'quantitative', title: 'Capacity (MW)', scale: { range: [8, 360] } },
           color: fuelColor(),
           shape: {
             field: 'location',

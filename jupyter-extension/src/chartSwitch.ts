@@ -41,6 +41,8 @@ export class ChartSwitch implements ShowSwitch {
   private _drawn: { rendered: RenderedChart; rows: ChartRows; name: string; selection: MapSelection | null } | null = null;
   private _generation = 0;
   private _timer: ReturnType<typeof setTimeout> | undefined;
+  /** The draw under way: asked again for the same rows, it is awaited rather than started twice. */
+  private _pending: { name: string; rows: ChartRows; promise: Promise<void> } | null = null;
   /** Whether the view offers its charts (JupyterLab renders Vega-Lite, and there are charts). */
   readonly offered: boolean;
   /** What the chart shown now drew (`usermeta.dchub`), or null. */
@@ -72,7 +74,7 @@ export class ChartSwitch implements ShowSwitch {
     this.offered = !!charts?.available && modes.length > 1;
     this.bar.hidden = !this.offered;
     this._showButtons();
-    _options.grid?.model.changed.connect(() => this._scheduleRefresh(), this);
+    _options.grid?.model.changed.connect(() => this._onModelChanged(), this);
   }
 
   get mode(): ShowMode {
@@ -102,6 +104,11 @@ export class ChartSwitch implements ShowSwitch {
     const grid = this._options.grid;
     const first = grid?.selectedSourceRows().map((r) => grid.model.viewRow(r) ?? Infinity);
     if (grid && first?.length) grid.scrollToRow(Math.min(...first));
+  }
+
+  /** Resolves once the chart being drawn (if any) is drawn. */
+  get drawing(): Promise<void> {
+    return this._pending?.promise ?? Promise.resolve();
   }
 
   /** Draws the chart again when the view's data changed (nothing while the table shows). */
@@ -137,11 +144,13 @@ export class ChartSwitch implements ShowSwitch {
     this._picker.hidden = choices.length < 2;
   }
 
-  private _scheduleRefresh(): void {
+  private _onModelChanged(): void {
     if (this._mode === 'table') return;
-    // A filter typed letter by letter draws once, after the typing pauses.
     clearTimeout(this._timer);
-    this._timer = setTimeout(() => void this._draw(), 250);
+    // New data is drawn at once; a filter typed letter by letter once the typing pauses.
+    const known = this._pending?.rows.version ?? this._drawn?.rows.version;
+    if (this._options.grid?.model.table !== known) void this._draw();
+    else this._timer = setTimeout(() => void this._draw(), 250);
   }
 
   private _clear(): void {
@@ -157,14 +166,32 @@ export class ChartSwitch implements ShowSwitch {
     this._status.hidden = !text;
   }
 
-  private async _draw(force = false): Promise<void> {
+  /** Draws the chart of the rows shown, unless it is drawn or being drawn (then that draw is awaited). */
+  private _draw(force = false): Promise<void> {
     const name = this.chart;
     const rows = this._options.source.chartRows();
     const renderer = this._options.charts;
-    if (!name || !renderer) return;
-    if (!rows) return this._say('empty', 'Nothing to draw yet.');
-    const d = this._drawn;
-    if (!force && d && d.name === name && d.rows.version === rows.version && sameRows(d.rows.sourceRows, rows.sourceRows)) return;
+    if (!name || !renderer) return Promise.resolve();
+    if (!rows) {
+      // No data (any more): no chart of the data that was.
+      this._generation++;
+      this._clear();
+      this._say('empty', 'Nothing to draw yet.');
+      return Promise.resolve();
+    }
+    const same = (x: { name: string; rows: ChartRows } | null) =>
+      !!x && x.name === name && x.rows.version === rows.version && sameRows(x.rows.sourceRows, rows.sourceRows);
+    if (!force && same(this._pending)) return this._pending!.promise;
+    if (!force && !this._pending && same(this._drawn)) return Promise.resolve();
+    const pending = { name, rows, promise: this._render(name, rows, renderer) };
+    this._pending = pending;
+    void pending.promise.finally(() => {
+      if (this._pending === pending) this._pending = null;
+    });
+    return pending.promise;
+  }
+
+  private async _render(name: string, rows: ChartRows, renderer: IDchubCharts): Promise<void> {
     const generation = ++this._generation;
     const kind = this._mode;
     this._say('drawing', kind === 'map' ? 'Drawing the map…' : 'Drawing the chart…');

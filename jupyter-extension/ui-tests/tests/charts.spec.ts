@@ -131,6 +131,17 @@ test.describe('charts and maps of the views', () => {
     expect(ttp.marks.rect).toBe(ttp.drawn);
     expect(log.since()).toEqual([]);
     await keep(page, testInfo, 'charts-dcpi-time-to-power.png');
+
+    // The same switch as a command (palette, scripts): back to the map.
+    const shown = await page.evaluate(() =>
+      (window as unknown as { jupyterapp: { commands: { execute(id: string, a: object): Promise<unknown> } } }).jupyterapp.commands.execute('dchub:show-as', {
+        section: 'explore:dcpi-scores',
+        mode: 'map'
+      })
+    );
+    expect(shown).toEqual({ mode: 'map', chart: 'markets_map' });
+    await expect(view.locator('.jp-DCHub-chart')).toHaveAttribute('data-chart', 'markets_map');
+    await expect(view.locator('.jp-DCHub-show-map')).toHaveAttribute('aria-pressed', 'true');
   });
 
   test('DCPI leaderboard and briefs: their charts (no coordinates, so no map)', async ({ page, request }, testInfo) => {

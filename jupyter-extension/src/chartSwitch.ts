@@ -91,7 +91,7 @@ export class ChartSwitch implements ShowSwitch {
    * otherwise) drawn from the rows the view shows. Resolves once it is drawn.
    */
   async show(mode: ShowMode, chart?: string): Promise<void> {
-    if (mode !== 'table' && !this._choices(mode).length) return;
+    if (mode !== 'table' && (!this.offered || !this._choices(mode).length)) return;
     this._mode = mode;
     if (mode !== 'table' && chart && this._choices(mode).some((c) => c.name === chart)) this._chosen.set(mode, chart);
     this._showButtons();

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
-import { productionManifest, productionUrl } from './manifest-url.js';
+import { renderPage } from '../scripts/docs/markdown.mjs';
+import { DEV_URL, productionManifest, productionUrl } from './manifest-url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The custom functions, one module per resource: their JSDoc makes functions.json. */
@@ -16,13 +17,18 @@ export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets
 );
 
 /**
- * custom-functions-metadata reads each file on its own, so a custom enum used in several files
- * (HeaderRows) is declared in each and listed once per file: keep one entry per id (they must agree).
+ * What custom-functions-metadata leaves to do in functions.json. It reads each file on its own, so a custom enum
+ * used in several files (HeaderRows) is declared in each and listed once per file: keep one entry per id (they
+ * must agree). And each function's help link opens its section of our own docs (docs/excel.md, rendered beside the
+ * add-in as docs/excel.html) on the host that serves functions.js: the dev server, or DCHUB_ADDIN_URL.
  */
-class OneEnumPerId {
+class FunctionsJson {
+  constructor(helpBase) {
+    this.helpBase = helpBase;
+  }
   apply(compiler) {
-    compiler.hooks.thisCompilation.tap('OneEnumPerId', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'OneEnumPerId', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, () => {
+    compiler.hooks.thisCompilation.tap('FunctionsJson', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'FunctionsJson', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, () => {
         const asset = compilation.getAsset('functions.json');
         if (!asset) return;
         const meta = JSON.parse(asset.source.source().toString());
@@ -34,11 +40,20 @@ class OneEnumPerId {
           seen.set(e.id, json);
         }
         if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
+        for (const f of meta.functions) f.helpUrl = new URL(`docs/excel.html#dchub${f.id.toLowerCase()}`, this.helpBase).href;
         compilation.updateAsset('functions.json', new webpack.sources.RawSource(JSON.stringify(meta, null, 2)));
       });
     });
   }
 }
+
+/** docs/*.md as HTML pages served with the add-in (the help links' targets). */
+const docsPage = (content, file) => {
+  const markdown = content.toString();
+  const title = /^# (.+)$/m.exec(markdown)?.[1].replace(/`/g, '') ?? path.basename(file, '.md');
+  return renderPage(markdown, { title: `${title} — DC Hub for Excel` });
+};
+
 const port = Number(process.env.npm_package_config_dev_server_port || 3000);
 
 async function httpsOptions() {
@@ -99,7 +114,7 @@ export default async (env, argv) => {
         DCHUB_DEFAULT_BASE_URL: JSON.stringify(process.env.DCHUB_BASE_URL || 'https://dchub.cloud'),
       }),
       new CustomFunctionsMetadataPlugin({ output: 'functions.json', input: FUNCTION_MODULES }),
-      new OneEnumPerId(),
+      new FunctionsJson(deployedUrl ?? DEV_URL),
       new HtmlWebpackPlugin({
         filename: 'taskpane.html',
         template: './src/taskpane/taskpane.html',
@@ -112,6 +127,8 @@ export default async (env, argv) => {
           // Both manifests beside the build (the unified one names its icons relative to it: assets/…).
           { from: '../manifests/manifest.xml', to: 'manifest.xml', transform: manifest },
           { from: '../manifests/manifest.json', to: 'manifest.json', transform: manifest },
+          { from: '../docs/*.md', to: 'docs/[name].html', transform: docsPage },
+          { from: '../docs/*.png', to: 'docs/[name][ext]' },
         ],
       }),
     ],

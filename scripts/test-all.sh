@@ -2,7 +2,7 @@
 # Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier; ruff and mypy --strict
 # on the Python package), Vitest on Node 20 (core, sandbox, Excel add-in, browser suites in Chromium), the suites that
 # need no browser again on Node 22, the Python tests (the Python API, its shared cache with the CLI, the relay), the
-# wheel in a fresh venv without node on PATH, schemathesis against the sandbox's /openapi.json, and Galata
+# wheel in a fresh venv without node on PATH, the docs check, schemathesis against the sandbox's /openapi.json, and Galata
 # (JupyterLab in Chromium);
 # the Python tests, schemathesis and Galata under both sandbox profiles (spec, real).
 # Ends with one "N passed, N failed" line over all suites.
@@ -67,6 +67,9 @@ echo "== python: the Python API against a sandbox (spec and real profiles), its 
 echo "== wheel: built from this checkout, installed into a fresh venv, the Python API without node on PATH =="
 .venv/bin/python scripts/wheel-check.py artifacts/wheel-check.json || status=1
 
+echo "== docs: links and anchors resolve; every DCHUB function, dchub command and Client method documented =="
+node scripts/docs-check.mjs artifacts/docs-check.json || status=1
+
 echo "== schemathesis: /openapi.json of the sandbox, spec and real profiles (every check, fixed seed) =="
 node scripts/schemathesis.mjs artifacts/schemathesis.json || status=1
 
@@ -77,5 +80,5 @@ for profile in spec real; do
     npx playwright test --reporter=list,json) || status=1
 done
 
-node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/python-habits.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/wheel-check.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
+node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/python-habits.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/wheel-check.json artifacts/docs-check.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
 exit $status

@@ -169,6 +169,31 @@ describe('architecture', () => {
     expect(index, 'the browser entry of core exports a Node-only module').not.toMatch(/\.\/(engine|notebook|cli)\//);
   });
 
+  // docs/architecture.md, "What each folder may import": packages of ours each may use, and no path out of a package.
+  const MAY_IMPORT: Record<string, readonly string[]> = {
+    'core/src': [],
+    'sandbox/src': ['@dchub/core'],
+    'excel-addin/src': ['@dchub/core'],
+    'jupyter-extension/src': ['@dchub/core'],
+  };
+  for (const [dir, allowed] of Object.entries(MAY_IMPORT)) {
+    it(`${dir}: imports only ${allowed.length ? allowed.join(', ') : 'no package of ours'}, and nothing outside ${dir.split('/')[0]}/`, () => {
+      const own = join(ROOT, dir.split('/')[0]);
+      const offenders = sourceFiles(join(ROOT, dir)).flatMap((f) =>
+        ts
+          .preProcessFile(readFileSync(f, 'utf8'), true, true)
+          .importedFiles.map((i) => i.fileName)
+          .filter((s) =>
+            s.startsWith('.')
+              ? relative(own, resolve(dirname(f), s)).startsWith('..')
+              : s.startsWith('@dchub/') && !allowed.some((a) => s === a || s.startsWith(`${a}/`)),
+          )
+          .map((s) => `${relative(ROOT, f)} imports ${s}`),
+      );
+      expect(offenders).toEqual([]);
+    });
+  }
+
   it('finds a cycle when there is one (the checker itself)', () => {
     const g = new Map([
       ['a', ['b']],

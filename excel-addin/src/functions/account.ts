@@ -3,7 +3,6 @@ import { formula } from './load';
 /**
  * Calls left today under your key (or keyless allowance); no call is spent.
  * @customfunction QUOTA
- * @helpurl https://dchub.cloud/docs/excel#quota
  * @returns Calls left today.
  */
 export function quota(): Promise<number> {
@@ -16,7 +15,6 @@ export function quota(): Promise<number> {
 /**
  * The CC-BY-4.0 attribution line to cite DC Hub data.
  * @customfunction CITATION
- * @helpurl https://dchub.cloud/docs/excel#citation
  * @returns The attribution text.
  */
 export function citation(): Promise<string> {

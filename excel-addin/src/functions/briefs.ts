@@ -18,7 +18,6 @@ enum HeaderRows {
 /**
  * Market briefs of your tier, one row per market.
  * @customfunction BRIEFS
- * @helpurl https://dchub.cloud/docs/excel#briefs
  * @param [limit] Page size (default 50).
  * @param [offset] Briefs to skip (default 0).
  * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
@@ -38,7 +37,6 @@ export function briefs(limit: unknown, offset: unknown, headers: HeaderRows, inv
 /**
  * One market brief: every member as rows, or one member.
  * @customfunction BRIEF
- * @helpurl https://dchub.cloud/docs/excel#brief
  * @param slug Market slug or alias (e.g. "northern-virginia", "nova", "dfw").
  * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
  * @param invocation Invocation (set by Excel).
@@ -67,7 +65,6 @@ export function brief(slug: unknown, field: unknown, invocation: CustomFunctions
 /**
  * Power-readiness index (DCPI) of a market: the verdict, or any score.
  * @customfunction DCPI
- * @helpurl https://dchub.cloud/docs/excel#dcpi
  * @param slug Market slug or alias.
  * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score, time_to_power_months, ...
  * @param invocation Invocation (set by Excel).
@@ -89,7 +86,6 @@ export function dcpi(slug: unknown, field: unknown, invocation: CustomFunctions.
 /**
  * Markets ranked by AI-ready deployable MW.
  * @customfunction AICAPACITY
- * @helpurl https://dchub.cloud/docs/excel#aicapacity
  * @param [horizon] Days ahead: 30, 60 or 90 (default 90).
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.

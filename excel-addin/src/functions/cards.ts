@@ -31,7 +31,6 @@ enum DcpiVerdict {
 /**
  * One market's card: its DC Hub Power Index (DCPI) verdict and scores, time to power, power inputs, risks and citation.
  * @customfunction MARKETCARD
- * @helpurl https://dchub.cloud/docs/excel#marketcard
  * @param name Market slug or name (e.g. "dallas", "Northern Virginia").
  * @param invocation Invocation (set by Excel).
  * @returns A market card (=A1.composite_score); where Excel has no cards, the DCPI answer as field/value rows.
@@ -49,7 +48,6 @@ export function marketcard(name: unknown, invocation: CustomFunctions.Cancelable
 /**
  * The DCPI leaderboard as a column of market cards, best composite score first.
  * @customfunction MARKETCARDS
- * @helpurl https://dchub.cloud/docs/excel#marketcards
  * @param [verdict] BUILD, CAUTION, AVOID or LOW_SIGNAL (default: every verdict but LOW_SIGNAL).
  * @param [limit] How many markets, 1-100 (default 25).
  * @param invocation Invocation (set by Excel).
@@ -86,7 +84,6 @@ export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: Cu
 /**
  * One site's card: overall score and interpretation, location, sub-scores, fiber and nearby infrastructure, capacity context.
  * @customfunction SITECARD
- * @helpurl https://dchub.cloud/docs/excel#sitecard
  * @param lat Latitude in decimal degrees, -90 to 90.
  * @param lon Longitude in decimal degrees, -180 to 180.
  * @param [capacity_mw] Target load in MW.
@@ -105,7 +102,6 @@ export function sitecard(lat: unknown, lon: unknown, capacity_mw: unknown, invoc
 /**
  * Interconnection-queue projects that pass every filter, as a column of project cards.
  * @customfunction QUEUECARDS
- * @helpurl https://dchub.cloud/docs/excel#queuecards
  * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
  * @param [min_mw] Minimum project capacity in MW.
  * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.

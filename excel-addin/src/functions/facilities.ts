@@ -4,7 +4,6 @@ import { formula } from './load';
 /**
  * Facilities matching a text search.
  * @customfunction FACILITIES
- * @helpurl https://dchub.cloud/docs/excel#facilities
  * @param query City, operator, market or name text.
  * @param [country] ISO 3166-1 alpha-2 country code, e.g. "US".
  * @param [limit] Maximum rows, 1-100 (default 25).
@@ -22,7 +21,6 @@ export function facilities(query: unknown, country: unknown, limit: unknown, inv
 /**
  * Facilities under construction or announced.
  * @customfunction PIPELINE
- * @helpurl https://dchub.cloud/docs/excel#pipeline
  * @param invocation Invocation (set by Excel).
  * @returns One row per project.
  */

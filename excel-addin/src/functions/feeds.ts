@@ -35,7 +35,6 @@ enum GridIso {
 /**
  * Recent M&A and investment transactions.
  * @customfunction DEALS
- * @helpurl https://dchub.cloud/docs/excel#deals
  * @param [limit] Maximum rows (default 20).
  * @param [deal_type] acquisition, investment, joint_venture, lease, development or merger.
  * @param [year] Calendar year of the deal (the service asks keyed callers for a year, buyer or seller).
@@ -68,7 +67,6 @@ export function deals(
 /**
  * Industrial retail electricity price of a US state, in cents per kWh.
  * @customfunction PRICE
- * @helpurl https://dchub.cloud/docs/excel#price
  * @param state US state code or name.
  * @param invocation Invocation (set by Excel).
  * @returns Cents per kWh.
@@ -87,7 +85,6 @@ export function price(state: unknown, invocation: CustomFunctions.CancelableInvo
 /**
  * Latest industry news, refreshed every 5 minutes.
  * @customfunction NEWS
- * @helpurl https://dchub.cloud/docs/excel#news
  * @param [limit] Articles (default 10).
  * @param invocation Invocation (set by Excel).
  * @returns One row per article.
@@ -102,7 +99,6 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
 /**
  * Live fuel mix of a grid operator, refreshed every 5 minutes.
  * @customfunction FUELMIX
- * @helpurl https://dchub.cloud/docs/excel#fuelmix
  * @param iso ERCOT, PJM, CAISO, MISO, SPP, NYISO or ISONE.
  * @param invocation Invocation (set by Excel).
  * @returns One row per fuel: source, MW, percentage.

@@ -4,7 +4,6 @@ import { formula } from './load';
 /**
  * Scored markets of your tier with their summary statistics.
  * @customfunction MARKETS
- * @helpurl https://dchub.cloud/docs/excel#markets
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */
@@ -18,7 +17,6 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
 /**
  * One market's details: every member as rows, or one member.
  * @customfunction MARKET
- * @helpurl https://dchub.cloud/docs/excel#market
  * @param name Market slug or name (e.g. "Northern Virginia").
  * @param [field] Member to return, e.g. "stats.facility_count".
  * @param invocation Invocation (set by Excel).
@@ -38,7 +36,6 @@ export function market(name: unknown, field: unknown, invocation: CustomFunction
 /**
  * Two to four markets side by side.
  * @customfunction COMPARE
- * @helpurl https://dchub.cloud/docs/excel#compare
  * @param markets Markets, comma-separated, or a range of names.
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
@@ -60,7 +57,6 @@ export function compare(markets: unknown[][], invocation: CustomFunctions.Cancel
 /**
  * Platform totals: facilities, countries, providers, markets, articles, transactions, MW.
  * @customfunction STATS
- * @helpurl https://dchub.cloud/docs/excel#stats
  * @param invocation Invocation (set by Excel).
  * @returns Field/value rows.
  */

@@ -4,7 +4,6 @@ import { formula } from './load';
 /**
  * Parcel analysis of a GeoJSON polygon: acreage, representative point, site hand-off.
  * @customfunction PARCEL
- * @helpurl https://dchub.cloud/docs/excel#parcel
  * @param geojson GeoJSON Polygon or MultiPolygon geometry, as text.
  * @param [capacity_mw] Target load in MW for the hand-off.
  * @param [field] Member to return, e.g. "total_acres" or "representative_point.lat".

@@ -18,7 +18,6 @@ enum HeaderRows {
 /**
  * Interconnection-queue projects that pass every filter, as a table.
  * @customfunction QUEUE
- * @helpurl https://dchub.cloud/docs/excel#queue
  * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
  * @param [min_mw] Minimum project capacity in MW.
  * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.

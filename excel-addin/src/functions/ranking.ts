@@ -33,7 +33,6 @@ enum HeaderRows {
 /**
  * Ranks candidate sites by weighted objectives.
  * @customfunction RANK
- * @helpurl https://dchub.cloud/docs/excel#rank
  * @param candidates Range with a header row (id, lat, lon and metric columns), or a range of site or project cards.
  * @param objectives Two-column range (field, weight) or "field:weight,..." text; + maximizes, - minimizes.
  * @param [constraints] Range (field, min, max) or "field:min:max,..." text; a candidate missing a field fails.
@@ -86,7 +85,6 @@ export function rank(
 /**
  * Queue → site score → ranking in one formula, within the calls left today.
  * @customfunction CHAIN
- * @helpurl https://dchub.cloud/docs/excel#chain
  * @param iso Grid operators, comma-separated (blank for all).
  * @param min_mw Minimum project capacity in MW.
  * @param max_ttp_months Maximum average time to power, months.

@@ -5,7 +5,6 @@ import { formula } from './load';
 /**
  * Overall site score (0-100) of a location, or any member of the site-score answer.
  * @customfunction SITESCORE
- * @helpurl https://dchub.cloud/docs/excel#sitescore
  * @param lat Latitude in decimal degrees, -90 to 90.
  * @param lon Longitude in decimal degrees, -180 to 180.
  * @param [capacity_mw] Target load in MW.

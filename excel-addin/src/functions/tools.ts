@@ -7,7 +7,6 @@ const loadToolClient = () => import(/* webpackChunkName: "mcp" */ './tool-client
 /**
  * Calls any of the 29 DC Hub MCP tools.
  * @customfunction TOOL
- * @helpurl https://dchub.cloud/docs/excel#tool
  * @param name Tool name, e.g. "get_market_dcpi_rank".
  * @param [args] Two-column range (name, value) or "k=v;k=v" text.
  * @param invocation Invocation (set by Excel).

@@ -83,7 +83,7 @@ export default defineConfig([
   },
   {
     // Their page.evaluate callbacks run in the browser.
-    files: ['scripts/bench-excel.mjs', 'scripts/bench-excel-reopen.mjs', 'scripts/bench-grid.mjs'],
+    files: ['scripts/bench-excel.mjs', 'scripts/bench-excel-reopen.mjs', 'scripts/bench-grid.mjs', 'scripts/bench-map.mjs'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -14,8 +14,19 @@ import { Dataset } from '../sandbox/dist/dataset.js';
 const SIZES = [50, 5370, 50000];
 const RUNS = 7;
 
+/** The sandbox's queue survivors of every status (5,370), as the service answers them. */
+export function allSurvivors() {
+  const data = new Dataset('bench-grid');
+  return selectQueueSurvivors(
+    data.queue,
+    { ...parseParams(QueueFilters, { status: 'all' }), limit: 100_000 },
+    'bench-grid',
+    Date.parse('2026-11-21T12:00:00Z'),
+  );
+}
+
 /** A queue answer with `rows` survivors: the sandbox's 5,370, cut or repeated (ids kept unique). */
-function answerText(base, rows) {
+export function answerText(base, rows) {
   const results = [];
   for (let i = 0; results.length < rows; i++) {
     const r = base.results[i % base.results.length];
@@ -33,13 +44,7 @@ const median = (xs) => {
 export async function benchGrid() {
   mkdirSync('artifacts/.bench', { recursive: true });
   await build({ entryPoints: ['jupyter-extension/bench/grid-entry.ts'], bundle: true, format: 'iife', outfile: 'artifacts/.bench/grid.js', logLevel: 'error' });
-  const data = new Dataset('bench-grid');
-  const base = selectQueueSurvivors(
-    data.queue,
-    { ...parseParams(QueueFilters, { status: 'all' }), limit: 100_000 },
-    'bench-grid',
-    Date.parse('2026-11-21T12:00:00Z'),
-  );
+  const base = allSurvivors();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -44,6 +44,19 @@ export interface ClientOptions {
   relayed?: boolean;
 }
 
+/** An answer whose headers that echo the key are dropped before anything reads them (the ledger, the cache, a relay). */
+function withoutEchoedKey(raw: RawResponse, key: string | undefined): RawResponse {
+  if (!key) return raw;
+  let echoed = false;
+  raw.headers.forEach((v) => (echoed ||= v.includes(key)));
+  if (!echoed) return raw;
+  const headers = new Headers();
+  raw.headers.forEach((v, k) => {
+    if (!v.includes(key)) headers.set(k, v);
+  });
+  return { ...raw, headers };
+}
+
 /** A schema (validated as served, numeric strings coerced) or a resource's tolerant reader. */
 export type AnswerReader<T> = Reader<T> | z.ZodType<T>;
 
@@ -118,7 +131,7 @@ export class DchubClient {
       cache: this.cache,
       ledger: this.ledger,
       now,
-      send: (method, path, init) => this.#transport.send(method, path, init),
+      send: async (method, path, init) => withoutEchoedKey(await this.#transport.send(method, path, init), this.#apiKey),
       mayStore: (text) => this.#apiKey === undefined || !text.includes(this.#apiKey),
       relayed: this.relayed,
       waitMs: opts.timeoutMs ?? 30_000,

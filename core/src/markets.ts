@@ -115,6 +115,19 @@ export async function dcpiScores(
 
 export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
 
+/** The columns of the DCPI scores list, coordinates included (the markets map and the quadrant draw from them). */
+export const DCPI_SCORE_COLUMNS = [
+  'market_slug', 'market_name', 'state', 'iso', 'latitude', 'longitude', 'verdict', 'composite_score', 'excess_power_score',
+  'constraint_score', 'time_to_power_months', 'computed_at',
+]; // prettier-ignore
+
+/** Every market's DCPI row as a table, as of its latest computation. */
+export const dcpiScoresTable = (l: DcpiScoreListT): Table =>
+  recordsTable(l.scores, DCPI_SCORE_COLUMNS, {
+    citation: DCPI_CITATION,
+    asOf: l.scores.reduce<string | undefined>((m, r) => (typeof r.computed_at === 'string' && (!m || r.computed_at > m) ? r.computed_at : m), undefined),
+  });
+
 /** GET /api/v1/dcpi/leaderboard. */
 export async function dcpiLeaderboard(
   client: DchubClient,

@@ -33,6 +33,17 @@ describe.each(SANDBOX_PROFILES)('markets (%s profile)', (profile) => {
       const s = await core.dcpiScore(c, 'nova');
       expect(s.verdict).toBe((await raw('/api/v1/dcpi/scores/nova')).verdict);
       expect(core.dcpiTable(s).rows).toContainEqual(['composite_score', s.composite_score]);
+      const list = await core.dcpiScores(c);
+      const scores = core.dcpiScoresTable(list);
+      expect(scores.rows).toHaveLength(list.scores.length);
+      expect(scores.columns.slice(0, 6)).toEqual(['market_slug', 'market_name', 'state', 'iso', 'latitude', 'longitude']);
+      expect(scores.asOf).toBe(
+        list.scores
+          .map((r) => r.computed_at)
+          .sort()
+          .at(-1),
+      );
+      expect(scores.citation).toBe(core.DCPI_CITATION);
       const lb = core.leaderboardTable(await core.dcpiLeaderboard(c, { limit: 10 }));
       expect(lb.rows).toHaveLength(10);
       expect(lb.rows.map((r) => r[0])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

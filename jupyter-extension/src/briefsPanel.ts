@@ -28,10 +28,13 @@ import {
 } from './dom';
 import { pythonCall } from './pycode';
 import { AnswerBanner } from './banner';
+import { VIEW_CHARTS } from './chartData';
+import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
 import { briefsProgressText, formatAge } from './helpers';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
+import type { IDchubCharts } from './tokens';
 import { ResultView } from './views';
 
 export interface BriefsPanelOptions {
@@ -41,6 +44,8 @@ export interface BriefsPanelOptions {
   /** Puts the briefs view in the main area. */
   showView: (view: ResultView) => void;
   actions: SectionActions;
+  /** Draws the leaderboard and time-to-power charts (null: the table only). */
+  charts: IDchubCharts | null;
 }
 
 /** What a load or refresh did, as returned by the refresh command. */
@@ -63,6 +68,10 @@ export class BriefsPanel extends Panel implements TableSource {
   readonly exportTitle = 'DC Hub market briefs';
   readonly model = new TableModel(undefined, { keyColumn: 'market_slug' });
   readonly grid: TableGrid;
+  /** Table or Chart (leaderboard, time to power by market); briefs carry no coordinates, so no map. */
+  readonly charts: ChartSwitch;
+  /** The last answer (its fetchMeta: stale pages, what the tier withholds). */
+  private _answer: object | null = null;
   readonly view = new ResultView('briefs', 'DC Hub briefs', 'Market briefs (DC Hub Power Index)');
 
   private readonly _connection: Connection;
@@ -121,10 +130,19 @@ export class BriefsPanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(viewBar, this._count, this._status, this._banner.node, this._changed);
-    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-briefs-grid', verdictColumn: 'verdict' });
+    const metas = () => [this._answer ? fetchMeta(this._answer) : undefined];
+    this.charts = new ChartSwitch({
+      charts: options.charts,
+      choices: VIEW_CHARTS.briefs,
+      table: this.grid,
+      grid: this.grid,
+      source: tableChartSource(this.model, metas)
+    });
+    head.node.append(viewBar, this.charts.bar, this._count, this._status, this._banner.node, this._changed);
+    this.view.addWidget(head);
     this.view.addWidget(this.grid);
+    this.view.addWidget(this.charts.area);
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
@@ -200,6 +218,7 @@ export class BriefsPanel extends Panel implements TableSource {
 
   updateTheme(): void {
     this.grid.updateTheme();
+    this.charts.updateTheme();
   }
 
   dispose(): void {
@@ -208,6 +227,7 @@ export class BriefsPanel extends Panel implements TableSource {
     if (this._timer !== null) clearInterval(this._timer);
     if (this._ageTimer !== null) clearInterval(this._ageTimer);
     this._timer = this._ageTimer = null;
+    this.charts.dispose();
     super.dispose();
   }
 
@@ -252,6 +272,7 @@ export class BriefsPanel extends Panel implements TableSource {
       }
       // The pages' fetchMeta as one: stale when any page was, every brief the service failed to build named.
       const meta = fetchMeta(answer);
+      this._answer = answer;
       const stale = meta?.stale === true;
       this._showView(this.view);
       this._lastRefreshed = Date.now();

@@ -10,12 +10,28 @@ export interface TableSource {
   exportTable(): Table | null;
   /** The Python API call that fetches this table again (`hub.queue(iso="PJM")`), or null. */
   pythonCall?(): PythonCall | null;
+  /** The view's Table / Chart / Map switch, when it has charts. */
+  readonly charts?: ShowSwitch;
 }
 
-/** A Python API call for notebook insertion, and the variable its result is kept in. */
+/** What a view shows: its table, a chart or a map. */
+export type ShowMode = 'table' | 'chart' | 'map';
+
+/** A view's Table / Chart / Map switch, as the commands and the notebook insertion use it. */
+export interface ShowSwitch {
+  readonly mode: ShowMode;
+  /** The chart shown (null for the table). */
+  readonly chart: string | null;
+  show(mode: ShowMode, chart?: string): Promise<void>;
+  /** `charts.<name>(variable)` for the chart shown, or null for the table. */
+  pythonChart(variable: string): string | null;
+}
+
+/** A Python API call for notebook insertion, the variable its result is kept in, and the chart line under it. */
 export interface PythonCall {
   call: string;
   variable?: string;
+  chart?: string;
 }
 
 /** The buttons every table section shows; they call the plugin's commands. */

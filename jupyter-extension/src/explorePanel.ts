@@ -22,10 +22,12 @@ import {
   type TableSource
 } from './dom';
 import { AnswerBanner } from './banner';
+import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
 import { LatestRequest } from './request';
 import { citationFor, RESOURCES, type ResourceSpec } from './resources';
 import { TableModel } from './tableModel';
+import type { IDchubCharts } from './tokens';
 import { ResultView } from './views';
 
 export interface ExplorePanelOptions {
@@ -37,6 +39,8 @@ export interface ExplorePanelOptions {
   addSource: (source: TableSource) => void;
   readFile: (path: string) => Promise<string>;
   actions: SectionActions;
+  /** Draws the resources' charts and maps (null: tables only). */
+  charts: IDchubCharts | null;
 }
 
 /** One resource's main-area view: summary, provenance or preview line, a filterable grid, actions. */
@@ -46,6 +50,8 @@ class ResourceView implements TableSource {
   readonly view: ResultView;
   readonly model = new TableModel();
   readonly grid: TableGrid;
+  /** Table / Chart / Map, for the resources that have charts (the DCPI's). */
+  readonly charts: ChartSwitch;
   private readonly _count: HTMLElement;
   private readonly _provenance: HTMLElement;
   private readonly _note: HTMLElement;
@@ -53,10 +59,12 @@ class ResourceView implements TableSource {
   private readonly _citation: HTMLElement;
   private _table: Table | null = null;
   private _args: Record<string, string> = {};
+  private _answers: readonly unknown[] = [];
 
   constructor(
     readonly spec: ResourceSpec,
-    actions: SectionActions
+    actions: SectionActions,
+    charts: IDchubCharts | null
   ) {
     this.kind = `explore:${spec.id}`;
     this.exportTitle = `DC Hub ${spec.label.toLowerCase()}`;
@@ -71,10 +79,13 @@ class ResourceView implements TableSource {
       this.model.setFilter(text);
       this._showCount();
     });
-    head.node.append(this._count, this._banner.node, this._note, this._provenance, filter);
-    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-resource-grid', verdictColumn: 'verdict' });
+    const source = tableChartSource(this.model, () => this._answers.map(fetchMeta));
+    this.charts = new ChartSwitch({ charts, choices: spec.charts ?? [], table: this.grid, grid: this.grid, source });
+    head.node.append(this._count, this._banner.node, this._note, this._provenance, this.charts.bar, filter);
+    this.view.addWidget(head);
     this.view.addWidget(this.grid);
+    this.view.addWidget(this.charts.area);
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
     this._citation = hiddenDiv('jp-DCHub-resource-citation');
@@ -85,6 +96,7 @@ class ResourceView implements TableSource {
   show(table: Table, args: Record<string, string>, provenance?: string, answers: readonly unknown[] = []): void {
     this._table = { ...table, citation: citationFor(this.spec.id, table) };
     this._args = { ...args };
+    this._answers = answers;
     this.model.setTable(this._table);
     this.grid.fitColumns();
     this.view.dataset.resource = this.spec.id;
@@ -213,13 +225,16 @@ export class ExplorePanel extends Panel implements TableSource {
   }
 
   updateTheme(): void {
-    for (const v of this._views.values()) v.grid.updateTheme();
+    for (const v of this._views.values()) {
+      v.grid.updateTheme();
+      v.charts.updateTheme();
+    }
   }
 
   private _viewOf(spec: ResourceSpec): ResourceView {
     let v = this._views.get(spec.id);
     if (!v) {
-      v = new ResourceView(spec, this._options.actions);
+      v = new ResourceView(spec, this._options.actions, this._options.charts);
       this._views.set(spec.id, v);
       this._options.addSource(v);
     }

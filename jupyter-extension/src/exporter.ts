@@ -70,7 +70,8 @@ function insertCells(panel: NotebookPanel, markdown: string, code: string): { ma
 
 /**
  * Adds the citation and a code cell that fetches the table again through the Python API with the
- * panel's arguments (re-runnable: tomorrow's run gets tomorrow's data). `baseUrl` is written only
+ * panel's arguments (re-runnable: tomorrow's run gets tomorrow's data), and draws the chart the
+ * view shows from it. `baseUrl` is written only
  * for direct connections; the key never is (the kernel reads DCHUB_API_KEY).
  */
 export function insertPythonCells(
@@ -80,7 +81,7 @@ export function insertPythonCells(
   table: Table | null,
   baseUrl?: string
 ): { markdownIndex: number; codeIndex: number; code: string } {
-  const code = pythonCell({ call: call.call, variable: call.variable, baseUrl });
+  const code = pythonCell({ call: call.call, variable: call.variable, baseUrl, chart: call.chart });
   const cells = insertCells(panel, pythonMarkdown({ title: source.exportTitle, citation: table?.citation, asOf: table?.asOf }), code);
   return { ...cells, code };
 }

@@ -72,6 +72,28 @@ export class TableGrid extends DataGrid {
     return [...out];
   }
 
+  /**
+   * Selects these source rows (those the filter shows), replacing the selection, and scrolls the
+   * first into view. Adjacent rows become one range, so the selection changes a few times at most.
+   */
+  selectSourceRows(rows: readonly number[]): void {
+    const sel = this.selectionModel;
+    if (!sel) return;
+    const shown = rows
+      .map((r) => this.model.viewRow(r))
+      .filter((r): r is number => r !== undefined)
+      .sort((a, b) => a - b);
+    sel.clear();
+    const last = this.model.columnCount('body') - 1;
+    for (let i = 0; i < shown.length;) {
+      let j = i;
+      while (j + 1 < shown.length && shown[j + 1] === shown[j] + 1) j++;
+      sel.select({ r1: shown[i], c1: 0, r2: shown[j], c2: last, cursorRow: shown[i], cursorColumn: 0, clear: 'none' });
+      i = j + 1;
+    }
+    if (shown.length) this.scrollToRow(shown[0]);
+  }
+
   /** Re-reads the JupyterLab theme's colours and fonts into the canvas grid. */
   updateTheme(): void {
     const css = getComputedStyle(document.documentElement);

@@ -4,6 +4,7 @@
  * a sidebar tab and their commands.
  */
 import { briefsPlugin } from './plugins/briefs';
+import { chartsPlugin } from './plugins/charts';
 import { corePlugin, PLUGIN_ID } from './plugins/core';
 import { explorePlugin } from './plugins/explore';
 import { exportPlugin } from './plugins/export';
@@ -13,8 +14,8 @@ import { sitePlugin } from './plugins/site';
 import { toolsPlugin } from './plugins/tools';
 
 export { PLUGIN_ID };
-export { CommandIDs, IDchub } from './tokens';
+export { CommandIDs, IDchub, IDchubCharts } from './tokens';
 export { TableModel, QueueModel } from './tableModel';
 export { Connection, DEFAULT_CONFIG, type PanelConfig } from './connection';
 
-export default [corePlugin, queuePlugin, briefsPlugin, sitePlugin, rankingPlugin, toolsPlugin, explorePlugin, exportPlugin];
+export default [corePlugin, chartsPlugin, queuePlugin, briefsPlugin, sitePlugin, rankingPlugin, toolsPlugin, explorePlugin, exportPlugin];

@@ -47,10 +47,21 @@ export function formNumber(text: string): number | string | undefined {
 }
 
 /**
- * The code cell: the client (service, key and cache from the kernel's environment, or the
- * panel's direct URL; never the key), the call, and the result shown.
+ * The chart line under the data line: `charts.<name>(df)` with the options the panel drew it with
+ * that the Python API takes (the user's time-to-power limit; `top` and a ranking's weights are the
+ * same by default, the weights from the frame's attrs).
  */
-export function pythonCell(opts: { call: string; variable?: string; baseUrl?: string }): string {
+export function chartCall(name: string, variable: string, options: { maxTtpMonths?: number } = {}): string {
+  const args = options.maxTtpMonths !== undefined && Number.isFinite(options.maxTtpMonths) ? `, max_ttp_months=${pyValue(options.maxTtpMonths)}` : '';
+  return `charts.${name}(${variable}${args})`;
+}
+
+/**
+ * The code cell: the client (service, key and cache from the kernel's environment, or the
+ * panel's direct URL; never the key), the call, and the result shown — the data, or the chart of
+ * it the panel shows (`chart`, a `chartCall`).
+ */
+export function pythonCell(opts: { call: string; variable?: string; baseUrl?: string; chart?: string }): string {
   const variable = opts.variable ?? 'df';
   const client = opts.baseUrl
     ? `hub = Client(base_url=${pyValue(opts.baseUrl)})  # the key comes from DCHUB_API_KEY, never from the notebook`
@@ -58,7 +69,8 @@ export function pythonCell(opts: { call: string; variable?: string; baseUrl?: st
   // Said once, where the client is made: how a narrower question may be answered, and how to turn it off.
   const derive =
     "# A stricter question may be answered from a wider cached answer (exactly as the service would: attrs['derived_from']); Client(derive=False) asks the service every time.";
-  return ['from dchub_jupyterlab import Client', '', derive, client, `${variable} = ${opts.call}`, variable].join('\n');
+  const imports = opts.chart ? 'from dchub_jupyterlab import Client, charts' : 'from dchub_jupyterlab import Client';
+  return [imports, '', derive, client, `${variable} = ${opts.call}`, opts.chart ?? variable].join('\n');
 }
 
 /** The markdown cell above it: what the data is, that re-running refreshes it, and the citation. */

@@ -16,11 +16,15 @@ import {
   type TableSource
 } from './dom';
 import { AnswerBanner } from './banner';
+import { VIEW_CHARTS } from './chartData';
+import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
 import { suggestedMaxTtp } from './helpers';
+import { formNumber } from './pycode';
 import { candidatesFromRows } from './rankForm';
 import { QueueForm, queuePythonCall, type QueueQuery } from './queueForm';
 import { LatestRequest } from './request';
+import type { IDchubCharts } from './tokens';
 import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
 import { ResultView } from './views';
@@ -47,6 +51,8 @@ export interface QueuePanelOptions {
   /** Puts the results view in the main area. */
   showView: (view: ResultView) => void;
   actions: SectionActions;
+  /** Draws the charts and the map (null: the table only). */
+  charts: IDchubCharts | null;
 }
 
 /**
@@ -61,6 +67,8 @@ export class QueuePanel extends Panel implements TableSource {
   readonly exportTitle = 'DC Hub interconnection queue';
   readonly model = new QueueModel(undefined, { keyColumn: 'queue_id' });
   readonly grid: TableGrid;
+  /** Table, Chart (queue mix, time to power) or Map; the map's points and the grid share the selection. */
+  readonly charts: ChartSwitch;
   /** The results, shown in the main area. */
   readonly view = new ResultView('queue', 'DC Hub queue', 'Interconnection-queue survivors');
 
@@ -121,10 +129,25 @@ export class QueuePanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(this._count, this._banner.node, this._hint, filter);
-    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
+    this.charts = new ChartSwitch({
+      charts: options.charts,
+      choices: VIEW_CHARTS.queue,
+      table: this.grid,
+      grid: this.grid,
+      source: tableChartSource(
+        this.model,
+        () => [fetchMeta(this._lastResult)],
+        (name) => {
+          const limit = name === 'queue_time_to_power' ? formNumber(this._lastQuery?.max_ttp_months ?? '') : undefined;
+          return typeof limit === 'number' ? { maxTtpMonths: limit } : {};
+        }
+      )
+    });
+    head.node.append(this._count, this._banner.node, this._hint, this.charts.bar, filter);
+    this.view.addWidget(head);
     this.view.addWidget(this.grid);
+    this.view.addWidget(this.charts.area);
     this.grid.selectionModel?.changed.connect(() => this._updateSelection(), this);
 
     const bottom = new Widget();
@@ -208,11 +231,13 @@ export class QueuePanel extends Panel implements TableSource {
   /** Re-reads theme colours into the grid. */
   updateTheme(): void {
     this.grid.updateTheme();
+    this.charts.updateTheme();
   }
 
   dispose(): void {
     if (this.isDisposed) return;
     this._request.abort(true);
+    this.charts.dispose();
     super.dispose();
   }
 

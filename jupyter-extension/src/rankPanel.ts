@@ -1,4 +1,5 @@
 import {
+  fetchMeta,
   RANK_SCORING_MODES,
   parseScoringMode,
   rankSites,
@@ -30,12 +31,15 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
+import { VIEW_CHARTS } from './chartData';
+import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { pythonCall } from './pycode';
 import { ResultView } from './views';
 import { TableGrid } from './grid';
 import { editorConstraints, editorObjectives, numericFields, type ConstraintRow, type ObjectiveRow } from './rankForm';
 import { LatestRequest } from './request';
 import { TableModel } from './tableModel';
+import type { IDchubCharts } from './tokens';
 
 export interface RankPanelOptions {
   connection: Connection;
@@ -44,6 +48,8 @@ export interface RankPanelOptions {
   /** Puts the ranking view in the main area. */
   showView: (view: ResultView) => void;
   actions: SectionActions;
+  /** Draws each candidate's objective contributions (null: the table only). */
+  charts: IDchubCharts | null;
 }
 
 /** Objectives offered for queue candidates before the user edits them. */
@@ -63,6 +69,8 @@ export class RankPanel extends Panel implements TableSource {
   readonly exportTitle = 'DC Hub site ranking';
   readonly model = new TableModel(undefined, { keyColumn: 'id' });
   readonly grid: TableGrid;
+  /** Table or Chart: why the ranking came out this way (each objective's weighted share). */
+  readonly charts: ChartSwitch;
   readonly view = new ResultView('ranking', 'DC Hub ranking', 'Ranked candidate sites');
 
   private readonly _connection: Connection;
@@ -134,10 +142,18 @@ export class RankPanel extends Panel implements TableSource {
 
     const head = new Widget();
     head.addClass('jp-DCHub-top');
-    head.node.append(this._count, this._caveats);
-    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-rank-grid' });
+    // The weights the ranking was asked with: the chart's contributions are the service's formula.
+    const source = tableChartSource(
+      this.model,
+      () => [fetchMeta(this._last)],
+      () => (this._lastArgs ? { objectives: this._lastArgs.objectives } : {})
+    );
+    this.charts = new ChartSwitch({ charts: options.charts, choices: VIEW_CHARTS.ranking, table: this.grid, grid: this.grid, source });
+    head.node.append(this.charts.bar, this._count, this._caveats);
+    this.view.addWidget(head);
     this.view.addWidget(this.grid);
+    this.view.addWidget(this.charts.area);
 
     const bottom = new Widget();
     bottom.addClass('jp-DCHub-bottom');
@@ -228,11 +244,13 @@ export class RankPanel extends Panel implements TableSource {
 
   updateTheme(): void {
     this.grid.updateTheme();
+    this.charts.updateTheme();
   }
 
   dispose(): void {
     if (this.isDisposed) return;
     this._request.abort();
+    this.charts.dispose();
     super.dispose();
   }
 

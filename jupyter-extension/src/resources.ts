@@ -4,6 +4,8 @@ import {
   DEAL_TYPES,
   dcpiLeaderboard,
   dcpiScore,
+  dcpiScores,
+  dcpiScoresTable,
   dcpiTable,
   dealsTable,
   energyPrices,
@@ -33,6 +35,7 @@ import {
   type DchubClient,
   type Table
 } from '@dchub/core';
+import { VIEW_CHARTS, type ChartChoice } from './chartData';
 import type { PythonCall } from './dom';
 import { formNumber, pythonCall } from './pycode';
 
@@ -69,6 +72,8 @@ export interface ResourceSpec {
   fields: ResourceField[];
   load(ctx: ResourceContext, args: Record<string, string>): Promise<ResourceResult>;
   python(args: Record<string, string>): PythonCall;
+  /** The charts its view offers beside the table. */
+  charts?: readonly ChartChoice[];
 }
 
 const blank = (s: string | undefined): string | undefined => (s && s.trim() ? s.trim() : undefined);
@@ -93,6 +98,8 @@ async function parcelGeometry(ctx: ResourceContext, args: Record<string, string>
   return geometryOf(source.startsWith('{') ? source : await ctx.readFile(source));
 }
 
+const VERDICT_FIELD: ResourceField = { name: 'verdict', label: 'Verdict', kind: 'select', options: ['', 'BUILD', 'CAUTION', 'AVOID'] };
+
 /** The resources beyond queue, briefs, site score, ranking and tools (spec §2, §4). */
 export const RESOURCES: readonly ResourceSpec[] = [
   {
@@ -115,15 +122,25 @@ export const RESOURCES: readonly ResourceSpec[] = [
     id: 'dcpi-leaderboard',
     label: 'DCPI leaderboard',
     description: 'Markets ranked by the DC Hub Power Index.',
-    fields: [
-      { name: 'verdict', label: 'Verdict', kind: 'select', options: ['', 'BUILD', 'CAUTION', 'AVOID'] },
-      { name: 'limit', label: 'Rows', kind: 'number', placeholder: '25' }
-    ],
+    fields: [VERDICT_FIELD, { name: 'limit', label: 'Rows', kind: 'number', placeholder: '25' }],
     async load({ client, signal }, a) {
       const l = await dcpiLeaderboard(client, { verdict: blank(a.verdict), limit: blank(a.limit) }, { signal });
       return { table: leaderboardTable(l), answers: [l] };
     },
-    python: (a) => ({ call: pythonCall('dcpi', { verdict: blank(a.verdict), limit: formNumber(a.limit ?? '') }) })
+    python: (a) => ({ call: pythonCall('dcpi', { verdict: blank(a.verdict), limit: formNumber(a.limit ?? '') }) }),
+    charts: VIEW_CHARTS.dcpi
+  },
+  {
+    id: 'dcpi-scores',
+    label: 'DCPI scores',
+    description: "Every market's power-readiness scores and verdict, with its coordinates (numbers withheld below a paid plan).",
+    fields: [VERDICT_FIELD, { name: 'iso', label: 'ISO', kind: 'text', placeholder: 'any' }],
+    async load({ client, signal }, a) {
+      const l = await dcpiScores(client, { verdict: blank(a.verdict), iso: blank(a.iso) }, { signal });
+      return { table: dcpiScoresTable(l), answers: [l] };
+    },
+    python: (a) => ({ call: pythonCall('dcpi_scores', { verdict: blank(a.verdict), iso: blank(a.iso) }) }),
+    charts: VIEW_CHARTS.dcpiScores
   },
   {
     id: 'dcpi-market',

@@ -102,14 +102,16 @@ export class DchubSidebar extends Panel {
     this._showConnection(options.connection.state);
   }
 
-  /** Adds a feature's tab; tabs are ordered by rank. */
+  /**
+   * Adds a feature's tab; tabs are ordered by rank, and the first one is shown (features start in
+   * the order their dependencies resolve, not by rank).
+   */
   addSection(section: SidebarSection, rank: number): void {
     this._sections.push({ section, rank });
     this._sections.sort((a, b) => a.rank - b.rank);
-    this.tabs.insertWidget(
-      this._sections.findIndex((s) => s.section === section),
-      section
-    );
+    const index = this._sections.findIndex((s) => s.section === section);
+    this.tabs.insertWidget(index, section);
+    if (index === 0) this.tabs.currentIndex = 0;
     this.addSource(section);
   }
 

@@ -1,17 +1,36 @@
 import { fetchMeta, siteScore, siteScoreTable, type SiteScoreT, type Table } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
+import { chartContext, VIEW_CHARTS } from './chartData';
+import { ChartSwitch } from './chartSwitch';
 import type { Connection } from './connection';
-import { button, div, field, hiddenDiv, numberInput, readNumber, showBusy, submitForm, tableActions, type SectionActions, type TableSource } from './dom';
+import {
+  button,
+  div,
+  field,
+  hiddenDiv,
+  numberInput,
+  readNumber,
+  showBusy,
+  submitForm,
+  tableActions,
+  type PythonCall,
+  type SectionActions,
+  type TableSource
+} from './dom';
 import { AnswerBanner } from './banner';
+import { formNumber, pythonCall } from './pycode';
 import { cellText } from './tableView';
 import type { SiteHandoff } from './queuePanel';
 import { LatestRequest } from './request';
+import type { IDchubCharts } from './tokens';
 
 export interface SitePanelOptions {
   connection: Connection;
   /** Called when "Score site" is pressed (the plugin routes it through a command). */
   onScore: () => void;
   actions: SectionActions;
+  /** Draws the score's components (null: the card only). */
+  charts: IDchubCharts | null;
 }
 
 /** The site-score form's values as typed. */
@@ -32,7 +51,11 @@ export class SitePanel extends Panel implements TableSource {
 
   private readonly _connection: Connection;
   private _last: SiteScoreT | null = null;
+  /** The form's values the last score was asked with, for the notebook code. */
+  private _lastQuery: SiteQuery | null = null;
   private _source: string | undefined;
+  /** Card or Chart: the components against the overall score. */
+  readonly charts: ChartSwitch;
 
   private readonly _lat: HTMLInputElement;
   private readonly _lon: HTMLInputElement;
@@ -51,7 +74,8 @@ export class SitePanel extends Panel implements TableSource {
     this.title.label = 'Site score';
     this.title.caption = 'Score a location for a data center';
 
-    const top = new Widget();
+    // Form and card, the chart in the card's place, the actions: one scrolling column.
+    const top = new Panel();
     top.addClass('jp-DCHub-top');
     top.addClass('jp-DCHub-scroll');
     const form = submitForm('jp-DCHub-form jp-DCHub-site-form', () => options.onScore());
@@ -63,7 +87,25 @@ export class SitePanel extends Panel implements TableSource {
     this._busy = hiddenDiv('jp-DCHub-site-busy', 'Scoring the site…', 'status');
     this._error = hiddenDiv('jp-DCHub-site-error', '', 'alert');
     this._card = hiddenDiv('jp-DCHub-site-card');
-    top.node.append(form, this._busy, this._error, this._card, tableActions(this.kind, options.actions));
+    this.charts = new ChartSwitch({
+      charts: options.charts,
+      choices: VIEW_CHARTS.site,
+      table: this._card,
+      tableLabel: 'Card',
+      source: {
+        chartRows: () => (this._last ? { records: [this._last], sourceRows: [0], version: this._last } : null),
+        chartContext: () => chartContext([fetchMeta(this._last)], { citation: this.exportTable()?.citation })
+      }
+    });
+    // Nothing to chart before the first score.
+    this.charts.bar.hidden = true;
+    const card = new Widget();
+    card.node.append(form, this._busy, this._error, this.charts.bar, this._card);
+    const actions = new Widget();
+    actions.node.append(tableActions(this.kind, options.actions));
+    top.addWidget(card);
+    top.addWidget(this.charts.area);
+    top.addWidget(actions);
     this.addWidget(top);
 
     this._request = new LatestRequest({
@@ -101,8 +143,16 @@ export class SitePanel extends Panel implements TableSource {
     return { ...t, citation: this._last.source ? `DC Hub site score (${this._last.source}), dchub.cloud` : 'DC Hub site score, dchub.cloud' };
   }
 
+  /** `hub.site_score(lat, lon, capacity_mw=…)` with the values last scored. */
+  pythonCall(): PythonCall | null {
+    const q = this._lastQuery;
+    if (!this._last || !q) return null;
+    return { call: pythonCall('site_score', { capacity_mw: formNumber(q.capacity_mw) }, [formNumber(q.lat), formNumber(q.lon)]), variable: 'site' };
+  }
+
   /** Scores the form's location. Never throws: failures land in the error area. */
   async score(): Promise<SiteScoreT | null> {
+    const asked = this.query;
     return this._request.run(
       async (signal) => {
         const query = {
@@ -115,7 +165,10 @@ export class SitePanel extends Panel implements TableSource {
       },
       (result) => {
         this._last = result;
+        this._lastQuery = asked;
         this._render(result);
+        this.charts.bar.hidden = !this.charts.offered;
+        void this.charts.refresh();
       }
     );
   }
@@ -123,6 +176,7 @@ export class SitePanel extends Panel implements TableSource {
   dispose(): void {
     if (this.isDisposed) return;
     this._request.abort();
+    this.charts.dispose();
     super.dispose();
   }
 
@@ -189,7 +243,8 @@ export class SitePanel extends Panel implements TableSource {
       card.append(section('Capacity context', rows, 'jp-DCHub-site-capacity'));
     }
     if (s.upgrade_url) card.append(div('jp-DCHub-site-upgrade', `More detail with a higher tier: ${s.upgrade_url}`));
-    card.hidden = false;
+    // In Chart mode the chart stays in the card's place.
+    card.hidden = this.charts.mode !== 'table';
   }
 }
 

@@ -20,6 +20,8 @@ export class TableModel extends DataModel {
   private _rows: number[] = [];
   private _changedKeys = new Set<string>();
   private _keyColumn: number | null = null;
+  /** Source row → shown row, built when first asked after each refresh. */
+  private _viewOf: Map<number, number> | null = null;
 
   constructor(table?: Table, options: { keyColumn?: string } = {}) {
     super();
@@ -47,6 +49,20 @@ export class TableModel extends DataModel {
   /** The source index of a shown row. */
   sourceRow(viewRow: number): number | undefined {
     return this._rows[viewRow];
+  }
+
+  /** Where a source row is shown (undefined when the filter hides it). */
+  viewRow(sourceRow: number): number | undefined {
+    if (!this._viewOf) {
+      this._viewOf = new Map();
+      this._rows.forEach((src, i) => this._viewOf!.set(src, i));
+    }
+    return this._viewOf.get(sourceRow);
+  }
+
+  /** The source indices of the shown rows, in source order (what a chart of the shown rows draws). */
+  visibleSourceRows(): number[] {
+    return [...this._rows].sort((a, b) => a - b);
   }
 
   /** Keys (values of the key column) of the rows marked changed. */
@@ -102,6 +118,7 @@ export class TableModel extends DataModel {
 
   private _refresh(): void {
     this._rows = viewRows(this._table, this._view);
+    this._viewOf = null;
     this.emitChanged({ type: 'model-reset' });
   }
 

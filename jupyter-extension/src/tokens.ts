@@ -1,5 +1,6 @@
 import { Token } from '@lumino/coreutils';
 import type { Widget } from '@lumino/widgets';
+import type { ChartRenderer } from './chartRenderer';
 import type { Connection } from './connection';
 import type { TableSource } from './dom';
 import type { DchubSidebar } from './sidebar';
@@ -27,6 +28,11 @@ export interface IDchub {
 
 export const IDchub = new Token<IDchub>('@dchub/jupyterlab:IDchub', 'The DC Hub connection, sidebar and main-area views.');
 
+/** Draws the views' charts with JupyterLab's own Vega-Lite renderer (the charts plugin provides it). */
+export type IDchubCharts = Pick<ChartRenderer, 'available' | 'render'>;
+
+export const IDchubCharts = new Token<IDchubCharts>('@dchub/jupyterlab:IDchubCharts', "Draws DC Hub charts with JupyterLab's Vega-Lite renderer.");
+
 /** Command ids, shared by the plugins that register and the ones that call them. */
 export namespace CommandIDs {
   export const openPanel = 'dchub:open-panel';
@@ -41,6 +47,7 @@ export namespace CommandIDs {
   export const insertNotebook = 'dchub:insert-notebook';
   export const insertCsvNotebook = 'dchub:insert-csv-notebook';
   export const forgetKey = 'dchub:forget-api-key';
+  export const showAs = 'dchub:show-as';
 }
 
 export const CATEGORY = 'DC Hub';

@@ -29,7 +29,9 @@ TOKEN = "relay-test-token"
 class CountingProxy:
     """Forwards every request to the sandbox and counts those that reach it."""
 
-    def __init__(self, target: str):
+    def __init__(self, target: str, echo: bool = False):
+        #: Echo the caller's key in every header a relay might pass on (an upstream gone wrong).
+        self.echo = echo
         self.count = 0
         self.paths: list[str] = []
         proxy = self
@@ -57,6 +59,17 @@ class CountingProxy:
                 for k, v in out_headers:
                     if k.lower() not in ("transfer-encoding", "content-length", "connection"):
                         self.send_header(k, v)
+                key = self.headers.get("X-API-Key") or ""
+                if proxy.echo and key:
+                    for name in (
+                        "ETag",
+                        "Content-Disposition",
+                        "Mcp-Session-Id",
+                        "X-Total-Available",
+                        "X-Canonical-Path",
+                        "X-RateLimit-Tier",
+                    ):
+                        self.send_header(name, f'"{key}"' if name == "ETag" else f"echo {key}")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -378,3 +391,26 @@ def test_the_python_api_finds_the_key_dchub_login_stored(sandbox, tmp_path, monk
     assert "api_key=none" in repr(
         Client(base_url=sandbox.url, api_key="", cache_dir=tmp_path / "cache")
     )
+
+
+def test_headers_that_echo_the_key_reach_neither_the_browser_nor_a_cache_file(
+    machine, server, tmp_path
+):
+    """An upstream that echoes X-API-Key in ETag, Content-Disposition, Mcp-Session-Id,
+    X-Total-Available, X-Canonical-Path and X-RateLimit-*: the relay drops each such header, and no
+    cache file keeps it."""
+    proxy, env = machine
+    key = env["DCHUB_API_KEY"]
+    proxy.echo = True
+    for path in ("api/v1/markets/list", "api/news?limit=2", "api/v1/market-brief/all.csv?limit=5"):
+        req = urllib.request.Request(
+            f"{server}/dchub/proxy/{path}", headers={"Authorization": f"token {TOKEN}"}
+        )
+        with urllib.request.urlopen(req, timeout=60) as res:
+            status, headers, body = res.status, dict(res.headers), res.read().decode()
+        assert status == 200, path
+        assert key not in json.dumps(headers) and key not in body, (path, headers)
+    files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert files  # the answers were cached: without the echoed ETag
+    for p in files:
+        assert key not in p.read_text("utf-8", "replace"), p.name

@@ -24,6 +24,7 @@ export { queueMixSummary, queueMixTotals } from './queue.js';
 export { rankingSummary } from './sites.js';
 export { GEO_NOTICE } from './geo.js';
 export { leaderboard, marketQuadrant, marketsMap, marketTimeToPower, queueMap, queueMix, queueTimeToPower, ranking, siteScore };
+export { POINT_SELECTION, SELECTABLE_CHARTS, STORE_TUPLES_MAX, selectedRows, selectionStore } from './select.js';
 
 /** Options a chart may take: the user's time-to-power limit, how many to show, a ranking's weights. */
 export interface ChartOptions {

@@ -1,5 +1,6 @@
 import { inAlbersUsa, usStatesTopology, worldTopology } from './geo.js';
 import { SCORE_COLOR, verdictColor, verdictShape } from './palette.js';
+import { selectablePoints } from './select.js';
 import { monthsBars } from './queue.js';
 import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
@@ -132,7 +133,7 @@ export const lacksCoordinates = (rows: ChartData['rows']): boolean =>
 /** Markets as points coloured and shaped by verdict: a US map when every market is in the US, else a world map. */
 export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
   const all = d.rows.map(marketOf);
-  const placed = all.filter((m) => m.lat !== undefined && m.lon !== undefined);
+  const placed = all.map((m, row) => ({ ...m, row })).filter((m) => m.lat !== undefined && m.lon !== undefined);
   const us = placed.length > 0 && placed.every((m) => inAlbersUsa(m.lat!, m.lon!));
   const outlines = us
     ? { values: await usStatesTopology(), format: { type: 'topojson', feature: 'states' } }
@@ -143,7 +144,7 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
     projection: { type: us ? 'albersUsa' : 'equalEarth' },
     layer: [
       { data: outlines, mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 } },
-      {
+      selectablePoints({
         data: { values: placed },
         mark: { type: 'point', filled: true, size: 90, opacity: 0.85, stroke: '#333333', strokeWidth: 0.5 },
         encoding: {
@@ -153,7 +154,7 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
           shape: verdictShape(),
           tooltip,
         },
-      },
+      }),
     ],
   };
   return chartSpec({

@@ -1,5 +1,6 @@
 import { fuelColor, fuelGroup, fuelGroupColor, FUEL_GROUPS, SCORE_COLOR, type FuelGroup } from './palette.js';
 import { inAlbersUsa, usStatesTopology } from './geo.js';
+import { selectablePoints } from './select.js';
 import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
 /**
@@ -15,7 +16,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
   let noCoords = 0;
   let offMap = 0;
   const points: Record<string, unknown>[] = [];
-  for (const r of d.rows) {
+  for (const [row, r] of d.rows.entries()) {
     const lat = field(r, 'lat', 'latitude');
     const lon = field(r, 'lng', 'lon', 'longitude');
     if (lat === undefined || lon === undefined) {
@@ -27,6 +28,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
       continue;
     }
     points.push({
+      row,
       lat,
       lon,
       mw: field(r, 'capacity_mw', 'capacity') ?? null,
@@ -41,9 +43,11 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
       location: r.coordinate_precision === 'county_centroid' ? 'County centroid' : 'Point of interconnection',
     });
   }
+  const noMw = points.filter((p) => p.mw === null).length;
   const notes = [
     ...omittedNote(noCoords, d.rows.length, 'projects have no coordinates'),
     ...omittedNote(offMap, d.rows.length, 'projects lie outside the map (territories)'),
+    ...(noMw ? [`${noMw.toLocaleString('en-US')} of ${d.rows.length.toLocaleString('en-US')} projects have no capacity (drawn smallest).`] : []),
   ];
   const view: VegaLiteSpec = {
     width: MAP_WIDTH,
@@ -54,13 +58,14 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
         data: { values: await usStatesTopology(), format: { type: 'topojson', feature: 'states' } },
         mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 },
       },
-      {
+      selectablePoints({
         data: { values: points },
-        mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5 },
+        // A project without a capacity is drawn too (Vega-Lite would leave it out), at the smallest size.
+        mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5, invalid: null },
         encoding: {
           longitude: { field: 'lon', type: 'quantitative' },
           latitude: { field: 'lat', type: 'quantitative' },
-          size: { field: 'mw', type: 'quantitative', title: 'Capacity (MW)', scale: { range: [8, 360] } },
+          size: { condition: { test: '!isValid(datum.mw)', value: 8 }, field: 'mw', type: 'quantitative', title: 'Capacity (MW)', scale: { range: [8, 360] } },
           color: fuelColor(),
           shape: {
             field: 'location',
@@ -80,7 +85,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
             { field: 'location', title: 'Location' },
           ],
         },
-      },
+      }),
     ],
   };
   return chartSpec({

@@ -2,6 +2,7 @@ import { DCPI_CITATION, briefToRow, fetchBriefsAll, fetchBriefsAllPages, fetchBr
 import { fetchMeta } from '../call.js';
 import { ValidationError } from '../errors.js';
 import {
+  DCPI_SCORE_COLUMNS,
   dcpiLeaderboard,
   dcpiScore,
   dcpiScoreFields,
@@ -127,11 +128,6 @@ export async function dcpi(args: Record<string, unknown>, ctx: MethodContext): P
     asOf: (board as { as_of?: string }).as_of ?? null,
   });
 }
-
-export const DCPI_SCORE_COLUMNS = [
-  'market_slug', 'market_name', 'state', 'iso', 'latitude', 'longitude', 'verdict', 'composite_score', 'excess_power_score',
-  'constraint_score', 'time_to_power_months', 'computed_at',
-]; // prettier-ignore
 
 /** Every market's DCPI (its coordinates too: the markets map and the quadrant draw from it); numbers masked below a paid plan. */
 export async function dcpiScores(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {

@@ -1,7 +1,7 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { BriefsPanel } from '../briefsPanel';
-import { CommandIDs, IDchub } from '../tokens';
+import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
 import { addPanelCommand, sectionActions } from './common';
 
 /** Market briefs: loaded when first shown, refreshed through every page of /diff. */
@@ -10,14 +10,15 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
   description: 'DC Hub market briefs with refresh through /diff.',
   autoStart: true,
   requires: [IDchub],
-  optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null) => {
+  optional: [ICommandPalette, IDchubCharts],
+  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
     const { commands } = app;
     const briefs = new BriefsPanel({
       connection: dchub.connection,
       onRefresh: () => void commands.execute(CommandIDs.refreshBriefs),
       showView: (view) => dchub.showView(view),
-      actions: sectionActions(commands)
+      actions: sectionActions(commands),
+      charts
     });
     // Briefs load the first time their tab is shown.
     Object.assign(briefs, { onShown: () => !briefs.loaded && void commands.execute(CommandIDs.refreshBriefs) });

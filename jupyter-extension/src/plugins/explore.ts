@@ -1,7 +1,7 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { ExplorePanel } from '../explorePanel';
-import { CommandIDs, IDchub } from '../tokens';
+import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
 import { addPanelCommand, sectionActions } from './common';
 
 /**
@@ -14,8 +14,8 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
   description: 'DC Hub resources beyond the queue: grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline.',
   autoStart: true,
   requires: [IDchub],
-  optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null) => {
+  optional: [ICommandPalette, IDchubCharts],
+  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
     const { commands } = app;
     const explore = new ExplorePanel({
       connection: dchub.connection,
@@ -26,7 +26,8 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
         const model = await app.serviceManager.contents.get(path.replace(/^\/+/, ''), { content: true, type: 'file', format: 'text' });
         return typeof model.content === 'string' ? model.content : JSON.stringify(model.content);
       },
-      actions: sectionActions(commands)
+      actions: sectionActions(commands),
+      charts
     });
     dchub.addSection(explore, 600);
     const open = (resource: string, label: string, caption: string) =>
@@ -44,7 +45,8 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
           properties: {
             resource: {
               type: 'string',
-              description: 'grid-regions, dcpi-leaderboard, dcpi-market, receipts, parcel, markets, market, facilities, news, deals, pipeline, fuel-mix, prices'
+              description:
+                'grid-regions, dcpi-leaderboard, dcpi-scores, dcpi-market, receipts, parcel, markets, market, facilities, news, deals, pipeline, fuel-mix, prices'
             },
             values: { type: 'object' }
           }

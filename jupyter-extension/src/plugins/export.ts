@@ -85,7 +85,9 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
           const call = source?.pythonCall?.();
           if (!source || !call) throw new Error(`DC Hub: nothing to insert yet in ${source?.exportTitle ?? 'this section'}; load some data first.`);
           const state = dchub.connection.state;
-          const cells = insertPythonCells(panel, call, source, source.exportTable(), state.mode === 'direct' ? state.serviceUrl : undefined);
+          // The chart the view shows, drawn from the data line (`charts.queue_map(df)`).
+          const chart = source.charts?.pythonChart(call.variable ?? 'df') ?? undefined;
+          const cells = insertPythonCells(panel, { ...call, chart }, source, source.exportTable(), state.mode === 'direct' ? state.serviceUrl : undefined);
           shell.activateById(panel.id);
           return cells;
         } catch (err) {

@@ -3,7 +3,7 @@ import { ICommandPalette } from '@jupyterlab/apputils';
 import { QUEUE_PREDICATES, QueueFilters } from '@dchub/core';
 import { QUEUE_CONTROLS } from '../queueForm';
 import { QueuePanel } from '../queuePanel';
-import { CommandIDs, IDchub } from '../tokens';
+import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
 import { addPanelCommand, argBool, argList, argText, sectionActions } from './common';
 
 /** The interconnection-queue explorer: its form in the sidebar, the survivors in the main area. */
@@ -12,8 +12,8 @@ export const queuePlugin: JupyterFrontEndPlugin<void> = {
   description: 'DC Hub interconnection-queue search.',
   autoStart: true,
   requires: [IDchub],
-  optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null) => {
+  optional: [ICommandPalette, IDchubCharts],
+  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
     const { commands } = app;
     const queue = new QueuePanel({
       connection: dchub.connection,
@@ -21,7 +21,8 @@ export const queuePlugin: JupyterFrontEndPlugin<void> = {
       onScoreSite: (site) => void commands.execute(CommandIDs.scoreSite, { ...site }),
       onRank: (candidates) => void commands.execute(CommandIDs.setCandidates, { candidates: candidates as never }),
       showView: (view) => dchub.showView(view),
-      actions: sectionActions(commands)
+      actions: sectionActions(commands),
+      charts
     });
     dchub.addSection(queue, 100);
 

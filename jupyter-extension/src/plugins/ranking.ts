@@ -2,7 +2,7 @@ import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/applica
 import { ICommandPalette } from '@jupyterlab/apputils';
 import type { Cell } from '@dchub/core';
 import { RankPanel } from '../rankPanel';
-import { CommandIDs, IDchub } from '../tokens';
+import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
 import { addPanelCommand, sectionActions } from './common';
 
 /** Ranking of candidate sites on weighted objectives; the ranked grid opens in the main area. */
@@ -11,14 +11,15 @@ export const rankingPlugin: JupyterFrontEndPlugin<void> = {
   description: 'DC Hub site ranking.',
   autoStart: true,
   requires: [IDchub],
-  optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null) => {
+  optional: [ICommandPalette, IDchubCharts],
+  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
     const { commands } = app;
     const rank = new RankPanel({
       connection: dchub.connection,
       onRank: () => void commands.execute(CommandIDs.rankSites),
       showView: (view) => dchub.showView(view),
-      actions: sectionActions(commands)
+      actions: sectionActions(commands),
+      charts
     });
     dchub.addSection(rank, 400);
 

@@ -1,7 +1,7 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { SitePanel } from '../sitePanel';
-import { CommandIDs, IDchub } from '../tokens';
+import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
 import { addPanelCommand, argText, sectionActions } from './common';
 
 /** Site score: a lat/lon/capacity form (filled from a queue row's hand-off) and a readable card. */
@@ -10,10 +10,15 @@ export const sitePlugin: JupyterFrontEndPlugin<void> = {
   description: 'DC Hub site scoring.',
   autoStart: true,
   requires: [IDchub],
-  optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null) => {
+  optional: [ICommandPalette, IDchubCharts],
+  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
     const { commands } = app;
-    const site = new SitePanel({ connection: dchub.connection, onScore: () => void commands.execute(CommandIDs.scoreSite), actions: sectionActions(commands) });
+    const site = new SitePanel({
+      connection: dchub.connection,
+      onScore: () => void commands.execute(CommandIDs.scoreSite),
+      actions: sectionActions(commands),
+      charts
+    });
     dchub.addSection(site, 300);
 
     addPanelCommand(app, dchub, palette, CommandIDs.scoreSite, 'site-score', {

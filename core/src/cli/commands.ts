@@ -22,6 +22,7 @@ import {
 import { McpToolClient, toolTable } from '../mcp.js';
 import { toolExplanations, toolRefusal } from '../mcp-answers.js';
 import { namedValues } from '../args.js';
+import { oneLine } from '../http/words.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
 import type { PagesProgress } from '../paging.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
@@ -228,6 +229,9 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         `dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today\n`,
       );
       const r = await runChain(client, input, (p) => io.err(`dchub: [${p.step}] ${p.message}\n`));
+      // The queue's explanations here; the ranking's come with its answer.
+      const ranking = fetchMeta(r.ranked)?.explanations ?? [];
+      for (const line of r.explanations.filter((l) => !ranking.includes(l))) io.err(`dchub: ${oneLine(line, 400)}\n`);
       emit(r.table, r.ranked);
       return EXIT.ok;
     }

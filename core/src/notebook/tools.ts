@@ -1,5 +1,5 @@
 import type { ToolResult } from '../mcp.js';
-import { toolRefusal } from '../mcp-answers.js';
+import { toolExplanations, toolRefusal } from '../mcp-answers.js';
 import { citationOf, describeAnswer, previewAttr, type NotebookAnswer, type NotebookWarning } from './answer.js';
 import { frameColumns } from './columns.js';
 import { text, type MethodContext } from './context.js';
@@ -34,9 +34,12 @@ export async function tool(args: Record<string, unknown>, ctx: MethodContext): P
   // The tool's own error in its words (core's rule for every host).
   const refused = toolRefusal(r);
   if (refused) throw refused;
-  const warnings = toolWarnings(name, r);
+  // What the tool's answer explains (a message for the user, a generic answer's note), a `note` each.
+  const said = toolExplanations(r);
+  const notes: NotebookWarning[] = said.map((e) => ({ category: 'note', message: `DC Hub: ${e}` }));
+  const warnings = [...toolWarnings(name, r), ...notes];
   const records = recordsOf(r.data);
-  if (!records) return { shape: 'data', data: r.data, attrs: {}, warnings };
+  if (!records) return { shape: 'data', data: r.data, attrs: said.length ? { explanations: said } : {}, warnings };
   const stale = r.stale === true;
   const meta = {
     fromCache: r.fromCache,
@@ -52,6 +55,7 @@ export async function tool(args: Record<string, unknown>, ctx: MethodContext): P
     citation: citationOf(r.data),
     shown: records.length,
     preview: r.previewInfo,
+    explanations: said,
     extra: { tool: name },
   });
   described.attrs.preview = previewAttr(r.previewInfo, records.length, r.partial);

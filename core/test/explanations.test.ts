@@ -92,6 +92,35 @@ describe.each(SANDBOX_PROFILES)('the service explains, the CLI says so (%s profi
     if (format !== 'json') expect(r.out).not.toContain(answer.caveats[0]);
   });
 
+  it.each(FORMATS)(
+    'chain --format %s: what the queue excluded, and when the cut leaves nothing the queue’s reason (exit 2), never a spent allowance',
+    async (format) => {
+      const excluded = /^dchub: excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/;
+      const some = await run(
+        PRO,
+        'chain',
+        '--iso',
+        'PJM,SPP',
+        '--max-ttp-months',
+        '30',
+        '--objectives',
+        'overall_score:1',
+        '--max-sites',
+        '2',
+        '--format',
+        format,
+      );
+      expect(some.code).toBe(EXIT.ok);
+      expect(some.lines.filter((l) => excluded.test(l))).toHaveLength(1);
+      const none = await run(PRO, 'chain', '--iso', 'PJM', '--max-ttp-months', '30', '--objectives', 'overall_score:1', '--format', format);
+      expect(none.code).toBe(EXIT.usage);
+      expect(none.out).toBe('');
+      expect(none.lines).toContainEqual(expect.stringMatching(/^dchub: no queued project with coordinates survives these filters/));
+      expect(none.lines).toContainEqual(expect.stringMatching(excluded));
+      expect(none.err).not.toMatch(/is spent|QuotaSpent/);
+    },
+  );
+
   it.each(FORMATS)('brief --format %s: a market the service does not know — the markets it suggests, exit 2', async (format) => {
     const said = await served('/api/v1/market-brief/atlantis');
     const r = await run(undefined, 'brief', 'atlantis', '--format', format);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STANDIN, startExplainStandin, type ExplainStandin } from '../../core/test/support/explain-standin.js';
 import { ExcelFixture, PROFILES, call, range, type Harness } from './fixture.js';
 
 /**
@@ -92,5 +93,43 @@ describe.each(PROFILES)('what the service explains, in cells (%s profile)', (pro
     expect(r.error?.code).toBe('#N/A');
     expect(r.error!.message).toMatch(/^DC Hub: no queued project with coordinates survives these filters.* — excluded by max_ttp_months 30 .*PJM/);
     expect(r.error!.message).not.toMatch(/allowance|spent/);
+  });
+});
+
+describe('what the service explains, in cells: the fields the sandbox cannot produce (a loopback stand-in)', () => {
+  const fx = new ExcelFixture();
+  let standin: ExplainStandin;
+  beforeAll(async () => {
+    await fx.start({ seed: 'excel-explain-standin', keys: { pro: PRO_KEY } });
+    standin = await startExplainStandin({ cors: true });
+  });
+  afterAll(async () => {
+    await standin?.close();
+    await fx.stop();
+  });
+  const tool = async (scenario: string, ...args: unknown[]) => {
+    const h = await fx.harness(PRO_KEY, standin.base(scenario));
+    try {
+      return await call(h, 'TOOL', args);
+    } finally {
+      await h.page.close();
+    }
+  };
+
+  it('TOOL with a key refused at any step of the MCP session: #N/A in the service’s words, with where to get a key', async () => {
+    const key = `how to get a key: ${STANDIN.keyUrl}`;
+    expect((await tool('list-401', 'get_news', null)).error).toEqual({ code: '#N/A', message: `DC Hub: MCP tools/list: ${STANDIN.keyRefused} — ${key}` });
+    expect((await tool('call-401', 'get_news', null)).error).toEqual({ code: '#N/A', message: `DC Hub: get_news: ${STANDIN.keyRefused} — ${key}` });
+    expect((await tool('call-rpc', 'get_news', null)).error).toEqual({ code: '#N/A', message: `DC Hub: get_news: ${STANDIN.rpcRefused}` });
+    const walled = (await tool('call-403', 'get_news', null)).error!;
+    expect(walled.code).toBe('#N/A');
+    expect(walled.message).toMatch(/^DC Hub: get_news: A key on the Pro plan or above opens this tool over MCP \(your plan: free\)/);
+  });
+
+  it('TOOL answering the zero-row time-to-power cut as a tool error: an answer whose closing rows are the exclusion and the hint', async () => {
+    const r = await tool('ttp-cut', 'get_interconnection_queue', 'iso=PJM');
+    expect(r.error).toBeUndefined();
+    const rows = (r.value as unknown[][]).map((row) => row[0]);
+    expect(rows.slice(-2)).toEqual(['excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)', STANDIN.ttpHint]);
   });
 });

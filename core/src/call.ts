@@ -1,3 +1,4 @@
+import { explainAnswer } from './explain.js';
 import type { PreviewInfo } from './preview.js';
 
 export interface CallOptions {
@@ -28,6 +29,12 @@ export interface FetchMeta {
   warnings: string[];
   /** What a preview withholds and how to open it (`previewSentence` words it). */
   previewInfo?: PreviewInfo;
+  /**
+   * What the service explains about the answer, one plain line each, in its words where it gave
+   * words (`explainAnswer`: ISOs a time-to-power cut excluded and the hint, objectives not scored and
+   * why, candidates left out, caveats, a missing forecast's reason). Hosts show them with the answer.
+   */
+  explanations?: string[];
   /** The call went out past an assumed daily allowance (one line saying so; also among `warnings`). */
   allowance?: string;
   /** Answered locally from a cached wider answer (the request below, of that age), not fetched. */
@@ -45,9 +52,16 @@ export function fetchMeta(data: unknown): FetchMeta | undefined {
   return data && typeof data === 'object' ? META.get(data) : undefined;
 }
 
-/** Records how `data` was obtained (objects only; a primitive answer carries its meta in Fetched). */
-export function attachMeta(data: unknown, meta: FetchMeta): void {
-  if (data && typeof data === 'object') META.set(data, meta);
+/**
+ * Records how `data` was obtained (objects only; a primitive answer carries its meta in Fetched),
+ * with what the answer explains about itself read from it here, once for every way an answer
+ * arrives (fetched, cached, derived, paged). Returns the meta as recorded.
+ */
+export function attachMeta(data: unknown, meta: FetchMeta): FetchMeta {
+  const explanations = meta.explanations ?? explainAnswer(data);
+  const recorded = explanations.length ? { ...meta, explanations } : meta;
+  if (data && typeof data === 'object') META.set(data, recorded);
+  return recorded;
 }
 
 /** A duration for people: `45 s`, `12 min`, `3 h 5 min`, `2 days`. */

@@ -1,5 +1,6 @@
 import type { DchubClient } from './client.js';
-import { QuotaSpentError } from './errors.js';
+import { fetchMeta } from './call.js';
+import { NotFoundError, QuotaSpentError } from './errors.js';
 import { refineQueue } from './queue.js';
 import { rankSites, rankedTable, type ScoringMode } from './ranking.js';
 import type { QueueFiltersInput, QueueRecordT } from './schemas/queue.js';
@@ -70,6 +71,11 @@ export interface ChainResult {
   scored: number;
   skippedForBudget: number;
   callsSpent: number;
+  /**
+   * What the service explained along the way, one line each: the queue's (ISOs a time-to-power cut
+   * excluded), then the ranking's (objectives not scored, caveats). Hosts show them with the table.
+   */
+  explanations: string[];
 }
 
 /**
@@ -85,6 +91,13 @@ export async function runChain(client: DchubClient, input: ChainInput, onProgres
   onProgress({ step: 'queue', done: 0, total: 1, message: 'refining the interconnection queue' });
   const queue = await refineQueue(client, input.filters);
   const survivors = queue.results.filter((r) => r.site_evaluation_handoff?.analyze_site).slice(0, input.maxSites ?? 20);
+  const queueSaid = fetchMeta(queue)?.explanations ?? [];
+  if (!survivors.length) {
+    // Nothing to score: the queue's own explanation (a time-to-power cut, its hint), never a generic reason.
+    const none = new NotFoundError('no queued project with coordinates survives these filters: nothing to score or rank');
+    none.explanations = [...queueSaid];
+    throw none;
+  }
   const candidates: Array<Record<string, unknown>> = [];
   let skipped = 0;
   for (const [i, s] of survivors.entries()) {
@@ -113,7 +126,9 @@ export async function runChain(client: DchubClient, input: ChainInput, onProgres
   const table = rankedTable(ranked, Object.keys(input.objectives));
   if (skipped) table.note = [table.note, `${skipped} survivors not scored to stay within the budget of ${budget} calls.`].filter(Boolean).join(' ');
   table.citation ??= queue._cite;
-  return { table, ranked, scored: candidates.length, skippedForBudget: skipped, callsSpent: spent() };
+  const rankSaid = fetchMeta(ranked)?.explanations ?? [];
+  const explanations = [...new Set([...queueSaid, ...rankSaid])];
+  return { table, ranked, scored: candidates.length, skippedForBudget: skipped, callsSpent: spent(), explanations };
 }
 
 function candidateOf(s: QueueRecordT, score: Awaited<ReturnType<typeof siteScore>>): Record<string, unknown> {

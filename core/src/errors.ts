@@ -1,3 +1,4 @@
+import { explainRefusal } from './explain.js';
 import { looksLikeHtml, oneLine, stripUserinfo } from './http/words.js';
 import { describeGated, wallSentence, previewSentence, type PreviewInfo } from './preview.js';
 
@@ -16,6 +17,11 @@ export class DchubError extends Error {
   readonly body?: unknown;
   /** The call went out past an assumed daily allowance before it failed (one line saying so). */
   allowance?: string;
+  /**
+   * What the service's refusal explains beyond the message, one plain line each: a hint, the valid
+   * names it suggests, where to get a key (`explainRefusal`). Hosts show them with the message.
+   */
+  explanations: string[] = [];
   constructor(kind: ErrorKind, message: string, opts: { status?: number; body?: unknown; cause?: unknown } = {}) {
     super(stripUserinfo(message), opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = new.target.name;
@@ -192,8 +198,27 @@ const DAILY_CODES = new Set(['daily_limit_reached', 'daily_cap_exceeded', 'quota
 /** Waits beyond this many seconds fail at once instead of holding the caller. */
 export const MAX_RETRY_WAIT_SECONDS = 5;
 
-/** Maps an HTTP status and its (possibly JSON) body to the matching typed error. */
+/** The lines of an error: its message, then what the service explained beyond it (see `explainRefusal`). */
+export function errorLines(err: DchubError): string[] {
+  return [err.message, ...err.explanations];
+}
+
+/**
+ * An error as one line, for a host with room for one message (an Excel cell): the message, then
+ * what the service explained, `; `-separated.
+ */
+export function errorSentence(err: DchubError): string {
+  return err.explanations.length ? `${err.message.replace(/[.\s]+$/, '')} — ${err.explanations.join('; ')}` : err.message;
+}
+
+/** Maps an HTTP status and its (possibly JSON) body to the matching typed error, with what the body explains. */
 export function errorFromResponse(status: number, body: unknown, headers?: Headers): DchubError {
+  const err = typedError(status, body, headers);
+  err.explanations = explainRefusal(body, err.message);
+  return err;
+}
+
+function typedError(status: number, body: unknown, headers?: Headers): DchubError {
   if (typeof body === 'string' && looksLikeHtml(body, headers?.get('content-type'))) {
     const msg = htmlPageMessage(status);
     if (status === 429) return new RateLimitError(msg, { status, retryAfterSeconds: retryAfterSeconds(headers?.get('retry-after')) });
@@ -204,7 +229,10 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
   }
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const human = (b.for_your_human && typeof b.for_your_human === 'object' ? b.for_your_human : {}) as Record<string, unknown>;
-  const rawWords = text(b.message) ?? text(b.error) ?? text(b.human_message) ?? text(human.message) ?? (typeof body === 'string' ? body : undefined);
+  // A JSON-RPC error (the MCP endpoint's refusals): `{"jsonrpc": "2.0", "error": {"code", "message"}}`.
+  const rpc = (b.error && typeof b.error === 'object' ? b.error : {}) as Record<string, unknown>;
+  const rawWords =
+    text(b.message) ?? text(b.error) ?? text(rpc.message) ?? text(b.human_message) ?? text(human.message) ?? (typeof body === 'string' ? body : undefined);
   const serverWords = rawWords !== undefined ? oneLine(rawWords) || undefined : undefined;
   const reason = serverWords ?? `HTTP ${status}`;
   if (status === 400 || status === 413 || status === 422) {

@@ -1,6 +1,7 @@
-import { AuthError, RateLimitError } from './errors.js';
+import { AuthError, DchubError, RateLimitError, ValidationError, errorFromResponse } from './errors.js';
+import { beyond, explainAnswer, explainRefusal } from './explain.js';
 import { oneLine } from './http/words.js';
-import { describeGated, previewInfo, wallSentence, type PreviewInfo } from './preview.js';
+import { describeGated, previewInfo, previewSentence, wallSentence, type PreviewInfo } from './preview.js';
 
 /**
  * How the MCP server's tool answers are read: JSON text (possibly followed by a Markdown upsell
@@ -45,7 +46,7 @@ export function toolWall(tool: string, data: unknown, isError: boolean): AuthErr
     const message = str(data.user_message) ?? str(human.message) ?? str(data.message) ?? str(data.human_message);
     const requiredPlan = str(data.required_plan) ?? str(data._required_tier);
     const upgradeUrl = str(human.url) ?? str(data.upgrade_url) ?? str(data.pricing_url);
-    return new AuthError(
+    const err = new AuthError(
       `${tool}: ${wallSentence({ message: message ? oneLine(message) : undefined, requiredTier: requiredPlan, currentPlan: str(data.current_plan), upgradeUrl, what: tool })}`,
       {
         status: 403,
@@ -56,6 +57,8 @@ export function toolWall(tool: string, data: unknown, isError: boolean): AuthErr
         authInstructions: upgradeUrl,
       },
     );
+    err.explanations = explainRefusal(data, err.message);
+    return err;
   }
   if (typeof data === 'string' && (/\bpro_required\b/.test(data) || (isError && /\b(requires|needs) (a |the )?(pro|developer|paid)\b.*plan/i.test(data)))) {
     const url = /https?:\/\/\S+/.exec(data)?.[0]?.replace(/[).,]+$/, '');
@@ -121,4 +124,55 @@ export function toolPreview(data: unknown): PreviewInfo | undefined {
     upgradeUrl: str(human.url) ?? gated?.upgradeUrl ?? str(data.upgrade_url),
     message: str(human.message) ?? str(data.user_message) ?? gated?.message,
   });
+}
+
+/** Error codes of a tool answer that mean the key itself was refused (not a plan wall). */
+const KEY_REFUSED = /^(invalid_api_key|api_key_required|auth_required|unauthorized|forbidden|key_revoked|invalid_token)$/i;
+
+/**
+ * A tool's own error (an MCP result with `isError`), as the typed error a caller meets: a refused
+ * key an AuthError, anything else a ValidationError of the tool, in the server's words, with what
+ * it suggests (valid names, a hint, an example) as explanations. Undefined for a result that is an
+ * answer: not an error, or the zero-row time-to-power cut whose `_error_mitigation` says what to ask.
+ */
+export function toolRefusal(r: { tool: string; data: unknown; text: string; isError: boolean }): DchubError | undefined {
+  if (!r.isError || (isObj(r.data) && isObj(r.data._error_mitigation))) return undefined;
+  const d = isObj(r.data) ? r.data : {};
+  const said = str(d.message) ?? str(d.error) ?? str(d.user_message) ?? (str(r.text) ? oneLine(r.text, 300) : undefined) ?? 'the tool reported an error';
+  const words = `${r.tool}: ${oneLine(said, 300)}`;
+  const err = KEY_REFUSED.test(str(d.error) ?? '')
+    ? new AuthError(words, { status: 401, body: r.data, authInstructions: str(d.auth_instructions) ?? str(d.get_key_url) })
+    : new ValidationError(r.tool, oneLine(said, 300), { body: r.data });
+  err.explanations = explainRefusal(r.data, err.message);
+  return err;
+}
+
+/** What a tool answer explains about itself, beyond what its preview sentence already says. */
+export function toolExplanations(r: { data: unknown; previewInfo?: PreviewInfo }): string[] {
+  const lines = explainAnswer(r.data);
+  return r.previewInfo ? beyond(previewSentence(r.previewInfo), lines) : lines;
+}
+
+/**
+ * A failure of the MCP exchange itself at `step` (the handshake, tools/list, tools/call) that
+ * refuses the key or the plan — HTTP 401/402/403 with the service's body, a JSON-RPC -32001
+ * Unauthorized — as an AuthError in the service's words (exit 3, #N/A); undefined for any other.
+ */
+export function exchangeRefusal(err: unknown, step: string): DchubError | undefined {
+  if (err instanceof DchubError) return err.kind === 'auth' ? err : undefined;
+  const code = (err as { code?: unknown } | null)?.code;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (code === 401 || code === 402 || code === 403) {
+    // The SDK's StreamableHTTPError: "Error POSTing to endpoint: <the body as served>".
+    const at = msg.indexOf('{');
+    const served = at >= 0 ? msg.slice(at) : msg.replace(/^.*?endpoint:\s*/, '');
+    const refused = errorFromResponse(code, served.trim().startsWith('{') ? parseToolText(served).data : served);
+    if (!(refused instanceof AuthError)) return undefined;
+    refused.message = `${step}: ${refused.message}`;
+    return refused;
+  }
+  if (code === -32001 || /\b(invalid_api_key|unauthori[sz]ed)\b/i.test(msg)) {
+    return new AuthError(`${step}: ${oneLine(msg.replace(/^MCP error -?\d+:\s*/, ''), 300)}`, { status: 401 });
+  }
+  return undefined;
 }

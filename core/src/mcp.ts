@@ -8,8 +8,8 @@ import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
 import { checkApiKey } from './api-key.js';
 import { redirectSafeFetch } from './http/redirects.js';
-import { AuthError, DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
-import { parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
+import { DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
+import { exchangeRefusal, parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
 import { formatAge } from './call.js';
 import type { PreviewInfo } from './preview.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
@@ -101,8 +101,10 @@ export class McpToolClient {
         await client.connect(transport);
       } catch (err) {
         this.#connecting = undefined;
+        // A refused key or plan at the handshake: the service's words (exit 3, #N/A), never a network error.
+        const refused = exchangeRefusal(err, 'MCP');
+        if (refused) throw refused;
         const msg = err instanceof Error ? err.message : String(err);
-        if (/401|invalid_api_key/i.test(msg)) throw new AuthError(`MCP: ${msg}`, { status: 401 });
         throw new NetworkError(`MCP: cannot connect to ${url.href} (${msg})`, { cause: err });
       }
       this.#client = client;
@@ -114,7 +116,9 @@ export class McpToolClient {
   /** The server's tools with their input schemas. */
   async listTools(): Promise<Array<{ name: string; description?: string; inputSchema?: unknown }>> {
     const c = await this.#connect();
-    const { tools } = await c.listTools();
+    const { tools } = await c.listTools().catch((err: unknown) => {
+      throw exchangeRefusal(err, 'MCP tools/list') ?? err;
+    });
     this.#tools = new Map(tools.map((t) => [t.name, { inputSchema: t.inputSchema, description: t.description }]));
     return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   }
@@ -124,7 +128,11 @@ export class McpToolClient {
    * when `offline` (formula preview), when the server cannot be reached, or when it does not list it.
    */
   async inputSchema(name: string, opts: { offline?: boolean } = {}): Promise<ToolArgSchema | undefined> {
-    if (!this.#tools && !opts.offline) await this.listTools().catch(() => undefined);
+    // Unreachable: core's copy serves; a refused key or plan is the caller's to know (exit 3).
+    if (!this.#tools && !opts.offline)
+      await this.listTools().catch((err: unknown) => {
+        if (err instanceof DchubError && err.kind === 'auth') throw err;
+      });
     return (this.#tools?.get(name)?.inputSchema as ToolArgSchema | undefined) ?? knownToolInputSchema(name);
   }
 
@@ -177,6 +185,9 @@ export class McpToolClient {
         if (served) return served;
         throw err;
       }
+      // A key or plan refused in the middle of the session (401/403, JSON-RPC -32001): an AuthError, never stale-served.
+      const denied = exchangeRefusal(err, name);
+      if (denied) throw denied;
       const msg = err instanceof Error ? err.message : String(err);
       // HTTP 429 on the exchange (the Jupyter relay's MCP allowance spent): read as the tool's own daily cap.
       const refused = (err as { code?: unknown }).code === 429 ? toolDailyCap(name, parseToolText(msg.slice(msg.indexOf('{'))).data) : undefined;

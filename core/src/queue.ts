@@ -36,12 +36,14 @@ export const QUEUE_COLUMNS = [
   'candidate_id',
 ] as const;
 
-/** The survivors as a table; the time-to-power hint rides along as the note when the cut emptied the set. */
+/**
+ * The survivors as a table. What the service explains (the ISOs a time-to-power cut excluded, its
+ * hint when the cut emptied the set) is `fetchMeta(result).explanations`, shown by every host.
+ */
 export function queueTable(result: QueueResultT): Table {
   const records = result.results.map((r) => ({ ...r, lng: r.lng ?? (r as { lon?: number | null }).lon }));
   return tableFromRecords(records, QUEUE_COLUMNS, {
     citation: result._cite ?? result.citation?.cite_as,
     asOf: result.snapshot_id?.replace(/^snap_/, ''),
-    note: result._error_mitigation?.deterministic_hint,
   });
 }

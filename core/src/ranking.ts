@@ -64,6 +64,6 @@ export function rankedTable(r: RankedSitesT, objectives: readonly string[] = Obj
       ...extra.map((k) => cell(rec[k])),
     ];
   });
-  const notes = [...(r.caveats ?? [])];
-  return { columns, rows, citation: r._cite ?? r.citation?.cite_as, note: notes.length ? notes.join(' ') : undefined };
+  // The caveats, objectives not scored and candidates left out are `fetchMeta(r).explanations`.
+  return { columns, rows, citation: r._cite ?? r.citation?.cite_as };
 }

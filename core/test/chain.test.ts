@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { DchubClient, QuotaSpentError, ValidationError, analyzeParcel, chainCost, parcelTable, rankSites, rankedTable, runChain } from '../src/index.js';
+import {
+  DchubClient,
+  NotFoundError,
+  QuotaSpentError,
+  ValidationError,
+  analyzeParcel,
+  chainCost,
+  parcelTable,
+  rankSites,
+  rankedTable,
+  runChain,
+} from '../src/index.js';
 import { SANDBOX_PROFILES } from './support/profiles.js';
 
 describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (profile) => {
@@ -92,6 +103,21 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
     });
     it('refuses to start with no calls left', async () => {
       await expect(runChain(client(), { filters: { iso: 'SPP' }, objectives: { overall_score: 1 }, budget: 0 })).rejects.toBeInstanceOf(QuotaSpentError);
+    });
+    it('a time-to-power cut that leaves nothing says the queue’s explanation, never a spent allowance; a run carries what the queue excluded', async () => {
+      const empty = runChain(client(), { filters: { iso: 'PJM', max_ttp_months: 30, geocoded_only: true }, objectives: { overall_score: 1 } });
+      await expect(empty).rejects.toBeInstanceOf(NotFoundError);
+      const err = (await empty.catch((e: unknown) => e)) as NotFoundError;
+      expect(err.message).toMatch(/^no queued project with coordinates survives these filters/);
+      expect(err.explanations[0]).toMatch(/^excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/);
+      expect(err.explanations[1]).toMatch(/max_ttp_months/);
+      const r = await runChain(client(), {
+        filters: { iso: 'PJM,SPP', max_ttp_months: 30, geocoded_only: true },
+        objectives: { overall_score: 1 },
+        maxSites: 2,
+      });
+      expect(r.scored).toBe(2);
+      expect(r.explanations[0]).toMatch(/^excluded by max_ttp_months 30 \(average time to power longer\): PJM /);
     });
   });
 });

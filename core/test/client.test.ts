@@ -51,8 +51,11 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
     it('carries the time-to-power hint when the cut empties the set', async () => {
       const r = await refineQueue(new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-123' }), { iso: 'PJM', max_ttp_months: 30 });
       expect(r.count_returned).toBe(0);
-      const t = queueTable(r);
-      expect(t.note).toMatch(/max_ttp_months to at least 50\.5/);
+      // Every host shows what the service explains: the ISO the cut excluded, and its hint.
+      expect(fetchMeta(r)?.explanations).toEqual([
+        'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)',
+        expect.stringMatching(/max_ttp_months to at least 50\.5/),
+      ]);
     });
 
     it('keyless callers get the 3-row queue preview with the gating markers', async () => {

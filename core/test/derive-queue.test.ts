@@ -112,7 +112,7 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
       // The cut advice is rebuilt as the service words it.
       const cut = await core.refineQueue(c, { iso: 'PJM', min_mw: 300, max_ttp_months: 36 });
       expect(cut._error_mitigation?.suggested_params).toEqual({ max_ttp_months: 50.5 });
-      expect(core.queueTable(cut).note).toMatch(/at least 50\.5/);
+      expect(core.fetchMeta(cut)?.explanations).toContainEqual(expect.stringMatching(/at least 50\.5/));
       // A question the source cannot hold is fetched.
       await core.refineQueue(c, { iso: 'PJM,MISO', min_mw: 200 });
       expect(c.requestsSent).toBe(2);

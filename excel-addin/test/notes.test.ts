@@ -12,7 +12,7 @@ class CellError {
 }
 Object.assign(globalThis, { CustomFunctions: { Error: CellError, ErrorCode: ERROR_CODES } });
 
-const { answerNotes, oneCell, oneCellFormula, readableTimes } = await import('../src/functions/notes');
+const { answerNotes, closingRows, oneCell, oneCellFormula, readableTimes } = await import('../src/functions/notes');
 const { cellNotes, clearCellNotes, noteCell, onCellNotes, MAX_CELL_NOTES } = await import('../src/shared/cell-notes');
 
 const meta = (over: Partial<FetchMeta>): FetchMeta => ({
@@ -55,6 +55,15 @@ describe('closing rows of a table', () => {
     expect(answerNotes(answer({ fromCache: true, ageMs: 60_000 }))).toEqual([]);
     const nine = answerNotes(answer({ warnings: Array.from({ length: 9 }, (_, i) => `w${i}`) }));
     expect(nine).toEqual([...Array.from({ length: 8 }, (_, i) => `w${i}`), '… and 1 more warnings']);
+  });
+
+  it("the service's explanations come first, apart from the add-in's notes (closingRows), and in answerNotes' one list", () => {
+    const data = answer({ explanations: ['objective water_stress unavailable: no rows yet'], warnings: ['w0'], stale: true, ageMs: 60_000, reason: 'offline' });
+    const { explanations, notes } = closingRows(data);
+    expect(explanations).toEqual(['objective water_stress unavailable: no rows yet']);
+    expect(notes[0]).toBe('w0');
+    expect(notes[1]).toMatch(/^cached 1 min ago/);
+    expect(answerNotes(data)).toEqual([...explanations, ...notes]);
   });
 
   it('readable reset times', () => {

@@ -1,13 +1,16 @@
 /**
  * What the panel says beside an answer (pure, no DOM): one rule for every view, from core's
- * `fetchMeta` of the answer (or of each page of it) — what a gated preview withholds
- * (`previewSentence`), a stale answer's age and why it was served, an answer derived locally from a
- * wider one, and what the reader mended or left out (named bad records). The CLI prints the same
- * facts on stderr; Excel puts them in a closing row.
+ * `fetchMeta` of the answer (or of each page of it) — what the service explains about it (core's
+ * `explanations`: ISOs a time-to-power cut excluded and its hint, objectives not scored and why,
+ * caveats), what a gated preview withholds (`previewSentence`), a stale answer's age and why it
+ * was served, an answer derived locally from a wider one, and what the reader mended or left out
+ * (named bad records). The CLI prints the same facts on stderr; Excel puts them in closing rows.
  */
-import { describeDerived, formatAge, previewSentence, type FetchMeta, type PreviewInfo, type ToolResult } from '@dchub/core';
+import { beyond, describeDerived, formatAge, previewSentence, toolExplanations, type FetchMeta, type PreviewInfo, type ToolResult } from '@dchub/core';
 
 export interface AnswerNotes {
+  /** What the service explains about the answer, one line each (absent when it explains nothing). */
+  explanations?: string[];
   /** `previewSentence` of what a gated (or partial) preview withholds. */
   preview?: string;
   /** Served from the cache after a failed refresh: how old, and why. */
@@ -40,17 +43,23 @@ export function answerNotes(metas: ReadonlyArray<FetchMeta | undefined>, preview
     notes.stale = { ageMs: stalest.ageMs, reason, text: `Served from the cache (${formatAge(stalest.ageMs)} old): ${reason}.` };
   }
   if (derived && !stalest) notes.derived = `${describeDerived(derived).replace(/^a/, 'A')}.`;
+  const said = [...new Set(present.flatMap((m) => m.explanations ?? []))];
+  const explanations = notes.preview ? beyond(notes.preview, said) : said;
+  if (explanations.length) notes.explanations = explanations;
   return notes;
 }
 
 /**
- * The notes of an MCP tool answer: a list the server cut for this caller ("3 of 10") and what opens
- * the rest, and the call's own warnings (an assumed daily MCP allowance exceeded: the call went out).
+ * The notes of an MCP tool answer: what it explains for the user (core's `toolExplanations`), a
+ * list the server cut for this caller ("3 of 10") and what opens the rest, and the call's own
+ * warnings (an assumed daily MCP allowance exceeded: the call went out).
  */
-export function toolAnswerNotes(result: Pick<ToolResult, 'partial' | 'previewInfo' | 'warnings'>): AnswerNotes {
+export function toolAnswerNotes(result: Pick<ToolResult, 'partial' | 'previewInfo' | 'warnings'> & Partial<Pick<ToolResult, 'data'>>): AnswerNotes {
   const notes = answerNotes([], result.previewInfo);
   if (result.partial && !notes.preview) notes.preview = 'Partial: the service cut this answer for your plan.';
   notes.warnings = [...(result.warnings ?? [])];
+  const explanations = toolExplanations({ data: result.data, previewInfo: result.previewInfo });
+  if (explanations.length) notes.explanations = explanations;
   return notes;
 }
 

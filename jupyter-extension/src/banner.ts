@@ -3,13 +3,15 @@ import { answerNotes, warningLines, type AnswerNotes } from './answerNotes';
 import { div } from './dom';
 
 /**
- * The banner over a view's grid: a gated preview's sentence, a stale answer's age and reason, an
- * answer derived locally, and the reader's warnings (named bad records) as a list. Data attributes
- * (`data-preview`, `data-stale`, `data-derived`, `data-warnings`) say what it shows, for tests and
- * styles; hidden when there is nothing to say.
+ * The banner over a view's grid: what the service explains about the answer (a line each: ISOs a
+ * cut excluded, its hint, objectives not scored, caveats), a gated preview's sentence, a stale
+ * answer's age and reason, an answer derived locally, and the reader's warnings (named bad records)
+ * as a list. Data attributes (`data-explanations`, `data-preview`, `data-stale`, `data-derived`,
+ * `data-warnings`) say what it shows, for tests and styles; hidden when there is nothing to say.
  */
 export class AnswerBanner {
   readonly node: HTMLDivElement;
+  private readonly _explanations = document.createElement('ul');
   private readonly _preview = div('jp-DCHub-banner-preview');
   private readonly _stale = div('jp-DCHub-banner-stale');
   private readonly _derived = div('jp-DCHub-banner-derived');
@@ -20,7 +22,8 @@ export class AnswerBanner {
     this.node = div(`jp-DCHub-banner ${className}`.trim());
     this.node.setAttribute('role', 'note');
     this._warnings.className = 'jp-DCHub-banner-warnings';
-    this.node.append(this._preview, this._stale, this._derived, this._warnings);
+    this._explanations.className = 'jp-DCHub-banner-explanations';
+    this.node.append(this._explanations, this._preview, this._stale, this._derived, this._warnings);
     this.clear();
   }
 
@@ -43,22 +46,22 @@ export class AnswerBanner {
     put(this._preview, notes.preview);
     put(this._stale, notes.stale?.text);
     put(this._derived, notes.derived);
-    this._warnings.replaceChildren(
-      ...warningLines(notes.warnings).map((w) => {
-        const li = document.createElement('li');
-        li.textContent = w;
-        return li;
-      })
-    );
+    const explanations = notes.explanations ?? [];
+    // Text nodes only: nothing from an answer is markup.
+    const items = (lines: readonly string[]) => lines.map((text) => Object.assign(document.createElement('li'), { textContent: text }));
+    this._explanations.replaceChildren(...items(explanations));
+    this._explanations.hidden = explanations.length === 0;
+    this._warnings.replaceChildren(...items(warningLines(notes.warnings)));
     this._warnings.hidden = notes.warnings.length === 0;
     const d = this.node.dataset;
+    d.explanations = String(explanations.length);
     d.preview = String(!!notes.preview);
     d.stale = String(!!notes.stale);
     d.derived = String(!!notes.derived);
     d.warnings = String(notes.warnings.length);
     if (notes.stale) d.staleReason = notes.stale.reason;
     else delete d.staleReason;
-    this.node.hidden = !notes.preview && !notes.stale && !notes.derived && notes.warnings.length === 0;
+    this.node.hidden = !notes.preview && !notes.stale && !notes.derived && notes.warnings.length === 0 && explanations.length === 0;
   }
 
   clear(): void {

@@ -171,6 +171,7 @@ export function showError(el: HTMLElement, err: unknown, networkHint: string): v
     delete el.dataset.kind;
     delete el.dataset.param;
     delete el.dataset.daily;
+    delete el.dataset.explanations;
     return;
   }
   let message = err instanceof Error ? err.message : (scalarText(err) ?? 'an unexpected error');
@@ -185,7 +186,11 @@ export function showError(el: HTMLElement, err: unknown, networkHint: string): v
   // Today's allowance spent (the relay's or the service's): core's words say so; tests read the flag.
   if (err instanceof RateLimitError && err.daily) el.dataset.daily = 'true';
   else delete el.dataset.daily;
-  el.textContent = message;
+  // What the service explained beyond its message (a hint, the valid names it suggests, where to get
+  // a key), a line each under it; text nodes only.
+  const explanations = err instanceof DchubError ? err.explanations : [];
+  el.replaceChildren(message, ...explanations.map((line) => Object.assign(div('jp-DCHub-error-explanation'), { textContent: line })));
+  el.dataset.explanations = String(explanations.length);
   el.hidden = false;
 }
 

@@ -1,4 +1,4 @@
-import { scalarText, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
+import { scalarText, toolRefusal, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -171,7 +171,9 @@ export class McpPanel extends Panel implements TableSource {
       const args = toolArgs(tool.inputSchema, this._values());
       const mcp = await this._connection.mcp();
       const result = await mcp.callTool(tool.name, args);
-      if (result.isError) throw new Error(`${tool.name}: ${result.text || 'the tool reported an error'}`);
+      // The tool's own error in its words, with the names, hint and example it suggests (core's rule).
+      const refused = toolRefusal(result);
+      if (refused) throw refused;
       this._lastArgs = args;
       this._show(result);
       return result;

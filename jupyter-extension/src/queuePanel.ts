@@ -309,13 +309,15 @@ export class QueuePanel extends Panel implements TableSource {
     this._count.hidden = false;
     this._banner.showMeta([fetchMeta(result)]);
 
-    const suggestion = suggestedMaxTtp(result);
-    this._hintText.textContent = table.note ? `Time to power: ${table.note}` : '';
-    this._hintApply.hidden = !(table.note && suggestion !== undefined);
+    // The service's explanations (the ISOs the cut excluded, its hint) are in the banner; when the cut
+    // left nothing and the service suggests a value, one button asks again with it.
+    const suggestion = result.results.length === 0 && fetchMeta(result)?.explanations?.length ? suggestedMaxTtp(result) : undefined;
+    this._hintText.textContent = suggestion !== undefined ? `Time to power: ask again with max_ttp_months ${suggestion}` : '';
+    this._hintApply.hidden = suggestion === undefined;
     this._hintApply.textContent = suggestion !== undefined ? `Use ${suggestion} months` : 'Use this value';
     if (suggestion !== undefined) this._hintApply.dataset.value = String(suggestion);
     else delete this._hintApply.dataset.value;
-    this._hint.hidden = !table.note;
+    this._hint.hidden = suggestion === undefined;
 
     showText(this._citation, table.citation);
   }

@@ -268,7 +268,8 @@ export class RankPanel extends Panel implements TableSource {
     this._count.dataset.dropped = String(result.dropped_by_constraints);
     this._count.dataset.ids = result.results.map((r) => scalarText((r as { id?: unknown }).id) ?? '').join(' ');
     this._count.hidden = false;
-    const caveats = result.caveats ?? [];
+    // What the service explains (objectives not scored and why, candidates left out, caveats), a line each.
+    const caveats = fetchMeta(result)?.explanations ?? [];
     this._caveats.replaceChildren(...caveats.map((c) => Object.assign(document.createElement('li'), { textContent: c })));
     this._caveats.hidden = !caveats.length;
     showText(this._citation, table.citation);

@@ -28,6 +28,13 @@ describe('answer notes', () => {
     expect(answerNotes([meta({ preview: true })]).preview).toMatch(/^Preview: part of the data is withheld/);
   });
 
+  it("lists what the service explains, once across pages, without repeating the preview's sentence", () => {
+    const excluded = 'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)';
+    const n = answerNotes([meta({ explanations: [excluded, 'Expand max_ttp_months to at least 50.5.'] }), meta({ explanations: [excluded] })]);
+    expect(n.explanations).toEqual([excluded, 'Expand max_ttp_months to at least 50.5.']);
+    expect(answerNotes([meta({ explanations: [] })]).explanations).toBeUndefined();
+  });
+
   it("gives a stale answer's age and reason (the oldest page of several), and no derived line then", () => {
     const n = answerNotes([
       meta({ stale: true, ageMs: 3 * 3_600_000 + 5 * 60_000, reason: 'service error' }),

@@ -198,7 +198,7 @@ def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, c
 
 
 def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
-    """Keyless: a Pro tool's wall is an AuthError in one line with the upgrade URL, not its fields.
+    """Keyless: a Pro tool's wall is an AuthError, one line with the upgrade URL, not its fields.
 
     A list tool's cut answer ("3 of 10" at the real service, "2 of 10" at the spec's) is partial.
     """
@@ -207,13 +207,15 @@ def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
     hub = client(sandbox, cache_dir, key="")
     with pytest.raises(AuthError) as wall:
         hub.tool("analyze_site", lat=39.04, lon=-77.49)
-    message = str(wall.value)
+    # One line of the wall's words, then what the service explained beyond them, a line each.
+    message, *said = str(wall.value).split("\n")
     assert (
         message.startswith("analyze_site: ")
         and "Pro" in message
         and "https://dchub.cloud/pricing" in message
     )
-    assert "\n" not in message and "your plan: anonymous" in message
+    assert "your plan: anonymous" in message and said == wall.value.explanations
+    assert not any("{" in line for line in said)
     if PROFILE == "real":
         assert "pro_required" in message  # the service's own words for a human are kept
     with pytest.warns(GatedPreviewWarning):

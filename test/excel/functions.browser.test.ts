@@ -94,7 +94,9 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     const r = await call(page, 'QUEUE', ['PJM,MISO', 200, 36, null, null, null, null, null, null, null]);
     const m = r.value as any[][];
     expect(m[0]).toEqual([...QUEUE_COLUMNS]);
-    expect(m.length).toBe(expected.count_returned + 1);
+    // The header, the survivors, then the ISO the 36-month cut excluded, in a closing row.
+    expect(m.length).toBe(expected.count_returned + 2);
+    expect(m.at(-1)![0]).toBe(`excluded by max_ttp_months 36 (average time to power longer): PJM (${expected.isos_excluded_by_ttp.PJM} months)`);
     const col = (name: string) => m[0].indexOf(name);
     expected.results.forEach((row: any, i: number) => {
       expect(m[i + 1][col('queue_id')]).toBe(row.queue_id);
@@ -113,9 +115,11 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     expect(withSource[0][0]).toMatch(/^Source: .*CC-BY-4\.0/);
     expect(withSource[1]).toEqual([...QUEUE_COLUMNS]);
     const cut = (await call(page, 'QUEUE', ['PJM', null, 30, null, null, null, null, null, null, null])).value as any[][];
-    expect(cut).toHaveLength(2);
-    expect(cut[1][0]).toMatch(/max_ttp_months to at least 50\.5/);
-    expect(cut[1]).toHaveLength(QUEUE_COLUMNS.length);
+    // The header, the ISO the cut excluded, then the service's hint (in place of "no rows").
+    expect(cut).toHaveLength(3);
+    expect(cut[1][0]).toMatch(/^excluded by max_ttp_months 30 \(average time to power longer\): PJM/);
+    expect(cut[2][0]).toMatch(/max_ttp_months to at least 50\.5/);
+    expect(cut[2]).toHaveLength(QUEUE_COLUMNS.length);
   });
 
   it('bad arguments give #VALUE! naming the argument', async () => {

@@ -51,11 +51,11 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
         for (const col of ['capacity_mw', 'estimated_ttp_months', 'fiber_km']) expect(dataRows(m).map((r) => r[m[0].indexOf(col)])).toEqual(['', '', '']);
         expect(closing(m)).toEqual([sentence]);
       }
-      // A Developer key gets the full answer: numbers, no closing row.
+      // A Developer key gets the full answer: numbers; its one closing row is the ISO the cut excluded (the service's words).
       const full = (await call(await harness(KEYS.developer), 'QUEUE', Q('PJM,MISO', 200, 36))).value as any[][];
       expect(dataRows(full).length).toBeGreaterThan(3);
       expect(dataRows(full).every((r) => typeof r[full[0].indexOf('capacity_mw')] === 'number' && r[full[0].indexOf('capacity_mw')] >= 200)).toBe(true);
-      expect(closing(full)).toEqual([]);
+      expect(closing(full)).toEqual([expect.stringMatching(/^excluded by max_ttp_months 36 \(average time to power longer\): PJM \([\d.]+ months\)$/)]);
     });
 
     it('SITESCORE with a key below Pro: withheld scores are #N/A saying so, what is there answers, the verdict band too', async () => {
@@ -85,7 +85,8 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       expect(third.error).toEqual({
         code: '#N/A',
         message:
-          "DC Hub: Site scoring is a Pro feature. You used today's 2 free site scores; claim a key and upgrade to continue. (unlock: https://dchub.cloud/pricing)",
+          "DC Hub: Site scoring is a Pro feature. You used today's 2 free site scores; claim a key and upgrade to continue. (unlock: https://dchub.cloud/pricing)" +
+          ' — then: Send the key as X-API-Key; the Pro plan opens site scoring.',
       });
       expect((await call(h, 'SITESCORE', [39.04, -77.49, null, null])).value).toBe(a.value);
     });

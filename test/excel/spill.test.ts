@@ -30,6 +30,20 @@ describe('spill under the strict model', () => {
     }
   });
 
+  it("an answer's explanations close the spill after its note; on an empty answer they stand where the generic text would", () => {
+    const closing = {
+      explanations: ['excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)', 'Expand max_ttp_months.'],
+      notes: ['cached 2 min ago'],
+    };
+    const empty = spill({ columns: ['a', 'b'], rows: [] }, 1, closing, 'No queued projects match these filters');
+    expect(defects(empty)).toEqual([]);
+    expect(empty.map((r) => r[0])).toEqual(['a', ...closing.explanations, 'cached 2 min ago']);
+    const some = spill({ columns: ['a', 'b'], rows: [['x', 1]], note: 'Values in millions USD' }, 0, closing);
+    expect(some.map((r) => r[0])).toEqual(['x', 'Values in millions USD', ...closing.explanations, 'cached 2 min ago']);
+    // Without explanations the generic text says it, as before.
+    expect(spill({ columns: ['a'], rows: [] }, 1, { explanations: [], notes: [] }, 'No rows').map((r) => r[0])).toEqual(['a', 'No rows']);
+  });
+
   it('text longer than a cell holds is clipped, the source row fits a one-column table', () => {
     const m = spill({ columns: ['text'], rows: [['y'.repeat(40000)]], citation: 'DC Hub', asOf: 'today' }, 2);
     expect(defects(m)).toEqual([]);

@@ -229,8 +229,7 @@ export class CachedFetcher {
       ...(extra ? { allowance: extra } : {}),
       ...(r?.derivedFrom ? { derivedFrom: r.derivedFrom } : {}),
     };
-    attachMeta(value, meta);
-    return { data: value, ...meta };
+    return { data: value, ...attachMeta(value, meta) };
   }
 
   /** Reserves one call; the warning to show when an assumed allowance was exceeded. */

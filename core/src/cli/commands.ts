@@ -20,7 +20,9 @@ import {
   marketsTable,
 } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
-import { namedValues, scalarText } from '../args.js';
+import { toolExplanations, toolRefusal } from '../mcp-answers.js';
+import { namedValues } from '../args.js';
+import { oneLine } from '../http/words.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
 import type { PagesProgress } from '../paging.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
@@ -227,6 +229,9 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         `dchub: the chain costs at most ${cost.worstCase} calls; ${cost.remaining ?? 'an unknown number of calls (the service has not stated your allowance)'} left today\n`,
       );
       const r = await runChain(client, input, (p) => io.err(`dchub: [${p.step}] ${p.message}\n`));
+      // The queue's explanations here; the ranking's come with its answer.
+      const ranking = fetchMeta(r.ranked)?.explanations ?? [];
+      for (const line of r.explanations.filter((l) => !ranking.includes(l))) io.err(`dchub: ${oneLine(line, 400)}\n`);
       emit(r.table, r.ranked);
       return EXIT.ok;
     }
@@ -245,17 +250,14 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         const undeclared = undeclaredToolArguments(await mcp.inputSchema(rest[0]), raw);
         if (undeclared.length) io.err(`dchub: ${rest[0]} does not declare ${undeclared.join(', ')}; sent as given\n`);
         const r = await mcp.callTool(rest[0], args, call);
-        if (r.isError) {
-          const d = r.data as { error?: unknown; message?: unknown } | null;
-          const words = (typeof d === 'object' && d ? (scalarText(d.message) ?? scalarText(d.error)) : undefined) ?? r.text;
-          io.err(`dchub: ${rest[0]}: ${words.replace(/\s+/g, ' ').slice(0, 400)}\n`);
-          return EXIT.usage;
-        }
+        // The tool's own error in its words, with what it suggests (exit 2; a refused key exit 3).
+        const refused = toolRefusal(r);
+        if (refused) throw refused;
         const t = toolTable(r);
         io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
         if (r.fromCache) io.err('dchub: from cache\n');
-        for (const line of answerNotes(r.warnings ? { fromCache: false, stale: false, ageMs: 0, warnings: r.warnings } : undefined, r.previewInfo))
-          io.err(line);
+        const notes = { fromCache: false, stale: false, ageMs: 0, warnings: r.warnings ?? [], explanations: toolExplanations(r) };
+        for (const line of answerNotes(notes, r.previewInfo)) io.err(line);
       } finally {
         await mcp.close();
       }

@@ -18,11 +18,13 @@ export interface CliIO {
 const MAX_WARNINGS = 8;
 
 /**
- * What the user should know about an answer, on stderr, one line each: its age when it came from
- * the cache (and why, when stale), what the reader mended or left out, and what a preview withholds.
+ * What the user should know about an answer, on stderr, one line each, in every output format:
+ * its age when it came from the cache (and why, when stale), what the reader mended or left out,
+ * what the service explains about it (exclusions, hints, caveats: `meta.explanations`), and what a
+ * preview withholds.
  */
 export function answerNotes(
-  meta: Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom'> | undefined,
+  meta: Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom' | 'explanations'> | undefined,
   preview?: PreviewInfo,
 ): string[] {
   const lines: string[] = [];
@@ -32,6 +34,7 @@ export function answerNotes(
   const warnings = meta?.warnings ?? [];
   for (const w of warnings.slice(0, MAX_WARNINGS)) lines.push(`warning: ${w}`);
   if (warnings.length > MAX_WARNINGS) lines.push(`warning: … and ${warnings.length - MAX_WARNINGS} more`);
+  lines.push(...(meta?.explanations ?? []));
   const p = preview ?? meta?.previewInfo;
   if (p) lines.push(previewSentence(p, 'gated preview'));
   return lines.map((l) => `dchub: ${oneLine(l, 400)}\n`);
@@ -45,13 +48,11 @@ export function reportError(err: unknown, io: CliIO): number {
     io.err(`dchub: ${msg}\n(dchub --help for usage)\n`);
     return EXIT.usage;
   }
-  // Where to get a key, unless the line already says where to upgrade.
-  const see =
-    err instanceof AuthError && err.authInstructions && !msg.includes(err.authInstructions) && !(err.upgradeUrl && msg.includes(err.upgradeUrl))
-      ? ` (see ${err.authInstructions})`
-      : '';
-  if (err instanceof DchubError) io.err(`dchub: ${msg}${see}\n`);
-  else {
+  if (err instanceof DchubError) {
+    io.err(`dchub: ${msg}\n`);
+    // What the service explained beyond its message (a hint, valid names, where to get a key), a line each.
+    for (const line of err.explanations) io.err(`dchub: ${oneLine(stripUserinfo(line), 400)}\n`);
+  } else {
     io.err(`dchub: internal error: ${msg || 'unknown'} (set DCHUB_DEBUG=1 for details)\n`);
     if (io.env.DCHUB_DEBUG && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
   }

@@ -39,7 +39,8 @@ function typeOf(err: DchubError): string {
 
 /**
  * A failure as the JSON-RPC error a host maps one-to-one onto its own classes: `data.type` names
- * the class, the rest are its fields under the host's names (`param`, `retry_after_seconds`, ...).
+ * the class, the rest are its fields under the host's names (`param`, `retry_after_seconds`,
+ * `explanations`, ...).
  */
 export function rpcError(err: unknown): { code: number; message: string; data?: Record<string, unknown> } {
   if (!(err instanceof DchubError)) {
@@ -50,6 +51,8 @@ export function rpcError(err: unknown): { code: number; message: string; data?: 
     return { code: RPC.internal, message: `internal error: ${err instanceof Error ? err.message : String(err)}` };
   }
   const data: Record<string, unknown> = { type: typeOf(err), kind: err.kind, status: err.status ?? null, body: bounded(err.body) };
+  // What the service explained beyond the message (a hint, valid names), a line each: hosts add them to theirs.
+  if (err.explanations.length) data.explanations = [...err.explanations];
   if (err.allowance) data.warnings = [{ category: 'allowance', message: `DC Hub: ${err.allowance}` }];
   if (err instanceof ValidationError) data.param = err.param;
   if (err instanceof RateLimitError)

@@ -54,6 +54,8 @@ export interface AnswerFacts {
   /** A list the service cut for this caller (an MCP tool's "3 of 10"). */
   partial?: boolean;
   note?: string | null;
+  /** What the service explains about the answer when it has no FetchMeta of its own (an MCP tool's). */
+  explanations?: readonly string[];
   /** Attributes of this kind of answer (`count_total_matching`, `tier`, ...). */
   extra?: Attrs;
   /** The path asked, named in a stale answer's warning. */
@@ -64,16 +66,20 @@ const ageMinutes = (ms: number) => Math.round(ms / 60_000);
 
 /**
  * The attrs and warnings of an answer from its FetchMeta and what the method knows: the same keys
- * for every method (citation, as_of, preview, note, from_cache, stale, age_seconds; stale_reason,
- * derived_from and warnings when there are any), then the method's own.
+ * for every method (citation, as_of, preview, note, explanations, from_cache, stale, age_seconds;
+ * stale_reason, derived_from and warnings when there are any), then the method's own. What the
+ * service explains (core's `explainAnswer`: an exclusion, a hint, a caveat) is `explanations`, a
+ * list of lines, and each is a `note` warning too, so a notebook shows it with the answer.
  */
 export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts): Described {
   const preview = facts.preview ?? meta?.previewInfo;
+  const explanations = facts.explanations ?? meta?.explanations ?? [];
   const attrs: Attrs = {
     citation: facts.citation ?? null,
     as_of: facts.asOf ?? null,
     preview: previewAttr(preview, facts.shown, facts.partial),
     note: facts.note ?? null,
+    explanations: [...explanations],
     from_cache: meta?.fromCache ?? false,
     stale: meta?.stale ?? false,
     age_seconds: (meta?.ageMs ?? 0) / 1000,
@@ -91,6 +97,7 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
   }
   if (meta?.allowance) warnings.push({ category: 'allowance', message: `DC Hub: ${meta.allowance}` });
   if (preview) warnings.push({ category: 'preview', message: previewSentence({ ...preview, shown: preview.shown ?? facts.shown }) });
+  for (const e of explanations) warnings.push({ category: 'note', message: `DC Hub: ${e}` });
   return { attrs, warnings };
 }
 

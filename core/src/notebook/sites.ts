@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { chainCost, runChain } from '../chain.js';
+import { fetchMeta } from '../call.js';
 import { ValidationError } from '../errors.js';
 import { analyzeParcel, parcelGeometry } from '../parcel.js';
 import { QUEUE_COLUMNS, refineQueue } from '../queue.js';
@@ -20,6 +21,8 @@ export async function queue(args: Record<string, unknown>, ctx: MethodContext): 
     const raw = x as Record<string, unknown>;
     return { ...raw, lng: raw.lng ?? raw.lon, capacity_mw: raw.capacity_mw ?? raw.capacity };
   });
+  // What the service explains (excluded ISOs, the hint) is the answer's `explanations`; the note says them too.
+  const said = fetchMeta(r)?.explanations ?? [];
   const mitigation = r._error_mitigation;
   return tableAnswer(
     rows,
@@ -29,7 +32,7 @@ export async function queue(args: Record<string, unknown>, ctx: MethodContext): 
       path: '/api/v1/interconnection-queue/refined',
       citation: citationOf(r),
       asOf: typeof r.snapshot_id === 'string' && r.snapshot_id.startsWith('snap_') ? r.snapshot_id.slice(5) : null,
-      note: mitigation?.deterministic_hint ?? null,
+      note: said.length ? said.join(' ') : null,
       extra: {
         count_total_matching: r.count_total_matching ?? null,
         suggested_max_ttp_months: mitigation?.suggested_params?.max_ttp_months ?? null,
@@ -52,7 +55,11 @@ export async function siteScoreAnswer(args: Record<string, unknown>, ctx: Method
 }
 
 /** The ranked sites as a frame: rank, id, score, each objective, its normalized value, then the rest. */
-function rankedAnswer(r: RankedSitesT, weights: Record<string, number>, note?: string, citation?: string): NotebookAnswer {
+function rankedAnswer(
+  r: RankedSitesT,
+  weights: Record<string, number>,
+  more: { note?: string; citation?: string; explanations?: string[] } = {},
+): NotebookAnswer {
   const objectives = Object.keys(weights);
   const rows = r.results.map((site) => {
     const rec = site as Record<string, unknown>;
@@ -64,11 +71,13 @@ function rankedAnswer(r: RankedSitesT, weights: Record<string, number>, note?: s
     }
     return row;
   });
-  const caveats = (r.caveats ?? []).join(' ');
+  // What the service explains (caveats, objectives not scored, candidates left out), also as the note.
+  const explanations = more.explanations ?? fetchMeta(r)?.explanations ?? [];
   return tableAnswer(rows, ['rank', 'id', 'objective_score', ...objectives, ...objectives.map((o) => `norm_${o}`)], r, {
     path: '/api/v1/rank-sites',
-    citation: citation ?? citationOf(r),
-    note: [caveats, note].filter(Boolean).join(' ') || null,
+    citation: more.citation ?? citationOf(r),
+    note: [...explanations, more.note].filter(Boolean).join(' ') || null,
+    explanations,
     // The weights, so a chart can split each score into the objectives' contributions.
     extra: { scoring_mode: r.scoring_mode ?? null, objectives: weights ?? null },
   });
@@ -114,7 +123,7 @@ export async function chain(args: Record<string, unknown>, ctx: MethodContext): 
   const skipped = r.skippedForBudget
     ? `${r.skippedForBudget} survivors not scored to stay within the budget of ${input.budget ?? cost.remaining} calls.`
     : undefined;
-  return rankedAnswer(r.ranked, input.objectives, skipped, r.table.citation);
+  return rankedAnswer(r.ranked, input.objectives, { note: skipped, citation: r.table.citation, explanations: r.explanations });
 }
 
 /** A geometry given as a value, GeoJSON text or the path of a GeoJSON file; a FeatureCollection's first feature. */

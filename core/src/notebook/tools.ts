@@ -1,6 +1,5 @@
-import { DchubError } from '../errors.js';
 import type { ToolResult } from '../mcp.js';
-import { scalarText } from '../args.js';
+import { toolExplanations, toolRefusal } from '../mcp-answers.js';
 import { citationOf, describeAnswer, previewAttr, type NotebookAnswer, type NotebookWarning } from './answer.js';
 import { frameColumns } from './columns.js';
 import { text, type MethodContext } from './context.js';
@@ -24,7 +23,7 @@ function toolWarnings(name: string, r: ToolResult): NotebookWarning[] {
 /**
  * One of the 29 MCP tools: a table when the answer holds a list of records (a list the server cut
  * for this caller says so in `preview.partial`), else the answer's data. A plan wall is an
- * AuthError in one line; a tool's own error a DchubError with its words.
+ * AuthError in one line; a tool's own error a ValidationError in its words (`toolRefusal`).
  */
 export async function tool(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const name = text(args.name) ?? '';
@@ -32,14 +31,15 @@ export async function tool(args: Record<string, unknown>, ctx: MethodContext): P
   const mcp = await ctx.mcp();
   const typed = await mcp.typedArguments(name, given, {});
   const r = await mcp.callTool(name, typed, { refresh: ctx.call.refresh });
-  if (r.isError) {
-    const d = r.data as { error?: unknown; message?: unknown } | null;
-    const words = (isRecord(d) ? (scalarText(d.message) ?? scalarText(d.error)) : undefined) ?? r.text ?? 'the tool reported an error';
-    throw new DchubError('server', `${name}: ${words.replace(/\s+/g, ' ').trim().slice(0, 300)}`);
-  }
-  const warnings = toolWarnings(name, r);
+  // The tool's own error in its words (core's rule for every host).
+  const refused = toolRefusal(r);
+  if (refused) throw refused;
+  // What the tool's answer explains (a message for the user, a generic answer's note), a `note` each.
+  const said = toolExplanations(r);
+  const notes: NotebookWarning[] = said.map((e) => ({ category: 'note', message: `DC Hub: ${e}` }));
+  const warnings = [...toolWarnings(name, r), ...notes];
   const records = recordsOf(r.data);
-  if (!records) return { shape: 'data', data: r.data, attrs: {}, warnings };
+  if (!records) return { shape: 'data', data: r.data, attrs: said.length ? { explanations: said } : {}, warnings };
   const stale = r.stale === true;
   const meta = {
     fromCache: r.fromCache,
@@ -55,6 +55,7 @@ export async function tool(args: Record<string, unknown>, ctx: MethodContext): P
     citation: citationOf(r.data),
     shown: records.length,
     preview: r.previewInfo,
+    explanations: said,
     extra: { tool: name },
   });
   described.attrs.preview = previewAttr(r.previewInfo, records.length, r.partial);

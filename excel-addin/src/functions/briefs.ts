@@ -25,12 +25,12 @@ enum HeaderRows {
  * @returns One row per market: verdict, scores, MW, operators, dates.
  */
 export function briefs(limit: unknown, offset: unknown, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ fetchBriefsAll, briefsAllTable, optional, answerNotes, callOptions, headerMode, serviceClient, spill }) => {
+  return formula(async ({ fetchBriefsAll, briefsAllTable, optional, closingRows, callOptions, headerMode, serviceClient, spill }) => {
     const h = headerMode(headers);
     // The page as the cells give it: the service refuses a limit or offset that is not a whole number, naming it.
     const page = { limit: optional(limit) as number | undefined, offset: optional(offset) as number | undefined };
     const all = await fetchBriefsAll(await serviceClient(), page, callOptions(invocation));
-    return spill(briefsAllTable(all), h, answerNotes(all));
+    return spill(briefsAllTable(all), h, closingRows(all));
   });
 }
 
@@ -91,8 +91,8 @@ export function dcpi(slug: unknown, field: unknown, invocation: CustomFunctions.
  * @returns One row per market.
  */
 export function aicapacity(horizon: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ aiCapacityIndex, aiCapacityTable, answerNotes, callOptions, serviceClient, spill }) => {
+  return formula(async ({ aiCapacityIndex, aiCapacityTable, closingRows, callOptions, serviceClient, spill }) => {
     const a = await aiCapacityIndex(await serviceClient(), { horizon: horizon as NumberArg }, callOptions(invocation));
-    return spill(aiCapacityTable(a), 1, answerNotes(a));
+    return spill(aiCapacityTable(a), 1, closingRows(a));
   });
 }

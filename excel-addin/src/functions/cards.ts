@@ -37,10 +37,10 @@ enum DcpiVerdict {
  */
 export function marketcard(name: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(
-    async ({ dcpiScore, dcpiTable, marketCard, marketSlug, requiredText, answerNotes, callOptions, serviceClient, spill, cardHost, cardContext }) => {
+    async ({ dcpiScore, dcpiTable, marketCard, marketSlug, requiredText, closingRows, callOptions, serviceClient, spill, cardHost, cardContext }) => {
       const d = await dcpiScore(await serviceClient(), marketSlug(requiredText('name', name)), callOptions(invocation));
       const host = cardHost();
-      return host ? [[marketCard(d, cardContext(d, host))]] : spill(dcpiTable(d), 1, answerNotes(d));
+      return host ? [[marketCard(d, cardContext(d, host))]] : spill(dcpiTable(d), 1, closingRows(d));
     },
   );
 }
@@ -60,7 +60,7 @@ export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: Cu
       leaderboardTable,
       leaderboardCards,
       optional,
-      answerNotes,
+      closingRows,
       callOptions,
       serviceClient,
       spill,
@@ -75,7 +75,7 @@ export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: Cu
         callOptions(invocation),
       );
       const host = cardHost();
-      if (!host) return spill(leaderboardTable(lb), 1, answerNotes(lb), 'No markets match these arguments');
+      if (!host) return spill(leaderboardTable(lb), 1, closingRows(lb), 'No markets match these arguments');
       return cardColumn(leaderboardCards(lb, cardContext(lb, host)), 'no markets match these arguments');
     },
   );
@@ -91,11 +91,11 @@ export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: Cu
  * @returns A site card (=A1.overall_score, =A1.fiber.connectivity_score); where Excel has no cards, the site score as field/value rows.
  */
 export function sitecard(lat: unknown, lon: unknown, capacity_mw: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ siteScore, siteScoreTable, siteCard, answerNotes, callOptions, serviceClient, spill, cardHost, cardContext }) => {
+  return formula(async ({ siteScore, siteScoreTable, siteCard, closingRows, callOptions, serviceClient, spill, cardHost, cardContext }) => {
     // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
     const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw } as SiteScoreQueryInput, callOptions(invocation));
     const host = cardHost();
-    return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, answerNotes(s));
+    return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, closingRows(s));
   });
 }
 
@@ -126,12 +126,12 @@ export function queuecards(
   limit: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ refineQueue, queueTable, projectCards, answerNotes, callOptions, serviceClient, spill, cardHost, cardContext, cardColumn }) => {
+  return formula(async ({ refineQueue, queueTable, projectCards, closingRows, callOptions, serviceClient, spill, cardHost, cardContext, cardColumn }) => {
     // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
     const filters = { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit } as QueueFiltersInput;
     const r = await refineQueue(await serviceClient(), filters, callOptions(invocation));
     const host = cardHost();
-    if (!host) return spill(queueTable(r), 1, answerNotes(r), 'No queued projects match these filters');
+    if (!host) return spill(queueTable(r), 1, closingRows(r), 'No queued projects match these filters');
     return cardColumn(projectCards(r, cardContext(r, host)), r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters');
   });
 }

@@ -59,5 +59,5 @@ export { candidatesArg, constraintsArg, objectivesArg, optional, rangeOrText, re
 export { cardColumn, cardContext, cardHost } from './card-host';
 export { pick, tableOr } from './fields';
 export { callOptions, headerMode, serviceClient, toCellError } from './service';
-export { answerNotes, cellOf, oneCellFormula, withoutPreviewNote } from './notes';
+export { closingRows, cellOf, oneCellFormula, withoutPreviewNote } from './notes';
 export { spill } from './spill';

@@ -11,10 +11,10 @@ import { formula } from './load';
  * @returns One row per facility.
  */
 export function facilities(query: unknown, country: unknown, limit: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
+  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const q = { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) };
     const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
-    return spill(withoutPreviewNote(facilitiesTable(r), r), 1, answerNotes(r), 'No facilities match this search');
+    return spill(withoutPreviewNote(facilitiesTable(r), r), 1, closingRows(r), 'No facilities match this search');
   });
 }
 
@@ -25,8 +25,8 @@ export function facilities(query: unknown, country: unknown, limit: unknown, inv
  * @returns One row per project.
  */
 export function pipeline(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ pipeline: fetchPipeline, pipelineTable, answerNotes, callOptions, serviceClient, spill }) => {
+  return formula(async ({ pipeline: fetchPipeline, pipelineTable, closingRows, callOptions, serviceClient, spill }) => {
     const r = await fetchPipeline(await serviceClient(), {}, callOptions(invocation));
-    return spill(pipelineTable(r), 1, answerNotes(r));
+    return spill(pipelineTable(r), 1, closingRows(r));
   });
 }

@@ -51,7 +51,7 @@ export function deals(
   seller: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ transactions, dealsTable, optional, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
+  return formula(async ({ transactions, dealsTable, optional, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const q = {
       limit: optional(limit as number),
       deal_type: optional(deal_type as string),
@@ -60,7 +60,7 @@ export function deals(
       seller: optional(seller as string),
     };
     const r = await transactions(await serviceClient(), q, callOptions(invocation));
-    return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, answerNotes(r), 'No deals match');
+    return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, closingRows(r), 'No deals match');
   });
 }
 
@@ -90,9 +90,9 @@ export function price(state: unknown, invocation: CustomFunctions.CancelableInvo
  * @returns One row per article.
  */
 export function news(limit: unknown, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
-  stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, answerNotes, serviceClient, spill }, refresh) => {
+  stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, closingRows, serviceClient, spill }, refresh) => {
     const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
-    return spill(newsTable(r), 1, answerNotes(r), 'No news');
+    return spill(newsTable(r), 1, closingRows(r), 'No news');
   });
 }
 
@@ -104,8 +104,8 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
  * @returns One row per fuel: source, MW, percentage.
  */
 export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
-  stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, answerNotes, serviceClient, spill }, refresh) => {
+  stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, closingRows, serviceClient, spill }, refresh) => {
     const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
-    return spill(fuelMixTable(r), 1, answerNotes(r));
+    return spill(fuelMixTable(r), 1, closingRows(r));
   });
 }

@@ -1,6 +1,6 @@
 import { ValidationError, fieldTable, readPath, type Cell, type Table } from '@dchub/core';
 import { optional, requiredText } from './args';
-import { answerNotes, oneCell, type OneCell } from './notes';
+import { closingRows, oneCell, type OneCell } from './notes';
 import { MAX_CELL_TEXT, fit, spill } from './spill';
 
 /** Members an answer offers at the top, for the message when a field is not found. */
@@ -50,8 +50,8 @@ export function pick(obj: unknown, field: unknown, at?: OneCell): Cell {
  * answer's closing rows), or [[value]] — a one-cell answer, noted for the pane like SITESCORE's.
  */
 export function tableOr(data: unknown, field: unknown, table: () => Table, at: OneCell): Cell[][] {
-  if (optional(field) === undefined) return spill(table(), 1, answerNotes(data));
+  if (optional(field) === undefined) return spill(table(), 1, closingRows(data));
   const v = member(data, field);
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return spill(fieldTable(v), 1, answerNotes(data));
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return spill(fieldTable(v), 1, closingRows(data));
   return [[pick(data, field, at)]];
 }

@@ -8,9 +8,9 @@ import { formula } from './load';
  * @returns One row per market.
  */
 export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ listMarkets, marketsTable, answerNotes, withoutPreviewNote, callOptions, serviceClient, spill }) => {
+  return formula(async ({ listMarkets, marketsTable, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
     const m = await listMarkets(await serviceClient(), callOptions(invocation));
-    return spill(withoutPreviewNote(marketsTable(m), m), 1, answerNotes(m));
+    return spill(withoutPreviewNote(marketsTable(m), m), 1, closingRows(m));
   });
 }
 
@@ -41,7 +41,7 @@ export function market(name: unknown, field: unknown, invocation: CustomFunction
  * @returns One row per market.
  */
 export function compare(markets: unknown[][], invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, answerNotes, callOptions, serviceClient, spill }) => {
+  return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, closingRows, callOptions, serviceClient, spill }) => {
     const given = rangeOrText(markets);
     const list = Array.isArray(given)
       ? (given as unknown[][])
@@ -50,7 +50,7 @@ export function compare(markets: unknown[][], invocation: CustomFunctions.Cancel
           .map(String)
       : requiredText('markets', given);
     const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
-    return spill(compareTable(c), 1, answerNotes(c));
+    return spill(compareTable(c), 1, closingRows(c));
   });
 }
 
@@ -61,9 +61,9 @@ export function compare(markets: unknown[][], invocation: CustomFunctions.Cancel
  * @returns Field/value rows.
  */
 export function stats(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ platformStats, fieldTable, answerNotes, callOptions, serviceClient, spill }) => {
+  return formula(async ({ platformStats, fieldTable, closingRows, callOptions, serviceClient, spill }) => {
     const s = await platformStats(await serviceClient(), callOptions(invocation));
     const { data: _d, ...top } = s;
-    return spill(fieldTable(top), 1, answerNotes(s));
+    return spill(fieldTable(top), 1, closingRows(s));
   });
 }

@@ -1,5 +1,5 @@
 /* global CustomFunctions */
-import { describeGated, fetchMeta, formatAge, planName, previewSentence, type FetchMeta, type PreviewInfo, type Table } from '@dchub/core';
+import { beyond, describeGated, fetchMeta, formatAge, planName, previewSentence, type FetchMeta, type PreviewInfo, type Table } from '@dchub/core';
 import { noteCell, type CellNoteKind } from '../shared/cell-notes';
 
 /**
@@ -43,15 +43,38 @@ function warningLines(meta: FetchMeta | undefined): string[] {
   return [...w.slice(0, MAX_WARNINGS), ...(w.length > MAX_WARNINGS ? [`… and ${w.length - MAX_WARNINGS} more warnings`] : [])];
 }
 
+/** The closing rows of a spilled table: what the service explains, then what the add-in notes. */
+export interface ClosingRows {
+  /**
+   * What the service explains about the answer (core's `fetchMeta(data).explanations`: ISOs a
+   * time-to-power cut excluded and its hint, objectives not scored and why, caveats), one per row;
+   * on an empty answer they stand where "no rows" would.
+   */
+  explanations: string[];
+  /** The reader's warnings, what a preview withholds, how the answer was obtained. */
+  notes: string[];
+}
+
 /**
- * The closing rows of a spilled table, in this order: the reader's warnings ("chicago: brief failed
- * to build on the service (left out)"), what a preview withholds, then how the answer was obtained
- * (stale or derived), so a table served from the cache ends with "cached <age>, <reason>".
+ * The closing rows of a spilled table, in this order: what the service explains about the answer,
+ * the reader's warnings ("chicago: brief failed to build on the service (left out)"), what a
+ * preview withholds, then how the answer was obtained (stale or derived), so a table served from
+ * the cache ends with "cached <age>, <reason>".
  */
-export function answerNotes(data: unknown): string[] {
+export function closingRows(data: unknown): ClosingRows {
   const meta = fetchMeta(data);
   const preview = previewOf(data);
-  return [...warningLines(meta), ...(preview ? [previewSentence(preview)] : []), ...(provenance(meta) ? [provenance(meta)!.text] : [])];
+  const said = meta?.explanations ?? [];
+  return {
+    explanations: preview ? beyond(previewSentence(preview), said) : [...said],
+    notes: [...warningLines(meta), ...(preview ? [previewSentence(preview)] : []), ...(provenance(meta) ? [provenance(meta)!.text] : [])],
+  };
+}
+
+/** The closing rows as one list (see `closingRows`). */
+export function answerNotes(data: unknown): string[] {
+  const { explanations, notes } = closingRows(data);
+  return [...explanations, ...notes];
 }
 
 /**
@@ -114,7 +137,9 @@ export function oneCell<T>(data: unknown, path: string, value: T | null | undefi
       ? { kind: 'preview' as const, text: previewSentence(preview) }
       : meta?.warnings.length
         ? { kind: 'warning' as const, text: meta.warnings[0] }
-        : undefined);
+        : meta?.explanations?.length
+          ? { kind: 'warning' as const, text: meta.explanations.join('; ') }
+          : undefined);
   noteCell(at.cell, at.formula, note);
   return value === null || value === undefined ? '' : value;
 }

@@ -44,7 +44,7 @@ export function queue(
   headers: HeaderRows,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, answerNotes, headerMode, spill }) => {
+  return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, closingRows, headerMode, spill }) => {
     const mode = headerMode(headers);
     // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
     const r = await refineQueue(
@@ -52,6 +52,6 @@ export function queue(
       { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit } as QueueFiltersInput,
       callOptions(invocation),
     );
-    return spill(queueTable(r), mode, answerNotes(r), 'No queued projects match these filters');
+    return spill(queueTable(r), mode, closingRows(r), 'No queued projects match these filters');
   });
 }

@@ -60,7 +60,7 @@ export function rank(
       objectivesArg,
       parseScoringMode,
       candidatesArg,
-      answerNotes,
+      closingRows,
       callOptions,
       headerMode,
       optional,
@@ -78,7 +78,7 @@ export function rank(
       { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) as number | undefined },
       opts,
     );
-    return spill(rankedTable(r, Object.keys(obj)), h, answerNotes(r));
+    return spill(rankedTable(r, Object.keys(obj)), h, closingRows(r));
   });
 }
 
@@ -108,6 +108,7 @@ export function chain(
     // Cell values as Excel passes them: core's schemas read them and refuse a wrong one by name.
     const filters = { iso, min_mw, max_ttp_months, geocoded_only: true } as QueueFiltersInput;
     const r = await runChain(await serviceClient(), { filters, objectives: obj, top_k: optional(top_k) as number | undefined, maxSites: 10 });
-    return spill(r.table, 1, [`${r.scored} sites scored with ${r.callsSpent} calls`]);
+    // What the service explained (the queue's cut, the ranking's caveats), then the run's cost.
+    return spill(r.table, 1, { explanations: r.explanations, notes: [`${r.scored} sites scored with ${r.callsSpent} calls`] });
   });
 }

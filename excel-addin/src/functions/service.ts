@@ -6,6 +6,7 @@ import {
   RateLimitError,
   ValidationError,
   createCallerClient,
+  errorSentence,
   type DchubClient,
   type CallOptions,
   type KeyValueStore,
@@ -52,24 +53,26 @@ const clip = (s: string) => {
 
 /**
  * Maps a failure to a cell error: bad arguments → #VALUE! naming the argument; anything from the
- * service or the network → #N/A with the reason.
+ * service or the network → #N/A with the reason. The message is core's `errorSentence`: the
+ * service's words, then what it explained beyond them (a hint, the valid names it suggests, where
+ * to get a key), clipped to what Excel shows.
  */
 export function toCellError(err: unknown): CustomFunctions.Error {
   if (err instanceof CustomFunctions.Error) return err;
   if (err instanceof ValidationError && err.status === undefined) {
-    return new CustomFunctions.Error(CustomFunctions.ErrorCode.invalidValue, clip(err.message));
+    return new CustomFunctions.Error(CustomFunctions.ErrorCode.invalidValue, clip(errorSentence(err)));
   }
   if (err instanceof NotCachedError) {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: press Enter to fetch (no call is made while you edit)');
   }
   if (err instanceof RateLimitError) {
     // A daily cap or a long wait answers at once (core never waits for it): say when it resets.
-    const said = readableTimes(err.message);
+    const said = readableTimes(errorSentence(err));
     const reset = err.resetAt && !said.includes(readableTimes(err.resetAt)) ? `; resets ${readableTimes(err.resetAt)}` : '';
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${said}${reset}`));
   }
   if (err instanceof DchubError) {
-    return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${err.message}`));
+    return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${errorSentence(err)}`));
   }
   if (err instanceof DOMException && err.name === 'AbortError') {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: request canceled');

@@ -1,5 +1,6 @@
 import { tableToMatrix, type Cell, type Table } from '@dchub/core';
 import { asExcelDate } from './dates';
+import type { ClosingRows } from './notes';
 
 /** The longest text a cell holds. */
 export const MAX_CELL_TEXT = 32_767;
@@ -19,12 +20,14 @@ const pad = (row: readonly Cell[], width: number): Cell[] => {
 
 /**
  * A table as a spilled range: optional source/as-of row (mode 2), header row (modes 1, 2), data
- * rows, then one row per note (a hint, a stale cache, a gated preview). Dates as serial numbers
- * (see ./dates). Always a non-empty
- * rectangle (an empty answer says so in a row of its own), blanks as "" never null (Excel would
- * show 0).
+ * rows, then the closing rows, one line each: the table's own note, what the service explains
+ * about the answer, then the add-in's notes (a stale cache, a gated preview). `closing` is a list
+ * of notes, or an answer's `closingRows` (./notes). Dates as serial numbers (see ./dates). Always a
+ * non-empty rectangle: an empty answer says so in a row of its own — the service's explanation
+ * when it gave one (a time-to-power cut, its hint), else `emptyText`. Blanks as "" never null
+ * (Excel would show 0).
  */
-export function spill(table: Table, mode: 0 | 1 | 2, notes: string[] = [], emptyText = 'No rows match these arguments'): Cell[][] {
+export function spill(table: Table, mode: 0 | 1 | 2, closing: readonly string[] | ClosingRows = [], emptyText = 'No rows match these arguments'): Cell[][] {
   const width = Math.max(1, table.columns.length);
   const rows: (readonly Cell[])[] = [];
   if (mode === 2) {
@@ -33,7 +36,8 @@ export function spill(table: Table, mode: 0 | 1 | 2, notes: string[] = [], empty
     rows.push(width > 1 ? [source, asOf] : [asOf ? `${source}, ${asOf}` : source]);
   }
   rows.push(...tableToMatrix(table, mode !== 0 && table.columns.length > 0));
-  const all = [...(table.rows.length === 0 && !table.note ? [emptyText] : []), ...(table.note ? [table.note] : []), ...notes];
-  for (const n of all) rows.push([n]);
+  const { explanations, notes } = Array.isArray(closing) ? { explanations: [], notes: closing as readonly string[] } : (closing as ClosingRows);
+  const said = table.rows.length === 0 && !table.note && explanations.length === 0 ? [emptyText] : [];
+  for (const n of [...said, ...(table.note ? [table.note] : []), ...explanations, ...notes]) rows.push([n]);
   return rows.map((r) => pad(r, width));
 }

@@ -1,4 +1,14 @@
-import { McpToolClient, ValidationError, namedValues, previewSentence, toolTable, type CallOptions, type Cell } from '@dchub/core';
+import {
+  McpToolClient,
+  ValidationError,
+  namedValues,
+  previewSentence,
+  toolExplanations,
+  toolRefusal,
+  toolTable,
+  type CallOptions,
+  type Cell,
+} from '@dchub/core';
 import { rangeOrText } from './args';
 import { loadSettings } from '../shared/settings';
 import { serviceClient } from './service';
@@ -31,16 +41,14 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
     throw err;
   }
   const r = await client.callTool(name, typed, { cacheOnly: opts.cacheOnly });
-  if (r.isError) {
-    const msg =
-      typeof r.data === 'object' && r.data ? ((r.data as { error?: string; message?: string }).message ?? (r.data as { error?: string }).error) : r.text;
-    throw new ValidationError('args', `${name}: ${msg ?? 'tool error'}`);
-  }
+  // The tool's own error in its words, with the names, hint and example it suggests (core: #VALUE! or #N/A).
+  const refused = toolRefusal(r);
+  if (refused) throw refused;
   // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A);
   // the call's warnings (past an assumed daily allowance, the call still went out) come first, then
   // a list the server cut for this caller ("3 of 10") says so in its closing row.
   const preview = r.partial && r.previewInfo ? [previewSentence(r.previewInfo)] : r.partial ? ['Partial answer: the service sent a preview of this list.'] : [];
-  const notes = [...(r.warnings ?? []), ...preview];
+  const closing = { explanations: toolExplanations(r), notes: [...(r.warnings ?? []), ...preview] };
   const t = toolTable(r);
-  return t ? spill(t, 1, notes) : spill({ columns: ['text'], rows: [[r.text]] }, 0, notes);
+  return t ? spill(t, 1, closing) : spill({ columns: ['text'], rows: [[r.text]] }, 0, closing);
 }

@@ -52,6 +52,8 @@ async function tracked<T>(what: string, fn: () => Promise<T>): Promise<T> {
  */
 export interface AnswerNotes {
   warnings: string[];
+  /** What the service explains about the answer (core's `fetchMeta(data).explanations`), a line each. */
+  explanations: string[];
   /** "cached 2 h ago (09:14), service error", when the answer was not fresh from the service. */
   served?: string;
 }
@@ -59,7 +61,7 @@ export interface AnswerNotes {
 const notesOf = (data: unknown): AnswerNotes => {
   const meta = fetchMeta(data);
   const how = provenance(meta);
-  return { warnings: meta?.warnings ?? [], ...(how ? { served: how.text } : {}) };
+  return { warnings: meta?.warnings ?? [], explanations: meta?.explanations ?? [], ...(how ? { served: how.text } : {}) };
 };
 
 /** Downloads /all.csv (every page, through core) and inserts it as a brief sheet. */
@@ -113,7 +115,7 @@ export async function runChainToSheet(
   const input: ChainInput = { filters: { geocoded_only: true, ...plan.filters }, objectives: plan.objectives, top_k: plan.top_k, maxSites: plan.maxSites };
   const r = await tracked('chain', () => runChain(client, input, onProgress));
   const summary = `Chain: ${r.scored} sites scored, ${r.callsSpent} calls spent${r.skippedForBudget ? `, ${r.skippedForBudget} skipped for budget` : ''}; generated ${new Date().toISOString().slice(0, 16)}Z`;
-  const written = await run((ctx) => writeRankedSheet(ctx, r.table, { summary }));
+  const written = await run((ctx) => writeRankedSheet(ctx, r.table, { summary, explanations: r.explanations }));
   return { ...written, callsSpent: r.callsSpent, scored: r.scored };
 }
 

@@ -105,7 +105,12 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
       const done = await refreshBriefSheet(context, diff.briefs, { table: r.table, now: result.at, automatic: true });
       await updateCharts(context, fromTable(r.table)); // the charts drawn from this table follow it
       // What the reader left out (a brief the service failed to build) is named in the status.
-      result.refreshed.push({ table: r.table, changed: done.changed.length, added: done.added.length, warnings: fetchMeta(diff)?.warnings ?? [] });
+      result.refreshed.push({
+        table: r.table,
+        changed: done.changed.length,
+        added: done.added.length,
+        warnings: [...(fetchMeta(diff)?.explanations ?? []), ...(fetchMeta(diff)?.warnings ?? [])],
+      });
     }
     return result;
   });

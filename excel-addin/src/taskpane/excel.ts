@@ -358,15 +358,20 @@ export async function refreshBriefSheet(
 
 /**
  * Writes a ranked table (a chain run, a ranking) on a new sheet with its citation, a line on
- * how it was made, and its note.
+ * how it was made, its note, and what the service explained (`explanations`, a line each).
  */
-export async function writeRankedSheet(context: Ctx, table: Table, opts: { summary?: string; sheetBase?: string } = {}): Promise<WrittenSheet> {
+export async function writeRankedSheet(
+  context: Ctx,
+  table: Table,
+  opts: { summary?: string; sheetBase?: string; explanations?: readonly string[] } = {},
+): Promise<WrittenSheet> {
   const names = await freeNames(context, opts.sheetBase ?? 'DC Hub ranking', 'DCHubRanking');
   const lines = [
     `Source: ${table.citation ?? DEFAULT_CITATION}`,
     opts.summary ?? `Ranked ${table.rows.length} sites${table.asOf ? `, as of ${table.asOf}` : ''}`,
   ];
   if (table.note) lines.push(table.note);
+  lines.push(...(opts.explanations ?? []));
   const numeric = new Set(table.columns.filter((_, j) => table.rows.length > 0 && table.rows.every((r) => typeof r[j] === 'number' || r[j] === '')));
   await writeTableSheet(context, names, table.columns, table.rows, lines, (c) => (numeric.has(c) ? 'General' : '@'));
   return { ...names, rows: table.rows.length };

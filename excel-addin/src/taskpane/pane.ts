@@ -174,6 +174,7 @@ const briefNotes = (n: AnswerNotes & { formats?: string; charts?: number }): str
     n.charts ? ` ${n.charts} chart${n.charts === 1 ? '' : 's'} brought up to date.` : '',
     n.formats ? ` ${n.formats}` : '',
     n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '',
+    ...n.explanations.map((e) => ` ${e.replace(/\.$/, '')}.`),
     ...n.warnings.slice(0, 5).map((w) => ` ${w}.`),
     n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : '',
   ].join('');

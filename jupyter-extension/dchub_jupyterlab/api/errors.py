@@ -30,9 +30,14 @@ __all__ = [
 
 
 class DchubError(Exception):
-    """Base of every DC Hub failure: ``kind``, HTTP ``status`` (if one came), ``body``."""
+    """Base of every DC Hub failure: ``kind``, HTTP ``status`` (if one came), ``body``.
+
+    ``explanations``: what the service explained beyond the message (a hint, the valid names it
+    suggests, where to get a key), one line each; the message ends with them, a line each.
+    """
 
     kind = "error"
+    explanations: list[str] = []
     # Set from the engine's answer: the requests the client had sent (a failed call counts), and
     # what the user should be warned of though the call failed.
     _sent: int | None = None
@@ -181,7 +186,18 @@ class StaleAnswerWarning(UserWarning):
 
 
 def error_from_engine(message: str, code: Any, data: dict[str, Any]) -> DchubError:
-    """The error core reported (``data["type"]`` names the class), as the matching Python class."""
+    """The error core reported (``data["type"]`` names the class), as the matching Python class.
+
+    What the service explained beyond the message (``data["explanations"]``) follows it, a line
+    each.
+    """
+    said = [str(x) for x in data.get("explanations") or [] if str(x).strip()]
+    err = _typed("\n".join([message, *said]), code, data)
+    err.explanations = said
+    return err
+
+
+def _typed(message: str, code: Any, data: dict[str, Any]) -> DchubError:
     t, status, body = data.get("type"), data.get("status"), data.get("body")
     if t == "ValidationError":
         param = str(data.get("param") or "request")

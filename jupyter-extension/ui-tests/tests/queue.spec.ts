@@ -79,24 +79,60 @@ test.describe('DC Hub queue panel', () => {
 });
 
 test.describe('DC Hub time-to-power hint', () => {
-  test('an empty time-to-power cut shows the service hint', async ({ page, request }) => {
+  test('a 30-month cut on PJM: the banner says which ISO it excluded and the service hint; the button asks again', async ({ page, request }, testInfo) => {
     await page.sidebar.openTab('dchub-panel');
     const panel = page.locator('#dchub-panel');
-    await panel.locator('input[name="max_ttp_months"]').fill('10');
+    await panel.locator('select[name="iso"]').selectOption('PJM');
+    await panel.locator('input[name="max_ttp_months"]').fill('30');
     await panel.getByRole('button', { name: 'Search' }).click();
 
-    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: 10 } });
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', max_ttp_months: 30, limit: 200 } });
     const body = (await res.json()) as {
       count_returned: number;
-      count_total_matching: number;
-      _error_mitigation?: { deterministic_hint: string };
+      isos_excluded_by_ttp: Record<string, number>;
+      _error_mitigation?: { deterministic_hint: string; suggested_params?: { max_ttp_months?: number } };
     };
-    expect(body._error_mitigation?.deterministic_hint).toBeTruthy();
+    expect(body.count_returned).toBe(0);
+    const hintText = body._error_mitigation!.deterministic_hint;
+    const suggested = body._error_mitigation!.suggested_params!.max_ttp_months!;
+    expect(hintText).toBeTruthy();
 
-    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
-    const hint = page.locator('.jp-DCHub-view-queue .jp-DCHub-hint');
-    await expect(hint).toBeVisible();
-    await expect(hint).toContainText(body._error_mitigation!.deterministic_hint);
+    // One plain line each, in the service's words (core's explanations), in the banner.
+    const banner = page.locator('.jp-DCHub-view-queue .jp-DCHub-queue-banner');
+    await expect(banner).toBeVisible();
+    await expect(banner).toHaveAttribute('data-explanations', '2');
+    await expect(banner.locator('.jp-DCHub-banner-explanations li')).toHaveText([
+      `excluded by max_ttp_months 30 (average time to power longer): PJM (${body.isos_excluded_by_ttp.PJM} months)`,
+      hintText
+    ]);
+    const apply = page.locator('.jp-DCHub-view-queue .jp-DCHub-hint-apply');
+    await expect(apply).toBeVisible();
+    await expect(apply).toHaveAttribute('data-value', String(suggested));
+    await page.screenshot({ path: testInfo.outputPath('queue-ttp-explanations.png') });
+
+    // The button asks again with the suggested value: rows, and no hint left to apply.
+    await apply.click();
+    await expect(panel.locator('input[name="max_ttp_months"]')).toHaveValue(String(suggested));
+    const again = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', max_ttp_months: suggested, limit: 200 } })
+    ).json()) as { count_returned: number };
+    expect(again.count_returned).toBeGreaterThan(0);
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute('data-count-returned', String(again.count_returned));
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-hint')).toBeHidden();
+  });
+
+  test('a cut with rows still names the ISO it excluded', async ({ page }) => {
+    await page.sidebar.openTab('dchub-panel');
+    const panel = page.locator('#dchub-panel');
+    await panel.locator('select[name="iso"]').selectOption(['PJM', 'SPP']);
+    await panel.locator('input[name="max_ttp_months"]').fill('30');
+    await panel.getByRole('button', { name: 'Search' }).click();
+    const banner = page.locator('.jp-DCHub-view-queue .jp-DCHub-queue-banner');
+    await expect(banner.locator('.jp-DCHub-banner-explanations li')).toHaveText([
+      /^excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/
+    ]);
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).not.toHaveAttribute('data-count-returned', '0');
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-hint')).toBeHidden();
   });
 });
 

@@ -198,6 +198,16 @@ export const queueCases: ReplayCase[] = [
         path: Q,
         reply: {
           body: queueAnswer([], {
+            filters_applied: {
+              min_mw: 0,
+              max_ttp_months: 30,
+              iso: 'PJM',
+              baseload_only: false,
+              fuel_type: null,
+              status: 'active',
+              max_fiber_km: null,
+              geocoded_only: false,
+            },
             isos_excluded_by_ttp: { PJM: 50.5 },
             min_satisfiable_max_ttp_months: 50.5,
             _error_mitigation: {
@@ -211,8 +221,28 @@ export const queueCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30'], expect: { code: 0, stdout: [/Expand max_ttp_months to at least 50\.5/] } }],
-    portable: { code: 0, argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30'], stdout: [/Expand max_ttp_months to at least \d+(\.\d+)?/] },
+    // On stderr in every format (stdout stays pure data): the excluded ISO with its wait, the service's hint.
+    runs: ['table', 'csv', 'json'].map((format) => ({
+      argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30', '--format', format],
+      expect: {
+        code: 0,
+        stderr: [
+          /^dchub: excluded by max_ttp_months 30 \(average time to power longer\): PJM \(50\.5 months\)$/m,
+          /^dchub: No queued capacity matches this time-to-power constraint for the selected ISO\(s\)\. Expand max_ttp_months to at least 50\.5\.$/m,
+        ],
+        // (the JSON answer carries the service's fields as served)
+        notStdout: format === 'json' ? [] : [/Expand max_ttp_months/],
+      },
+    })),
+    portable: {
+      code: 0,
+      argv: ['queue', '--iso', 'PJM', '--max-ttp-months', '30', '--format', 'csv'],
+      stderr: [
+        /^dchub: excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/m,
+        /^dchub: .*Expand max_ttp_months to at least \d+(\.\d+)?/m,
+      ],
+      notStdout: [/Expand max_ttp_months/],
+    },
   },
   {
     name: 'queue: a SQL failure answered with 200 {ok:false} is a server error in one line',

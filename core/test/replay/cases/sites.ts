@@ -212,7 +212,7 @@ export const siteCases: ReplayCase[] = [
     runs: [
       {
         argv: ['score', '33.45', '-112.07'],
-        expect: { code: 3, stderr: [/^dchub: Invalid or inactive API key \(see https:\/\/dchub\.cloud\/dashboard\.html#api-keys\)$/m] },
+        expect: { code: 3, stderr: [/^dchub: Invalid or inactive API key$/m, /^dchub: how to get a key: https:\/\/dchub\.cloud\/dashboard\.html#api-keys$/m] },
       },
     ],
     portable: { code: 3, argv: ['score', '33.45', '-112.07', '--api-key', 'dch_live_not_a_real_key_0000000000000'] },

@@ -29,3 +29,4 @@ export * from './preview.js';
 export * from './read/index.js';
 export * from './excel-date.js';
 export * from './cards/index.js';
+export { VERSION } from './version.js';

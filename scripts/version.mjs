@@ -97,7 +97,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const arg = process.argv[2];
   if (arg) {
     const version = arg === '--write' ? rootVersion() : arg;
-    const changed = stamp(version);
+    let changed;
+    try {
+      changed = stamp(version);
+    } catch (err) {
+      console.error(err.message);
+      process.exit(1);
+    }
     console.log(`version ${version}: ${changed.length ? changed.join(', ') : 'nothing to change'}`);
   } else {
     const version = rootVersion();

@@ -29,6 +29,7 @@ export default defineConfig([
     '**/node_modules/',
     '.venv/',
     'artifacts/',
+    'release/',
     '.cache/',
     '.demo/',
     'jupyter-extension/dchub_jupyterlab/',

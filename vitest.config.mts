@@ -10,7 +10,8 @@ export default defineConfig({
       'jupyter-extension/test/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**', 'jupyter-extension/ui-tests/**'],
+    // test/release checks a built release: scripts/test-all.sh runs it after `npm run release`.
+    exclude: ['**/node_modules/**', '**/dist/**', 'jupyter-extension/ui-tests/**', 'test/release/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

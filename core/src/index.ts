@@ -31,3 +31,4 @@ export * from './explain.js';
 export * from './read/index.js';
 export * from './excel-date.js';
 export * from './cards/index.js';
+export { VERSION } from './version.js';

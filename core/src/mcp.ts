@@ -13,6 +13,7 @@ import { exchangeRefusal, parseToolText, toolDailyCap, toolPreview, toolWall } f
 import { formatAge } from './call.js';
 import type { PreviewInfo } from './preview.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
+import { VERSION } from './version.js';
 import { fieldTable, recordsTable, type Table } from './table.js';
 import { coerceToolArguments, knownToolInputSchema, type ToolArgSchema } from './tool-args.js';
 
@@ -96,7 +97,7 @@ export class McpToolClient {
         // Redirects by hand, the key kept on the base URL's origin (as for REST calls).
         fetch: this.#readRelayNotes(this.opts.fetch ? redirectSafeFetch(this.opts.fetch) : this.rest.safeFetch),
       });
-      const client = new Client({ name: 'dchub-office', version: '0.1.0' });
+      const client = new Client({ name: 'dchub-office', version: VERSION });
       try {
         await client.connect(transport);
       } catch (err) {

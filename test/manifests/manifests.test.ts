@@ -2,17 +2,23 @@
 // an XML manifest (it posts the file to a Microsoft service), so the structure is checked here:
 // the XML with a real parser (xml2js, strict sax), the unified JSON manifest against the teams
 // v1.25 JSON schema bundled in @microsoft/app-manifest (Ajv, draft-04), and the two against each other.
+// The release runs the same checks on what it built: DCHUB_MANIFEST_DIR names a production build's directory
+// (both manifests and assets/), whose URLs are DCHUB_ADDIN_URL's (scripts/release.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xml2js from 'xml2js';
+import { DEV_URL, productionUrl } from '../../excel-addin/manifest-url.js';
 import { unifiedSchemaValidator } from './unified-schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const xmlText = readFileSync(path.join(root, 'manifests/manifest.xml'), 'utf8');
-const jsonText = readFileSync(path.join(root, 'manifests/manifest.json'), 'utf8');
+const dir = process.env.DCHUB_MANIFEST_DIR ? path.resolve(process.env.DCHUB_MANIFEST_DIR) : undefined;
+/** Where the add-in is served from: the development server, or the production build's URL. */
+const base = dir ? productionUrl() : DEV_URL;
+const xmlText = readFileSync(path.join(dir ?? path.join(root, 'manifests'), 'manifest.xml'), 'utf8');
+const jsonText = readFileSync(path.join(dir ?? path.join(root, 'manifests'), 'manifest.json'), 'utf8');
 
 type Node = { $?: Record<string, string>; _?: string; [child: string]: unknown };
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -166,12 +172,12 @@ describe('manifest.json (unified manifest)', () => {
     expect(ext.requirements.capabilities).toContainEqual({ name: 'SharedRuntime', minVersion: '1.1' });
     expect(ext.requirements.scopes).toEqual(['workbook']);
     expect(ext.runtimes).toHaveLength(1);
-    expect(runtime).toMatchObject({ type: 'general', lifetime: 'long', code: { page: 'https://localhost:3000/taskpane.html' } });
+    expect(runtime).toMatchObject({ type: 'general', lifetime: 'long', code: { page: `${base}taskpane.html` } });
     expect(runtime.requirements.capabilities).toContainEqual({ name: 'SharedRuntime', minVersion: '1.1' });
     // Cards (entity values) as results and arguments: the unified manifest says so too, as functions.json does.
     expect(runtime.customFunctions).toEqual({
       namespace: { id: 'DCHUB', name: 'DCHUB' },
-      metadataUrl: 'https://localhost:3000/functions.json',
+      metadataUrl: `${base}functions.json`,
       allowCustomDataForDataTypeAny: true,
     });
     expect(ext.customFunctions).toBeUndefined(); // inside the runtime, as in the working samples
@@ -191,7 +197,7 @@ describe('manifest.json (unified manifest)', () => {
   });
 
   it('names icon files that exist beside the build', () => {
-    for (const rel of Object.values<string>(m.icons)) expect(existsSync(path.join(root, 'excel-addin', rel)), rel).toBe(true);
+    for (const rel of Object.values<string>(m.icons)) expect(existsSync(path.join(dir ?? path.join(root, 'excel-addin'), rel)), rel).toBe(true);
   });
 
   it('uses https for every URL', () => {

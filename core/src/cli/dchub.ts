@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { startEngine } from '../engine/main.js';
-import { runCli, version } from './main.js';
+import { VERSION } from '../version.js';
+import { runCli } from './main.js';
 
 // `dchub queue … | head -1`: the reader went away; stop quietly (no stack trace, nothing more to say).
 const quietOnBrokenPipe = (err: NodeJS.ErrnoException) => {
@@ -16,7 +17,7 @@ const write = (stream: NodeJS.WriteStream) => (s: string) => {
 
 // `dchub rpc`: core as an engine for another program (newline-delimited JSON-RPC on stdio), as the
 // Python API and the Jupyter relay run it; it ends when its stdin closes.
-if (process.argv[2] === 'rpc') startEngine(version());
+if (process.argv[2] === 'rpc') startEngine(VERSION);
 else
   process.exitCode = await runCli(process.argv.slice(2), {
     out: write(process.stdout),

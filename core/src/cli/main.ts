@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ResponseCache } from '../cache/responses.js';
 import { MemoryStore, type KeyValueStore } from '../cache/store.js';
@@ -12,6 +11,7 @@ import { runCommand } from './commands.js';
 import { login, logout, resolveKey } from './login.js';
 import type { OutputFormat } from './format.js';
 import { EXIT, reportError, type CliIO } from './report.js';
+import { VERSION } from '../version.js';
 
 export { EXIT, UsageError, type CliIO } from './report.js';
 
@@ -74,15 +74,6 @@ Exit codes: 0 success (a gated preview or a stale cached answer too, noted on st
 4 rate limit or spent quota, 5 network, server or unreadable answer.
 `;
 
-/** The version of @dchub/core (package.json sits two levels above both src/cli and dist/cli). */
-export function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** Negative numbers (`-77.49`) are arguments, not flags: shield them from the option parser. */
 const SHIELD = '\u0000';
 const shield = (argv: string[]) => argv.map((a) => (/^-\d/.test(a) ? SHIELD + a : a));
@@ -141,7 +132,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const positionals = parsed.positionals.map(unshield);
   const [command, ...rest] = positionals;
   if (f.version) {
-    io.out(`dchub ${version()}\n`);
+    io.out(`dchub ${VERSION}\n`);
     return EXIT.ok;
   }
   if (f.help || !command) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { engineVersion, startEngine } from './main.js';
+import { VERSION } from '../version.js';
+import { startEngine } from './main.js';
 
-if (process.argv.includes('--version')) process.stdout.write(`${engineVersion()}\n`);
-else startEngine(engineVersion());
+if (process.argv.includes('--version')) process.stdout.write(`${VERSION}\n`);
+else startEngine(VERSION);

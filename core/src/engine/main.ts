@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Engine } from './rpc.js';
 
 /**
@@ -21,15 +20,4 @@ export function startEngine(version: string): void {
   // An interrupt is for the host (Ctrl-C in a terminal, Jupyter's kernel interrupt reach the whole
   // process group): the host cancels its call with a `cancel` notification, the engine goes on.
   process.on('SIGINT', () => undefined);
-}
-
-/** The version the bundle was built with (set by the bundler), else core's package.json. */
-export function engineVersion(): string {
-  const stamped = (globalThis as { DCHUB_VERSION?: string }).DCHUB_VERSION;
-  if (stamped) return stamped;
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

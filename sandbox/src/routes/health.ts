@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '@dchub/core';
+import { ENDPOINTS, VERSION } from '@dchub/core';
 import { z } from 'zod';
 import type { SandboxContext } from '../context.js';
 import { SYNTHETIC_NOTICE } from '../labels.js';
@@ -28,7 +28,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       c.json({
         status: 'healthy',
         timestamp: ctx.clock.now().toISOString(),
-        version: 'sandbox-0.1.0',
+        version: `sandbox-${VERSION}`,
         uptime_seconds: Math.floor((Date.now() - STARTED) / 1000),
         environment: 'sandbox',
         source: 'synthetic',

@@ -45,7 +45,13 @@ export default defineConfig([
       // taken out of a rest spread (`const { secret: _s, ...shown } = o`).
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },
@@ -70,7 +76,10 @@ export default defineConfig([
       // Office's storage, a stand-in): what it throws becomes a rejection, as callers expect.
       '@typescript-eslint/require-await': 'off',
       // Passing on a reason received from elsewhere (a promise's, an event's) is not inventing one.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
     },
   },
   {
@@ -79,12 +88,23 @@ export default defineConfig([
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['excel-addin/src/**', 'jupyter-extension/src/**', 'jupyter-extension/style/**', 'test/excel/*.js', 'test/excel/support/**'],
+    files: [
+      'excel-addin/src/**',
+      'jupyter-extension/src/**',
+      'jupyter-extension/style/**',
+      'test/excel/*.js',
+      'test/excel/support/**',
+    ],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
     // Their page.evaluate callbacks run in the browser.
-    files: ['scripts/bench-excel.mjs', 'scripts/bench-excel-reopen.mjs', 'scripts/bench-grid.mjs', 'scripts/bench-map.mjs'],
+    files: [
+      'scripts/bench-excel.mjs',
+      'scripts/bench-excel-reopen.mjs',
+      'scripts/bench-grid.mjs',
+      'scripts/bench-map.mjs',
+    ],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
@@ -115,7 +135,10 @@ export default defineConfig([
       'office-addins/no-office-initialize': 'warn',
       'office-addins/test-for-null-using-isNullObject': 'error',
       // A formula shows a cell error by throwing Excel's CustomFunctions.Error (not an Error subclass).
-      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'package', package: '@types/custom-functions-runtime', name: 'Error' }] }],
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@types/custom-functions-runtime', name: 'Error' }] },
+      ],
     },
   },
   {
@@ -142,4 +165,14 @@ export default defineConfig([
     },
   },
   prettier,
+  {
+    // Lines fit in 120 columns: Prettier lays out the code; this holds the comments to it too. Long strings, template
+    // literals, regular expressions and URLs are left whole (a message reads better unbroken than split).
+    rules: {
+      'max-len': [
+        'error',
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
+      ],
+    },
+  },
 ]);

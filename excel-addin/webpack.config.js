@@ -12,9 +12,19 @@ import { DEV_URL, productionManifest, productionUrl } from './manifest-url.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The custom functions, one module per resource: their JSDoc makes functions.json. */
-export const FUNCTION_MODULES = ['sites', 'queue', 'ranking', 'briefs', 'markets', 'facilities', 'feeds', 'parcel', 'tools', 'account', 'cards'].map((m) =>
-  path.join(here, 'src', 'functions', `${m}.ts`),
-);
+export const FUNCTION_MODULES = [
+  'sites',
+  'queue',
+  'ranking',
+  'briefs',
+  'markets',
+  'facilities',
+  'feeds',
+  'parcel',
+  'tools',
+  'account',
+  'cards',
+].map((m) => path.join(here, 'src', 'functions', `${m}.ts`));
 
 /**
  * What custom-functions-metadata leaves to do in functions.json. It reads each file on its own, so a custom enum
@@ -28,21 +38,27 @@ class FunctionsJson {
   }
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('FunctionsJson', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'FunctionsJson', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, () => {
-        const asset = compilation.getAsset('functions.json');
-        if (!asset) return;
-        const meta = JSON.parse(asset.source.source().toString());
-        const seen = new Map();
-        for (const e of meta.enums ?? []) {
-          const json = JSON.stringify(e);
-          if (seen.has(e.id) && seen.get(e.id) !== json)
-            compilation.errors.push(new webpack.WebpackError(`custom enum ${e.id} is declared differently in two files`));
-          seen.set(e.id, json);
-        }
-        if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
-        for (const f of meta.functions) f.helpUrl = new URL(`docs/excel.html#dchub${f.id.toLowerCase()}`, this.helpBase).href;
-        compilation.updateAsset('functions.json', new webpack.sources.RawSource(JSON.stringify(meta, null, 2)));
-      });
+      compilation.hooks.processAssets.tap(
+        { name: 'FunctionsJson', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS },
+        () => {
+          const asset = compilation.getAsset('functions.json');
+          if (!asset) return;
+          const meta = JSON.parse(asset.source.source().toString());
+          const seen = new Map();
+          for (const e of meta.enums ?? []) {
+            const json = JSON.stringify(e);
+            if (seen.has(e.id) && seen.get(e.id) !== json)
+              compilation.errors.push(
+                new webpack.WebpackError(`custom enum ${e.id} is declared differently in two files`),
+              );
+            seen.set(e.id, json);
+          }
+          if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
+          for (const f of meta.functions)
+            f.helpUrl = new URL(`docs/excel.html#dchub${f.id.toLowerCase()}`, this.helpBase).href;
+          compilation.updateAsset('functions.json', new webpack.sources.RawSource(JSON.stringify(meta, null, 2)));
+        },
+      );
     });
   }
 }
@@ -67,7 +83,9 @@ async function httpsOptions() {
   } catch (err) {
     const dir = path.join(os.homedir(), '.office-addin-dev-certs');
     try {
-      const [cert, key, ca] = ['localhost.crt', 'localhost.key', 'ca.crt'].map((f) => fs.readFileSync(path.join(dir, f)));
+      const [cert, key, ca] = ['localhost.crt', 'localhost.key', 'ca.crt'].map((f) =>
+        fs.readFileSync(path.join(dir, f)),
+      );
       console.warn(
         `[excel-addin] ${err.message}\n[excel-addin] serving https with ${dir}; trust ${path.join(dir, 'ca.crt')} in your OS or browser to sideload.`,
       );
@@ -99,7 +117,12 @@ export default async (env, argv) => {
       // loaded by the pane when the tab opens, so that functions.js knows nothing of it.
       map: { import: './src/taskpane/map-render.ts', library: { name: 'DchubMap', type: 'window' } },
     },
-    output: { path: path.join(here, 'dist'), filename: '[name].js', chunkFilename: '[name].[contenthash:8].js', clean: true },
+    output: {
+      path: path.join(here, 'dist'),
+      filename: '[name].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      clean: true,
+    },
     resolve: { extensions: ['.ts', '.js'] },
     module: {
       rules: [

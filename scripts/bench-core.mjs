@@ -14,18 +14,26 @@ export async function benchCore() {
     // (a) Request economy: 1,000 calls over 200 distinct argument sets, three passes.
     const args = (i) => ({ lat: 30 + (i % 200) * 0.05, lon: -95 });
     const client = new DchubClient({ baseUrl: sb.url, apiKey: KEY, tier: 'enterprise', retries: 0 });
-    for (let pass = 0; pass < 3; pass++) await Promise.all(Array.from({ length: 1000 }, (_, i) => siteScore(client, args(i))));
+    for (let pass = 0; pass < 3; pass++)
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => siteScore(client, args(i))));
     let naiveRequests = 0;
     for (let pass = 0; pass < 3; pass++) {
       await Promise.all(
         Array.from({ length: 1000 }, async (_, i) => {
           const a = args(i);
           naiveRequests++;
-          await (await fetch(`${sb.url}/api/site-score?lat=${a.lat}&lon=${a.lon}`, { headers: { 'X-API-Key': KEY } })).json();
+          await (
+            await fetch(`${sb.url}/api/site-score?lat=${a.lat}&lon=${a.lon}`, { headers: { 'X-API-Key': KEY } })
+          ).json();
         }),
       );
     }
-    out.request_economy = { requests_sent: client.requestsSent, naive_requests: naiveRequests, goal: 200, met: client.requestsSent === 200 };
+    out.request_economy = {
+      requests_sent: client.requestsSent,
+      naive_requests: naiveRequests,
+      goal: 200,
+      met: client.requestsSent === 200,
+    };
 
     // (b) Warm-cache cost per call over 100,000 calls, beside a plain fetch per call.
     const p = new URLSearchParams({ lat: '30', lon: '-95' });
@@ -36,7 +44,8 @@ export async function benchCore() {
     const warmUs = ((performance.now() - t0) * 1000) / N;
     const M = 300;
     t0 = performance.now();
-    for (let i = 0; i < M; i++) await (await fetch(`${sb.url}/api/site-score?lat=30&lon=-95`, { headers: { 'X-API-Key': KEY } })).json();
+    for (let i = 0; i < M; i++)
+      await (await fetch(`${sb.url}/api/site-score?lat=30&lon=-95`, { headers: { 'X-API-Key': KEY } })).json();
     const fetchUs = ((performance.now() - t0) * 1000) / M;
     out.warm_cache_per_call = {
       us_per_call: round(warmUs, 2),
@@ -95,14 +104,17 @@ export async function benchCore() {
     };
 
     // (d) Bytes of a brief refresh through /diff after 5 of 232 markets changed, beside a full download.
-    const get = async (p) => Buffer.byteLength(await (await fetch(sb.url + p, { headers: { 'X-API-Key': KEY } })).text());
+    const get = async (p) =>
+      Buffer.byteLength(await (await fetch(sb.url + p, { headers: { 'X-API-Key': KEY } })).text());
     const ctrl = (body) => sb.ctx.clock.set(body);
     let found;
     for (let d = 0; d < 120 && !found; d++) {
       const base = new Date(Date.parse('2026-11-21T12:00:00Z') + d * 86400_000);
       ctrl(base.toISOString());
       const since = new Date(base.getTime() - 86400_000).toISOString();
-      const diff = await (await fetch(`${sb.url}/api/v1/market-brief/diff?since=${since}&limit=500`, { headers: { 'X-API-Key': KEY } })).json();
+      const diff = await (
+        await fetch(`${sb.url}/api/v1/market-brief/diff?since=${since}&limit=500`, { headers: { 'X-API-Key': KEY } })
+      ).json();
       if (diff.changed_total === 5) found = { since, day: base.toISOString() };
     }
     if (found) {

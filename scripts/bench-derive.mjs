@@ -20,7 +20,9 @@ function countingProxy(target) {
   const stats = { requests: 0, bytes: 0 };
   const server = createServer(async (req, res) => {
     stats.requests++;
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k)));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k)),
+    );
     const upstream = await fetch(target + req.url, { method: req.method, headers });
     const body = Buffer.from(await upstream.arrayBuffer());
     stats.bytes += body.length;
@@ -31,7 +33,13 @@ function countingProxy(target) {
     res.writeHead(upstream.status, out).end(body);
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, stats, close: () => new Promise((r) => server.close(r)) })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        stats,
+        close: () => new Promise((r) => server.close(r)),
+      }),
+    ),
   );
 }
 
@@ -52,12 +60,22 @@ async function runWorkload(proxy, calls, extra, key) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { requests: proxy.stats.requests - before.requests, bytes: proxy.stats.bytes - before.bytes, ms: Math.round(performance.now() - t0), failures };
+  return {
+    requests: proxy.stats.requests - before.requests,
+    bytes: proxy.stats.bytes - before.bytes,
+    ms: Math.round(performance.now() - t0),
+    failures,
+  };
 }
 
 export async function benchDerive() {
   // The service's daily limits on (free 10, Developer 500); the proxy counts every request.
-  const sb = await startSandbox({ port: 0, seed: 'bench-derive', now: '2026-11-21T12:00:00Z', keys: `free=${FREE},developer=${DEV}` });
+  const sb = await startSandbox({
+    port: 0,
+    seed: 'bench-derive',
+    now: '2026-11-21T12:00:00Z',
+    keys: `free=${FREE},developer=${DEV}`,
+  });
   const proxy = await countingProxy(sb.url);
   try {
     const list = await (await fetch(`${sb.url}/api/v1/dcpi/scores`, { headers: { 'X-API-Key': DEV } })).json();

@@ -14,13 +14,18 @@ const RUNS = 5;
 const CELLS = 1000;
 const ISOS = ['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE'];
 
-/** The 200 distinct formulas: 80 site cards, 40 market cards, 20 project-card columns, 40 SITESCORE and 20 DCPI values. */
+/**
+ * The 200 distinct formulas: 80 site cards, 40 market cards, 20 project-card columns, 40 SITESCORE and 20 DCPI values.
+ */
 function workbook(slugs) {
   const point = (k) => [30 + k * 0.05, -100];
   return [
     ...Array.from({ length: 80 }, (_, k) => ['SITECARD', [...point(k), null]]),
     ...slugs.slice(0, 40).map((s) => ['MARKETCARD', [s]]),
-    ...Array.from({ length: 20 }, (_, k) => ['QUEUECARDS', [ISOS[k % 7], [0, 100, 300][Math.floor(k / 7)], null, null, null, null, null, null, 20]]),
+    ...Array.from({ length: 20 }, (_, k) => [
+      'QUEUECARDS',
+      [ISOS[k % 7], [0, 100, 300][Math.floor(k / 7)], null, null, null, null, null, null, 20],
+    ]),
     ...Array.from({ length: 40 }, (_, k) => ['SITESCORE', [...point(k), null, 'nearby.substations_50km']]),
     ...slugs.slice(0, 20).map((s) => ['DCPI', [s, 'composite_score']]),
   ];
@@ -49,7 +54,12 @@ const fillCells = (page, formulas) =>
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchExcelReopen() {
-  const sb = await startSandbox({ port: 0, seed: 'bench-reopen', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}` });
+  const sb = await startSandbox({
+    port: 0,
+    seed: 'bench-reopen',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${KEY}`,
+  });
   const web = await serve(['test/excel', 'excel-addin/dist']);
   const browser = await launch();
   try {
@@ -61,7 +71,8 @@ export async function benchExcelReopen() {
     ];
     const first = await open(browser, web.url, sb.url, settings);
     const firstFill = await fillCells(first.page, formulas);
-    if (firstFill.broken.length) throw new Error(`first open: ${firstFill.broken.length} cells broken: ${firstFill.broken[0]}`);
+    if (firstFill.broken.length)
+      throw new Error(`first open: ${firstFill.broken.length} cells broken: ${firstFill.broken[0]}`);
     const storage = await first.page.evaluate(() => [...window.__storage]);
     const firstRequests = first.requests();
     await first.context.close();

@@ -57,7 +57,9 @@ export async function baselineDist(commit = BASELINE_COMMIT) {
   process.chdir(path.join(dir, 'excel-addin')); // its metadata plugin reads the functions file relative to the working directory
   try {
     await new Promise((resolve, reject) =>
-      webpack(config, (err, stats) => (err || stats.hasErrors() ? reject(err ?? new Error(stats.toString('errors-only'))) : resolve())),
+      webpack(config, (err, stats) =>
+        err || stats.hasErrors() ? reject(err ?? new Error(stats.toString('errors-only'))) : resolve(),
+      ),
     );
   } finally {
     process.chdir(cwd);
@@ -68,7 +70,14 @@ export async function baselineDist(commit = BASELINE_COMMIT) {
 export const launch = () =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 
 async function openHarness(context, webUrl, storage) {
@@ -128,7 +137,11 @@ async function warmFirstAnswer(browser, sb, dist) {
       jsBytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
       await context.close();
     }
-    return { ms: Math.round(median(times) * 10) / 10, js_kib_before_first_answer: kib(jsBytes), service_calls: serviceCalls };
+    return {
+      ms: Math.round(median(times) * 10) / 10,
+      js_kib_before_first_answer: kib(jsBytes),
+      service_calls: serviceCalls,
+    };
   } finally {
     await web.close();
   }
@@ -148,7 +161,8 @@ async function storm(browser, sb) {
       page.evaluate(async () => {
         const t0 = performance.now();
         const calls = [];
-        for (let i = 0; i < 1000; i++) calls.push(window.__call('SITESCORE', [30 + (i % 200) * 0.05, -100, null, null]));
+        for (let i = 0; i < 1000; i++)
+          calls.push(window.__call('SITESCORE', [30 + (i % 200) * 0.05, -100, null, null]));
         await Promise.all(calls);
         return performance.now() - t0;
       });
@@ -163,7 +177,9 @@ async function storm(browser, sb) {
         for (let pass = 0; pass < 2; pass++) {
           await Promise.all(
             Array.from({ length: 1000 }, (_, i) =>
-              fetch(`${url}/api/site-score?lat=${30 + (i % 200) * 0.05}&lon=-100`, { headers: { 'X-API-Key': key } }).then((r) => r.json()),
+              fetch(`${url}/api/site-score?lat=${30 + (i % 200) * 0.05}&lon=-100`, {
+                headers: { 'X-API-Key': key },
+              }).then((r) => r.json()),
             ),
           );
         }
@@ -189,7 +205,12 @@ async function storm(browser, sb) {
 }
 
 export async function benchExcel() {
-  const sb = await startSandbox({ port: 0, seed: 'bench-excel', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}` });
+  const sb = await startSandbox({
+    port: 0,
+    seed: 'bench-excel',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${KEY}`,
+  });
   const browser = await launch();
   try {
     const recalc = await storm(browser, sb);

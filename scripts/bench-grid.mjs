@@ -31,7 +31,9 @@ export function answerText(base, rows) {
   for (let i = 0; results.length < rows; i++) {
     const r = base.results[i % base.results.length];
     const round = Math.floor(i / base.results.length);
-    results.push(round ? { ...r, queue_id: `${r.queue_id}-r${round}`, candidate_id: `${r.candidate_id}-r${round}` } : r);
+    results.push(
+      round ? { ...r, queue_id: `${r.queue_id}-r${round}`, candidate_id: `${r.candidate_id}-r${round}` } : r,
+    );
   }
   return JSON.stringify({ ...base, results, count_returned: rows, count_total_matching: rows });
 }
@@ -43,11 +45,24 @@ const median = (xs) => {
 
 export async function benchGrid() {
   mkdirSync('artifacts/.bench', { recursive: true });
-  await build({ entryPoints: ['jupyter-extension/bench/grid-entry.ts'], bundle: true, format: 'iife', outfile: 'artifacts/.bench/grid.js', logLevel: 'error' });
+  await build({
+    entryPoints: ['jupyter-extension/bench/grid-entry.ts'],
+    bundle: true,
+    format: 'iife',
+    outfile: 'artifacts/.bench/grid.js',
+    logLevel: 'error',
+  });
   const base = allSurvivors();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });

@@ -41,9 +41,17 @@ async function startJupyter() {
   const jupyter = path.resolve('.venv/bin/jupyter');
   const config = path.resolve('jupyter-extension/ui-tests/jupyter_server_test_config.py');
   // The bench asks the service nothing: a base URL where nothing listens.
-  const env = { ...process.env, DCHUB_BASE_URL: 'http://127.0.0.1:9', DCHUB_CACHE_DIR: path.join(root, 'cache'), JUPYTERLAB_GALATA_ROOT_DIR: root };
+  const env = {
+    ...process.env,
+    DCHUB_BASE_URL: 'http://127.0.0.1:9',
+    DCHUB_CACHE_DIR: path.join(root, 'cache'),
+    JUPYTERLAB_GALATA_ROOT_DIR: root,
+  };
   delete env.DCHUB_API_KEY;
-  const proc = spawn(jupyter, ['lab', '--config', config, `--ServerApp.port=${port}`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(jupyter, ['lab', '--config', config, `--ServerApp.port=${port}`], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   proc.stderr.on('data', (d) => (log = (log + d).slice(-4000)));
   const url = `http://localhost:${port}/lab`;
@@ -67,21 +75,39 @@ function stop(proc, root) {
 
 export async function benchMap() {
   mkdirSync('artifacts/.bench', { recursive: true });
-  await build({ entryPoints: ['jupyter-extension/bench/map-entry.ts'], bundle: true, format: 'iife', outfile: 'artifacts/.bench/map.js', logLevel: 'error' });
+  await build({
+    entryPoints: ['jupyter-extension/bench/map-entry.ts'],
+    bundle: true,
+    format: 'iife',
+    outfile: 'artifacts/.bench/map.js',
+    logLevel: 'error',
+  });
   const text = answerText(allSurvivors(), ROWS);
   const server = await startJupyter();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
     await page.goto(server.url);
-    await page.waitForFunction(() => typeof window.jupyterapp === 'object' && typeof window.galata?.app === 'object', null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => typeof window.jupyterapp === 'object' && typeof window.galata?.app === 'object',
+      null,
+      { timeout: 120_000 },
+    );
     await page.evaluate(() => window.jupyterapp.started);
     await page.addScriptTag({ path: 'artifacts/.bench/map.js' });
     const runs = [];
-    for (let i = 0; i < 2; i++) await page.evaluate((t) => window.mapBench.map(t), text); // warm-up (JIT, the renderer's chunk)
+    // Warm-up (JIT, the renderer's chunk).
+    for (let i = 0; i < 2; i++) await page.evaluate((t) => window.mapBench.map(t), text);
     for (let i = 0; i < RUNS; i++) runs.push(await page.evaluate((t) => window.mapBench.map(t), text));
     if (!runs.every((r) => r.svg_points === r.drawn && r.drawn > 0))
       throw new Error(`the map drew ${runs.map((r) => r.svg_points).join(', ')} points, not ${runs[0].drawn}`);

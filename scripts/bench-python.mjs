@@ -25,16 +25,32 @@ const r1 = (n) => Math.round(n * 10) / 10;
 function legacyApi() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dchub-legacy-api-'));
   try {
-    execFileSync('sh', ['-c', `git -C "${root}" archive ${LEGACY_COMMIT} jupyter-extension/dchub_jupyterlab | tar -x -C "${dir}"`]);
+    execFileSync('sh', [
+      '-c',
+      `git -C "${root}" archive ${LEGACY_COMMIT} jupyter-extension/dchub_jupyterlab | tar -x -C "${dir}"`,
+    ]);
   } catch {
     return undefined; // a shallow clone without that commit: the old figure is then not measured
   }
   const deps = path.join(root, '.cache', 'bench-legacy-deps');
   if (!existsSync(path.join(deps, 'httpx'))) {
     mkdirSync(deps, { recursive: true });
-    execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', deps, 'httpx>=0.27,<1', 'platformdirs>=4']);
+    execFileSync(python, [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--target',
+      deps,
+      'httpx>=0.27,<1',
+      'platformdirs>=4',
+    ]);
   }
-  return { pythonPath: [path.join(dir, 'jupyter-extension'), deps].join(path.delimiter), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    pythonPath: [path.join(dir, 'jupyter-extension'), deps].join(path.delimiter),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 const SCRIPT = `

@@ -11,7 +11,10 @@ const DURATION = process.env.BENCH_SECONDS ?? '8';
 function ensureWrk() {
   if (spawnSync('wrk', ['-v']).error?.code !== 'ENOENT') return;
   console.error('installing wrk (Debian) for the load test');
-  execFileSync('bash', ['-c', 'apt-get install -y -qq wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk >/dev/null)']);
+  execFileSync('bash', [
+    '-c',
+    'apt-get install -y -qq wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk >/dev/null)',
+  ]);
 }
 
 function wrk(url, headers) {
@@ -34,7 +37,12 @@ function wrk(url, headers) {
 export async function benchSandbox() {
   ensureWrk();
   const proc = spawn(process.execPath, ['sandbox/dist/main.js'], {
-    env: { ...process.env, PORT: '0', DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z', DCHUB_SANDBOX_KEYS: `enterprise=${KEY}` },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z',
+      DCHUB_SANDBOX_KEYS: `enterprise=${KEY}`,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

@@ -147,7 +147,8 @@ rows.push({
   met: reopen.first_open_requests <= reopen.distinct,
 });
 rows.push({
-  benchmark: 'excel: the same workbook opened again, new runtime over its persisted storage (ms to fill all 1,000 cells, median)',
+  benchmark:
+    'excel: the same workbook opened again, new runtime over its persisted storage (ms to fill all 1,000 cells, median)',
   value: reopen.reopen_ms,
   baseline: `${reopen.first_open_ms} (first open)`,
   ratio: round(reopen.reopen_ms / reopen.first_open_ms),
@@ -222,7 +223,10 @@ rows.push({
 
 const py = await benchPython();
 results.python_api = py;
-const legacyNote = (v) => (py.legacy ? `${v} (the Python API of ${py.legacy_commit}, own transport and cache)` : 'not measured (history not cloned)');
+const legacyNote = (v) =>
+  py.legacy
+    ? `${v} (the Python API of ${py.legacy_commit}, own transport and cache)`
+    : 'not measured (history not cloned)';
 rows.push({
   benchmark: `python: warm cached hub.queue(...) of ${py.engine.rows} rows (ms, median)`,
   value: py.engine.warm_ms,

@@ -6,4 +6,6 @@ import { bundleNode } from './node-bundle.mjs';
 
 const outdir = fileURLToPath(new URL('../jupyter-extension/dchub_jupyterlab/engine/', import.meta.url));
 const { files, bytes, packages } = await bundleNode('core/src/engine/dchub-engine.ts', outdir);
-console.error(`engine bundle: ${files} files, ${(bytes / 1024).toFixed(0)} KiB, ${packages.length} packages inside, in ${outdir}`);
+console.error(
+  `engine bundle: ${files} files, ${(bytes / 1024).toFixed(0)} KiB, ${packages.length} packages inside, in ${outdir}`,
+);

@@ -27,7 +27,17 @@ export function queueWorkload(n = 200, seed = 14) {
     const a = { iso: pick(next, WORKLOAD_ISOS) };
     const minMw = pick(next, [undefined, 50, 100, 150, 200, 250, 300, 400, 500]);
     const ttp = pick(next, [undefined, undefined, 24, 30, 36, 48, 60]);
-    const fuel = pick(next, [undefined, undefined, undefined, 'gas', 'solar', 'wind', 'battery', 'nuclear', 'Solar;Storage']);
+    const fuel = pick(next, [
+      undefined,
+      undefined,
+      undefined,
+      'gas',
+      'solar',
+      'wind',
+      'battery',
+      'nuclear',
+      'Solar;Storage',
+    ]);
     const fiber = pick(next, [undefined, undefined, undefined, 25, 50, 100]);
     const limit = pick(next, [undefined, undefined, 50, 100, 500]);
     if (minMw !== undefined) a.min_mw = minMw;
@@ -49,7 +59,10 @@ export function queueWorkload(n = 200, seed = 14) {
 /** `n` DCPI cells over distinct markets: mostly the verdict, some other fields the list carries. */
 export function dcpiWorkload(slugs, n = 40, seed = 14) {
   const next = rng(seed + 1);
-  return slugs.slice(0, n).map((slug) => ({ slug, field: pick(next, ['verdict', 'verdict', 'verdict', 'market_name', 'iso', 'computed_at']) }));
+  return slugs.slice(0, n).map((slug) => ({
+    slug,
+    field: pick(next, ['verdict', 'verdict', 'verdict', 'market_name', 'iso', 'computed_at']),
+  }));
 }
 
 /** The calls in a seeded random order (Fisher–Yates). */
@@ -80,6 +93,10 @@ export function queueArgv(a) {
 export function workloadCalls(queueSets, dcpiCells) {
   return [
     ...queueSets.map((a) => ({ kind: 'queue', args: a, argv: [...queueArgv(a), '--format', 'json'] })),
-    ...dcpiCells.map((d) => ({ kind: 'dcpi', args: d, argv: ['dcpi', d.slug, '--field', d.field, '--format', 'json'] })),
+    ...dcpiCells.map((d) => ({
+      kind: 'dcpi',
+      args: d,
+      argv: ['dcpi', d.slug, '--field', d.field, '--format', 'json'],
+    })),
   ];
 }

@@ -37,7 +37,8 @@ function checkLinks() {
       const [file, hash] = href.split('#');
       const target = file ? path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURI(file))) : page;
       if (!existsSync(path.join(root, target))) problems.push(`${page}: ${href} — no file ${target}`);
-      else if (hash && target.endsWith('.md') && !ids(target).has(hash)) problems.push(`${page}: ${href} — no heading #${hash} in ${target}`);
+      else if (hash && target.endsWith('.md') && !ids(target).has(hash))
+        problems.push(`${page}: ${href} — no heading #${hash} in ${target}`);
     }
   }
   return problems;
@@ -57,7 +58,8 @@ function checkExcel() {
   const problems = [];
   const metaFile = 'excel-addin/dist/functions.json';
   const htmlFile = 'excel-addin/dist/docs/excel.html';
-  if (!existsSync(path.join(root, metaFile)) || !existsSync(path.join(root, htmlFile))) return [`${metaFile} or ${htmlFile} missing: build the add-in first`];
+  if (!existsSync(path.join(root, metaFile)) || !existsSync(path.join(root, htmlFile)))
+    return [`${metaFile} or ${htmlFile} missing: build the add-in first`];
   const { functions } = JSON.parse(read(metaFile));
   const doc = read('docs/excel.md');
   const html = read(htmlFile);
@@ -68,16 +70,20 @@ function checkExcel() {
       problems.push(`DCHUB.${f.id}: no "### DCHUB.${f.id}" section in docs/excel.md`);
       continue;
     }
-    for (const p of f.parameters ?? []) if (!text.includes(`\`${p.name}\``)) problems.push(`DCHUB.${f.id}: argument ${p.name} not named in its section`);
+    for (const p of f.parameters ?? [])
+      if (!text.includes(`\`${p.name}\``)) problems.push(`DCHUB.${f.id}: argument ${p.name} not named in its section`);
     if (!/\*\*Example:\*\* `=DCHUB\./.test(text)) problems.push(`DCHUB.${f.id}: no example in its section`);
-    if (!f.helpUrl || !f.helpUrl.endsWith(`/docs/excel.html#${id}`)) problems.push(`DCHUB.${f.id}: help link ${f.helpUrl} is not docs/excel.html#${id}`);
+    if (!f.helpUrl || !f.helpUrl.endsWith(`/docs/excel.html#${id}`))
+      problems.push(`DCHUB.${f.id}: help link ${f.helpUrl} is not docs/excel.html#${id}`);
     if (!new RegExp(`id="?${id}[" >]`).test(html)) problems.push(`DCHUB.${f.id}: ${htmlFile} has no anchor ${id}`);
   }
   return problems;
 }
 
 function checkCli() {
-  const help = execFileSync(process.execPath, [path.join(root, 'core/dist/cli/dchub.js'), '--help'], { encoding: 'utf8' });
+  const help = execFileSync(process.execPath, [path.join(root, 'core/dist/cli/dchub.js'), '--help'], {
+    encoding: 'utf8',
+  });
   const block = help.slice(help.indexOf('Commands:'), help.indexOf('Flags:'));
   const commands = [...block.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
   if (commands.length < 10) return [`read only ${commands.length} commands from dchub --help`];
@@ -129,5 +135,6 @@ for (const [name, run] of Object.entries(checks)) {
   }
 }
 const report = process.argv[2];
-if (report) writeFileSync(report, JSON.stringify({ numPassedTests: passed, numFailedTests: failed, numPendingTests: 0 }) + '\n');
+if (report)
+  writeFileSync(report, JSON.stringify({ numPassedTests: passed, numFailedTests: failed, numPendingTests: 0 }) + '\n');
 process.exit(failed ? 1 : 0);

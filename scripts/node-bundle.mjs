@@ -29,7 +29,9 @@ export async function bundleNode(entry, outdir) {
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     // CommonJS dependencies inside an ES module need a require of their own.
-    banner: { js: "import { createRequire as __dchubRequire } from 'node:module'; const require = __dchubRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __dchubRequire } from 'node:module'; const require = __dchubRequire(import.meta.url);",
+    },
     // Vega's optional native canvas is never used (charts render to SVG); the OS keyring is a native module a bundle
     // cannot carry for every platform: where it is absent, a key `dchub login` stored is read from its file.
     external: ['canvas', '@napi-rs/keyring'],

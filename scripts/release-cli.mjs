@@ -45,7 +45,10 @@ export async function packCli(releaseDir, version) {
     writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
     writeFileSync(path.join(stage, 'README.md'), README(version));
     copyFileSync(path.join(root, 'LICENSE'), path.join(stage, 'LICENSE'));
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', releaseDir], { cwd: stage, encoding: 'utf8' });
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', releaseDir], {
+      cwd: stage,
+      encoding: 'utf8',
+    });
     const [{ filename }] = JSON.parse(out);
     return { tarball: path.join(releaseDir, filename), packages: bundle.packages.length };
   } finally {

@@ -23,7 +23,8 @@ const { values: opts } = parseArgs({ options: { python: { type: 'string' } } });
 const started = Date.now();
 const step = (what) => console.error(`\x1b[1;36m==> ${what}\x1b[0m`);
 /** Runs a command in the repository, its output on this one's stderr; throws when it fails. */
-const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, ...env } });
+const run = (cmd, args, env = {}) =>
+  execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, ...env } });
 const fail = (message) => {
   console.error(`release: ${message}`);
   process.exit(1);
@@ -50,11 +51,18 @@ run('npm', ['run', '--silent', 'build:ts']);
 
 step('the wheel: the JupyterLab extension (production build), core engine bundle, the Python package');
 run('npm', ['run', '--silent', 'build:prod', '-w', 'jupyter-extension']);
-const python = opts.python ?? process.env.DCHUB_PYTHON ?? (existsSync(path.join(root, '.venv/bin/python')) ? path.join(root, '.venv/bin/python') : 'python3');
+const python =
+  opts.python ??
+  process.env.DCHUB_PYTHON ??
+  (existsSync(path.join(root, '.venv/bin/python')) ? path.join(root, '.venv/bin/python') : 'python3');
 // The labextension and the engine are built above: hatch-jupyter-builder only packs them.
-run(python, ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--quiet', './jupyter-extension', '-w', releaseDir], {
-  HATCH_JUPYTER_BUILDER_SKIP_NPM: '1',
-});
+run(
+  python,
+  ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--quiet', './jupyter-extension', '-w', releaseDir],
+  {
+    HATCH_JUPYTER_BUILDER_SKIP_NPM: '1',
+  },
+);
 
 step('the dchub CLI: core bundled into a standalone npm package');
 const cli = await packCli(releaseDir, version);
@@ -66,7 +74,10 @@ const addinDir = path.join(releaseDir, addinName);
 // What a web server hosts (source maps stay behind: they are for debugging a development build).
 cpSync(path.join(root, 'excel-addin/dist'), addinDir, { recursive: true, filter: (src) => !src.endsWith('.map') });
 step('the manifests of the release, validated offline (test/manifests/manifests.test.ts)');
-run('npx', ['vitest', 'run', '--reporter=dot', 'test/manifests/manifests.test.ts'], { DCHUB_MANIFEST_DIR: addinDir, DCHUB_ADDIN_URL: url });
+run('npx', ['vitest', 'run', '--reporter=dot', 'test/manifests/manifests.test.ts'], {
+  DCHUB_MANIFEST_DIR: addinDir,
+  DCHUB_ADDIN_URL: url,
+});
 // Zipped with Python's standard library (the wheel's build needs Python anyway): one top folder, addinName/.
 run(python, ['-m', 'zipfile', '-c', `${addinDir}.zip`, addinDir]);
 
@@ -82,7 +93,11 @@ const sums = artifacts.map(
 writeFileSync(path.join(releaseDir, 'SHA256SUMS'), sums.join(''));
 
 const size = (f) => `${(statSync(path.join(releaseDir, f)).size / 1024).toFixed(0)} KiB`;
-console.log(`release ${version} in ${path.relative(process.cwd(), releaseDir) || '.'}/ (${((Date.now() - started) / 1000).toFixed(0)} s):`);
+console.log(
+  `release ${version} in ${path.relative(process.cwd(), releaseDir) || '.'}/ (${((Date.now() - started) / 1000).toFixed(0)} s):`,
+);
 for (const f of artifacts) console.log(`  ${f.padEnd(44)} ${size(f).padStart(9)}`);
 console.log(`  ${`${addinName}/`.padEnd(44)} to host at ${url}`);
-console.log(`  SHA256SUMS (sha256sum -c SHA256SUMS); the CLI bundles ${cli.packages} packages (THIRD-PARTY-LICENSES.txt)`);
+console.log(
+  `  SHA256SUMS (sha256sum -c SHA256SUMS); the CLI bundles ${cli.packages} packages (THIRD-PARTY-LICENSES.txt)`,
+);

@@ -61,7 +61,14 @@ const RUNS = [
 ];
 
 for (const { name, profile, keyed } of RUNS) {
-  const sb = await startSandbox({ port: 0, seed: 'schemathesis', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}`, limits: false, profile });
+  const sb = await startSandbox({
+    port: 0,
+    seed: 'schemathesis',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${KEY}`,
+    limits: false,
+    profile,
+  });
   const junit = join(reportDir, `${name}.xml`);
   console.log(`== schemathesis: ${name} at ${sb.url} (seed ${SEED}, ${maxExamples} examples per operation) ==`);
   const started = Date.now();
@@ -94,8 +101,17 @@ for (const { name, profile, keyed } of RUNS) {
   summary.numPassedTests += passed;
   summary.numFailedTests += failed.length + unexplained + (cases.length ? 0 : 1);
   summary.numPendingTests += skipped;
-  summary.profiles[name] = { operations: cases.length, passed, failed, skipped, exitCode: code, seconds: Math.round((Date.now() - started) / 1000) };
-  console.log(`schemathesis ${name}: ${passed} operations passed, ${failed.length} failed${failed.length ? ` (${failed.join(', ')})` : ''}, exit ${code}`);
+  summary.profiles[name] = {
+    operations: cases.length,
+    passed,
+    failed,
+    skipped,
+    exitCode: code,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  console.log(
+    `schemathesis ${name}: ${passed} operations passed, ${failed.length} failed${failed.length ? ` (${failed.join(', ')})` : ''}, exit ${code}`,
+  );
 }
 write();
 process.exit(summary.numFailedTests ? 1 : 0);

@@ -1,5 +1,6 @@
 // Sums Vitest and Playwright JSON reports (Vitest on Node 20 and on Node 22; the lint and format checks, pytest, the
-// wheel check, the release checks and schemathesis in the same Jest-compatible shape; Galata) into one "N passed, N failed" line, after one line per report.
+// wheel check, the release checks and schemathesis in the same Jest-compatible shape; Galata) into one "N passed, N
+// failed" line, after one line per report.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -38,7 +38,11 @@ const pins = {
 /** Every place the version is stamped: a file, what is read there, how it is read and written. */
 export const STAMPS = [
   ...WORKSPACES.map((ws) => ({ file: `${ws}/package.json`, what: 'version', ...topLevelVersion })),
-  ...['sandbox', 'excel-addin', 'jupyter-extension', 'test'].map((ws) => ({ file: `${ws}/package.json`, what: '@dchub/* pins', ...pins })),
+  ...['sandbox', 'excel-addin', 'jupyter-extension', 'test'].map((ws) => ({
+    file: `${ws}/package.json`,
+    what: '@dchub/* pins',
+    ...pins,
+  })),
   {
     file: 'package-lock.json',
     what: 'the root and every workspace',
@@ -53,7 +57,8 @@ export const STAMPS = [
       for (const key of ['', ...WORKSPACES]) {
         const entry = lock.packages[key];
         entry.version = v;
-        for (const dep of Object.keys(entry.dependencies ?? {})) if (/^@dchub\/(core|sandbox)$/.test(dep)) entry.dependencies[dep] = v;
+        for (const dep of Object.keys(entry.dependencies ?? {}))
+          if (/^@dchub\/(core|sandbox)$/.test(dep)) entry.dependencies[dep] = v;
       }
       return `${JSON.stringify(lock, null, 2)}\n`;
     },
@@ -67,7 +72,8 @@ export const STAMPS = [
   {
     file: 'manifests/manifest.xml',
     what: '<Version> (x.y.z.0)',
-    get: (text) => /<Version>(\d+\.\d+\.\d+)\.0<\/Version>/.exec(text)?.[1] ?? /<Version>([^<]*)<\/Version>/.exec(text)?.[1],
+    get: (text) =>
+      /<Version>(\d+\.\d+\.\d+)\.0<\/Version>/.exec(text)?.[1] ?? /<Version>([^<]*)<\/Version>/.exec(text)?.[1],
     set: (text, v) => text.replace(/<Version>[^<]*<\/Version>/, `<Version>${v}.0</Version>`),
   },
   { file: 'manifests/manifest.json', what: 'version', ...topLevelVersion },
@@ -75,12 +81,15 @@ export const STAMPS = [
 
 /** The stamps that disagree with `version`: [{ file, what, found }]. */
 export function disagreements(version = rootVersion()) {
-  return STAMPS.map((s) => ({ file: s.file, what: s.what, found: s.get(read(s.file)) })).filter((s) => s.found !== version);
+  return STAMPS.map((s) => ({ file: s.file, what: s.what, found: s.get(read(s.file)) })).filter(
+    (s) => s.found !== version,
+  );
 }
 
 /** Stamps `version` everywhere (the root's too); returns the files changed. */
 export function stamp(version) {
-  if (!PLAIN.test(version)) throw new Error(`the version must be plain x.y.z (Office's manifests take nothing else): ${version}`);
+  if (!PLAIN.test(version))
+    throw new Error(`the version must be plain x.y.z (Office's manifests take nothing else): ${version}`);
   const changed = new Set();
   for (const s of [{ file: 'package.json', ...topLevelVersion }, ...STAMPS]) {
     const before = read(s.file);

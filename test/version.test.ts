@@ -1,5 +1,6 @@
 // One version for the whole project (the root package.json's): every stamp of it agrees (scripts/version.mjs), and
-// what carries it at run time says it: `dchub --version` (and the engine: core/src/version.ts), the MCP client's clientInfo, the sandbox.
+// what carries it at run time says it: `dchub --version` (and the engine: core/src/version.ts), the MCP client's
+// clientInfo, the sandbox.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -73,7 +73,8 @@ export const capabilitiesTable = (a: AgentCapabilitiesT): Table =>
     ['name', 'endpoint', 'description', 'params'],
   );
 
-export const agentEndpointsTable = (a: AgentCapabilitiesT): Table => recordsTable(a.endpoints, ['method', 'path', 'auth']);
+export const agentEndpointsTable = (a: AgentCapabilitiesT): Table =>
+  recordsTable(a.endpoints, ['method', 'path', 'auth']);
 
 /** GET /api/agent/stats: global counts. */
 export const agentStats = (client: DchubClient, opts: CallOptions = {}): Promise<AgentStatsT> =>
@@ -88,7 +89,12 @@ export async function agentFacilities(
   opts: CallOptions = {},
 ): Promise<AgentFacilitiesT> {
   const f = parseParams(AgentFacilitiesQuery, q);
-  return client.getJson(ENDPOINTS.agentFacilities.path, AgentFacilities, query({ q: f.q, country: f.country, limit: f.limit }), opts);
+  return client.getJson(
+    ENDPOINTS.agentFacilities.path,
+    AgentFacilities,
+    query({ q: f.q, country: f.country, limit: f.limit }),
+    opts,
+  );
 }
 
 export const agentFacilitiesTable = (a: AgentFacilitiesT): Table =>
@@ -146,8 +152,17 @@ export const receiptsTable = (l: ReceiptListT): Table =>
   );
 
 /** GET /api/v1/receipts/{run_id}: one run with its full call record. */
-export async function receipt(client: DchubClient, runId: number | string, opts: CallOptions = {}): Promise<ReceiptDetailT> {
-  return client.getJson(endpointPath(ENDPOINTS.receipt, { run_id: positiveIdArg('run_id', runId) }), ReceiptDetail, undefined, opts);
+export async function receipt(
+  client: DchubClient,
+  runId: number | string,
+  opts: CallOptions = {},
+): Promise<ReceiptDetailT> {
+  return client.getJson(
+    endpointPath(ENDPOINTS.receipt, { run_id: positiveIdArg('run_id', runId) }),
+    ReceiptDetail,
+    undefined,
+    opts,
+  );
 }
 
 export const RECEIPT_CALL_COLUMNS = [
@@ -163,4 +178,5 @@ export const RECEIPT_CALL_COLUMNS = [
 ] as const;
 
 /** The API calls of one run, in order. */
-export const receiptCallsTable = (r: ReceiptT): Table => tableFromRecords(r.api_calls, RECEIPT_CALL_COLUMNS, { asOf: r.published_at });
+export const receiptCallsTable = (r: ReceiptT): Table =>
+  tableFromRecords(r.api_calls, RECEIPT_CALL_COLUMNS, { asOf: r.published_at });

@@ -5,7 +5,8 @@ import { ValidationError } from './errors.js';
  * here so that every host accepts the same forms and names the same argument in its errors.
  */
 
-export const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+export const isBlank = (v: unknown): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** The text of a scalar a caller gave (text as is, a number or yes/no written out); undefined for anything else. */
 export const scalarText = (v: unknown): string | undefined =>

@@ -6,7 +6,14 @@ import { BRIEF_FROM_ALL } from './derive/pairs.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readBriefsAll, readBriefsCsv, readBriefsDiff } from './read/briefs.js';
-import { BRIEF_CSV_COLUMNS, BriefCsvRow, type BriefCsvRowT, type MarketBriefAllT, type MarketBriefDiffT, type MarketBriefT } from './schemas/briefs.js';
+import {
+  BRIEF_CSV_COLUMNS,
+  BriefCsvRow,
+  type BriefCsvRowT,
+  type MarketBriefAllT,
+  type MarketBriefDiffT,
+  type MarketBriefT,
+} from './schemas/briefs.js';
 import { BRIEF_PAGE_DEFAULT } from './plans.js';
 import { markPages, readEveryPage, type AllPagesOptions } from './paging.js';
 import { tableFromRecords, type Table } from './table.js';
@@ -32,7 +39,8 @@ export function parseBriefsCsv(text: string, warnings: string[] = []): BriefCsvR
   return readBriefsCsv(text, warnings);
 }
 
-const filenameOf = (disposition: string | null): string | undefined => (disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined);
+const filenameOf = (disposition: string | null): string | undefined =>
+  disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
 
 /** A CSV answer split after its header line. */
 function splitHeader(text: string): { header: string; body: string } {
@@ -44,7 +52,10 @@ function splitHeader(text: string): { header: string; body: string } {
 function csvLines(header: string, rows: readonly BriefCsvRowT[]): string {
   const fields = Papa.parse<string[]>(header).data[0] ?? [...BRIEF_CSV_COLUMNS];
   return rows.length
-    ? Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) }, { header: false, newline: '\r\n' }) + '\r\n'
+    ? Papa.unparse(
+        { fields, data: rows.map((r) => fields.map((f) => (r as Record<string, unknown>)[f] ?? '')) },
+        { header: false, newline: '\r\n' },
+      ) + '\r\n'
     : '';
 }
 
@@ -62,7 +73,10 @@ interface CsvPage extends BriefsCsv {
 }
 
 /** One CSV page as read (pure over the answer: it runs again on cached text, whose headers are not kept). */
-const decodeCsvPage = (raw: { text: string; headers: Headers }, ctx: { warnings: string[] }): { value: CsvPage; warnings: string[] } => {
+const decodeCsvPage = (
+  raw: { text: string; headers: Headers },
+  ctx: { warnings: string[] },
+): { value: CsvPage; warnings: string[] } => {
   const total = Number(raw.headers.get('x-total-available') ?? Number.NaN);
   return {
     value: {
@@ -90,7 +104,12 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
     client,
     async ({ limit, offset }, callOpts) => {
       // Each page through the cache (a failed refresh serves the last good page, marked stale).
-      const r = await client.fetchText(BRIEFS_CSV_PATH, decodeCsvPage, new URLSearchParams({ limit: String(limit), offset: String(offset) }), callOpts);
+      const r = await client.fetchText(
+        BRIEFS_CSV_PATH,
+        decodeCsvPage,
+        new URLSearchParams({ limit: String(limit), offset: String(offset) }),
+        callOpts,
+      );
       const page = r.data;
       if (!text) {
         text = page.text;
@@ -100,7 +119,13 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
         if (!/\n$/.test(text)) text += '\r\n';
         text += pageBody(header, page.text, page.rows);
       }
-      return { rows: page.rows, served: page.served, total: page.total, tier: page.tier ?? (await confirmedTier(client)), meta: r };
+      return {
+        rows: page.rows,
+        served: page.served,
+        total: page.total,
+        tier: page.tier ?? (await confirmedTier(client)),
+        meta: r,
+      };
     },
     opts,
     { keyOf: (row: BriefCsvRowT) => row.market_slug || undefined },
@@ -116,7 +141,11 @@ export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
   return tableFromRecords(rows, BRIEF_CSV_COLUMNS, { citation: DCPI_CITATION, asOf: asOf || undefined });
 }
 
-async function fetchBriefsPage(client: DchubClient, page: { limit?: number; offset?: number }, opts: CallOptions): Promise<Fetched<MarketBriefAllT>> {
+async function fetchBriefsPage(
+  client: DchubClient,
+  page: { limit?: number; offset?: number },
+  opts: CallOptions,
+): Promise<Fetched<MarketBriefAllT>> {
   const p = new URLSearchParams();
   if (page.limit !== undefined) p.set('limit', String(page.limit));
   if (page.offset !== undefined) p.set('offset', String(page.offset));
@@ -126,7 +155,11 @@ async function fetchBriefsPage(client: DchubClient, page: { limit?: number; offs
 }
 
 /** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
-export async function fetchBriefsAll(client: DchubClient, page: { limit?: number; offset?: number } = {}, opts: CallOptions = {}): Promise<MarketBriefAllT> {
+export async function fetchBriefsAll(
+  client: DchubClient,
+  page: { limit?: number; offset?: number } = {},
+  opts: CallOptions = {},
+): Promise<MarketBriefAllT> {
   return (await fetchBriefsPage(client, page, opts)).data;
 }
 
@@ -138,17 +171,32 @@ const servedOf = (page: { briefs: readonly unknown[]; offset: number; limit: num
   Math.max(page.briefs.length, Math.min(page.limit, total - page.offset));
 
 /** Briefs of several pages in one answer of the page's shape: the first page's head, every brief once (by slug). */
-function mergePages<T extends MarketBriefAllT>(first: T | undefined, briefs: MarketBriefT[], total: number, pageSize: number, streamed: boolean): T {
+function mergePages<T extends MarketBriefAllT>(
+  first: T | undefined,
+  briefs: MarketBriefT[],
+  total: number,
+  pageSize: number,
+  streamed: boolean,
+): T {
   const seen = new Set<string>();
   const unique = briefs.filter((b) => !seen.has(b.slug) && (seen.add(b.slug), true));
-  return { ...(first as T), count: unique.length, total_available: first?.total_available ?? total, limit: pageSize, offset: 0, streamed, briefs: unique };
+  return {
+    ...(first as T),
+    count: unique.length,
+    total_available: first?.total_available ?? total,
+    limit: pageSize,
+    offset: 0,
+    streamed,
+    briefs: unique,
+  };
 }
 
 /**
  * GET /api/v1/market-brief/all, every page (50 briefs a page below Pro, 500 from Pro; Enterprise has
  * about 232), as one answer of the page's shape. Each page is cached and then answers
  * `marketBriefFields` for its markets; the first page is the default request (no limit/offset), the
- * cached answer `fetchBriefsAll()` and the derive setting's widening share. Progress after each page; `opts.signal` aborts.
+ * cached answer `fetchBriefsAll()` and the derive setting's widening share. Progress after each page; `opts.signal`
+ * aborts.
  */
 export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOptions = {}): Promise<MarketBriefAllT> {
   let first: MarketBriefAllT | undefined;
@@ -157,10 +205,20 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
     client,
     async (page, callOpts) => {
       // The first page as the service's default request: the answer fetchBriefsAll() and widening share.
-      const r = await fetchBriefsPage(client, page.offset === 0 && page.limit === BRIEF_PAGE_DEFAULT ? {} : page, callOpts);
+      const r = await fetchBriefsPage(
+        client,
+        page.offset === 0 && page.limit === BRIEF_PAGE_DEFAULT ? {} : page,
+        callOpts,
+      );
       first ??= r.data;
       streamed ||= r.data.streamed;
-      return { rows: r.data.briefs, served: servedOf(r.data, r.data.total_available), total: r.data.total_available, tier: r.data.tier, meta: r };
+      return {
+        rows: r.data.briefs,
+        served: servedOf(r.data, r.data.total_available),
+        total: r.data.total_available,
+        tier: r.data.tier,
+        meta: r,
+      };
     },
     opts,
     { firstAtDefault: true, keyOf: (b: MarketBriefT) => b.slug || undefined },
@@ -172,8 +230,13 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
  * GET /api/v1/market-brief/diff?since=: every brief recomputed after `since`, all pages, as one
  * answer of the page's shape. Never served from cache. Progress after each page; `opts.signal` aborts.
  */
-export async function fetchBriefsDiff(client: DchubClient, since: string, opts: AllPagesOptions = {}): Promise<MarketBriefDiffT> {
-  if (Number.isNaN(Date.parse(since))) throw new ValidationError('since', `must be an ISO 8601 time, got ${JSON.stringify(since)}`);
+export async function fetchBriefsDiff(
+  client: DchubClient,
+  since: string,
+  opts: AllPagesOptions = {},
+): Promise<MarketBriefDiffT> {
+  if (Number.isNaN(Date.parse(since)))
+    throw new ValidationError('since', `must be an ISO 8601 time, got ${JSON.stringify(since)}`);
   let last: MarketBriefDiffT | undefined;
   let streamed = false;
   const all = await readEveryPage<MarketBriefT>(
@@ -183,7 +246,13 @@ export async function fetchBriefsDiff(client: DchubClient, since: string, opts: 
       const r = await client.fetchJson(BRIEFS_DIFF_PATH, readBriefsDiff, q, { ...callOpts, cache: false });
       last = r.data;
       streamed ||= r.data.streamed;
-      return { rows: r.data.briefs, served: servedOf(r.data, r.data.changed_total), total: r.data.changed_total, tier: r.data.tier, meta: r };
+      return {
+        rows: r.data.briefs,
+        served: servedOf(r.data, r.data.changed_total),
+        total: r.data.changed_total,
+        tier: r.data.tier,
+        meta: r,
+      };
     },
     opts,
     { keyOf: (b: MarketBriefT) => b.slug || undefined },

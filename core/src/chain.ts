@@ -57,7 +57,10 @@ async function knownRemaining(client: DchubClient): Promise<number | undefined> 
 }
 
 /** What a chain run will cost against today's allowance, before any call is made. */
-export async function chainCost(client: DchubClient, input: Pick<ChainInput, 'maxSites' | 'budget'>): Promise<ChainCost> {
+export async function chainCost(
+  client: DchubClient,
+  input: Pick<ChainInput, 'maxSites' | 'budget'>,
+): Promise<ChainCost> {
   const sites = input.maxSites ?? 20;
   const worstCase = 1 + sites + 1;
   const remaining = await knownRemaining(client);
@@ -83,7 +86,11 @@ export interface ChainResult {
  * `site_evaluation_handoff`, rank the scored candidates. Cached answers cost nothing; the run
  * stops scoring before it would exceed its budget (keeping one call for the ranking).
  */
-export async function runChain(client: DchubClient, input: ChainInput, onProgress: (p: ChainProgress) => void = () => {}): Promise<ChainResult> {
+export async function runChain(
+  client: DchubClient,
+  input: ChainInput,
+  onProgress: (p: ChainProgress) => void = () => {},
+): Promise<ChainResult> {
   const start = client.requestsSent;
   const spent = () => client.requestsSent - start;
   const budget = input.budget ?? (await knownRemaining(client)) ?? Infinity;
@@ -94,7 +101,9 @@ export async function runChain(client: DchubClient, input: ChainInput, onProgres
   const queueSaid = fetchMeta(queue)?.explanations ?? [];
   if (!survivors.length) {
     // Nothing to score: the queue's own explanation (a time-to-power cut, its hint), never a generic reason.
-    const none = new NotFoundError('no queued project with coordinates survives these filters: nothing to score or rank');
+    const none = new NotFoundError(
+      'no queued project with coordinates survives these filters: nothing to score or rank',
+    );
     none.explanations = [...queueSaid];
     throw none;
   }
@@ -115,16 +124,30 @@ export async function runChain(client: DchubClient, input: ChainInput, onProgres
       skipped = survivors.length - i;
       break;
     }
-    onProgress({ step: 'score', done: i, total: survivors.length, message: `scoring ${s.queue_id} (${i + 1} of ${survivors.length})` });
+    onProgress({
+      step: 'score',
+      done: i,
+      total: survivors.length,
+      message: `scoring ${s.queue_id} (${i + 1} of ${survivors.length})`,
+    });
     const score = await siteScore(client, q);
     candidates.push(candidateOf(s, score));
   }
   if (!candidates.length) throw new QuotaSpentError(budget, 'the next UTC midnight');
   onProgress({ step: 'rank', done: 0, total: 1, message: `ranking ${candidates.length} scored sites` });
-  const ranked = await rankSites(client, { candidates, objectives: input.objectives, constraints: input.constraints, mode: input.mode, top_k: input.top_k });
+  const ranked = await rankSites(client, {
+    candidates,
+    objectives: input.objectives,
+    constraints: input.constraints,
+    mode: input.mode,
+    top_k: input.top_k,
+  });
   onProgress({ step: 'done', done: 1, total: 1, message: `ranked ${ranked.count_ranked} sites with ${spent()} calls` });
   const table = rankedTable(ranked, Object.keys(input.objectives));
-  if (skipped) table.note = [table.note, `${skipped} survivors not scored to stay within the budget of ${budget} calls.`].filter(Boolean).join(' ');
+  if (skipped)
+    table.note = [table.note, `${skipped} survivors not scored to stay within the budget of ${budget} calls.`]
+      .filter(Boolean)
+      .join(' ');
   table.citation ??= queue._cite;
   const rankSaid = fetchMeta(ranked)?.explanations ?? [];
   const explanations = [...new Set([...queueSaid, ...rankSaid])];

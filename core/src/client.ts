@@ -11,7 +11,15 @@ import type { DeriveMode } from './derive/policy.js';
 import { decodeJson, isReader, schemaReader, type Reader } from './read/decode.js';
 import { checkApiKey } from './api-key.js';
 
-export { attachMeta, attachMeta as attachFetchMeta, fetchMeta, formatAge, type CallOptions, type FetchMeta, type Fetched } from './call.js';
+export {
+  attachMeta,
+  attachMeta as attachFetchMeta,
+  fetchMeta,
+  formatAge,
+  type CallOptions,
+  type FetchMeta,
+  type Fetched,
+} from './call.js';
 export type { RawResponse } from './http/transport.js';
 
 export const DEFAULT_BASE_URL = 'https://dchub.cloud';
@@ -44,7 +52,9 @@ export interface ClientOptions {
   relayed?: boolean;
 }
 
-/** An answer whose headers that echo the key are dropped before anything reads them (the ledger, the cache, a relay). */
+/**
+ * An answer whose headers that echo the key are dropped before anything reads them (the ledger, the cache, a relay).
+ */
 function withoutEchoedKey(raw: RawResponse, key: string | undefined): RawResponse {
   if (!key) return raw;
   let echoed = false;
@@ -131,7 +141,8 @@ export class DchubClient {
       cache: this.cache,
       ledger: this.ledger,
       now,
-      send: async (method, path, init) => withoutEchoedKey(await this.#transport.send(method, path, init), this.#apiKey),
+      send: async (method, path, init) =>
+        withoutEchoedKey(await this.#transport.send(method, path, init), this.#apiKey),
       mayStore: (text) => this.#apiKey === undefined || !text.includes(this.#apiKey),
       relayed: this.relayed,
       waitMs: opts.timeoutMs ?? 30_000,
@@ -143,7 +154,9 @@ export class DchubClient {
     return this.#apiKey !== undefined;
   }
 
-  /** A fetch that follows redirects by hand and never carries the key off the base URL's origin (for the MCP transport). */
+  /**
+   * A fetch that follows redirects by hand and never carries the key off the base URL's origin (for the MCP transport).
+   */
   get safeFetch(): typeof fetch {
     return this.#safeFetch;
   }
@@ -155,22 +168,45 @@ export class DchubClient {
 
   /** GET as text (CSV and other non-JSON answers); counted by the ledger, not cached. */
   async getText(path: string, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<RawResponse> {
-    const r = await this.#fetcher.send('get', { path, params: searchParams }, (raw) => ({ value: raw, warnings: [] }), opts);
+    const r = await this.#fetcher.send(
+      'get',
+      { path, params: searchParams },
+      (raw) => ({ value: raw, warnings: [] }),
+      opts,
+    );
     return r.data;
   }
 
-  /** GET a non-JSON answer through the cache, decoded by `decode` (which must be pure: it runs again on cached text). */
-  fetchText<T>(path: string, decode: AnswerDecoder<T>, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<Fetched<T>> {
+  /**
+   * GET a non-JSON answer through the cache, decoded by `decode` (which must be pure: it runs again on cached text).
+   */
+  fetchText<T>(
+    path: string,
+    decode: AnswerDecoder<T>,
+    searchParams?: URLSearchParams,
+    opts: CallOptions = {},
+  ): Promise<Fetched<T>> {
     return this.#fetcher.fetch({ path, params: searchParams }, decode, opts);
   }
 
   /** GET and read a JSON answer (through the cache and the ledger). */
-  async getJson<T>(path: string, reader: AnswerReader<T>, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<T> {
+  async getJson<T>(
+    path: string,
+    reader: AnswerReader<T>,
+    searchParams?: URLSearchParams,
+    opts: CallOptions = {},
+  ): Promise<T> {
     return (await this.fetchJson(path, reader, searchParams, opts)).data;
   }
 
   /** Like getJson, with how the answer was obtained (cache, stale, preview, age, warnings). */
-  fetchJson<T>(path: string, reader: AnswerReader<T>, searchParams?: URLSearchParams, opts: CallOptions = {}, body?: unknown): Promise<Fetched<T>> {
+  fetchJson<T>(
+    path: string,
+    reader: AnswerReader<T>,
+    searchParams?: URLSearchParams,
+    opts: CallOptions = {},
+    body?: unknown,
+  ): Promise<Fetched<T>> {
     return this.#fetcher.fetch({ path, params: searchParams, body }, jsonDecoder(reader), opts);
   }
 
@@ -178,7 +214,12 @@ export class DchubClient {
    * POST a JSON body and read the answer. Never retried. Pure computations (ranking, parcel
    * analysis) pass `cacheable` so that the same body is answered from the cache.
    */
-  async postJson<T>(path: string, body: unknown, reader: AnswerReader<T>, opts: CallOptions & { cacheable?: boolean } = {}): Promise<T> {
+  async postJson<T>(
+    path: string,
+    body: unknown,
+    reader: AnswerReader<T>,
+    opts: CallOptions & { cacheable?: boolean } = {},
+  ): Promise<T> {
     if (opts.cacheable) return (await this.fetchJson(path, reader, undefined, opts, body)).data;
     return (await this.#fetcher.send('post', { path, body }, jsonDecoder(reader), opts)).data;
   }

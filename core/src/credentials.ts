@@ -19,14 +19,23 @@ export interface StoredKeyPlace {
   where: string;
 }
 
-/** The config directory's credentials file: $XDG_CONFIG_HOME/dchub (Linux), Application Support (macOS), %APPDATA% (Windows). */
+/**
+ * The config directory's credentials file: $XDG_CONFIG_HOME/dchub (Linux), Application Support (macOS), %APPDATA%
+ * (Windows).
+ */
 export function credentialsFile(
   env: Record<string, string | undefined> = process.env,
   platform: NodeJS.Platform = process.platform,
   home = (platform === 'win32' ? env.USERPROFILE : env.HOME) || os.homedir(),
 ): string {
-  if (platform === 'win32') return path.win32.join(env.APPDATA?.trim() || path.win32.join(home, 'AppData', 'Roaming'), 'dchub', 'credentials.json');
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', 'dchub', 'credentials.json');
+  if (platform === 'win32')
+    return path.win32.join(
+      env.APPDATA?.trim() || path.win32.join(home, 'AppData', 'Roaming'),
+      'dchub',
+      'credentials.json',
+    );
+  if (platform === 'darwin')
+    return path.posix.join(home, 'Library', 'Application Support', 'dchub', 'credentials.json');
   return path.posix.join(env.XDG_CONFIG_HOME?.trim() || path.posix.join(home, '.config'), 'dchub', 'credentials.json');
 }
 
@@ -42,7 +51,9 @@ interface KeyringEntry {
 /** The OS credential store's entry, or undefined where there is none (a server, CI, the Python wheel's Node). */
 async function keyringEntry(account: string): Promise<KeyringEntry | undefined> {
   try {
-    const { Entry } = (await import('@napi-rs/keyring')) as { Entry: new (service: string, account: string) => KeyringEntry };
+    const { Entry } = (await import('@napi-rs/keyring')) as {
+      Entry: new (service: string, account: string) => KeyringEntry;
+    };
     return new Entry(SERVICE, account);
   } catch {
     return undefined;
@@ -66,7 +77,10 @@ async function writeFileKeys(file: string, keys: Record<string, string>): Promis
 }
 
 /** The key `dchub login` stored for `baseUrl`, if any (checked by core's rule; a broken one is refused). */
-export async function loadStoredKey(baseUrl: string, env: Record<string, string | undefined> = process.env): Promise<string | undefined> {
+export async function loadStoredKey(
+  baseUrl: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<string | undefined> {
   const account = accountOf(baseUrl);
   try {
     const fromKeyring = (await keyringEntry(account))?.getPassword();
@@ -79,7 +93,11 @@ export async function loadStoredKey(baseUrl: string, env: Record<string, string 
 }
 
 /** Stores a key for `baseUrl`: in the OS credential store when it answers, else in the 0600 file. */
-export async function storeKey(baseUrl: string, key: string, env: Record<string, string | undefined> = process.env): Promise<StoredKeyPlace> {
+export async function storeKey(
+  baseUrl: string,
+  key: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<StoredKeyPlace> {
   const account = accountOf(baseUrl);
   const checked = checkApiKey(key);
   if (!checked) throw new Error('no key was given');
@@ -98,7 +116,10 @@ export async function storeKey(baseUrl: string, key: string, env: Record<string,
 }
 
 /** Forgets the key of `baseUrl` wherever it was kept; whether there was one. */
-export async function forgetKey(baseUrl: string, env: Record<string, string | undefined> = process.env): Promise<boolean> {
+export async function forgetKey(
+  baseUrl: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<boolean> {
   const account = accountOf(baseUrl);
   let found = false;
   try {

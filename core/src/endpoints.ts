@@ -14,10 +14,23 @@ import {
   SemanticSearchBody,
   SemanticSearchResult,
 } from './schemas/agent.js';
-import { BriefDiffQuery, BriefPageQuery, MarketBriefAll, MarketBriefDiff, MarketBriefResponse } from './schemas/briefs.js';
+import {
+  BriefDiffQuery,
+  BriefPageQuery,
+  MarketBriefAll,
+  MarketBriefDiff,
+  MarketBriefResponse,
+} from './schemas/briefs.js';
 import { EnergyPrices, FuelMix, FuelMixQuery, GridIntelligence, GridRegionDetail } from './schemas/energy.js';
 import { FacilityDetail, FacilitySearch, FacilitySearchQuery } from './schemas/facilities.js';
-import { NewsList, NewsQuery, PipelineQuery, PipelineResponse, TransactionList, TransactionsQuery } from './schemas/feeds.js';
+import {
+  NewsList,
+  NewsQuery,
+  PipelineQuery,
+  PipelineResponse,
+  TransactionList,
+  TransactionsQuery,
+} from './schemas/feeds.js';
 import {
   AiCapacityIndex,
   AiCapacityIndexQuery,
@@ -63,33 +76,73 @@ const segment = (description: string) => z.string().min(1).meta({ description })
 export const ENDPOINTS = {
   health: endpoint({ method: 'get', path: '/api/health' }),
   siteScore: endpoint({ method: 'get', path: '/api/site-score', query: SiteScoreQuery, response: SiteScore }),
-  queue: endpoint({ method: 'get', path: '/api/v1/interconnection-queue/refined', query: QueueFilters, response: QueueResult }),
+  queue: endpoint({
+    method: 'get',
+    path: '/api/v1/interconnection-queue/refined',
+    query: QueueFilters,
+    response: QueueResult,
+  }),
   rankSites: endpoint({ method: 'post', path: '/api/v1/rank-sites', body: RankSitesRequest, response: RankedSites }),
-  analyzeParcel: endpoint({ method: 'post', path: '/api/v1/analyze-parcel', body: ParcelRequest, response: ParcelAnalysis }),
+  analyzeParcel: endpoint({
+    method: 'post',
+    path: '/api/v1/analyze-parcel',
+    body: ParcelRequest,
+    response: ParcelAnalysis,
+  }),
 
   stats: endpoint({ method: 'get', path: '/api/v1/stats', response: PlatformStats }),
   marketList: endpoint({ method: 'get', path: '/api/v1/markets/list', response: MarketList }),
   markets: endpoint({ method: 'get', path: '/api/v1/markets', response: MarketList }),
-  marketCompare: endpoint({ method: 'get', path: '/api/v1/markets/compare', query: MarketCompareQuery, response: MarketCompare }),
+  marketCompare: endpoint({
+    method: 'get',
+    path: '/api/v1/markets/compare',
+    query: MarketCompareQuery,
+    response: MarketCompare,
+  }),
   market: endpoint({
     method: 'get',
     path: '/api/v1/markets/:market_name',
     params: z.object({ market_name: segment('Market slug or name (case-insensitive; hyphens and spaces are equal)') }),
     response: MarketDetail,
   }),
-  dcpiScores: endpoint({ method: 'get', path: '/api/v1/dcpi/scores', query: DcpiScoreListQuery, response: DcpiScoreList }),
+  dcpiScores: endpoint({
+    method: 'get',
+    path: '/api/v1/dcpi/scores',
+    query: DcpiScoreListQuery,
+    response: DcpiScoreList,
+  }),
   dcpiMarket: endpoint({
     method: 'get',
     path: '/api/v1/dcpi/scores/:market_slug',
     params: z.object({ market_slug: segment('Market slug (aliases such as nova, dfw, sv are accepted)') }),
     response: DcpiScoreResponse,
   }),
-  dcpiLeaderboard: endpoint({ method: 'get', path: '/api/v1/dcpi/leaderboard', query: DcpiLeaderboardQuery, response: DcpiLeaderboard }),
-  aiCapacityIndex: endpoint({ method: 'get', path: '/api/v1/ai-capacity-index', query: AiCapacityIndexQuery, response: AiCapacityIndex }),
+  dcpiLeaderboard: endpoint({
+    method: 'get',
+    path: '/api/v1/dcpi/leaderboard',
+    query: DcpiLeaderboardQuery,
+    response: DcpiLeaderboard,
+  }),
+  aiCapacityIndex: endpoint({
+    method: 'get',
+    path: '/api/v1/ai-capacity-index',
+    query: AiCapacityIndexQuery,
+    response: AiCapacityIndex,
+  }),
 
   briefsCsv: endpoint({ method: 'get', path: '/api/v1/market-brief/all.csv', query: BriefPageQuery }),
-  briefsAll: endpoint({ method: 'get', path: '/api/v1/market-brief/all', query: BriefPageQuery, response: MarketBriefAll }),
-  briefsDiff: endpoint({ method: 'get', path: '/api/v1/market-brief/diff', query: BriefDiffQuery, response: MarketBriefDiff }),
+  briefsAll: endpoint({
+    method: 'get',
+    path: '/api/v1/market-brief/all',
+    query: BriefPageQuery,
+    response: MarketBriefAll,
+  }),
+  briefsDiff: endpoint({
+    method: 'get',
+    path: '/api/v1/market-brief/diff',
+    query: BriefDiffQuery,
+    response: MarketBriefDiff,
+  }),
   brief: endpoint({
     method: 'get',
     path: '/api/v1/market-brief/:slug',
@@ -97,14 +150,24 @@ export const ENDPOINTS = {
     response: MarketBriefResponse,
   }),
 
-  facilities: endpoint({ method: 'get', path: '/api/v1/facilities', query: FacilitySearchQuery, response: FacilitySearch }),
+  facilities: endpoint({
+    method: 'get',
+    path: '/api/v1/facilities',
+    query: FacilitySearchQuery,
+    response: FacilitySearch,
+  }),
   facilityDetail: endpoint({
     method: 'get',
     path: '/api/v1/facilities/detail/:facility_id',
     params: z.object({ facility_id: idParam('Facility id (a positive whole number)') }),
     response: FacilityDetail,
   }),
-  semanticSearch: endpoint({ method: 'post', path: '/api/v1/search/semantic', body: SemanticSearchBody, response: SemanticSearchResult }),
+  semanticSearch: endpoint({
+    method: 'post',
+    path: '/api/v1/search/semantic',
+    body: SemanticSearchBody,
+    response: SemanticSearchResult,
+  }),
 
   news: endpoint({ method: 'get', path: '/api/news', query: NewsQuery, response: NewsList }),
   newsListing: endpoint({
@@ -114,8 +177,19 @@ export const ENDPOINTS = {
     query: NewsQuery,
     response: NewsList,
   }),
-  transactions: endpoint({ method: 'get', path: '/api/v1/transactions', query: TransactionsQuery, response: TransactionList }),
-  deals: endpoint({ method: 'get', path: '/api/v1/deals', aliases: ['/api/deals'], query: TransactionsQuery, response: TransactionList }),
+  transactions: endpoint({
+    method: 'get',
+    path: '/api/v1/transactions',
+    query: TransactionsQuery,
+    response: TransactionList,
+  }),
+  deals: endpoint({
+    method: 'get',
+    path: '/api/v1/deals',
+    aliases: ['/api/deals'],
+    query: TransactionsQuery,
+    response: TransactionList,
+  }),
   pipeline: endpoint({ method: 'get', path: '/api/v1/pipeline', query: PipelineQuery, response: PipelineResponse }),
 
   fuelMix: endpoint({ method: 'get', path: '/api/grid/fuel-mix', query: FuelMixQuery, response: FuelMix }),
@@ -135,7 +209,12 @@ export const ENDPOINTS = {
 
   agentCapabilities: endpoint({ method: 'get', path: '/api/agent/capabilities', response: AgentCapabilities }),
   agentWhoami: endpoint({ method: 'get', path: '/api/agent/whoami', response: AgentWhoami }),
-  agentFacilities: endpoint({ method: 'get', path: '/api/agent/facilities', query: AgentFacilitiesQuery, response: AgentFacilities }),
+  agentFacilities: endpoint({
+    method: 'get',
+    path: '/api/agent/facilities',
+    query: AgentFacilitiesQuery,
+    response: AgentFacilities,
+  }),
   agentStats: endpoint({ method: 'get', path: '/api/agent/stats', response: AgentStats }),
   onboard: endpoint({ method: 'get', path: '/api/v1/onboard', query: OnboardQuery, response: Onboard }),
   receipts: endpoint({ method: 'get', path: '/api/v1/receipts', response: ReceiptList }),

@@ -33,12 +33,20 @@ export async function fuelMix(client: DchubClient, iso?: string | null, opts: Ca
 export const fuelMixTable = (m: FuelMixT): Table =>
   tableFromRecords(m.fuel_mix, ['source', 'mw', 'percentage'], {
     asOf: m.timestamp ?? undefined,
-    note: m.total_generation_mw != null ? `${m.iso}: ${m.total_generation_mw} MW total generation` : `${m.iso}: ${m.note ?? 'shares only (no live totals)'}`,
+    note:
+      m.total_generation_mw != null
+        ? `${m.iso}: ${m.total_generation_mw} MW total generation`
+        : `${m.iso}: ${m.note ?? 'shares only (no live totals)'}`,
   });
 
 /** GET /api/energy/prices/{state}: retail prices of a US state (code or name). */
 export async function energyPrices(client: DchubClient, state: string, opts: CallOptions = {}): Promise<EnergyPricesT> {
-  return client.getJson(endpointPath(ENDPOINTS.energyPrices, { state: pathArg('state', state) }), readEnergyPrices, undefined, opts);
+  return client.getJson(
+    endpointPath(ENDPOINTS.energyPrices, { state: pathArg('state', state) }),
+    readEnergyPrices,
+    undefined,
+    opts,
+  );
 }
 
 /** Field/value rows; the 12-month trend becomes one row per period (`price_trend_12mo.2026-09`). */
@@ -83,7 +91,9 @@ export const gridRegionsTable = (g: GridIntelligenceT): Table =>
     {
       citation: g.provenance.cite_as,
       asOf: g.regions[0]?.total_queue_gw_as_of,
-      note: g._gated ? (g._upgrade_cta ?? `Preview: ${g.regions.length} of ${g._total_available ?? '?'} regions`) : undefined,
+      note: g._gated
+        ? (g._upgrade_cta ?? `Preview: ${g.regions.length} of ${g._total_available ?? '?'} regions`)
+        : undefined,
     },
   );
 
@@ -91,7 +101,15 @@ export const gridRegionsTable = (g: GridIntelligenceT): Table =>
 export async function gridRegion(client: DchubClient, id: string, opts: CallOptions = {}): Promise<GridRegionDetailT> {
   const s = typeof id === 'string' ? id.trim().toLowerCase() : '';
   if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(s)) {
-    throw new ValidationError('region_id', `must be a region id such as ${GRID_REGION_IDS.join(', ')}, got ${JSON.stringify(id)}`);
+    throw new ValidationError(
+      'region_id',
+      `must be a region id such as ${GRID_REGION_IDS.join(', ')}, got ${JSON.stringify(id)}`,
+    );
   }
-  return client.getJson(endpointPath(ENDPOINTS.gridRegion, { region_id: encodeURIComponent(s) }), GridRegionDetail, undefined, opts);
+  return client.getJson(
+    endpointPath(ENDPOINTS.gridRegion, { region_id: encodeURIComponent(s) }),
+    GridRegionDetail,
+    undefined,
+    opts,
+  );
 }

@@ -49,7 +49,14 @@ export class AuthError extends DchubError {
   readonly upgradeUrl?: string;
   constructor(
     message: string,
-    opts: { status?: number; body?: unknown; authInstructions?: string; requiredPlan?: string; currentPlan?: string; upgradeUrl?: string },
+    opts: {
+      status?: number;
+      body?: unknown;
+      authInstructions?: string;
+      requiredPlan?: string;
+      currentPlan?: string;
+      upgradeUrl?: string;
+    },
   ) {
     super('auth', message, opts);
     this.authInstructions = opts.authInstructions;
@@ -72,9 +79,23 @@ export class GatedPreviewError extends AuthError {
   readonly previewInfo?: PreviewInfo;
   constructor(
     message: string,
-    opts: { status: number; body?: unknown; preview?: unknown; hiddenCount?: number; unlockUrl?: string; previewInfo?: PreviewInfo; requiredPlan?: string },
+    opts: {
+      status: number;
+      body?: unknown;
+      preview?: unknown;
+      hiddenCount?: number;
+      unlockUrl?: string;
+      previewInfo?: PreviewInfo;
+      requiredPlan?: string;
+    },
   ) {
-    super(message, { status: opts.status, body: opts.body, requiredPlan: opts.requiredPlan, authInstructions: opts.unlockUrl, upgradeUrl: opts.unlockUrl });
+    super(message, {
+      status: opts.status,
+      body: opts.body,
+      requiredPlan: opts.requiredPlan,
+      authInstructions: opts.unlockUrl,
+      upgradeUrl: opts.unlockUrl,
+    });
     this.preview = opts.preview;
     this.hiddenCount = opts.hiddenCount;
     this.unlockUrl = opts.unlockUrl;
@@ -95,7 +116,10 @@ export class RateLimitError extends DchubError {
   readonly resetAt?: string;
   /** A daily cap or a long wait (not worth retrying now), as opposed to a short burst limit. */
   readonly daily: boolean;
-  constructor(message: string, opts: { status?: number; body?: unknown; retryAfterSeconds?: number; resetAt?: string; daily?: boolean }) {
+  constructor(
+    message: string,
+    opts: { status?: number; body?: unknown; retryAfterSeconds?: number; resetAt?: string; daily?: boolean },
+  ) {
     super('rate_limit', message, { status: opts.status ?? 429, body: opts.body });
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.resetAt = opts.resetAt;
@@ -208,7 +232,9 @@ export function errorLines(err: DchubError): string[] {
  * what the service explained, `; `-separated.
  */
 export function errorSentence(err: DchubError): string {
-  return err.explanations.length ? `${err.message.replace(/[.\s]+$/, '')} — ${err.explanations.join('; ')}` : err.message;
+  return err.explanations.length
+    ? `${err.message.replace(/[.\s]+$/, '')} — ${err.explanations.join('; ')}`
+    : err.message;
 }
 
 /** Maps an HTTP status and its (possibly JSON) body to the matching typed error, with what the body explains. */
@@ -221,25 +247,37 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
 function typedError(status: number, body: unknown, headers?: Headers): DchubError {
   if (typeof body === 'string' && looksLikeHtml(body, headers?.get('content-type'))) {
     const msg = htmlPageMessage(status);
-    if (status === 429) return new RateLimitError(msg, { status, retryAfterSeconds: retryAfterSeconds(headers?.get('retry-after')) });
+    if (status === 429)
+      return new RateLimitError(msg, { status, retryAfterSeconds: retryAfterSeconds(headers?.get('retry-after')) });
     if (status === 401 || status === 402 || status === 403) return new AuthError(msg, { status });
     if (status === 404) return new NotFoundError(msg);
     if (status === 400 || status === 413 || status === 422) return new ValidationError('request', msg, { status });
     return new ServerError(msg, { status });
   }
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const human = (b.for_your_human && typeof b.for_your_human === 'object' ? b.for_your_human : {}) as Record<string, unknown>;
+  const human = (b.for_your_human && typeof b.for_your_human === 'object' ? b.for_your_human : {}) as Record<
+    string,
+    unknown
+  >;
   // A JSON-RPC error (the MCP endpoint's refusals): `{"jsonrpc": "2.0", "error": {"code", "message"}}`.
   const rpc = (b.error && typeof b.error === 'object' ? b.error : {}) as Record<string, unknown>;
   const rawWords =
-    text(b.message) ?? text(b.error) ?? text(rpc.message) ?? text(b.human_message) ?? text(human.message) ?? (typeof body === 'string' ? body : undefined);
+    text(b.message) ??
+    text(b.error) ??
+    text(rpc.message) ??
+    text(b.human_message) ??
+    text(human.message) ??
+    (typeof body === 'string' ? body : undefined);
   const serverWords = rawWords !== undefined ? oneLine(rawWords) || undefined : undefined;
   const reason = serverWords ?? `HTTP ${status}`;
   if (status === 400 || status === 413 || status === 422) {
     const param = text(b.param) ?? /^([a-z_][a-z0-9_.]*):/i.exec(text(b.error) ?? '')?.[1] ?? 'request';
     // `error` may be a code (`search_filter_required`): then the message says it in words.
     const err = text(b.error);
-    const msg = oneLine(err && /\s/.test(err) ? err : (text(b.message) ?? err ?? reason)).replace(new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`), '');
+    const msg = oneLine(err && /\s/.test(err) ? err : (text(b.message) ?? err ?? reason)).replace(
+      new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`),
+      '',
+    );
     return new ValidationError(param, msg, { status, body });
   }
   const upgradeUrl = text(b.upgrade_url) ?? text(b.pricing_url) ?? text(human.url) ?? text(b._signup_url);
@@ -247,46 +285,60 @@ function typedError(status: number, body: unknown, headers?: Headers): DchubErro
     const unlock = upgradeUrl ?? text((b.agent_action as Record<string, unknown> | undefined)?.url);
     const info = describeGated({ ...b, preview: true }, {});
     const words = text(b.human_message) ?? text(b.message) ?? reason;
-    return new GatedPreviewError(`${oneLine(words)}${unlock && !words.includes(unlock) ? ` (unlock: ${unlock})` : ''}`, {
-      status,
-      body,
-      preview: b.preview_data ?? b.data ?? b.preview,
-      hiddenCount: typeof b._hidden_count === 'number' ? b._hidden_count : undefined,
-      unlockUrl: unlock,
-      previewInfo: info ? { ...info, upgradeUrl: unlock, message: info.message ?? previewSentence(info) } : undefined,
-      requiredPlan: text(b.required_plan) ?? text(b._required_tier),
-    });
+    return new GatedPreviewError(
+      `${oneLine(words)}${unlock && !words.includes(unlock) ? ` (unlock: ${unlock})` : ''}`,
+      {
+        status,
+        body,
+        preview: b.preview_data ?? b.data ?? b.preview,
+        hiddenCount: typeof b._hidden_count === 'number' ? b._hidden_count : undefined,
+        unlockUrl: unlock,
+        previewInfo: info ? { ...info, upgradeUrl: unlock, message: info.message ?? previewSentence(info) } : undefined,
+        requiredPlan: text(b.required_plan) ?? text(b._required_tier),
+      },
+    );
   }
   if (status === 401 || status === 402 || status === 403) {
     const requiredPlan = text(b.required_plan) ?? text(b._required_tier);
     const currentPlan = text(b.current_plan) ?? text(b.current_tier);
-    const planWall = status !== 401 && (requiredPlan !== undefined || /plan|upgrade|pro_required/i.test(text(b.error) ?? ''));
-    return new AuthError(planWall ? wallSentence({ message: serverWords, requiredTier: requiredPlan, currentPlan, upgradeUrl }) : reason, {
-      status,
-      body,
-      authInstructions: text(b.auth_instructions) ?? text(b.get_key_url) ?? text(b.signup_url),
-      requiredPlan,
-      currentPlan,
-      upgradeUrl,
-    });
+    const planWall =
+      status !== 401 && (requiredPlan !== undefined || /plan|upgrade|pro_required/i.test(text(b.error) ?? ''));
+    return new AuthError(
+      planWall ? wallSentence({ message: serverWords, requiredTier: requiredPlan, currentPlan, upgradeUrl }) : reason,
+      {
+        status,
+        body,
+        authInstructions: text(b.auth_instructions) ?? text(b.get_key_url) ?? text(b.signup_url),
+        requiredPlan,
+        currentPlan,
+        upgradeUrl,
+      },
+    );
   }
   if (status === 404) return new NotFoundError(reason, { body });
   if (status === 429) {
     const wait =
       retryAfterSeconds(headers?.get('retry-after')) ??
-      (Number.isFinite(Number(b.retry_after ?? b.retry_after_seconds)) && (b.retry_after ?? b.retry_after_seconds) !== null
+      (Number.isFinite(Number(b.retry_after ?? b.retry_after_seconds)) &&
+      (b.retry_after ?? b.retry_after_seconds) !== null
         ? Number(b.retry_after ?? b.retry_after_seconds)
         : undefined);
     const code = text(b.error) ?? '';
-    const daily = DAILY_CODES.has(code) || text(b.resets_at) !== undefined || (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS);
-    const resetAt = text(b.resets_at) ?? (wait !== undefined ? new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined);
-    return new RateLimitError(daily && resetAt && !reason.includes(resetAt) ? `${reason.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : reason, {
-      status,
-      body,
-      retryAfterSeconds: wait,
-      resetAt,
-      daily,
-    });
+    const daily =
+      DAILY_CODES.has(code) || text(b.resets_at) !== undefined || (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS);
+    const resetAt =
+      text(b.resets_at) ??
+      (wait !== undefined ? new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined);
+    return new RateLimitError(
+      daily && resetAt && !reason.includes(resetAt) ? `${reason.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : reason,
+      {
+        status,
+        body,
+        retryAfterSeconds: wait,
+        resetAt,
+        daily,
+      },
+    );
   }
   return new ServerError(reason, { status, body });
 }

@@ -51,15 +51,25 @@ function words(v: unknown): string | undefined {
 
 const line = (field: string, text: string): Explanation => ({ field, text: oneLine(text, MAX_LINE) });
 
-/** Refined queue (notes §2.21): the ISOs a time-to-power cut excluded, the smallest cut that keeps one, the service's hint. */
+/**
+ * Refined queue (notes §2.21): the ISOs a time-to-power cut excluded, the smallest cut that keeps one, the service's
+ * hint.
+ */
 function queueLines(b: Obj): Explanation[] {
   const out: Explanation[] = [];
   const filters = isObj(b.filters_applied) ? b.filters_applied : {};
   const cut = num(filters.max_ttp_months);
   const excluded = isObj(b.isos_excluded_by_ttp) ? Object.entries(b.isos_excluded_by_ttp) : [];
   if (excluded.length) {
-    const isos = excluded.map(([iso, months]) => (num(months) !== undefined ? `${iso} (${fmt(months as number)} months)` : iso)).join(', ');
-    out.push(line('isos_excluded_by_ttp', `excluded by max_ttp_months${cut !== undefined ? ` ${fmt(cut)}` : ''} (average time to power longer): ${isos}`));
+    const isos = excluded
+      .map(([iso, months]) => (num(months) !== undefined ? `${iso} (${fmt(months as number)} months)` : iso))
+      .join(', ');
+    out.push(
+      line(
+        'isos_excluded_by_ttp',
+        `excluded by max_ttp_months${cut !== undefined ? ` ${fmt(cut)}` : ''} (average time to power longer): ${isos}`,
+      ),
+    );
   }
   const mitigation = isObj(b._error_mitigation) ? b._error_mitigation : undefined;
   const hint = str(mitigation?.deterministic_hint);
@@ -73,7 +83,12 @@ function queueLines(b: Obj): Explanation[] {
   const least = num(b.min_satisfiable_max_ttp_months);
   // Only news when nothing in scope survived the cut and no hint said what to ask instead.
   if (least !== undefined && cut !== undefined && least > cut && !hint) {
-    out.push(line('min_satisfiable_max_ttp_months', `no requested ISO averages ${fmt(cut)} months or less; max_ttp_months ${fmt(least)} keeps the nearest`));
+    out.push(
+      line(
+        'min_satisfiable_max_ttp_months',
+        `no requested ISO averages ${fmt(cut)} months or less; max_ttp_months ${fmt(least)} keeps the nearest`,
+      ),
+    );
   }
   return out;
 }
@@ -86,12 +101,20 @@ function rankLines(b: Obj): Explanation[] {
     if (!isObj(s) || s.status === 'validated') continue;
     const objective = str(s.objective) ?? '?';
     unscored.add(objective);
-    out.push(line('objective_status', `objective ${objective} ${str(s.status) ?? 'unavailable'}${str(s.reason) ? `: ${str(s.reason)}` : ''}`));
+    out.push(
+      line(
+        'objective_status',
+        `objective ${objective} ${str(s.status) ?? 'unavailable'}${str(s.reason) ? `: ${str(s.reason)}` : ''}`,
+      ),
+    );
   }
   const coverage = str(b.coverage_note);
   if (coverage) out.push(line('coverage_note', coverage));
   const dropped = num(b.dropped_by_constraints);
-  if (dropped) out.push(line('dropped_by_constraints', `${fmt(dropped)} candidate${dropped === 1 ? '' : 's'} dropped by the constraints`));
+  if (dropped)
+    out.push(
+      line('dropped_by_constraints', `${fmt(dropped)} candidate${dropped === 1 ? '' : 's'} dropped by the constraints`),
+    );
   const incomplete = (Array.isArray(b.excluded_incomplete) ? b.excluded_incomplete : []).filter(isObj);
   if (incomplete.length) {
     const who = incomplete.map((c) => {
@@ -111,7 +134,12 @@ function rankLines(b: Obj): Explanation[] {
   for (const c of caveats) out.push(line('caveats', c));
   const fellBack = names(b.unbaselined_fields_fell_back_to_relative).filter((f) => !caveats.some((c) => c.includes(f)));
   if (fellBack.length)
-    out.push(line('unbaselined_fields_fell_back_to_relative', `scored relative to this batch (no population baseline): ${fellBack.join(', ')}`));
+    out.push(
+      line(
+        'unbaselined_fields_fell_back_to_relative',
+        `scored relative to this batch (no population baseline): ${fellBack.join(', ')}`,
+      ),
+    );
   const contract = isObj(b.candidate_contract) ? b.candidate_contract : {};
   const ids = (field: string, what: string) => {
     const xs = names(contract[field]);
@@ -136,7 +164,9 @@ function resourceLines(b: Obj): Explanation[] {
   if (forecast && forecast.available === false) {
     const facts = [
       str(forecast.reason),
-      num(forecast.samples_in_30d) !== undefined ? `${fmt(forecast.samples_in_30d as number)} samples in 30 days` : undefined,
+      num(forecast.samples_in_30d) !== undefined
+        ? `${fmt(forecast.samples_in_30d as number)} samples in 30 days`
+        : undefined,
     ];
     const said = str(forecast.note);
     const known = facts.filter(Boolean).join('; ');
@@ -145,15 +175,24 @@ function resourceLines(b: Obj): Explanation[] {
   const reasons = names(b.degrade_reasons);
   if (reasons.length || (b.status === 'degraded' && 'uptime_seconds' in b)) {
     const note = str(b.note);
-    out.push(line('degrade_reasons', `service degraded${reasons.length ? `: ${reasons.join(', ')}` : ''}${note ? ` — ${note}` : ''}`));
+    out.push(
+      line(
+        'degrade_reasons',
+        `service degraded${reasons.length ? `: ${reasons.join(', ')}` : ''}${note ? ` — ${note}` : ''}`,
+      ),
+    );
   }
   if (b.degraded === true) {
     const age = num(b.cache_age_seconds);
     out.push(
-      line('degraded', `the service answered from its own cached copy${age !== undefined ? ` (${fmt(age)} s old)` : ''}: its database could not be read`),
+      line(
+        'degraded',
+        `the service answered from its own cached copy${age !== undefined ? ` (${fmt(age)} s old)` : ''}: its database could not be read`,
+      ),
     );
   }
-  if (b.data_quality === 'fallback') out.push(line('data_quality', `not live: fallback data${str(b.source) ? ` (${str(b.source)})` : ''}`));
+  if (b.data_quality === 'fallback')
+    out.push(line('data_quality', `not live: fallback data${str(b.source) ? ` (${str(b.source)})` : ''}`));
   const userNote = str(b._user_facing_note);
   if (userNote) out.push(line('_user_facing_note', userNote));
   return out;
@@ -214,7 +253,13 @@ function toolLines(b: Obj): Explanation[] {
  */
 export function explainFields(body: unknown, opts: { refusal?: boolean } = {}): Explanation[] {
   if (!isObj(body)) return [];
-  const all = [...queueLines(body), ...rankLines(body), ...resourceLines(body), ...(opts.refusal ? refusalLines(body) : []), ...toolLines(body)];
+  const all = [
+    ...queueLines(body),
+    ...rankLines(body),
+    ...resourceLines(body),
+    ...(opts.refusal ? refusalLines(body) : []),
+    ...toolLines(body),
+  ];
   const seen = new Set<string>();
   return all.filter((e) => !seen.has(e.text) && seen.add(e.text));
 }

@@ -3,7 +3,14 @@ import type { CallOptions, DchubClient } from './client.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
 import { readNews, readPipeline, readTransactions } from './read/feeds.js';
-import { NewsQuery, PipelineQuery, TransactionsQuery, type NewsListT, type PipelineResponseT, type TransactionListT } from './schemas/feeds.js';
+import {
+  NewsQuery,
+  PipelineQuery,
+  TransactionsQuery,
+  type NewsListT,
+  type PipelineResponseT,
+  type TransactionListT,
+} from './schemas/feeds.js';
 import { tableFromRecords, type Table } from './table.js';
 import { parseParams } from './validate.js';
 
@@ -34,10 +41,26 @@ export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOpt
   if (!(NEWS_PATHS as readonly string[]).includes(path))
     throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
   const f = parseParams(NewsQuery, q);
-  return client.getJson(path, readNews, query({ limit: f.limit, query: f.query, category: f.category, source: f.source }), call);
+  return client.getJson(
+    path,
+    readNews,
+    query({ limit: f.limit, query: f.query, category: f.category, source: f.source }),
+    call,
+  );
 }
 
-export const NEWS_COLUMNS = ['published_at', 'source', 'title', 'category', 'url', 'summary', 'tags', 'is_breaking', 'relevance_score', 'id'] as const;
+export const NEWS_COLUMNS = [
+  'published_at',
+  'source',
+  'title',
+  'category',
+  'url',
+  'summary',
+  'tags',
+  'is_breaking',
+  'relevance_score',
+  'id',
+] as const;
 
 export const newsTable = (n: NewsListT): Table =>
   tableFromRecords(
@@ -60,7 +83,11 @@ export interface TransactionsOptions extends CallOptions {
 }
 
 /** GET /api/v1/transactions: M&A and investment deals, newest first; values in millions USD. */
-export async function transactions(client: DchubClient, q: TransactionsInput = {}, opts: TransactionsOptions = {}): Promise<TransactionListT> {
+export async function transactions(
+  client: DchubClient,
+  q: TransactionsInput = {},
+  opts: TransactionsOptions = {},
+): Promise<TransactionListT> {
   const { alias, ...call } = opts;
   if (alias !== undefined && alias !== '/api/deals' && alias !== '/api/v1/deals') {
     throw new ValidationError('alias', `must be /api/deals or /api/v1/deals, got ${JSON.stringify(alias)}`);
@@ -103,9 +130,18 @@ export const dealsTable = (t: TransactionListT): Table =>
 export type PipelineInput = z.input<typeof PipelineQuery>;
 
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
-export async function pipeline(client: DchubClient, q: PipelineInput = {}, opts: CallOptions = {}): Promise<PipelineResponseT> {
+export async function pipeline(
+  client: DchubClient,
+  q: PipelineInput = {},
+  opts: CallOptions = {},
+): Promise<PipelineResponseT> {
   const f = parseParams(PipelineQuery, q);
-  return client.getJson(ENDPOINTS.pipeline.path, readPipeline, query({ status: f.status, market: f.market, company: f.company, limit: f.limit }), opts);
+  return client.getJson(
+    ENDPOINTS.pipeline.path,
+    readPipeline,
+    query({ status: f.status, market: f.market, company: f.company, limit: f.limit }),
+    opts,
+  );
 }
 
 export const PIPELINE_COLUMNS = [

@@ -54,8 +54,21 @@ export const platformStats = (client: DchubClient, opts: CallOptions = {}): Prom
 export const listMarkets = (client: DchubClient, opts: CallOptions = {}): Promise<MarketListT> =>
   client.getJson(ENDPOINTS.marketList.path, readMarketList, undefined, opts);
 
+/** The columns of the markets list, as every host shows them. */
+export const MARKET_LIST_COLUMNS = [
+  'slug',
+  'id',
+  'name',
+  'state',
+  'country',
+  'facility_count',
+  'total_power_mw',
+  'pipeline_mw_total',
+  'avg_kwh_price_usd',
+] as const;
+
 export const marketsTable = (m: MarketListT): Table =>
-  recordsTable(m.data, ['slug', 'id', 'name', 'state', 'country', 'facility_count', 'total_power_mw', 'pipeline_mw_total', 'avg_kwh_price_usd'], {
+  recordsTable(m.data, MARKET_LIST_COLUMNS, {
     note: m.locked ? `${m.locked} more markets with a higher tier${m.upsell ? `: ${m.upsell}` : ''}` : undefined,
   });
 
@@ -64,9 +77,14 @@ export const getMarket = (client: DchubClient, name: string, opts: CallOptions =
   client.getJson(endpointPath(ENDPOINTS.market, { market_name: slugArg('name', name) }), MarketDetail, undefined, opts);
 
 /** GET /api/v1/markets/compare: 2-4 markets side by side. */
-export async function compareMarkets(client: DchubClient, markets: string | readonly string[], opts: CallOptions = {}): Promise<MarketCompareT> {
+export async function compareMarkets(
+  client: DchubClient,
+  markets: string | readonly string[],
+  opts: CallOptions = {},
+): Promise<MarketCompareT> {
   const list = (typeof markets === 'string' ? markets.split(',') : [...markets]).map((s) => s.trim()).filter(Boolean);
-  if (list.length < 2 || list.length > 4) throw new ValidationError('markets', `give 2 to 4 markets, got ${list.length}`);
+  if (list.length < 2 || list.length > 4)
+    throw new ValidationError('markets', `give 2 to 4 markets, got ${list.length}`);
   return client.getJson(ENDPOINTS.marketCompare.path, MarketCompare, query({ markets: list.join(',') }), opts);
 }
 
@@ -83,7 +101,12 @@ export const compareTable = (c: MarketCompareT): Table =>
 
 /** GET /api/v1/dcpi/scores/{slug}: power-readiness scores and verdict of one market. */
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
-  client.getJson(endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) }), readDcpiScore, undefined, opts);
+  client.getJson(
+    endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) }),
+    readDcpiScore,
+    undefined,
+    opts,
+  );
 
 /**
  * Some fields of one market's DCPI (default: the verdict): served from a cached scores list that
@@ -97,13 +120,26 @@ export async function dcpiScoreFields(
   opts: CallOptions = {},
 ): Promise<Partial<DcpiScoreResponseT>> {
   const path = endpointPath(ENDPOINTS.dcpiMarket, { market_slug: slugArg('slug', slug) });
-  return answerItemFields(client, DCPI_FROM_SCORES, { path, schema: readDcpiScore }, slug.trim(), fieldsArg(fields), opts);
+  return answerItemFields(
+    client,
+    DCPI_FROM_SCORES,
+    { path, schema: readDcpiScore },
+    slug.trim(),
+    fieldsArg(fields),
+    opts,
+  );
 }
 
 /** GET /api/v1/dcpi/scores: every market's DCPI (numbers masked below a paid plan). */
 export async function dcpiScores(
   client: DchubClient,
-  q: { sort?: string | null; verdict?: string | null; iso?: string | null; state?: string | null; limit?: number | string | null } = {},
+  q: {
+    sort?: string | null;
+    verdict?: string | null;
+    iso?: string | null;
+    state?: string | null;
+    limit?: number | string | null;
+  } = {},
   opts: CallOptions = {},
 ): Promise<DcpiScoreListT> {
   const f = parseParams(DcpiScoreListQuery, q);
@@ -113,7 +149,8 @@ export async function dcpiScores(
   return r.data;
 }
 
-export const dcpiTable = (s: DcpiScoreResponseT): Table => fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
+export const dcpiTable = (s: DcpiScoreResponseT): Table =>
+  fieldTable(s, { citation: DCPI_CITATION, asOf: s.computed_at });
 
 /** The columns of the DCPI scores list, coordinates included (the markets map and the quadrant draw from them). */
 export const DCPI_SCORE_COLUMNS = [
@@ -125,7 +162,10 @@ export const DCPI_SCORE_COLUMNS = [
 export const dcpiScoresTable = (l: DcpiScoreListT): Table =>
   recordsTable(l.scores, DCPI_SCORE_COLUMNS, {
     citation: DCPI_CITATION,
-    asOf: l.scores.reduce<string | undefined>((m, r) => (typeof r.computed_at === 'string' && (!m || r.computed_at > m) ? r.computed_at : m), undefined),
+    asOf: l.scores.reduce<string | undefined>(
+      (m, r) => (typeof r.computed_at === 'string' && (!m || r.computed_at > m) ? r.computed_at : m),
+      undefined,
+    ),
   });
 
 /** GET /api/v1/dcpi/leaderboard. */
@@ -135,7 +175,12 @@ export async function dcpiLeaderboard(
   opts: CallOptions = {},
 ): Promise<DcpiLeaderboardT> {
   const f = parseParams(DcpiLeaderboardQuery, q);
-  return client.getJson(ENDPOINTS.dcpiLeaderboard.path, readDcpiLeaderboard, query({ verdict: f.verdict, limit: f.limit }), opts);
+  return client.getJson(
+    ENDPOINTS.dcpiLeaderboard.path,
+    readDcpiLeaderboard,
+    query({ verdict: f.verdict, limit: f.limit }),
+    opts,
+  );
 }
 
 export const leaderboardTable = (l: DcpiLeaderboardT): Table =>
@@ -164,7 +209,12 @@ export async function aiCapacityIndex(
   opts: CallOptions = {},
 ): Promise<AiCapacityIndexT> {
   const f = parseParams(AiCapacityIndexQuery, q);
-  return client.getJson(ENDPOINTS.aiCapacityIndex.path, readAiCapacity, query({ horizon: f.horizon, limit: f.limit }), opts);
+  return client.getJson(
+    ENDPOINTS.aiCapacityIndex.path,
+    readAiCapacity,
+    query({ horizon: f.horizon, limit: f.limit }),
+    opts,
+  );
 }
 
 export const aiCapacityTable = (a: AiCapacityIndexT): Table =>
@@ -210,7 +260,8 @@ export async function marketBriefFields(
   return answerItemFields(client, BRIEF_FROM_ALL, { path, schema: readBrief }, slug.trim(), fieldsArg(fields), opts);
 }
 
-export const briefTable = (b: MarketBriefResponseT): Table => fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });
+export const briefTable = (b: MarketBriefResponseT): Table =>
+  fieldTable(b, { citation: DCPI_CITATION, asOf: b.hero.computed_at ?? undefined });
 
 /** The briefs of an /all answer as the CSV-shaped table. */
 export const briefsAllTable = (all: MarketBriefAllT): Table => {
@@ -218,6 +269,9 @@ export const briefsAllTable = (all: MarketBriefAllT): Table => {
   return {
     ...t,
     asOf: all.as_of,
-    note: all.total_available > all.count ? `${all.count} of ${all.total_available} briefs (page ${Math.floor(all.offset / all.limit) + 1})` : undefined,
+    note:
+      all.total_available > all.count
+        ? `${all.count} of ${all.total_available} briefs (page ${Math.floor(all.offset / all.limit) + 1})`
+        : undefined,
   };
 };

@@ -22,7 +22,11 @@ export function parseToolText(text: string): { data: unknown; tail?: string } {
   if (t.startsWith('{') || t.startsWith('[')) {
     const close = t.startsWith('{') ? '}' : ']';
     // Try the longest prefix ending at a closing bracket; a handful of tries at most.
-    for (let end = t.lastIndexOf(close), tries = 0; end > 0 && tries < 25; end = t.lastIndexOf(close, end - 1), tries++) {
+    for (
+      let end = t.lastIndexOf(close), tries = 0;
+      end > 0 && tries < 25;
+      end = t.lastIndexOf(close, end - 1), tries++
+    ) {
       try {
         return { data: JSON.parse(t.slice(0, end + 1)), tail: t.slice(end + 1).trim() || undefined };
       } catch {
@@ -60,7 +64,11 @@ export function toolWall(tool: string, data: unknown, isError: boolean): AuthErr
     err.explanations = explainRefusal(data, err.message);
     return err;
   }
-  if (typeof data === 'string' && (/\bpro_required\b/.test(data) || (isError && /\b(requires|needs) (a |the )?(pro|developer|paid)\b.*plan/i.test(data)))) {
+  if (
+    typeof data === 'string' &&
+    (/\bpro_required\b/.test(data) ||
+      (isError && /\b(requires|needs) (a |the )?(pro|developer|paid)\b.*plan/i.test(data)))
+  ) {
     const url = /https?:\/\/\S+/.exec(data)?.[0]?.replace(/[).,]+$/, '');
     return new AuthError(`${tool}: ${oneLine(data, 240)}`, { status: 403, upgradeUrl: url, authInstructions: url });
   }
@@ -74,12 +82,15 @@ export function toolDailyCap(tool: string, data: unknown): RateLimitError | unde
   if (code !== 'daily_limit_reached' && code !== 'daily_cap_exceeded') return undefined;
   const resetAt = str(data.resets_at);
   const words = oneLine(str(data.message) ?? code);
-  return new RateLimitError(`${tool}: ${resetAt && !words.includes(resetAt) ? `${words.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : words}`, {
-    body: data,
-    resetAt,
-    retryAfterSeconds: typeof data.retry_after === 'number' ? data.retry_after : undefined,
-    daily: true,
-  });
+  return new RateLimitError(
+    `${tool}: ${resetAt && !words.includes(resetAt) ? `${words.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : words}`,
+    {
+      body: data,
+      resetAt,
+      retryAfterSeconds: typeof data.retry_after === 'number' ? data.retry_after : undefined,
+      daily: true,
+    },
+  );
 }
 
 /**
@@ -90,14 +101,20 @@ export function toolDailyCap(tool: string, data: unknown): RateLimitError | unde
 export function toolPreview(data: unknown): PreviewInfo | undefined {
   if (!isObj(data)) return undefined;
   const cont = isObj(data.continuation) && isObj(data.continuation.gated) ? data.continuation.gated : {};
-  const totals = Object.entries(data).filter(([k, v]) => /^_.+_total_(in_pro|with_key)$/.test(k) && typeof v === 'number');
+  const totals = Object.entries(data).filter(
+    ([k, v]) => /^_.+_total_(in_pro|with_key)$/.test(k) && typeof v === 'number',
+  );
   const field =
     str(data._results_field) ??
     str(cont.records_field) ??
     totals.map(([k]) => k.replace(/^_(.+)_total_(in_pro|with_key)$/, '$1')).find((k) => Array.isArray(data[k])) ??
     Object.keys(data).find((k) => Array.isArray(data[k]) && (data[k] as unknown[]).every(isObj));
   const rows = field && Array.isArray(data[field]) ? (data[field] as unknown[]) : undefined;
-  const partial = data.preview_is_partial === true || data.trial_preview === true || totals.length > 0 || Object.keys(cont).length > 0;
+  const partial =
+    data.preview_is_partial === true ||
+    data.trial_preview === true ||
+    totals.length > 0 ||
+    Object.keys(cont).length > 0;
   const gated = describeGated(data, { rows });
   if (!partial && !gated) return undefined;
   const shown = typeof cont.records_shown === 'number' ? cont.records_shown : rows?.length;
@@ -112,7 +129,9 @@ export function toolPreview(data: unknown): PreviewInfo | undefined {
     ...Object.entries(data)
       .filter(([k, v]) => /^_.+_in_pro$/.test(k) && v === true)
       .map(([k]) => k.replace(/^_(.+)_in_pro$/, '$1')),
-    ...(Array.isArray(cont.fields_unlocked) ? cont.fields_unlocked.filter((f): f is string => typeof f === 'string') : []),
+    ...(Array.isArray(cont.fields_unlocked)
+      ? cont.fields_unlocked.filter((f): f is string => typeof f === 'string')
+      : []),
     ...(gated?.lockedFields ?? []),
   ];
   return previewInfo({
@@ -127,7 +146,8 @@ export function toolPreview(data: unknown): PreviewInfo | undefined {
 }
 
 /** Error codes of a tool answer that mean the key itself was refused (not a plan wall). */
-const KEY_REFUSED = /^(invalid_api_key|api_key_required|auth_required|unauthorized|forbidden|key_revoked|invalid_token)$/i;
+const KEY_REFUSED =
+  /^(invalid_api_key|api_key_required|auth_required|unauthorized|forbidden|key_revoked|invalid_token)$/i;
 
 /**
  * A tool's own error (an MCP result with `isError`), as the typed error a caller meets: a refused
@@ -135,13 +155,27 @@ const KEY_REFUSED = /^(invalid_api_key|api_key_required|auth_required|unauthoriz
  * it suggests (valid names, a hint, an example) as explanations. Undefined for a result that is an
  * answer: not an error, or the zero-row time-to-power cut whose `_error_mitigation` says what to ask.
  */
-export function toolRefusal(r: { tool: string; data: unknown; text: string; isError: boolean }): DchubError | undefined {
+export function toolRefusal(r: {
+  tool: string;
+  data: unknown;
+  text: string;
+  isError: boolean;
+}): DchubError | undefined {
   if (!r.isError || (isObj(r.data) && isObj(r.data._error_mitigation))) return undefined;
   const d = isObj(r.data) ? r.data : {};
-  const said = str(d.message) ?? str(d.error) ?? str(d.user_message) ?? (str(r.text) ? oneLine(r.text, 300) : undefined) ?? 'the tool reported an error';
+  const said =
+    str(d.message) ??
+    str(d.error) ??
+    str(d.user_message) ??
+    (str(r.text) ? oneLine(r.text, 300) : undefined) ??
+    'the tool reported an error';
   const words = `${r.tool}: ${oneLine(said, 300)}`;
   const err = KEY_REFUSED.test(str(d.error) ?? '')
-    ? new AuthError(words, { status: 401, body: r.data, authInstructions: str(d.auth_instructions) ?? str(d.get_key_url) })
+    ? new AuthError(words, {
+        status: 401,
+        body: r.data,
+        authInstructions: str(d.auth_instructions) ?? str(d.get_key_url),
+      })
     : new ValidationError(r.tool, oneLine(said, 300), { body: r.data });
   err.explanations = explainRefusal(r.data, err.message);
   return err;

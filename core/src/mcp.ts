@@ -60,7 +60,13 @@ export class McpToolClient {
 
   constructor(
     readonly rest: DchubClient,
-    private readonly opts: { apiKey?: string; fetch?: typeof fetch; lifetimeMs?: number; tier?: string; ledger?: QuotaLedger | false } = {},
+    private readonly opts: {
+      apiKey?: string;
+      fetch?: typeof fetch;
+      lifetimeMs?: number;
+      tier?: string;
+      ledger?: QuotaLedger | false;
+    } = {},
   ) {
     this.#apiKey = checkApiKey(opts.apiKey);
     // Behind a relay, the relay keeps the caller's MCP allowance: a second ledger here would double-count.
@@ -75,7 +81,9 @@ export class McpToolClient {
           }));
   }
 
-  /** Behind a relay: what it noted on an MCP answer (a call past an assumed allowance), for the next result's warnings. */
+  /**
+   * Behind a relay: what it noted on an MCP answer (a call past an assumed allowance), for the next result's warnings.
+   */
   readonly #relayNotes: string[] = [];
   #readRelayNotes(f: typeof fetch): typeof fetch {
     if (!this.rest.relayed) return f;
@@ -138,7 +146,11 @@ export class McpToolClient {
   }
 
   /** Arguments as the tool's input schema types them (coerceToolArguments); `cacheOnly` never connects. */
-  async typedArguments(name: string, args: Record<string, unknown>, opts: { cacheOnly?: boolean } = {}): Promise<Record<string, unknown>> {
+  async typedArguments(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { cacheOnly?: boolean } = {},
+  ): Promise<Record<string, unknown>> {
     checkToolName(name);
     return coerceToolArguments(await this.inputSchema(name, { offline: opts.cacheOnly }), args);
   }
@@ -148,15 +160,26 @@ export class McpToolClient {
    * carrying the upgrade message, a daily cap as a RateLimitError; a list the server cut for this
    * caller comes back marked `partial` with its PreviewInfo.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, opts: { refresh?: boolean; cacheOnly?: boolean } = {}): Promise<ToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    opts: { refresh?: boolean; cacheOnly?: boolean } = {},
+  ): Promise<ToolResult> {
     checkToolName(name);
-    const key = cacheKey(this.rest.callerId, this.rest.baseUrl, 'MCP', `${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`);
+    const key = cacheKey(
+      this.rest.callerId,
+      this.rest.baseUrl,
+      'MCP',
+      `${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`,
+    );
     const cache = this.rest.cache;
     const now = this.rest.now();
     // Memory first, then the store underneath (another process, the CLI or a kernel, may have cached it).
     const hit = cache ? (cache.peek(key) ?? (await loadToolAnswer(cache, key))) : undefined;
-    if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now))) return { ...(hit.value as ToolResult), fromCache: true };
-    if (opts.cacheOnly) throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
+    if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now)))
+      return { ...(hit.value as ToolResult), fromCache: true };
+    if (opts.cacheOnly)
+      throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
     // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning.
     const reservation = this.ledger ? await this.ledger.reserveCall() : { ok: true };
     // The stale rule of REST answers: when the service cannot be asked, the last good answer, with its age and why.
@@ -186,17 +209,26 @@ export class McpToolClient {
         if (served) return served;
         throw err;
       }
-      // A key or plan refused in the middle of the session (401/403, JSON-RPC -32001): an AuthError, never stale-served.
+      // A key or plan refused in the middle of the session (401/403, JSON-RPC -32001): an AuthError, never
+      // stale-served.
       const denied = exchangeRefusal(err, name);
       if (denied) throw denied;
       const msg = err instanceof Error ? err.message : String(err);
       // HTTP 429 on the exchange (the Jupyter relay's MCP allowance spent): read as the tool's own daily cap.
-      const refused = (err as { code?: unknown }).code === 429 ? toolDailyCap(name, parseToolText(msg.slice(msg.indexOf('{'))).data) : undefined;
+      const refused =
+        (err as { code?: unknown }).code === 429
+          ? toolDailyCap(name, parseToolText(msg.slice(msg.indexOf('{'))).data)
+          : undefined;
       if (refused) return this.#capped(refused, stale);
       // -32602 (invalid params) names the parameter in `data.param` and leads the one-line message with it.
-      const param = (err as { code?: unknown; data?: { param?: unknown } }).code === -32602 ? (err as { data?: { param?: unknown } }).data?.param : undefined;
-      if (typeof param === 'string') throw new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, ''));
-      if (/invalid|required|expected/i.test(msg)) throw new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, ''));
+      const param =
+        (err as { code?: unknown; data?: { param?: unknown } }).code === -32602
+          ? (err as { data?: { param?: unknown } }).data?.param
+          : undefined;
+      if (typeof param === 'string')
+        throw new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, ''));
+      if (/invalid|required|expected/i.test(msg))
+        throw new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, ''));
       const served = stale('the service could not be reached');
       if (served) return served;
       throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
@@ -226,12 +258,18 @@ export class McpToolClient {
     const kept = JSON.stringify(result);
     // An answer that echoes the key is never written down.
     if (!result.isError && cache && !(this.#apiKey && kept.includes(this.#apiKey))) {
-      await cache.save(key, { text: kept, storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) }, result);
+      await cache.save(
+        key,
+        { text: kept, storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) },
+        result,
+      );
     }
     return warnings.length ? { ...result, warnings } : result;
   }
 
-  /** The daily MCP limit, stated by the server: nothing more is sent today; the last good answer serves if there is one. */
+  /**
+   * The daily MCP limit, stated by the server: nothing more is sent today; the last good answer serves if there is one.
+   */
   async #capped(capped: DchubError, stale: (why: string) => ToolResult | undefined): Promise<ToolResult> {
     await this.ledger?.exhaust();
     const served = stale('the service says the daily MCP limit is reached');
@@ -247,7 +285,10 @@ export class McpToolClient {
 }
 
 /** A tool answer kept in the store (written by this or another process), read back. */
-async function loadToolAnswer(cache: ResponseCache, key: string): Promise<{ answer: StoredAnswer; value: unknown } | undefined> {
+async function loadToolAnswer(
+  cache: ResponseCache,
+  key: string,
+): Promise<{ answer: StoredAnswer; value: unknown } | undefined> {
   const answer = await cache.load(key);
   if (!answer) return undefined;
   try {
@@ -263,10 +304,12 @@ async function loadToolAnswer(cache: ResponseCache, key: string): Promise<{ answ
 /** A tool answer as a table: its first list of records, else its scalar members as field/value. */
 export function toolTable(r: ToolResult): Table | undefined {
   const d = r.data;
-  if (Array.isArray(d) && d.every((x) => x && typeof x === 'object')) return recordsTable(d as Record<string, unknown>[]);
+  if (Array.isArray(d) && d.every((x) => x && typeof x === 'object'))
+    return recordsTable(d as Record<string, unknown>[]);
   if (!d || typeof d !== 'object') return undefined;
   for (const v of Object.values(d as Record<string, unknown>)) {
-    if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) return recordsTable(v as Record<string, unknown>[]);
+    if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x)))
+      return recordsTable(v as Record<string, unknown>[]);
   }
   return fieldTable(d);
 }

@@ -63,7 +63,8 @@ export const MAX_PAGES_PER_READ = 200;
 /**
  * Reads every page of a brief bulk endpoint. The first page is asked at the largest size the
  * caller's confirmed tier allows (50 while the tier is unknown, or with `firstAtDefault`), the rest at
- * the size the answer's tier allows (plans.ts: 500 from Pro). A larger page the service refuses (400 on `limit`) is asked
+ * the size the answer's tier allows (plans.ts: 500 from Pro). A larger page the service refuses (400 on `limit`) is
+ * asked
  * again at 50. Stops when the reported total is reached, at a short or empty page, or at `MAX_PAGES_PER_READ`.
  * `opts.signal` aborts between pages and during a call.
  */
@@ -95,7 +96,12 @@ export async function readEveryPage<T>(
     try {
       page = await fetchPage({ limit, offset }, callOpts);
     } catch (err) {
-      if (err instanceof ValidationError && err.status !== undefined && err.param === 'limit' && limit > BRIEF_PAGE_DEFAULT) {
+      if (
+        err instanceof ValidationError &&
+        err.status !== undefined &&
+        err.param === 'limit' &&
+        limit > BRIEF_PAGE_DEFAULT
+      ) {
         refused = true; // the tier is below Pro after all
         limit = BRIEF_PAGE_DEFAULT;
         continue;
@@ -127,7 +133,12 @@ export async function readEveryPage<T>(
     if (page.tier && !refused) limit = briefPageMax(page.tier);
     const done = stalled || served === 0 || (total !== undefined ? offset >= total : served < asked);
     const rowsTotal = Math.max(total ?? offset, offset);
-    onProgress?.({ pagesDone: pages, pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)), rowsDone: offset, rowsTotal });
+    onProgress?.({
+      pagesDone: pages,
+      pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)),
+      rowsDone: offset,
+      rowsTotal,
+    });
     if (done) break;
   }
   const meta = combineMeta(metas);
@@ -139,7 +150,10 @@ export async function readEveryPage<T>(
   return { rows, pages, total: total ?? rows.length, pageSize, meta, repeated };
 }
 
-/** The pages' FetchMeta as one: from cache when all were, stale (with the first reason) when any was, the oldest age, every warning. */
+/**
+ * The pages' FetchMeta as one: from cache when all were, stale (with the first reason) when any was, the oldest age,
+ * every warning.
+ */
 function combineMeta(metas: FetchMeta[]): FetchMeta | undefined {
   if (!metas.length) return undefined;
   const oldest = metas.reduce((a, b) => (b.fetchedAt < a.fetchedAt ? b : a));

@@ -8,7 +8,9 @@ import { parseParams } from './validate.js';
 
 export const PARCEL_PATH = ENDPOINTS.analyzeParcel.path;
 
-/** A MultiPolygon nests 5 deep (object, coordinates, polygon, ring, position); 8 leaves room for members such as `crs`. */
+/**
+ * A MultiPolygon nests 5 deep (object, coordinates, polygon, ring, position); 8 leaves room for members such as `crs`.
+ */
 export const PARCEL_MAX_NESTING = 8;
 
 /**
@@ -26,7 +28,11 @@ export function parcelGeometry(input: unknown, name = 'geometry'): unknown {
       throw new ValidationError(name, 'is not valid JSON');
     }
   }
-  const wrapped = value && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, 'geometry');
+  const wrapped =
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.prototype.hasOwnProperty.call(value, 'geometry');
   const geometry = wrapped ? (value as { geometry: unknown }).geometry : value;
   const depth = nestingDepth(geometry);
   if (depth > PARCEL_MAX_NESTING) {
@@ -42,8 +48,16 @@ export function parcelGeometry(input: unknown, name = 'geometry'): unknown {
  * POST /api/v1/analyze-parcel with a GeoJSON Polygon or MultiPolygon (spec §4.3), as a value, a
  * Feature or GeoJSON text (parcelGeometry).
  */
-export async function analyzeParcel(client: DchubClient, geometry: unknown, capacity_mw?: number | null, opts: CallOptions = {}): Promise<ParcelAnalysisT> {
-  const body = { geometry: parcelGeometry(geometry), ...(capacity_mw !== undefined && capacity_mw !== null ? { capacity_mw } : {}) };
+export async function analyzeParcel(
+  client: DchubClient,
+  geometry: unknown,
+  capacity_mw?: number | null,
+  opts: CallOptions = {},
+): Promise<ParcelAnalysisT> {
+  const body = {
+    geometry: parcelGeometry(geometry),
+    ...(capacity_mw !== undefined && capacity_mw !== null ? { capacity_mw } : {}),
+  };
   parseParams(ParcelRequest, body);
   return client.postJson(PARCEL_PATH, body, ParcelAnalysis, { ...opts, cacheable: true });
 }

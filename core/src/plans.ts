@@ -6,7 +6,16 @@
  */
 
 /** The plans the tables name. `identified` and `founding` are the real service's (notes §1). */
-export const PLAN_TIERS = ['anonymous', 'free', 'identified', 'starter', 'developer', 'pro', 'founding', 'enterprise'] as const;
+export const PLAN_TIERS = [
+  'anonymous',
+  'free',
+  'identified',
+  'starter',
+  'developer',
+  'pro',
+  'founding',
+  'enterprise',
+] as const;
 export type PlanTier = (typeof PLAN_TIERS)[number];
 
 /**
@@ -33,10 +42,12 @@ export function normalizeTier(tier: string | null | undefined): string {
 }
 
 /** The level of a tier on the ladder (an unknown tier counts as free: a key of some plan). */
-export const planLevel = (tier: string | null | undefined): number => PLAN_LEVEL[normalizeTier(tier)] ?? PLAN_LEVEL.free;
+export const planLevel = (tier: string | null | undefined): number =>
+  PLAN_LEVEL[normalizeTier(tier)] ?? PLAN_LEVEL.free;
 
 /** Whether `tier` is `required` or above. */
-export const atLeastPlan = (tier: string | null | undefined, required: string): boolean => planLevel(tier) >= planLevel(required);
+export const atLeastPlan = (tier: string | null | undefined, required: string): boolean =>
+  planLevel(tier) >= planLevel(required);
 
 /** REST requests per day (spec §8.1; keyless read calls 10; identified 50 from the notes §1). */
 export const REST_DAILY_REQUESTS: Readonly<Record<PlanTier, number>> = {
@@ -132,8 +143,12 @@ export function planValue(table: Readonly<Record<PlanTier, number>>, tier: strin
   return table[best];
 }
 
-/** Brief pages and scope from Pro (the service's `_is_pro`: Pro, Founding, Enterprise and internal plans; not Developer). */
-export const isBriefPro = (tier: string | null | undefined): boolean => planValue(BRIEF_PAGE_MAX, tier) > BRIEF_PAGE_DEFAULT;
+/**
+ * Brief pages and scope from Pro (the service's `_is_pro`: Pro, Founding, Enterprise and internal plans; not
+ * Developer).
+ */
+export const isBriefPro = (tier: string | null | undefined): boolean =>
+  planValue(BRIEF_PAGE_MAX, tier) > BRIEF_PAGE_DEFAULT;
 
 export const briefPageMax = (tier: string | null | undefined): number => planValue(BRIEF_PAGE_MAX, tier);
 export const briefMarketsInScope = (tier: string | null | undefined): number => planValue(BRIEF_MARKETS_IN_SCOPE, tier);

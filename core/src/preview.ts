@@ -28,7 +28,8 @@ export interface PreviewInfo {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s !== '') : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s !== '') : [];
 
 /** The names of the parameters a caller sent, from a query or a body. */
 export function sentParams(sent: URLSearchParams | Record<string, unknown> | undefined): Set<string> {
@@ -52,11 +53,17 @@ export function describeGated(
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
   const lockedRows = opts.rows?.filter((r) => (r as { locked?: unknown } | null)?.locked === true).length ?? 0;
-  const gated = b._gated === true || b._preview_only === true || b.preview === true || Array.isArray(b._locked_fields) || lockedRows > 0;
+  const gated =
+    b._gated === true ||
+    b._preview_only === true ||
+    b.preview === true ||
+    Array.isArray(b._locked_fields) ||
+    lockedRows > 0;
   if (!gated) return undefined;
   const shown = opts.rows?.length;
   const total = int(b._total_available) ?? int(b.total_available);
-  const hidden = int(b._hidden_count) ?? (total !== undefined && shown !== undefined && total > shown ? total - shown : undefined);
+  const hidden =
+    int(b._hidden_count) ?? (total !== undefined && shown !== undefined && total > shown ? total - shown : undefined);
   const options = Array.isArray(b.upgrade_options) ? (b.upgrade_options as Array<Record<string, unknown>>) : [];
   const sent = sentParams(opts.sent);
   return previewInfo({
@@ -65,7 +72,11 @@ export function describeGated(
     hidden,
     lockedFields: strings(b._locked_fields),
     filtersNotApplied: strings(b._preview_params_not_applied).filter((p) => sent.has(p)),
-    requiredTier: str(b._required_tier) ?? str(b.required_tier) ?? str(b.required_plan) ?? str(options.find((o) => str(o.plan) !== 'pack')?.plan),
+    requiredTier:
+      str(b._required_tier) ??
+      str(b.required_tier) ??
+      str(b.required_plan) ??
+      str(options.find((o) => str(o.plan) !== 'pack')?.plan),
     upgradeUrl: str(b.upgrade_url) ?? str(b._signup_url) ?? str(b.signup_url) ?? str(options[0]?.url),
     message: str(b._upgrade_cta) ?? str(b.human_message) ?? str(b.user_message),
   });
@@ -144,7 +155,9 @@ export function wallSentence(w: WallInfo): string {
   const named = (tier: string) => head.toLowerCase().includes(tier.trim().toLowerCase());
   const facts = [
     w.currentPlan ? `your plan: ${w.currentPlan}` : undefined,
-    w.requiredTier && said && !named(w.requiredTier) ? `needs: ${planName(w.requiredTier).replace(/^the /, '')}` : undefined,
+    w.requiredTier && said && !named(w.requiredTier)
+      ? `needs: ${planName(w.requiredTier).replace(/^the /, '')}`
+      : undefined,
   ].filter(Boolean);
   const url = w.upgradeUrl && !head.includes(w.upgradeUrl) ? `upgrade: ${w.upgradeUrl}` : undefined;
   if (!facts.length && !url) return head;

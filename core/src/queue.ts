@@ -11,7 +11,11 @@ export { QUEUE_PATH } from './derive/queue-answers.js';
  * answer when one provably holds it (`fetchMeta(r).derivedFrom` says which), per the client's
  * `derive` setting.
  */
-export async function refineQueue(client: DchubClient, filters: QueueFiltersInput = {}, opts: CallOptions = {}): Promise<QueueResultT> {
+export async function refineQueue(
+  client: DchubClient,
+  filters: QueueFiltersInput = {},
+  opts: CallOptions = {},
+): Promise<QueueResultT> {
   return answerQueue(client, parseParams(QueueFilters, filters), opts);
 }
 

@@ -19,7 +19,11 @@ const OBJECTIVES_EXAMPLE = '"overall_score:1,fiber_km:-1"';
  * `{field, weight}` (editor rows) or an object `{field: weight}`. At least one is required.
  */
 export function parseObjectives(input: unknown, name = 'objectives'): Objectives {
-  if (isBlank(input)) throw new ValidationError(name, `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE} (+ maximizes, - minimizes)`);
+  if (isBlank(input))
+    throw new ValidationError(
+      name,
+      `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE} (+ maximizes, - minimizes)`,
+    );
   const entries: Array<[string, number]> = [];
   // An object keyed by field (`{x: 0}`, the Python API's form) names the member, as a request body's path does.
   const keyed = input !== null && typeof input === 'object' && !Array.isArray(input);
@@ -27,11 +31,19 @@ export function parseObjectives(input: unknown, name = 'objectives'): Objectives
     const n = numberOf(w);
     const got = isBlank(w) ? 'nothing' : show(w);
     if ((n === undefined || n === 0) && keyed)
-      throw new ValidationError(`${name}.${field}`, `weight must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
-    if (n === undefined || n === 0) throw new ValidationError(name, `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${got}`);
+      throw new ValidationError(
+        `${name}.${field}`,
+        `weight must be a non-zero number (+ maximizes, - minimizes), got ${got}`,
+      );
+    if (n === undefined || n === 0)
+      throw new ValidationError(
+        name,
+        `weight of ${field} must be a non-zero number (+ maximizes, - minimizes), got ${got}`,
+      );
     entries.push([field, n]);
   }
-  if (!entries.length) throw new ValidationError(name, `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE}`);
+  if (!entries.length)
+    throw new ValidationError(name, `is required: give field:weight items, e.g. ${OBJECTIVES_EXAMPLE}`);
   return Object.fromEntries(entries);
 }
 
@@ -46,7 +58,8 @@ function boundsOf(field: string, v: unknown, name: string): [unknown, unknown] {
   }
   if (typeof v === 'string') {
     const parts = v.includes('..') ? v.split('..') : v.split(':');
-    if (parts.length > 2) throw new ValidationError(name, `${field}: cannot read ${show(v)}; write field:min:max (either may be blank)`);
+    if (parts.length > 2)
+      throw new ValidationError(name, `${field}: cannot read ${show(v)}; write field:min:max (either may be blank)`);
     return [parts[0], parts[1]];
   }
   throw new ValidationError(name, `${field} needs a min or a max (field:min:max), got ${show(v)}`);
@@ -89,8 +102,10 @@ export function parseConstraints(input: unknown, name = 'constraints'): Constrai
     };
     const min = bound(lo, 'min');
     const max = bound(hi, 'max');
-    if (min === undefined && max === undefined) throw new ValidationError(name, `${field} needs a min or a max (field:min:max)`);
-    if (min !== undefined && max !== undefined && min > max) throw new ValidationError(name, `${field}: min ${min} is above max ${max}`);
+    if (min === undefined && max === undefined)
+      throw new ValidationError(name, `${field} needs a min or a max (field:min:max)`);
+    if (min !== undefined && max !== undefined && min > max)
+      throw new ValidationError(name, `${field}: min ${min} is above max ${max}`);
     entries.push([field, { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) }]);
   }
   return entries.length ? Object.fromEntries(entries) : undefined;
@@ -102,6 +117,7 @@ export const SCORING_MODES: readonly ScoringMode[] = ['relative', 'absolute', 'p
 export function parseScoringMode(v: unknown, name = 'mode'): ScoringMode | undefined {
   if (isBlank(v)) return undefined;
   const s = String(v).trim().toLowerCase();
-  if (!(SCORING_MODES as readonly string[]).includes(s)) throw new ValidationError(name, `must be relative, absolute or percentile, got ${show(v)}`);
+  if (!(SCORING_MODES as readonly string[]).includes(s))
+    throw new ValidationError(name, `must be relative, absolute or percentile, got ${show(v)}`);
   return s as ScoringMode;
 }

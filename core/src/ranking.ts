@@ -22,7 +22,11 @@ export interface RankSitesInput {
 }
 
 /** POST /api/v1/rank-sites (spec §4.4). Arguments are checked first, so a bad one spends nothing. */
-export async function rankSites(client: DchubClient, input: RankSitesInput, opts: CallOptions = {}): Promise<RankedSitesT> {
+export async function rankSites(
+  client: DchubClient,
+  input: RankSitesInput,
+  opts: CallOptions = {},
+): Promise<RankedSitesT> {
   const body = {
     candidates: input.candidates,
     objectives: input.objectives,
@@ -39,7 +43,10 @@ export async function rankSites(client: DchubClient, input: RankSitesInput, opts
  * Ranked sites as a table: rank, id, objective score, each objective's raw value and normalized
  * score (`norm_<field>`), then the candidates' other scalar fields.
  */
-export function rankedTable(r: RankedSitesT, objectives: readonly string[] = Object.keys(r.normalization_basis ?? {})): Table {
+export function rankedTable(
+  r: RankedSitesT,
+  objectives: readonly string[] = Object.keys(r.normalization_basis ?? {}),
+): Table {
   const lead = ['rank', 'id', 'objective_score'];
   const norm = objectives.map((o) => `norm_${o}`);
   const seen = new Set([...lead, ...objectives, 'normalized', 'missing_objectives', 'site_evaluation_handoff']);

@@ -8,7 +8,11 @@ import { parseParams } from './validate.js';
 export const SITE_SCORE_PATH = ENDPOINTS.siteScore.path;
 
 /** Scores a location (spec §2.3). Sends both `capacity_mw` and the real service's `capacity`. */
-export async function siteScore(client: DchubClient, query: SiteScoreQueryInput, opts: CallOptions = {}): Promise<SiteScoreT> {
+export async function siteScore(
+  client: DchubClient,
+  query: SiteScoreQueryInput,
+  opts: CallOptions = {},
+): Promise<SiteScoreT> {
   const q = parseParams(SiteScoreQuery, siteScoreAliases(query as Record<string, unknown>));
   const p = new URLSearchParams({ lat: String(q.lat), lon: String(q.lon) });
   if (q.state) p.set('state', q.state);

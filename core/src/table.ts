@@ -21,7 +21,11 @@ export function cell(v: unknown): Cell {
 }
 
 /** Picks `columns` from each record, in order. */
-export function tableFromRecords(records: readonly Record<string, unknown>[], columns: readonly string[], extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
+export function tableFromRecords(
+  records: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  extra: Omit<Table, 'columns' | 'rows'> = {},
+): Table {
   const rows = new Array<Cell[]>(records.length);
   for (let i = 0; i < records.length; i++) {
     const r = records[i];

@@ -35,10 +35,18 @@ export interface ToolArgSchema {
 /** A value an alternative takes, or what it would take (and, when the type fit but a bound did not, why). */
 type Result = { ok: true; value: unknown } | { ok: false; expected: string; broken?: string };
 
-const own = <T>(o: Record<string, T> | undefined, k: string): T | undefined => (o && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+const own = <T>(o: Record<string, T> | undefined, k: string): T | undefined =>
+  o && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
 
 const show = (v: unknown): string => {
-  const s = typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `a list of ${v.length}` : v && typeof v === 'object' ? 'an object' : String(v);
+  const s =
+    typeof v === 'string'
+      ? JSON.stringify(v)
+      : Array.isArray(v)
+        ? `a list of ${v.length}`
+        : v && typeof v === 'object'
+          ? 'an object'
+          : String(v);
   return s.length > 60 ? `${s.slice(0, 59)}…` : s;
 };
 
@@ -53,8 +61,12 @@ function alternatives(s: ToolArgSchema): ToolArgSchema[] {
 const typesOf = (s: ToolArgSchema): string[] => {
   if (Array.isArray(s.type)) return s.type;
   if (s.type) return [s.type];
-  if (s.const !== undefined) return [typeof s.const === 'number' ? 'number' : typeof s.const === 'boolean' ? 'boolean' : 'string'];
-  if (s.enum?.length) return [...new Set(s.enum.map((e) => (typeof e === 'number' ? 'number' : typeof e === 'boolean' ? 'boolean' : 'string')))];
+  if (s.const !== undefined)
+    return [typeof s.const === 'number' ? 'number' : typeof s.const === 'boolean' ? 'boolean' : 'string'];
+  if (s.enum?.length)
+    return [
+      ...new Set(s.enum.map((e) => (typeof e === 'number' ? 'number' : typeof e === 'boolean' ? 'boolean' : 'string'))),
+    ];
   if (s.properties) return ['object'];
   if (s.items) return ['array'];
   return [];
@@ -62,11 +74,15 @@ const typesOf = (s: ToolArgSchema): string[] => {
 
 /** Text equal to a choice (numbers by value, text ignoring case and spaces). */
 const sameChoice = (choice: unknown, v: unknown): boolean =>
-  choice === v || (typeof v === 'string' && (String(choice) === v.trim() || (typeof choice === 'string' && choice.toLowerCase() === v.trim().toLowerCase())));
+  choice === v ||
+  (typeof v === 'string' &&
+    (String(choice) === v.trim() || (typeof choice === 'string' && choice.toLowerCase() === v.trim().toLowerCase())));
 
 function numberBounds(s: ToolArgSchema, n: number): string | undefined {
-  const exMin = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : s.exclusiveMinimum === true ? s.minimum : undefined;
-  const exMax = typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum : s.exclusiveMaximum === true ? s.maximum : undefined;
+  const exMin =
+    typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : s.exclusiveMinimum === true ? s.minimum : undefined;
+  const exMax =
+    typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum : s.exclusiveMaximum === true ? s.maximum : undefined;
   if (exMin !== undefined && !(n > exMin)) return `greater than ${exMin}`;
   if (exMax !== undefined && !(n < exMax)) return `less than ${exMax}`;
   if (s.minimum !== undefined && exMin === undefined && n < s.minimum) return `at least ${s.minimum}`;
@@ -87,10 +103,13 @@ const WHOLE = /^[+-]?\d+$/;
 
 /** One value against one alternative (no anyOf), trying its types from the most specific. */
 function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean): Result {
-  if (s.const !== undefined) return sameChoice(s.const, v) ? { ok: true, value: s.const } : { ok: false, expected: JSON.stringify(s.const) };
+  if (s.const !== undefined)
+    return sameChoice(s.const, v) ? { ok: true, value: s.const } : { ok: false, expected: JSON.stringify(s.const) };
   if (s.enum?.length) {
     const hit = s.enum.find((e) => sameChoice(e, v));
-    return hit !== undefined ? { ok: true, value: hit } : { ok: false, expected: `one of ${s.enum.map((e) => String(e)).join(', ')}` };
+    return hit !== undefined
+      ? { ok: true, value: hit }
+      : { ok: false, expected: `one of ${s.enum.map((e) => String(e)).join(', ')}` };
   }
   const types = typesOf(s);
   if (!types.length) return { ok: true, value: v }; // any value
@@ -105,7 +124,12 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
       if (typeof v === 'boolean') return { ok: true, value: v };
       if (text !== undefined && /^(true|false)$/i.test(text)) return { ok: true, value: text.toLowerCase() === 'true' };
     } else if (t === 'integer' || t === 'number') {
-      const n = typeof v === 'number' ? v : text !== undefined && (t === 'number' ? DECIMAL : WHOLE).test(text) ? Number(text) : Number.NaN;
+      const n =
+        typeof v === 'number'
+          ? v
+          : text !== undefined && (t === 'number' ? DECIMAL : WHOLE).test(text)
+            ? Number(text)
+            : Number.NaN;
       const isInt = t === 'integer';
       expected.push(isInt ? 'a whole number' : 'a number');
       if (!Number.isFinite(n) || (isInt && !Number.isInteger(n))) continue;
@@ -128,12 +152,19 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
       if (!list) continue;
       const item = Array.isArray(s.items) ? undefined : s.items;
       const items = item ? list.map((x, i) => coerceValue(item, x, `${path}.${i}`)) : list;
-      if (s.minItems !== undefined && items.length < s.minItems) throw new ValidationError(path, `needs at least ${s.minItems} items, got ${items.length}`);
-      if (s.maxItems !== undefined && items.length > s.maxItems) throw new ValidationError(path, `takes at most ${s.maxItems} items, got ${items.length}`);
+      if (s.minItems !== undefined && items.length < s.minItems)
+        throw new ValidationError(path, `needs at least ${s.minItems} items, got ${items.length}`);
+      if (s.maxItems !== undefined && items.length > s.maxItems)
+        throw new ValidationError(path, `takes at most ${s.maxItems} items, got ${items.length}`);
       return { ok: true, value: items };
     } else if (t === 'object') {
       expected.push('an object (JSON text)');
-      const obj = v && typeof v === 'object' && !Array.isArray(v) ? v : json && typeof json === 'object' && !Array.isArray(json) ? json : undefined;
+      const obj =
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? v
+          : json && typeof json === 'object' && !Array.isArray(json)
+            ? json
+            : undefined;
       if (!obj) continue;
       return { ok: true, value: s.properties ? coerceObject(s, obj as Record<string, unknown>, path) : obj };
     } else if (t === 'string') {
@@ -147,8 +178,10 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
               ? v.join(',')
               : undefined;
       if (str === undefined) continue;
-      if (s.maxLength !== undefined && str.length > s.maxLength) broken ??= `must be at most ${s.maxLength} characters, got ${str.length}`;
-      else if (s.minLength !== undefined && str.length < s.minLength) broken ??= `must be at least ${s.minLength} characters`;
+      if (s.maxLength !== undefined && str.length > s.maxLength)
+        broken ??= `must be at most ${s.maxLength} characters, got ${str.length}`;
+      else if (s.minLength !== undefined && str.length < s.minLength)
+        broken ??= `must be at least ${s.minLength} characters`;
       else return { ok: true, value: str };
     } else if (t === 'null') {
       expected.push('null');
@@ -176,7 +209,10 @@ export function coerceValue(schema: ToolArgSchema, v: unknown, path: string): un
   if (broken) throw new ValidationError(path, broken);
   const choices = [...new Set(wanted)];
   const last = choices.pop();
-  throw new ValidationError(path, `must be ${choices.length ? `${choices.join(', ')} or ${last}` : last}, got ${show(v)}`);
+  throw new ValidationError(
+    path,
+    `must be ${choices.length ? `${choices.join(', ')} or ${last}` : last}, got ${show(v)}`,
+  );
 }
 
 function coerceObject(schema: ToolArgSchema, given: Record<string, unknown>, prefix: string): Record<string, unknown> {
@@ -189,7 +225,11 @@ function coerceObject(schema: ToolArgSchema, given: Record<string, unknown>, pre
     else if (schema.additionalProperties === false) {
       const names = Object.keys(schema.properties ?? {});
       throw new ValidationError(at(k), `is not an argument here${names.length ? `; one of ${names.join(', ')}` : ''}`);
-    } else out.push([k, typeof schema.additionalProperties === 'object' ? coerceValue(schema.additionalProperties, v, at(k)) : v]);
+    } else
+      out.push([
+        k,
+        typeof schema.additionalProperties === 'object' ? coerceValue(schema.additionalProperties, v, at(k)) : v,
+      ]);
   }
   const present = new Set(out.map(([k]) => k));
   for (const r of schema.required ?? []) if (!present.has(r)) throw new ValidationError(at(r), 'is required');
@@ -211,7 +251,8 @@ export function coerceToolArguments(inputSchema: unknown, args: Record<string, u
   const schema: ToolArgSchema = inputSchema && typeof inputSchema === 'object' ? inputSchema : {};
   const given = Object.fromEntries(Object.entries(args).filter(([, v]) => !isBlank(v)));
   // No declared properties (a schema not at hand): numbers and booleans by their look.
-  if (!schema.properties) return coerceObject({ additionalProperties: { type: ['boolean', 'number', 'string'] } }, given, '');
+  if (!schema.properties)
+    return coerceObject({ additionalProperties: { type: ['boolean', 'number', 'string'] } }, given, '');
   return coerceObject(schema, given, '');
 }
 

@@ -9,13 +9,21 @@ import { DchubClient, fetchBriefsCsv, fetchMeta, type PagesProgress } from '../s
 let sb: RunningSandbox;
 const ENT = 'pages-real-enterprise-key';
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'pages', now: '2026-11-21T12:00:00Z', keys: `enterprise=${ENT}`, profile: 'real' });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'pages',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${ENT}`,
+    profile: 'real',
+  });
 });
 afterAll(() => sb?.close());
 
 describe('every page of /all.csv with a brief that failed to build', () => {
   it('Enterprise in two pages (50, then 500): 231 rows, each market once, the failed one named; pages start after the records served', async () => {
-    const direct = await (await fetch(`${sb.url}/api/v1/market-brief/all.csv?limit=500`, { headers: { 'X-API-Key': ENT } })).text();
+    const direct = await (
+      await fetch(`${sb.url}/api/v1/market-brief/all.csv?limit=500`, { headers: { 'X-API-Key': ENT } })
+    ).text();
     const failed = direct
       .split(/\r?\n/)
       .filter((l) => /build_failed/.test(l))
@@ -30,7 +38,9 @@ describe('every page of /all.csv with a brief that failed to build', () => {
     expect(c.requestsSent).toBe(2);
     expect(progress.at(-1)).toEqual({ pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 });
     expect(fetchMeta(b)?.warnings).toEqual([
-      expect.stringMatching(new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError\\) \\(left out\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError\\) \\(left out\\)$`),
+      ),
     ]);
   });
 });

@@ -42,7 +42,8 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
     await rm(dir, { recursive: true, force: true });
   });
 
-  const client = (apiKey?: string, tier?: string) => new DchubClient({ baseUrl: sb.url, apiKey, tier, now: () => sb.ctx.clock.nowMs() });
+  const client = (apiKey?: string, tier?: string) =>
+    new DchubClient({ baseUrl: sb.url, apiKey, tier, now: () => sb.ctx.clock.nowMs() });
   /**
    * The real profile fails one of the five briefs every tier sees each day (notes §2.29): the reader
    * names it and leaves it out, and the paging still counts it as served. `kept(n)`: rows left of n.
@@ -69,7 +70,9 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
         { pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 },
       ]);
       // The same rows as the service's own pages, in order.
-      const direct = await (await fetch(`${sb.url}/api/v1/market-brief/all.csv?limit=500`, { headers: { 'X-API-Key': ENT } })).text();
+      const direct = await (
+        await fetch(`${sb.url}/api/v1/market-brief/all.csv?limit=500`, { headers: { 'X-API-Key': ENT } })
+      ).text();
       expect(b.text).toBe(direct);
     });
 
@@ -86,7 +89,9 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
       const five = await fetchBriefsCsv(free);
       const failed = failedSlugs(five);
       expect(failed).toHaveLength(real ? 1 : 0);
-      expect(five.rows.map((r) => r.market_slug)).toEqual(['northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago'].filter((s) => !failed.includes(s)));
+      expect(five.rows.map((r) => r.market_slug)).toEqual(
+        ['northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago'].filter((s) => !failed.includes(s)),
+      );
       expect(pro.requestsSent + free.requestsSent).toBe(2);
     });
 
@@ -99,7 +104,9 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
     it('aborts between pages: no further call once the signal fires', async () => {
       const c = client(ENT);
       const ctl = new AbortController();
-      await expect(fetchBriefsCsv(c, { signal: ctl.signal, onProgress: () => ctl.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+      await expect(fetchBriefsCsv(c, { signal: ctl.signal, onProgress: () => ctl.abort() })).rejects.toMatchObject({
+        name: 'AbortError',
+      });
       expect(c.requestsSent).toBe(1);
     });
   });
@@ -114,7 +121,9 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
       expect(failedSlugs(all)).toHaveLength(real ? 1 : 0);
       expect(progress.at(-1)).toEqual({ pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 });
       const csv = await fetchBriefsCsv(client(ENT, 'enterprise'));
-      expect(all.briefs.map(briefToRow).map(({ live_as_of: _l, ...r }) => r)).toEqual(csv.rows.map(({ live_as_of: _l, ...r }) => r));
+      expect(all.briefs.map(briefToRow).map(({ live_as_of: _l, ...r }) => r)).toEqual(
+        csv.rows.map(({ live_as_of: _l, ...r }) => r),
+      );
       expect(fetchMeta(all)).toMatchObject({ fromCache: false, stale: false });
       // Read again: every page from the cache, no call.
       const sent = c.requestsSent;
@@ -162,7 +171,11 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
     const dchub = async (...args: string[]) => {
       const file = path.join(dir, 'key.txt');
       await writeFile(file, ENT);
-      return cli(...args.flatMap((a, i) => (a === '--api-key' ? ['--api-key-file'] : args[i - 1] === '--api-key' ? [file] : [a])));
+      return cli(
+        ...args.flatMap((a, i) =>
+          a === '--api-key' ? ['--api-key-file'] : args[i - 1] === '--api-key' ? [file] : [a],
+        ),
+      );
     };
     it('Enterprise: 232 rows as JSON, progress on stderr; --csv as served with the header once', async () => {
       const r = await dchub('briefs', '--format', 'json', '--api-key', ENT);
@@ -173,7 +186,11 @@ describe.each(SANDBOX_PROFILES)('every page of the brief bulk endpoints (%s prof
       const csv = await dchub('briefs', '--csv', '--api-key', ENT);
       expect(csv.out.split('\r\n').filter(Boolean)).toHaveLength(233);
       // The ledger in the cache directory now knows the tier: one call, no progress line (the failed brief named).
-      expect(csv.err).toMatch(real ? /^dchub: warning: \S+: brief failed to build on the service \(build_failed:KeyError\) \(left out\)\n$/ : /^$/);
+      expect(csv.err).toMatch(
+        real
+          ? /^dchub: warning: \S+: brief failed to build on the service \(build_failed:KeyError\) \(left out\)\n$/
+          : /^$/,
+      );
     });
     it('--since over all pages; --limit/--offset still one page', async () => {
       const d = await dchub('briefs', '--since', '2020-01-01', '--format', 'json', '--api-key', ENT);

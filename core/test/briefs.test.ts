@@ -1,20 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { DchubClient, briefToRow, fetchBriefsAll, fetchBriefsAllPages, fetchBriefsCsv, fetchBriefsDiff, mergeBriefDiff } from '../src/index.js';
+import {
+  DchubClient,
+  briefToRow,
+  fetchBriefsAll,
+  fetchBriefsAllPages,
+  fetchBriefsCsv,
+  fetchBriefsDiff,
+  mergeBriefDiff,
+} from '../src/index.js';
 import { SANDBOX_PROFILES, failedBriefSlugs as failedSlugs } from './support/profiles.js';
 
 describe.each(SANDBOX_PROFILES)('briefs against the sandbox (%s profile)', (profile) => {
   let sb: RunningSandbox;
   const ENT = 'briefs-enterprise';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'briefs', now: '2026-11-21T12:00:00Z', keys: `enterprise=${ENT}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'briefs',
+      now: '2026-11-21T12:00:00Z',
+      keys: `enterprise=${ENT}`,
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
   const failing = profile === 'real' ? 1 : 0;
 
   describe('brief refresh through /diff', () => {
     it('JSON briefs and the CSV give the same rows', async () => {
-      const client = new DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', now: () => sb.ctx.clock.nowMs() });
+      const client = new DchubClient({
+        baseUrl: sb.url,
+        apiKey: ENT,
+        tier: 'enterprise',
+        now: () => sb.ctx.clock.nowMs(),
+      });
       const csv = await fetchBriefsCsv(client);
       const all = await fetchBriefsAllPages(client);
       expect(csv.rows).toHaveLength(232 - failing);
@@ -23,7 +43,12 @@ describe.each(SANDBOX_PROFILES)('briefs against the sandbox (%s profile)', (prof
     });
 
     it('merges the markets recomputed since the table’s as-of, by market_slug, and only those', async () => {
-      const client = new DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', now: () => sb.ctx.clock.nowMs() });
+      const client = new DchubClient({
+        baseUrl: sb.url,
+        apiKey: ENT,
+        tier: 'enterprise',
+        now: () => sb.ctx.clock.nowMs(),
+      });
       const first = await fetchBriefsAll(client, { limit: 500 });
       const before = first.briefs.map(briefToRow);
       expect(before.length).toBe(232 - failing);

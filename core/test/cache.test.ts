@@ -25,10 +25,21 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
   const PRO = 'cache-pro-key';
   const now = () => sb.ctx.clock.nowMs();
   const control = (p: string, body?: unknown, method = 'POST') =>
-    fetch(sb.url + p, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(sb.url + p, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'cache', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'cache',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
   beforeEach(async () => {
@@ -53,7 +64,9 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
 
     it('concurrent identical calls share one request', async () => {
       const client = proClient();
-      const results = await Promise.all(Array.from({ length: 25 }, () => refineQueue(client, { iso: 'SPP', limit: 10 })));
+      const results = await Promise.all(
+        Array.from({ length: 25 }, () => refineQueue(client, { iso: 'SPP', limit: 10 })),
+      );
       expect(client.requestsSent).toBe(1);
       expect(new Set(results).size).toBe(1);
     });
@@ -67,7 +80,9 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
       expect(client.requestsSent).toBe(1);
       // Past its lifetime (expired here by hand, so the weekly snapshot stays the same) → 304.
       await control('/_sandbox/clock', { set: '2026-11-21T13:00:00Z' });
-      const stored = client.cache!.peek(cacheKey(client.callerId, client.baseUrl, 'GET', '/api/v1/interconnection-queue/refined?iso=NYISO&limit=5'))!;
+      const stored = client.cache!.peek(
+        cacheKey(client.callerId, client.baseUrl, 'GET', '/api/v1/interconnection-queue/refined?iso=NYISO&limit=5'),
+      )!;
       stored.answer.expiresAt = now() - 1;
       const c2 = proClient({ cache: client.cache });
       const again = await refineQueue(c2, { iso: 'NYISO', limit: 5 });
@@ -82,7 +97,11 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
       await control('/_sandbox/clock', { advance_seconds: 8 * 86400 }); // past the 7-day lifetime
       for (const kind of ['status', 'reset', 'rate_limit'] as const) {
         await control('/_sandbox/faults', [{ path_prefix: '/api/site-score', kind, status: 503, retry_after: 1 }]);
-        const r = await client.fetchJson('/api/site-score', (await import('../src/index.js')).SiteScore, new URLSearchParams({ lat: '40', lon: '-100' }));
+        const r = await client.fetchJson(
+          '/api/site-score',
+          (await import('../src/index.js')).SiteScore,
+          new URLSearchParams({ lat: '40', lon: '-100' }),
+        );
         expect(r).toMatchObject({ fromCache: true, stale: true });
         expect(r.ageMs).toBeGreaterThanOrEqual(8 * 86400_000);
         expect(r.reason).toMatch(/service error|offline|rate limited/);
@@ -112,7 +131,8 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
   describe('quota ledger', () => {
     it('reserves before each call and sends nothing once the day is spent; falls back to the cache', async () => {
       const client = new DchubClient({ baseUrl: sb.url, now, retries: 0 }); // keyless: 10 a day
-      // The real service scores two sites a day for a keyless caller, then answers 402 (notes §2.15): eight news reads spend the rest.
+      // The real service scores two sites a day for a keyless caller, then answers 402 (notes §2.15): eight news reads
+      // spend the rest.
       const scores = profile === 'real' ? 2 : 10;
       for (let i = 0; i < scores; i++) await siteScore(client, { lat: 35 + i * 0.1, lon: -100 });
       for (let i = scores; i < 10; i++) await news(client, { limit: i });
@@ -131,7 +151,11 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
       await control('/_sandbox/clock', { advance_seconds: 8 * 3600 }); // same UTC day
       const cached = client.cache!.peek(cacheKey('anon', sb.url, 'GET', '/api/site-score?lat=35&lon=-100'))!;
       cached.answer.expiresAt = now() - 1;
-      const r = await client.fetchJson('/api/site-score', (await import('../src/index.js')).SiteScore, new URLSearchParams({ lat: '35', lon: '-100' }));
+      const r = await client.fetchJson(
+        '/api/site-score',
+        (await import('../src/index.js')).SiteScore,
+        new URLSearchParams({ lat: '35', lon: '-100' }),
+      );
       expect(r).toMatchObject({ stale: true, reason: 'daily limit reached' });
       // The next UTC day brings the allowance back.
       await control('/_sandbox/clock', { set: '2026-11-22T00:30:00Z' });
@@ -185,7 +209,9 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
       };
       const s = new OfficeRuntimeStore(fake, 1000);
       for (let i = 0; i < 10; i++) await s.set(`dchub:c:${i}`, 'z'.repeat(300));
-      const total = [...items.entries()].filter(([k]) => k !== OfficeRuntimeStore.INDEX).reduce((n, [, v]) => n + v.length, 0);
+      const total = [...items.entries()]
+        .filter(([k]) => k !== OfficeRuntimeStore.INDEX)
+        .reduce((n, [, v]) => n + v.length, 0);
       expect(total).toBeLessThanOrEqual(1000);
       expect(await s.get('dchub:c:9')).toBe('z'.repeat(300));
       expect(await s.get('dchub:c:0')).toBeUndefined();
@@ -194,18 +220,39 @@ describe.each(SANDBOX_PROFILES)('the cache and the ledger against the sandbox (%
 
   describe('cache keys', () => {
     it('name the caller, the service and the request; two services never share an answer', async () => {
-      expect(cacheKey('anon', 'https://dchub.cloud/', 'GET', '/api/news?limit=2')).toBe('dchub:c:anon:GET https://dchub.cloud /api/news?limit=2');
+      expect(cacheKey('anon', 'https://dchub.cloud/', 'GET', '/api/news?limit=2')).toBe(
+        'dchub:c:anon:GET https://dchub.cloud /api/news?limit=2',
+      );
       const cache = new ResponseCache();
       const a = new DchubClient({ baseUrl: sb.url, cache, ledger: false, now, retries: 0 });
       await refineQueue(a, { iso: 'SPP', limit: 3 });
-      expect(cache.peek(cacheKey('anon', sb.url, 'GET', '/api/v1/interconnection-queue/refined?iso=SPP&limit=3'))).toBeDefined();
+      expect(
+        cache.peek(cacheKey('anon', sb.url, 'GET', '/api/v1/interconnection-queue/refined?iso=SPP&limit=3')),
+      ).toBeDefined();
       // Another service (here: nothing listens there) with the same cache: the first one's answer is not its answer.
-      const b = new DchubClient({ baseUrl: 'http://127.0.0.1:9/', cache, ledger: false, now, retries: 0, timeoutMs: 2000 });
-      expect(b.isFresh('/api/v1/interconnection-queue/refined', new URLSearchParams({ iso: 'SPP', limit: '3' }))).toBe(false);
+      const b = new DchubClient({
+        baseUrl: 'http://127.0.0.1:9/',
+        cache,
+        ledger: false,
+        now,
+        retries: 0,
+        timeoutMs: 2000,
+      });
+      expect(b.isFresh('/api/v1/interconnection-queue/refined', new URLSearchParams({ iso: 'SPP', limit: '3' }))).toBe(
+        false,
+      );
       await expect(refineQueue(b, { iso: 'SPP', limit: 3 })).rejects.toMatchObject({ kind: 'network' });
       // The same service spelled with an upper-case scheme and a trailing slash is the same service.
-      const same = new DchubClient({ baseUrl: sb.url.replace('http://', 'HTTP://') + '/', cache, ledger: false, now, retries: 0 });
-      expect(same.isFresh('/api/v1/interconnection-queue/refined', new URLSearchParams({ limit: '3', iso: 'SPP' }))).toBe(true);
+      const same = new DchubClient({
+        baseUrl: sb.url.replace('http://', 'HTTP://') + '/',
+        cache,
+        ledger: false,
+        now,
+        retries: 0,
+      });
+      expect(
+        same.isFresh('/api/v1/interconnection-queue/refined', new URLSearchParams({ limit: '3', iso: 'SPP' })),
+      ).toBe(true);
     });
   });
 });
@@ -241,7 +288,9 @@ describe('default cache directory (platformdirs rules, as the Python API)', () =
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/ann' }, 'linux', '/home/ann')).toBe('/var/cache/ann/dchub');
     expect(defaultCacheDir({ XDG_CACHE_HOME: '  ' }, 'freebsd', '/home/ann')).toBe('/home/ann/.cache/dchub');
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/x' }, 'darwin', '/Users/ann')).toBe('/Users/ann/Library/Caches/dchub');
-    expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\ann\\AppData\\Local' }, 'win32', 'C:\\Users\\ann')).toBe('C:\\Users\\ann\\AppData\\Local\\dchub\\Cache');
+    expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\ann\\AppData\\Local' }, 'win32', 'C:\\Users\\ann')).toBe(
+      'C:\\Users\\ann\\AppData\\Local\\dchub\\Cache',
+    );
     expect(defaultCacheDir({}, 'win32', 'C:\\Users\\ann')).toBe('C:\\Users\\ann\\AppData\\Local\\dchub\\Cache');
   });
 });

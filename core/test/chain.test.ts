@@ -18,10 +18,25 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
   let sb: RunningSandbox;
   const PRO = 'chain-pro';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'chain', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'chain',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
-  const client = (extra = {}) => new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro', retries: 0, now: () => sb.ctx.clock.nowMs(), ...extra });
+  const client = (extra = {}) =>
+    new DchubClient({
+      baseUrl: sb.url,
+      apiKey: PRO,
+      tier: 'pro',
+      retries: 0,
+      now: () => sb.ctx.clock.nowMs(),
+      ...extra,
+    });
 
   describe('ranking and parcels', () => {
     it('ranks candidates and shapes normalized columns', async () => {
@@ -42,7 +57,9 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
     it('checks ranking and parcel arguments before spending a call', async () => {
       const c = client();
       await expect(rankSites(c, { candidates: [], objectives: { x: 1 } })).rejects.toBeInstanceOf(ValidationError);
-      await expect(analyzeParcel(c, { type: 'Polygon', coordinates: [[[0, 0]]] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(analyzeParcel(c, { type: 'Polygon', coordinates: [[[0, 0]]] })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
       expect(c.requestsSent).toBe(0);
     });
     it('analyzes a parcel', async () => {
@@ -73,14 +90,27 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
       const steps: string[] = [];
       const r = await runChain(
         c,
-        { filters: { iso: 'ERCOT', min_mw: 200, geocoded_only: true, limit: 50 }, objectives: { overall_score: 1, fiber_km: -1 }, maxSites: 5, top_k: 3 },
+        {
+          filters: { iso: 'ERCOT', min_mw: 200, geocoded_only: true, limit: 50 },
+          objectives: { overall_score: 1, fiber_km: -1 },
+          maxSites: 5,
+          top_k: 3,
+        },
         (p) => steps.push(p.step),
       );
       expect(r.scored).toBe(5);
       expect(r.callsSpent).toBe(7);
       expect(r.table.rows).toHaveLength(3);
       expect(r.table.columns).toEqual(
-        expect.arrayContaining(['rank', 'id', 'overall_score', 'fiber_km', 'norm_overall_score', 'norm_fiber_km', 'project_name']),
+        expect.arrayContaining([
+          'rank',
+          'id',
+          'overall_score',
+          'fiber_km',
+          'norm_overall_score',
+          'norm_fiber_km',
+          'project_name',
+        ]),
       );
       expect(steps[0]).toBe('queue');
       expect(steps.at(-1)).toBe('done');
@@ -95,21 +125,33 @@ describe.each(SANDBOX_PROFILES)('ranking, parcels and the chain (%s profile)', (
     });
     it('stops scoring before exceeding a small budget', async () => {
       const c = client();
-      const r = await runChain(c, { filters: { iso: 'MISO', geocoded_only: true, limit: 30 }, objectives: { overall_score: 1 }, maxSites: 10, budget: 5 });
+      const r = await runChain(c, {
+        filters: { iso: 'MISO', geocoded_only: true, limit: 30 },
+        objectives: { overall_score: 1 },
+        maxSites: 10,
+        budget: 5,
+      });
       expect(r.callsSpent).toBeLessThanOrEqual(5);
       expect(r.scored).toBe(3);
       expect(r.skippedForBudget).toBe(7);
       expect(r.table.note).toMatch(/not scored to stay within the budget of 5 calls/);
     });
     it('refuses to start with no calls left', async () => {
-      await expect(runChain(client(), { filters: { iso: 'SPP' }, objectives: { overall_score: 1 }, budget: 0 })).rejects.toBeInstanceOf(QuotaSpentError);
+      await expect(
+        runChain(client(), { filters: { iso: 'SPP' }, objectives: { overall_score: 1 }, budget: 0 }),
+      ).rejects.toBeInstanceOf(QuotaSpentError);
     });
     it('a time-to-power cut that leaves nothing says the queue’s explanation, never a spent allowance; a run carries what the queue excluded', async () => {
-      const empty = runChain(client(), { filters: { iso: 'PJM', max_ttp_months: 30, geocoded_only: true }, objectives: { overall_score: 1 } });
+      const empty = runChain(client(), {
+        filters: { iso: 'PJM', max_ttp_months: 30, geocoded_only: true },
+        objectives: { overall_score: 1 },
+      });
       await expect(empty).rejects.toBeInstanceOf(NotFoundError);
       const err = (await empty.catch((e: unknown) => e)) as NotFoundError;
       expect(err.message).toMatch(/^no queued project with coordinates survives these filters/);
-      expect(err.explanations[0]).toMatch(/^excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/);
+      expect(err.explanations[0]).toMatch(
+        /^excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/,
+      );
       expect(err.explanations[1]).toMatch(/max_ttp_months/);
       const r = await runChain(client(), {
         filters: { iso: 'PJM,SPP', max_ttp_months: 30, geocoded_only: true },

@@ -1,7 +1,15 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
-import { POINT_SELECTION, STORE_TUPLES_MAX, marketsMap, queueMap, selectedRows, selectionStore, type VegaLiteSpec } from '../src/charts/index.js';
+import {
+  POINT_SELECTION,
+  STORE_TUPLES_MAX,
+  marketsMap,
+  queueMap,
+  selectedRows,
+  selectionStore,
+  type VegaLiteSpec,
+} from '../src/charts/index.js';
 
 /**
  * The maps' points are selectable and a host can read and set the selection: each point carries the
@@ -37,13 +45,28 @@ async function view(spec: VegaLiteSpec) {
 }
 
 /** The drawn points of the selectable layer: their row and how they are drawn. */
-function points(v: vega.View): Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number; size: number }> {
+function points(
+  v: vega.View,
+): Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number; size: number }> {
   const out: Array<{ row: number; opacity: number; stroke: unknown; strokeWidth: number; size: number }> = [];
   const walk = (node: { items?: unknown[]; marktype?: string; name?: string }) => {
     for (const item of node.items ?? []) {
-      const it = item as { items?: unknown[]; datum?: { row: number }; opacity: number; stroke: unknown; strokeWidth: number; size: number };
+      const it = item as {
+        items?: unknown[];
+        datum?: { row: number };
+        opacity: number;
+        stroke: unknown;
+        strokeWidth: number;
+        size: number;
+      };
       if (node.marktype === 'symbol' && node.name === `${POINT_SELECTION.unit}_marks` && it.datum) {
-        out.push({ row: it.datum.row, opacity: it.opacity, stroke: it.stroke, strokeWidth: it.strokeWidth, size: it.size });
+        out.push({
+          row: it.datum.row,
+          opacity: it.opacity,
+          stroke: it.stroke,
+          strokeWidth: it.strokeWidth,
+          size: it.size,
+        });
       }
       if (it.items) walk(it);
     }
@@ -127,7 +150,12 @@ describe('selectable map points', () => {
   });
 
   it('a large selection is one tuple enumerating its rows, and selects the same points', async () => {
-    const rows = Array.from({ length: STORE_TUPLES_MAX * 2 }, (_, i) => ({ queue_id: `Q${i}`, lat: 30 + (i % 15), lng: -100 + (i % 30), capacity_mw: 10 }));
+    const rows = Array.from({ length: STORE_TUPLES_MAX * 2 }, (_, i) => ({
+      queue_id: `Q${i}`,
+      lat: 30 + (i % 15),
+      lng: -100 + (i % 30),
+      capacity_mw: 10,
+    }));
     const { v } = await view(await queueMap({ rows }));
     const picked = rows.map((_, i) => i).filter((i) => i % 3 !== 0);
     const store = selectionStore(picked);

@@ -35,12 +35,19 @@ describe('chart summaries', () => {
       ['PJM', 150.3, 0, 0, 300],
       ['ERCOT', 0, 200, 50, 0],
     ]);
-    expect(s.colors).toEqual(['Solar', 'Storage', 'Solar + storage', 'Gas'].map((g) => FUEL_COLORS[FUEL_GROUPS.indexOf(g as never)]));
+    expect(s.colors).toEqual(
+      ['Solar', 'Storage', 'Solar + storage', 'Gas'].map((g) => FUEL_COLORS[FUEL_GROUPS.indexOf(g as never)]),
+    );
     expect(s).toMatchObject({ charted: 5, stacked: true, categoryTitle: 'ISO', valueTitle: 'Queued capacity (MW)' });
     expect(s.notes).toEqual(['1 of 6 projects have no capacity (not drawn).']);
     // The Vega-Lite chart sums the same cells.
     const spec = await buildChart('queue_mix', { rows: QUEUE });
-    const values = ((spec.vconcat as Array<{ data: { values: Array<{ iso: string; mw: number }> } }>)[0].data.values as Array<{ iso: string; mw: number }>)
+    const values = (
+      (spec.vconcat as Array<{ data: { values: Array<{ iso: string; mw: number }> } }>)[0].data.values as Array<{
+        iso: string;
+        mw: number;
+      }>
+    )
       .filter((v) => v.iso === 'PJM')
       .reduce((a, v) => a + v.mw, 0);
     expect(values).toBeCloseTo(450.3, 5);
@@ -59,7 +66,13 @@ describe('chart summaries', () => {
       ['Alpha', 71, 'BUILD'],
       ['Gamma', 55, 'CAUTION'],
     ]);
-    expect(s).toMatchObject({ title: 'DCPI leaderboard: top 2 markets', charted: 2, colors: [SCORE_COLOR], valueRange: [0, 100], stacked: false });
+    expect(s).toMatchObject({
+      title: 'DCPI leaderboard: top 2 markets',
+      charted: 2,
+      colors: [SCORE_COLOR],
+      valueRange: [0, 100],
+      stacked: false,
+    });
     expect(s.notes).toEqual(['1 of 4 markets have no composite score (free keys get null scores) (not drawn).']);
     expect(SUMMARIES.leaderboard({ rows }, { top: 3 }).rows).toHaveLength(3);
   });
@@ -74,7 +87,8 @@ describe('chart summaries', () => {
     const weighted = rankingSummary({ rows }, { objectives: { capacity_mw: 1, fiber_km: -0.5 } });
     expect(weighted.columns).toEqual(['Candidate', 'capacity_mw', 'fiber_km']);
     expect(weighted.rows.map((r) => r[0])).toEqual(['#1 q1', '#2 q2']);
-    for (const [i, r] of weighted.rows.entries()) expect((r[1] as number) + (r[2] as number)).toBeCloseTo([66.67, 46.67][i], 1);
+    for (const [i, r] of weighted.rows.entries())
+      expect((r[1] as number) + (r[2] as number)).toBeCloseTo([66.67, 46.67][i], 1);
     expect(weighted.stacked).toBe(true);
     expect(weighted.notes).toEqual(['1 of 3 candidates carry no objective (not drawn).']);
     const plain = rankingSummary({ rows });
@@ -104,6 +118,11 @@ describe('chart summaries', () => {
   });
 
   it('names the verdict colours by verdict, any case', () => {
-    expect(['BUILD', 'caution', 'Avoid', 'LOW_SIGNAL'].map(verdictColorOf)).toEqual(['#009E73', '#E69F00', '#D55E00', undefined]);
+    expect(['BUILD', 'caution', 'Avoid', 'LOW_SIGNAL'].map(verdictColorOf)).toEqual([
+      '#009E73',
+      '#E69F00',
+      '#D55E00',
+      undefined,
+    ]);
   });
 });

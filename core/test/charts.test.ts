@@ -5,8 +5,25 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { CHARTS, FUEL_GROUPS, VERDICT_COLORS, buildChart, fuelGroup, queueMap, type ChartData, type VegaLiteSpec } from '../src/charts/index.js';
-import { DchubClient, dcpiLeaderboard, dcpiScores, fetchBriefsAllPages, rankSites, refineQueue, siteScore } from '../src/index.js';
+import {
+  CHARTS,
+  FUEL_GROUPS,
+  VERDICT_COLORS,
+  buildChart,
+  fuelGroup,
+  queueMap,
+  type ChartData,
+  type VegaLiteSpec,
+} from '../src/charts/index.js';
+import {
+  DchubClient,
+  dcpiLeaderboard,
+  dcpiScores,
+  fetchBriefsAllPages,
+  rankSites,
+  refineQueue,
+  siteScore,
+} from '../src/index.js';
 
 /**
  * Every chart from real answers of the sandbox: valid against the Vega-Lite 5.6.1 JSON schema (the
@@ -17,7 +34,9 @@ let sb: RunningSandbox;
 const PRO = 'charts-pro-key';
 const FREE = 'charts-free-key';
 const OUT = path.resolve(import.meta.dirname, '../../test-results/charts');
-const schema = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../node_modules/vega-lite/build/vega-lite-schema.json'), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, '../../node_modules/vega-lite/build/vega-lite-schema.json'), 'utf8'),
+) as object;
 const validate = new Ajv({ strict: false, allErrors: false }).compile(schema);
 
 const inputs: Record<string, ChartData & { options?: Record<string, unknown> }> = {};
@@ -31,7 +50,8 @@ beforeAll(async () => {
   inputs.queue_mix = inputs.queue_map;
   inputs.queue_time_to_power = { ...inputs.queue_map, options: { maxTtpMonths: 36 } };
   const scores = await dcpiScores(pro, {});
-  const rows = (scores as unknown as { scores?: Record<string, unknown>[]; data?: Record<string, unknown>[] }).scores ?? [];
+  const rows =
+    (scores as unknown as { scores?: Record<string, unknown>[]; data?: Record<string, unknown>[] }).scores ?? [];
   inputs.markets_map = { rows, citation: 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0' };
   inputs.market_quadrant = inputs.markets_map;
   inputs.market_time_to_power = { ...inputs.markets_map, options: { maxTtpMonths: 30 } };
@@ -42,7 +62,10 @@ beforeAll(async () => {
     .slice(0, 8)
     .map((r) => ({ id: r.queue_id, lat: r.lat, lng: r.lng, capacity_mw: r.capacity_mw, fiber_km: r.fiber_km }));
   const ranked = await rankSites(pro, { candidates, objectives: { capacity_mw: 1, fiber_km: -0.5 } });
-  const rankRows = ranked.results.map((r) => ({ ...r, ...Object.fromEntries(Object.entries(r.normalized ?? {}).map(([k, v]) => [`norm_${k}`, v])) }));
+  const rankRows = ranked.results.map((r) => ({
+    ...r,
+    ...Object.fromEntries(Object.entries(r.normalized ?? {}).map(([k, v]) => [`norm_${k}`, v])),
+  }));
   inputs.ranking = { rows: rankRows, options: { objectives: { capacity_mw: 1, fiber_km: -0.5 } } };
   const site = await siteScore(pro, { lat: 39.04, lon: -77.49, capacity_mw: 100 });
   inputs.site_score = { rows: [site] };
@@ -61,7 +84,11 @@ async function render(spec: VegaLiteSpec) {
     debug: () => logger,
   };
   const compiled = compile(spec as never, { logger: logger as never });
-  const view = new vega.View(vega.parse(compiled.spec), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
+  const view = new vega.View(vega.parse(compiled.spec), {
+    renderer: 'none',
+    logger: logger as never,
+    logLevel: vega.Warn,
+  });
   await view.runAsync();
   const svg = await view.toSVG();
   const marks: Record<string, number> = {};
@@ -87,7 +114,8 @@ describe('charts', () => {
       expect(text).not.toMatch(/"url"\s*:/);
       expect(String(spec.description).length).toBeGreaterThan(40);
       expect((spec.title as { text: string }).text.length).toBeGreaterThan(5);
-      const facts = (spec.usermeta as { dchub: { drawn: number; rows: number; omitted: Record<string, number> } }).dchub;
+      const facts = (spec.usermeta as { dchub: { drawn: number; rows: number; omitted: Record<string, number> } })
+        .dchub;
       expect(facts.drawn).toBeGreaterThan(0);
       expect(facts.drawn + Object.values(facts.omitted).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(facts.rows + 5);
       const { warnings, svg, marks } = await render(spec);
@@ -136,7 +164,9 @@ describe('charts', () => {
 
   it('groups the ISOs’ raw fuel labels into one fixed set', () => {
     expect(['Solar', 'SOLAR', 'Photovoltaic'].map(fuelGroup)).toEqual(['Solar', 'Solar', 'Solar']);
-    expect(['Solar; Storage', 'SOLAR/BATTERY', 'Photovoltaic + Battery', 'Hybrid'].map(fuelGroup)).toEqual(Array(4).fill('Solar + storage'));
+    expect(['Solar; Storage', 'SOLAR/BATTERY', 'Photovoltaic + Battery', 'Hybrid'].map(fuelGroup)).toEqual(
+      Array(4).fill('Solar + storage'),
+    );
     expect(['Natural Gas', 'GAS - PEAKER', 'Methane'].map(fuelGroup)).toEqual(['Gas', 'Gas', 'Gas']);
     expect(['BATTERY', 'Battery Storage', 'Offshore Wind', 'Nuclear', 'Hydro', 'Coal', null].map(fuelGroup)).toEqual([
       'Storage',

@@ -14,7 +14,14 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
   const real = profile === 'real';
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'cli', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'cli',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      controls: true,
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-cli-'));
   });
   afterAll(async () => {
@@ -25,19 +32,39 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
   async function dchub(...args: string[]) {
     let out = '';
     let err = '';
-    const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir } });
+    const code = await runCli(args, {
+      out: (s) => (out += s),
+      err: (s) => (err += s),
+      env: { DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir },
+    });
     return { code, out, err };
   }
 
   describe('dchub CLI', () => {
     it('queue as JSON equals the service answer; the key is never printed', async () => {
-      const r = await dchub('queue', '--iso', 'ERCOT', '--min-mw', '100', '--limit', '5', '--format', 'json', '--api-key', PRO);
+      const r = await dchub(
+        'queue',
+        '--iso',
+        'ERCOT',
+        '--min-mw',
+        '100',
+        '--limit',
+        '5',
+        '--format',
+        'json',
+        '--api-key',
+        PRO,
+      );
       expect(r.code).toBe(EXIT.ok);
       const body = JSON.parse(r.out);
       const direct = await (
-        await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=ERCOT&min_mw=100&limit=5`, { headers: { 'X-API-Key': PRO } })
+        await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=ERCOT&min_mw=100&limit=5`, {
+          headers: { 'X-API-Key': PRO },
+        })
       ).json();
-      expect(body.results.map((x: { queue_id: string }) => x.queue_id)).toEqual(direct.results.map((x: { queue_id: string }) => x.queue_id));
+      expect(body.results.map((x: { queue_id: string }) => x.queue_id)).toEqual(
+        direct.results.map((x: { queue_id: string }) => x.queue_id),
+      );
       expect(r.out + r.err).not.toContain(PRO);
     });
     it('score with negative longitude, as CSV', async () => {
@@ -96,7 +123,9 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
       expect(JSON.parse(d.out).verdict).toMatch(/BUILD|CAUTION|AVOID/);
       expect((await pro('markets')).out).toMatch(/slug/);
       expect(JSON.parse((await pro('markets', 'dallas', '--format', 'json')).out).market.name).toBe('Dallas');
-      expect((await pro('facilities', 'dallas', '--limit', '3', '--format', 'csv')).out.trim().split('\r\n')).toHaveLength(4);
+      expect(
+        (await pro('facilities', 'dallas', '--limit', '3', '--format', 'csv')).out.trim().split('\r\n'),
+      ).toHaveLength(4);
       expect(JSON.parse((await pro('news', '--limit', '2', '--format', 'json')).out).articles).toHaveLength(2);
       expect((await pro('deals', '--deal-type', 'bogus')).code).toBe(EXIT.usage);
       // A year, buyer or seller narrows the deals (the real service asks a keyed caller for one).
@@ -146,18 +175,54 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
     it('rank reads objectives and constraints with core’s one reader (>=/<= and min..max forms, errors naming the flag)', async () => {
       const csv = path.join(dir, 'c2.csv');
       await writeFile(csv, 'id,lat,lon,score,km\na,39,-77,80,3\nb,40,-78,60,1\nc,41,-79,70,2\n');
-      const asText = await pro('rank', csv, '--objectives', 'score=+1;km=-1', '--constraints', 'km<=2', '--top-k', '5', '--format', 'json');
-      const asColon = await pro('rank', csv, '--objectives', 'score:1,km:-1', '--constraints', 'km::2', '--top-k', '5', '--format', 'json');
+      const asText = await pro(
+        'rank',
+        csv,
+        '--objectives',
+        'score=+1;km=-1',
+        '--constraints',
+        'km<=2',
+        '--top-k',
+        '5',
+        '--format',
+        'json',
+      );
+      const asColon = await pro(
+        'rank',
+        csv,
+        '--objectives',
+        'score:1,km:-1',
+        '--constraints',
+        'km::2',
+        '--top-k',
+        '5',
+        '--format',
+        'json',
+      );
       const ids = (r: { out: string }) => JSON.parse(r.out).results.map((x: { id: string }) => x.id);
       expect(ids(asText)).toEqual(ids(asColon));
       expect(ids(asText).sort()).toEqual(['b', 'c']);
       const bad = await pro('rank', csv, '--objectives', 'score:1', '--constraints', 'km:5..1');
       expect(bad.code).toBe(EXIT.usage);
       expect(bad.err).toMatch(/--constraints: km: min 5 is above max 1/);
-      expect((await pro('rank', csv, '--objectives', 'score:1', '--mode', 'best')).err).toMatch(/--mode: must be relative, absolute or percentile/);
+      expect((await pro('rank', csv, '--objectives', 'score:1', '--mode', 'best')).err).toMatch(
+        /--mode: must be relative, absolute or percentile/,
+      );
     });
     it('chain shows its cost and progress on stderr', async () => {
-      const r = await pro('chain', '--iso', 'ERCOT', '--min-mw', '100', '--objectives', 'overall_score:1', '--max-sites', '3', '--format', 'json');
+      const r = await pro(
+        'chain',
+        '--iso',
+        'ERCOT',
+        '--min-mw',
+        '100',
+        '--objectives',
+        'overall_score:1',
+        '--max-sites',
+        '3',
+        '--format',
+        'json',
+      );
       expect(r.code).toBe(EXIT.ok);
       expect(r.err).toMatch(/costs at most 5 calls/);
       expect(r.err).toMatch(/\[score\] scoring/);
@@ -175,7 +240,9 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
     it('--version prints the package version', async () => {
       const r = await dchub('--version');
       expect(r.code).toBe(EXIT.ok);
-      const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../package.json', import.meta.url), 'utf8'));
+      const { version } = JSON.parse(
+        await (await import('node:fs/promises')).readFile(new URL('../package.json', import.meta.url), 'utf8'),
+      );
       expect(r.out).toBe(`dchub ${version}\n`);
     });
 
@@ -185,9 +252,16 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
       const run = () =>
         new Promise<{ code: number | null; err: string; out: string }>((resolve) => {
           // The shell's `head -1` closes the pipe after one line while dchub is still writing.
-          const child = spawn('sh', ['-c', `node "${bin}" news --limit 200 --format json --api-key "${PRO}" | head -1; exit "\${PIPESTATUS:-0}"`], {
-            env: { ...process.env, DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir },
-          });
+          const child = spawn(
+            'sh',
+            [
+              '-c',
+              `node "${bin}" news --limit 200 --format json --api-key "${PRO}" | head -1; exit "\${PIPESTATUS:-0}"`,
+            ],
+            {
+              env: { ...process.env, DCHUB_BASE_URL: sb.url, DCHUB_CACHE_DIR: dir },
+            },
+          );
           let err = '';
           let out = '';
           child.stderr.on('data', (c) => (err += c));

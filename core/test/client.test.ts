@@ -26,7 +26,13 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
   };
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'core-test', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-123,enterprise=ent-key-456' });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'core-test',
+      now: '2026-11-21T12:00:00Z',
+      keys: 'pro=pro-key-123,enterprise=ent-key-456',
+    });
   });
   afterAll(() => sb?.close());
 
@@ -49,7 +55,10 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
     });
 
     it('carries the time-to-power hint when the cut empties the set', async () => {
-      const r = await refineQueue(new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-123' }), { iso: 'PJM', max_ttp_months: 30 });
+      const r = await refineQueue(new DchubClient({ baseUrl: sb.url, apiKey: 'pro-key-123' }), {
+        iso: 'PJM',
+        max_ttp_months: 30,
+      });
       expect(r.count_returned).toBe(0);
       // Every host shows what the service explains: the ISO the cut excluded, and its hint.
       expect(fetchMeta(r)?.explanations).toEqual([
@@ -67,13 +76,25 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
       if (profile === 'spec') {
         expect(r._hidden_count).toBe(r.count_total_matching - 3);
       } else {
-        // The real tease (notes §1.3): no spec markers; the withheld fields, the total, the filters it ignored, 2-dp coordinates.
+        // The real tease (notes §1.3): no spec markers; the withheld fields, the total, the filters it ignored, 2-dp
+        // coordinates.
         const o = r as Record<string, unknown>;
         expect(o._hidden_count).toBeUndefined();
-        expect(o._locked_fields).toEqual(['capacity_mw', 'estimated_ttp_months', 'fiber_km', 'site_evaluation_handoff', 'total_queued_mw']);
+        expect(o._locked_fields).toEqual([
+          'capacity_mw',
+          'estimated_ttp_months',
+          'fiber_km',
+          'site_evaluation_handoff',
+          'total_queued_mw',
+        ]);
         expect(o._total_available).toBe(r.count_total_matching);
         expect(o._preview_params_not_applied).toEqual(['min_mw']);
-        expect(fetchMeta(r)?.previewInfo).toMatchObject({ shown: 3, total: r.count_total_matching, filtersNotApplied: ['min_mw'], requiredTier: 'developer' });
+        expect(fetchMeta(r)?.previewInfo).toMatchObject({
+          shown: 3,
+          total: r.count_total_matching,
+          filtersNotApplied: ['min_mw'],
+          requiredTier: 'developer',
+        });
         for (const x of r.results) if (typeof x.lat === 'number') expect(Math.round(x.lat * 100) / 100).toBe(x.lat);
       }
     });
@@ -95,9 +116,12 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
       // The real profile fails one of the five each day (notes §2.29): named in the warnings and left out.
       const failed = failedBriefSlugs(anon);
       expect(failed).toHaveLength(profile === 'real' ? 1 : 0);
-      expect(anon.rows.map((r) => r.market_slug)).toEqual(['northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago'].filter((s) => !failed.includes(s)));
+      expect(anon.rows.map((r) => r.market_slug)).toEqual(
+        ['northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago'].filter((s) => !failed.includes(s)),
+      );
       const ent = await fetchBriefsCsv(new DchubClient({ baseUrl: sb.url, apiKey: 'ent-key-456' }));
-      expect(ent.rows.length).toBe(232 - failed.length); // every page of the enterprise markets (was the first 50: issue 12)
+      // Every page of the enterprise markets (was the first 50: issue 12).
+      expect(ent.rows.length).toBe(232 - failed.length);
       const t = briefsTable(anon.rows);
       expect(t.columns[0]).toBe('market_slug');
       expect(typeof t.rows[0][3]).toBe('number');
@@ -113,7 +137,10 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
     });
 
     it('turns a 401 into an AuthError with the instructions link, without echoing the key', async () => {
-      const err = await siteScore(new DchubClient({ baseUrl: sb.url, apiKey: 'not-a-real-key-999' }), { lat: 1, lon: 1 }).catch((e) => e);
+      const err = await siteScore(new DchubClient({ baseUrl: sb.url, apiKey: 'not-a-real-key-999' }), {
+        lat: 1,
+        lon: 1,
+      }).catch((e) => e);
       expect(err).toBeInstanceOf(AuthError);
       expect(err.status).toBe(401);
       expect(err.authInstructions).toMatch(/\/auth\.md$/);
@@ -132,7 +159,10 @@ describe.each(SANDBOX_PROFILES)('core calls (%s profile)', (profile) => {
     });
 
     it('reports an unreachable service as a NetworkError', async () => {
-      const err = await refineQueue(new DchubClient({ baseUrl: 'http://127.0.0.1:9', retries: 0, timeoutMs: 2000 }), {}).catch((e) => e);
+      const err = await refineQueue(
+        new DchubClient({ baseUrl: 'http://127.0.0.1:9', retries: 0, timeoutMs: 2000 }),
+        {},
+      ).catch((e) => e);
       expect(err).toBeInstanceOf(NetworkError);
       expect(err.message).toMatch(/cannot reach/);
     });

@@ -27,11 +27,18 @@ let count = 0;
 let tooMany = 0;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'concurrency', now: '2026-11-21T12:00:00Z', keys: `free=${FREE},developer=${DEV}` });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'concurrency',
+    now: '2026-11-21T12:00:00Z',
+    keys: `free=${FREE},developer=${DEV}`,
+  });
   proxy = createServer((req, res) => {
     count++;
     void (async () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k)),
+      ) as Record<string, string>;
       const upstream = await fetch(sb.url + (req.url ?? '/'), { method: req.method, headers });
       if (upstream.status === 429) tooMany++;
       const body = Buffer.from(await upstream.arrayBuffer());
@@ -51,7 +58,11 @@ afterAll(async () => {
 });
 
 /** Runs a process to its end: exit code and output. */
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -62,14 +73,20 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
   });
 }
 
-const env = (dir: string, key: string) => ({ DCHUB_BASE_URL: proxyUrl, DCHUB_CACHE_DIR: dir, DCHUB_API_KEY: key, DCHUB_DERIVE: 'exact' });
+const env = (dir: string, key: string) => ({
+  DCHUB_BASE_URL: proxyUrl,
+  DCHUB_CACHE_DIR: dir,
+  DCHUB_API_KEY: key,
+  DCHUB_DERIVE: 'exact',
+});
 const cli = (dir: string, key: string, ...args: string[]) => run('node', [CLI, ...args], env(dir, key));
 const python = (dir: string, key: string, code: string) =>
   run(PYTHON, ['-c', `from dchub_jupyterlab import Client, QuotaSpentError\nhub = Client()\n${code}`], {
     ...env(dir, key),
     PYTHONPATH: path.join(ROOT, 'jupyter-extension'),
   });
-const withPython = existsSync(PYTHON) && existsSync(path.join(ROOT, 'jupyter-extension/dchub_jupyterlab/engine/dchub-engine.mjs'));
+const withPython =
+  existsSync(PYTHON) && existsSync(path.join(ROOT, 'jupyter-extension/dchub_jupyterlab/engine/dchub-engine.mjs'));
 
 describe('one cache directory, many processes', () => {
   it('never sends more calls than the service stated are left (CLI and Python mixed, 16 at once)', async () => {
@@ -82,7 +99,11 @@ describe('one cache directory, many processes', () => {
       tooMany = 0;
       const jobs = Array.from({ length: 16 }, (_, i) =>
         withPython && i % 2
-          ? python(dir, FREE, `try:\n    hub.news(limit=${i + 2})\n    print('ok')\nexcept QuotaSpentError:\n    print('refused')`)
+          ? python(
+              dir,
+              FREE,
+              `try:\n    hub.news(limit=${i + 2})\n    print('ok')\nexcept QuotaSpentError:\n    print('refused')`,
+            )
           : cli(dir, FREE, 'news', '--limit', String(i + 2)),
       );
       const results = await Promise.all(jobs);
@@ -98,10 +119,14 @@ describe('one cache directory, many processes', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-conc-'));
     try {
       const isos = ['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE'];
-      const wide = await Promise.all(isos.map((iso) => cli(dir, DEV, 'queue', '--iso', iso, '--limit', '1000', '--format', 'json')));
+      const wide = await Promise.all(
+        isos.map((iso) => cli(dir, DEV, 'queue', '--iso', iso, '--limit', '1000', '--format', 'json')),
+      );
       expect(wide.every((r) => r.code === 0)).toBe(true);
       count = 0;
-      const narrow = await Promise.all(isos.map((iso) => cli(dir, DEV, 'queue', '--iso', iso, '--min-mw', '300', '--format', 'json')));
+      const narrow = await Promise.all(
+        isos.map((iso) => cli(dir, DEV, 'queue', '--iso', iso, '--min-mw', '300', '--format', 'json')),
+      );
       expect(narrow.map((r) => r.code)).toEqual(isos.map(() => 0));
       expect(narrow.filter((r) => r.err.includes('answered locally')).length).toBe(isos.length);
       expect(count).toBe(0);
@@ -136,7 +161,9 @@ describe('one cache directory, many processes', () => {
       await store.update('ledger', (t) => `${Number(t ?? 0) + 1}`);
       expect([await store.get('k'), await store.get('ledger')]).toEqual(['v', '2']);
       expect(said).toHaveLength(1);
-      expect(said[0]).toMatch(/^cannot write the cache directory .*not-a-dir\/cache \(ENOTDIR: it is not writable\); answers are not cached/);
+      expect(said[0]).toMatch(
+        /^cannot write the cache directory .*not-a-dir\/cache \(ENOTDIR: it is not writable\); answers are not cached/,
+      );
       // The CLI answers, uncached, with that one line on stderr.
       const r = await cli(path.join(dir, 'not-a-dir', 'cache'), DEV, 'markets', '--format', 'json');
       expect(r.code, r.err).toBe(0);

@@ -45,7 +45,8 @@ describe.each(SANDBOX_PROFILES)('the caller client (%s profile)', (profile) => {
       await siteScore(client, { lat: 40, lon: -80 });
       await siteScore(client, { lat: 40, lon: -80 });
       expect(client.requestsSent).toBe(2);
-      // The spec's service states the keyless limit (X-RateLimit-Limit with a reset); the real one states none (notes §1.5).
+      // The spec's service states the keyless limit (X-RateLimit-Limit with a reset); the real one states none (notes
+      // §1.5).
       expect(await ledger.snapshot()).toMatchObject({ tier: 'anonymous', confirmed: profile === 'spec', used: 2 });
       const named = createCallerClient({ baseUrl: sb.url, store: new MemoryStore(), ledgerId: 'named-ledger' });
       expect(named.ledgerId).toBe('named-ledger');

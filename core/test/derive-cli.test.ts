@@ -15,7 +15,13 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
   let dir: string;
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'derive-cli', now: '2026-11-21T12:00:00Z', keys: `${TIER}=${KEY}` });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'derive-cli',
+      now: '2026-11-21T12:00:00Z',
+      keys: `${TIER}=${KEY}`,
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-derive-cli-'));
   });
   afterAll(async () => {
@@ -40,7 +46,18 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
       const a = await dchub(dir, 'queue', '--iso', 'SPP', '--min-mw', '800', '--format', 'json');
       expect(a.code).toBe(EXIT.ok);
       expect(a.err).not.toMatch(/answered locally/);
-      const b = await dchub(dir, 'queue', '--iso', 'SPP', '--min-mw', '300', '--max-ttp-months', '36', '--format', 'json');
+      const b = await dchub(
+        dir,
+        'queue',
+        '--iso',
+        'SPP',
+        '--min-mw',
+        '300',
+        '--max-ttp-months',
+        '36',
+        '--format',
+        'json',
+      );
       expect(b.err).toMatch(
         /answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000, under a minute old\); --no-derive asks the service/,
       );
@@ -67,7 +84,9 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
         await dchub(other, 'queue', '--iso', 'NYISO', '--min-mw', '50', '--derive', 'exact');
         expect(await used(other)).toBe(before + 1);
         const d = await dchub(other, 'queue', '--iso', 'NYISO', '--min-mw', '70', '--derive', 'exact');
-        expect(d.err).toMatch(/answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=NYISO&min_mw=50,/);
+        expect(d.err).toMatch(
+          /answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=NYISO&min_mw=50,/,
+        );
         expect(await used(other)).toBe(before + 1);
         // DCHUB_DERIVE=off, like --no-derive.
         let err = '';

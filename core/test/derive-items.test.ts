@@ -24,7 +24,8 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
   afterAll(() => sb?.close());
 
   const client = (o: RecordingOptions = {}) => recordingClient(sb, { ...o });
-  const direct = async (path: string, key: string | null) => (await fetch(sb.url + path, { headers: key ? { 'X-API-Key': key } : {} })).json();
+  const direct = async (path: string, key: string | null) =>
+    (await fetch(sb.url + path, { headers: key ? { 'X-API-Key': key } : {} })).json();
 
   describe('the DCPI scores list answers DCPI(slug, field)', () => {
     it("every row carries the single endpoint's fields and values, for every market", async () => {
@@ -41,7 +42,12 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
       await core.dcpiScores(c);
       const slugs = ['dallas', 'phoenix', 'atlanta', 'reno'];
       for (const slug of slugs) {
-        const r = await core.dcpiScoreFields(c, slug, ['verdict', 'composite_score', 'time_to_power_months', 'top_risks_json']);
+        const r = await core.dcpiScoreFields(c, slug, [
+          'verdict',
+          'composite_score',
+          'time_to_power_months',
+          'top_risks_json',
+        ]);
         expect(core.fetchMeta(r)?.derivedFrom).toMatchObject({ path: '/api/v1/dcpi/scores', query: '' });
         const one = await direct(`/api/v1/dcpi/scores/${slug}`, DEV);
         expect(r).toEqual({
@@ -70,7 +76,8 @@ describe.each(SANDBOX_PROFILES)('items from lists (%s profile)', (profile) => {
       const verdicts = await Promise.all(slugs.slice(0, 20).map((s) => core.dcpiScoreFields(c, s)));
       for (const s of slugs.slice(20)) verdicts.push(await core.dcpiScoreFields(c, s));
       expect(sent).toEqual(['/api/v1/dcpi/scores']);
-      for (const [i, v] of verdicts.entries()) expect(v.verdict).toBe((await direct(`/api/v1/dcpi/scores/${slugs[i]}`, FREE)).verdict);
+      for (const [i, v] of verdicts.entries())
+        expect(v.verdict).toBe((await direct(`/api/v1/dcpi/scores/${slugs[i]}`, FREE)).verdict);
       // composite_score is null (locked) in this caller's list: fetched, and the list is not asked again.
       // The real service withholds it from the single market too below Developer (notes §2.6): null there as well.
       const n = await core.dcpiScoreFields(c, slugs[0], 'composite_score');

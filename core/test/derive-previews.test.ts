@@ -10,12 +10,20 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
   const DEV = 'derive-previews-developer';
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'derive-previews', now: '2026-11-21T12:00:00Z', keys: `free=${FREE},developer=${DEV}`, limits: false });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'derive-previews',
+      now: '2026-11-21T12:00:00Z',
+      keys: `free=${FREE},developer=${DEV}`,
+      limits: false,
+    });
   });
   afterAll(() => sb?.close());
 
   const client = (o: RecordingOptions = {}) => recordingClient(sb, { ...o });
-  const direct = async (path: string, key: string | null) => (await fetch(sb.url + path, { headers: key ? { 'X-API-Key': key } : {} })).json();
+  const direct = async (path: string, key: string | null) =>
+    (await fetch(sb.url + path, { headers: key ? { 'X-API-Key': key } : {} })).json();
 
   describe('gated previews are never a superset', () => {
     it('a keyless 3-row queue tease answers nothing but itself', async () => {
@@ -32,7 +40,8 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
         apiKey: DEV,
         tier: 'developer',
         derive: 'widen',
-        rewrite: (url, body) => (url === '/api/v1/dcpi/scores' ? { ...body, _preview_params_not_applied: ['limit'] } : body),
+        rewrite: (url, body) =>
+          url === '/api/v1/dcpi/scores' ? { ...body, _preview_params_not_applied: ['limit'] } : body,
       });
       await core.dcpiScoreFields(odd.c, 'dallas');
       await core.dcpiScoreFields(odd.c, 'phoenix');
@@ -67,11 +76,15 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
       // The tier gets previews: no more widening; each question is its own request.
       await core.refineQueue(c, { iso: 'MISO', min_mw: 100 });
       await core.refineQueue(c, { iso: 'SPP', min_mw: 200 });
-      expect(sent.slice(2)).toEqual([`${core.QUEUE_PATH}?iso=MISO&min_mw=100`, `${core.QUEUE_PATH}?iso=SPP&min_mw=200`]);
+      expect(sent.slice(2)).toEqual([
+        `${core.QUEUE_PATH}?iso=MISO&min_mw=100`,
+        `${core.QUEUE_PATH}?iso=SPP&min_mw=200`,
+      ]);
     });
 
     it('a complete answer that only lists locked fields (withheld numbers) serves nothing else', async () => {
-      // A complete queue answer: a free key's on the spec profile; the real one teases free keys (notes §1.3), Developer is complete.
+      // A complete queue answer: a free key's on the spec profile; the real one teases free keys (notes §1.3),
+      // Developer is complete.
       const [key, tier] = profile === 'real' ? [DEV, 'developer'] : [FREE, 'free'];
       const { c, sent } = client({
         apiKey: key,
@@ -90,7 +103,9 @@ describe.each(SANDBOX_PROFILES)('previews are never a superset (%s profile)', (p
       const list = await core.dcpiScores(c);
       expect(list.scores).toHaveLength(10);
       const held = new Set(list.scores.map((r) => r.market_slug));
-      const other = (await direct('/api/v1/dcpi/scores', DEV)).scores.map((r: { market_slug: string }) => r.market_slug).find((s: string) => !held.has(s));
+      const other = (await direct('/api/v1/dcpi/scores', DEV)).scores
+        .map((r: { market_slug: string }) => r.market_slug)
+        .find((s: string) => !held.has(s));
       const r = await core.dcpiScoreFields(c, other);
       expect(core.fetchMeta(r)?.derivedFrom).toBeUndefined();
       expect(sent).toEqual(['/api/v1/dcpi/scores', `/api/v1/dcpi/scores/${other}`]);

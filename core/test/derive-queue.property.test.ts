@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import { deriveQueueAnswer } from '../src/derive/queue.js';
 import { SANDBOX_PROFILES, type Profile } from './support/profiles.js';
-import { QUEUE_ISOS, QueueFilters, QueueResult, queueSearchParams, type QueueFiltersT, type QueueResultT } from '../src/schemas/queue.js';
+import {
+  QUEUE_ISOS,
+  QueueFilters,
+  QueueResult,
+  queueSearchParams,
+  type QueueFiltersT,
+  type QueueResultT,
+} from '../src/schemas/queue.js';
 
 /**
  * Issue 14's proof: for thousands of random pairs (G wider than F) over the sandbox's data, the
@@ -44,17 +51,33 @@ const FUELS: Array<string[] | undefined> = [
   ['nuclear'],
   ['coal'],
 ];
-const STATUSES = ['active', 'all', 'Withdrawn', 'withdraw', 'study', 'System Impact Study', 'phase', 'DPP PHASE II', 'commercial operation', 'IA', 'ia fully'];
+const STATUSES = [
+  'active',
+  'all',
+  'Withdrawn',
+  'withdraw',
+  'study',
+  'System Impact Study',
+  'phase',
+  'DPP PHASE II',
+  'commercial operation',
+  'IA',
+  'ia fully',
+];
 const LIMITS = [1, 3, 10, 50, 200, 500, 1000];
 
 const pickSub = <T>(xs: readonly T[]) => fc.subarray([...xs], { minLength: 1 });
 
 /** Mostly unset: a wide G, as a widened request or an earlier broad question would be. */
-const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 
 /** A wider filter set G (limit 1000, so that it can come back complete). */
 const wideArb = fc.record({
-  iso: fc.oneof({ weight: 6, arbitrary: pickSub(QUEUE_ISOS).filter((a) => a.length <= 2) }, { weight: 1, arbitrary: fc.constant(undefined) }),
+  iso: fc.oneof(
+    { weight: 6, arbitrary: pickSub(QUEUE_ISOS).filter((a) => a.length <= 2) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  ),
   min_mw: sometimes(fc.constantFrom(...MIN_MW.slice(1, 6))),
   max_ttp_months: sometimes(fc.constantFrom(...TTP.slice(1))),
   fuel_type: sometimes(fc.constantFrom(...FUELS.slice(1))),
@@ -68,7 +91,8 @@ const wideArb = fc.record({
 function stricterArb(g: Omit<QueueFiltersT, 'limit'>) {
   const tighterNum = (v: number | undefined, pool: ReadonlyArray<number | undefined>, up: boolean) =>
     fc.constantFrom(...pool.filter((x) => (v === undefined ? true : x !== undefined && (up ? x >= v : x <= v))));
-  const covered = (f: string[]) => !g.fuel_type || f.every((t) => g.fuel_type!.some((u) => t.toLowerCase().includes(u.toLowerCase())));
+  const covered = (f: string[]) =>
+    !g.fuel_type || f.every((t) => g.fuel_type!.some((u) => t.toLowerCase().includes(u.toLowerCase())));
   const statusOk = (s: string) => {
     const gl = g.status.toLowerCase();
     const sl = s.toLowerCase();
@@ -96,17 +120,26 @@ describe.each(PROFILES)('queue subsumption against the sandbox (profile %s)', (p
     const q = queueSearchParams(f).toString();
     let p = answers.get(q);
     if (!p) {
-      p = fetch(`${sb.url}/api/v1/interconnection-queue/refined?${q}`, { headers: { 'X-API-Key': KEY } }).then(async (r) => {
-        expect(r.status).toBe(200);
-        return QueueResult.parse(await r.json());
-      });
+      p = fetch(`${sb.url}/api/v1/interconnection-queue/refined?${q}`, { headers: { 'X-API-Key': KEY } }).then(
+        async (r) => {
+          expect(r.status).toBe(200);
+          return QueueResult.parse(await r.json());
+        },
+      );
       answers.set(q, p);
     }
     return p;
   };
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, seed: 'derive-property', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}`, limits: false, profile });
+    sb = await startSandbox({
+      port: 0,
+      seed: 'derive-property',
+      now: '2026-11-21T12:00:00Z',
+      keys: `enterprise=${KEY}`,
+      limits: false,
+      profile,
+    });
   });
   afterAll(() => sb?.close());
 
@@ -127,10 +160,14 @@ describe.each(PROFILES)('queue subsumption against the sandbox (profile %s)', (p
           refused.set(why, (refused.get(why) ?? 0) + 1);
           // Refused only for a reason the source shows: incomplete, or a cut it hides.
           expect(d.reason).toMatch(/^(incomplete|_error_mitigation|max_ttp_months: the wait)/);
-          if (d.reason.startsWith('incomplete')) expect(source.count_total_matching).toBeGreaterThan(source.count_returned);
+          if (d.reason.startsWith('incomplete'))
+            expect(source.count_total_matching).toBeGreaterThan(source.count_returned);
           if (d.reason.startsWith('_error_mitigation')) expect(g.max_ttp_months).toBeDefined();
           if (d.reason.startsWith('max_ttp_months')) {
-            const seen = new Set([...source.results.map((r) => r.iso), ...Object.keys(source.isos_excluded_by_ttp ?? {})]);
+            const seen = new Set([
+              ...source.results.map((r) => r.iso),
+              ...Object.keys(source.isos_excluded_by_ttp ?? {}),
+            ]);
             expect((f.iso ?? QUEUE_ISOS).some((iso) => !seen.has(iso))).toBe(true);
           }
           return;

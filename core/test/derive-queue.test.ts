@@ -16,19 +16,42 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
   const NOW = '2026-11-21T12:00:00Z';
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'derive-queue', now: NOW, keys: `enterprise=${ENT},free=${FREE},developer=${DEV}`, limits: false });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'derive-queue',
+      now: NOW,
+      keys: `enterprise=${ENT},free=${FREE},developer=${DEV}`,
+      limits: false,
+    });
   });
   afterAll(() => sb?.close());
 
   type Opts = ConstructorParameters<typeof core.DchubClient>[0];
   const client = (o: Opts = {}) =>
-    new core.DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', retries: 0, now: () => sb.ctx.clock.nowMs(), ...o });
+    new core.DchubClient({
+      baseUrl: sb.url,
+      apiKey: ENT,
+      tier: 'enterprise',
+      retries: 0,
+      now: () => sb.ctx.clock.nowMs(),
+      ...o,
+    });
   const direct = async (q: string, key: string | null = ENT) =>
-    core.QueueResult.parse(await (await fetch(`${sb.url}${core.QUEUE_PATH}?${q}`, { headers: key ? { 'X-API-Key': key } : {} })).json());
+    core.QueueResult.parse(
+      await (await fetch(`${sb.url}${core.QUEUE_PATH}?${q}`, { headers: key ? { 'X-API-Key': key } : {} })).json(),
+    );
   const filters = (f: core.QueueFiltersInput) => core.parseParams(core.QueueFilters, f);
 
   describe('queue subsumption: which wider answers contain a question', () => {
-    const g = filters({ iso: 'PJM,MISO', min_mw: 100, max_ttp_months: 48, fuel_type: 'gas', status: 'all', max_fiber_km: 100 });
+    const g = filters({
+      iso: 'PJM,MISO',
+      min_mw: 100,
+      max_ttp_months: 48,
+      fuel_type: 'gas',
+      status: 'all',
+      max_fiber_km: 100,
+    });
     it('each predicate at least as strict passes; each looser one names itself', () => {
       expect(
         whyNotWider(
@@ -45,11 +68,27 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
           }),
         ),
       ).toBeUndefined();
-      expect(whyNotWider(g, filters({ iso: 'MISO,ERCOT', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(/^iso/);
-      expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 50, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(/^min_mw/);
-      expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(/^max_ttp_months/);
-      expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas,solar', max_fiber_km: 50 }))).toMatch(/^fuel_type/);
-      expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 150 }))).toMatch(/^max_fiber_km/);
+      expect(
+        whyNotWider(
+          g,
+          filters({ iso: 'MISO,ERCOT', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 50 }),
+        ),
+      ).toMatch(/^iso/);
+      expect(
+        whyNotWider(g, filters({ iso: 'MISO', min_mw: 50, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 50 })),
+      ).toMatch(/^min_mw/);
+      expect(whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, fuel_type: 'gas', max_fiber_km: 50 }))).toMatch(
+        /^max_ttp_months/,
+      );
+      expect(
+        whyNotWider(
+          g,
+          filters({ iso: 'MISO', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas,solar', max_fiber_km: 50 }),
+        ),
+      ).toMatch(/^fuel_type/);
+      expect(
+        whyNotWider(g, filters({ iso: 'MISO', min_mw: 200, max_ttp_months: 36, fuel_type: 'gas', max_fiber_km: 150 })),
+      ).toMatch(/^max_fiber_km/);
       const active = filters({ iso: 'PJM' });
       expect(whyNotWider(active, filters({ iso: 'PJM', status: 'all' }))).toMatch(/^status/);
       expect(whyNotWider(active, filters({ iso: 'PJM', status: 'Withdrawn' }))).toMatch(/^status/);
@@ -61,7 +100,10 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
     it('refuses an incomplete source, a preview, and a cut it cannot see through', async () => {
       const g1 = filters({ iso: 'PJM', limit: 100 });
       const cut = await direct(core.queueSearchParams(g1).toString());
-      expect(deriveQueueAnswer(cut, g1, filters({ iso: 'PJM', min_mw: 500 }))).toEqual({ ok: false, reason: 'incomplete: the limit cut it' });
+      expect(deriveQueueAnswer(cut, g1, filters({ iso: 'PJM', min_mw: 500 }))).toEqual({
+        ok: false,
+        reason: 'incomplete: the limit cut it',
+      });
       const preview = await direct('iso=NYISO', null);
       expect(preview._gated).toBe(true);
       const d = deriveQueueAnswer(preview, filters({ iso: 'NYISO' }), filters({ iso: 'NYISO', limit: 3 }));
@@ -70,7 +112,9 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
       const g2 = filters({ iso: 'ERCOT,SPP', fuel_type: 'GAS - PEAKER', limit: 1000 });
       const a2 = await direct(core.queueSearchParams(g2).toString());
       expect(a2.results.every((r) => r.iso === 'ERCOT')).toBe(true);
-      expect(deriveQueueAnswer(a2, g2, filters({ iso: 'ERCOT,SPP', fuel_type: 'GAS - PEAKER', max_ttp_months: 30 }))).toMatchObject({
+      expect(
+        deriveQueueAnswer(a2, g2, filters({ iso: 'ERCOT,SPP', fuel_type: 'GAS - PEAKER', max_ttp_months: 30 })),
+      ).toMatchObject({
         ok: false,
         reason: /wait of SPP/,
       });
@@ -78,10 +122,16 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
       const g3 = filters({ iso: 'SPP', limit: 1000 });
       const a3 = await direct(core.queueSearchParams(g3).toString());
       const odd = { ...a3, filters_applied: { ...a3.filters_applied, min_mw: 0 } };
-      expect(deriveQueueAnswer(odd, g3, filters({ iso: 'SPP', min_mw: 10 }))).toMatchObject({ ok: false, reason: /filters_applied/ });
+      expect(deriveQueueAnswer(odd, g3, filters({ iso: 'SPP', min_mw: 10 }))).toMatchObject({
+        ok: false,
+        reason: /filters_applied/,
+      });
       // A survivor without the field a predicate reads.
       const bare = { ...a3, results: a3.results.map(({ fiber_km: _f, ...r }) => r) };
-      expect(deriveQueueAnswer(bare, g3, filters({ iso: 'SPP', max_fiber_km: 30 }))).toMatchObject({ ok: false, reason: /^max_fiber_km: a survivor lacks/ });
+      expect(deriveQueueAnswer(bare, g3, filters({ iso: 'SPP', max_fiber_km: 30 }))).toMatchObject({
+        ok: false,
+        reason: /^max_fiber_km: a survivor lacks/,
+      });
     });
   });
 
@@ -142,7 +192,9 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
       await core.refineQueue(c, { iso: 'ISO-NE', limit: 1000 });
       const r = await core.refineQueue(c, { iso: 'ISONE', min_mw: 20 }, { cacheOnly: true });
       expect(core.fetchMeta(r)?.derivedFrom?.query).toBe('iso=ISO-NE&limit=1000');
-      await expect(core.refineQueue(c, { iso: 'MISO' }, { cacheOnly: true })).rejects.toBeInstanceOf(core.NotCachedError);
+      await expect(core.refineQueue(c, { iso: 'MISO' }, { cacheOnly: true })).rejects.toBeInstanceOf(
+        core.NotCachedError,
+      );
       expect(c.requestsSent).toBe(1);
     });
 
@@ -162,14 +214,22 @@ describe.each(SANDBOX_PROFILES)('queue subsumption (%s profile)', (profile) => {
     });
 
     it('when the allowance is spent, a stale wider answer serves, marked stale and derived', async () => {
-      const ledger = new core.QuotaLedger(new core.MemoryStore(), 'derive-spent', { tier: 'free', confirmed: true, now: () => sb.ctx.clock.nowMs() });
+      const ledger = new core.QuotaLedger(new core.MemoryStore(), 'derive-spent', {
+        tier: 'free',
+        confirmed: true,
+        now: () => sb.ctx.clock.nowMs(),
+      });
       // A small plan's full answer: a free key's on the spec profile; the real one teases free keys (notes §1.3).
       const c = client({ apiKey: profile === 'real' ? DEV : FREE, tier: undefined, ledger, derive: 'exact' });
       await core.refineQueue(c, { iso: 'SPP', status: 'all', limit: 1000 });
       sb.ctx.clock.advance(8 * 86_400); // past candidate_ttl_days: the source is stale
       await ledger.exhaust();
       const r = await core.refineQueue(c, { iso: 'SPP', status: 'all', min_mw: 300 });
-      expect(core.fetchMeta(r)).toMatchObject({ stale: true, reason: 'daily limit reached', derivedFrom: { query: 'iso=SPP&status=all&limit=1000' } });
+      expect(core.fetchMeta(r)).toMatchObject({
+        stale: true,
+        reason: 'daily limit reached',
+        derivedFrom: { query: 'iso=SPP&status=all&limit=1000' },
+      });
       await expect(core.refineQueue(c, { iso: 'MISO', min_mw: 300 })).rejects.toBeInstanceOf(core.QuotaSpentError);
     });
   });

@@ -13,7 +13,14 @@ describe.each(SANDBOX_PROFILES)('widening (%s profile)', (profile) => {
   const PRO = 'derive-widen-pro';
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'derive-widen', now: '2026-11-21T12:00:00Z', keys: `${TIER}=${SMALL},pro=${PRO}`, limits: false });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'derive-widen',
+      now: '2026-11-21T12:00:00Z',
+      keys: `${TIER}=${SMALL},pro=${PRO}`,
+      limits: false,
+    });
   });
   afterAll(() => sb?.close());
 
@@ -21,7 +28,9 @@ describe.each(SANDBOX_PROFILES)('widening (%s profile)', (profile) => {
   const direct = async (f: core.QueueFiltersInput, key = SMALL) =>
     core.QueueResult.parse(
       await (
-        await fetch(`${sb.url}${core.QUEUE_PATH}?${core.queueSearchParams(core.parseParams(core.QueueFilters, f))}`, { headers: { 'X-API-Key': key } })
+        await fetch(`${sb.url}${core.QUEUE_PATH}?${core.queueSearchParams(core.parseParams(core.QueueFilters, f))}`, {
+          headers: { 'X-API-Key': key },
+        })
       ).json(),
     );
 
@@ -63,7 +72,12 @@ describe.each(SANDBOX_PROFILES)('widening (%s profile)', (profile) => {
 
     it('cells computed at once share the one wide request, whatever their order', async () => {
       const { c, sent } = client();
-      const asks = Array.from({ length: 30 }, (_, i) => ({ iso: 'ERCOT', min_mw: 10 * i, fuel_type: i % 3 ? undefined : 'solar', limit: 5 + i }));
+      const asks = Array.from({ length: 30 }, (_, i) => ({
+        iso: 'ERCOT',
+        min_mw: 10 * i,
+        fuel_type: i % 3 ? undefined : 'solar',
+        limit: 5 + i,
+      }));
       const results = await Promise.all(asks.map((a) => core.refineQueue(c, a)));
       expect(sent).toEqual([`${core.QUEUE_PATH}?iso=ERCOT&limit=1000`]);
       for (let i = 0; i < asks.length; i += 7) expect(results[i]).toStrictEqual(await direct(asks[i]));
@@ -89,7 +103,13 @@ describe.each(SANDBOX_PROFILES)('widening (%s profile)', (profile) => {
 
     it('a key whose tier is not confirmed yet asks exactly first, then widens once the service named its tier', async () => {
       // The tier is named by the rate-limit headers, which a sandbox sends only with its limits on.
-      const limited = await startSandbox({ port: 0, profile, seed: 'derive-widen', now: '2026-11-21T12:00:00Z', keys: `${TIER}=${SMALL}` });
+      const limited = await startSandbox({
+        port: 0,
+        profile,
+        seed: 'derive-widen',
+        now: '2026-11-21T12:00:00Z',
+        keys: `${TIER}=${SMALL}`,
+      });
       const { c, sent } = recordingClient(limited, { apiKey: SMALL });
       try {
         await core.refineQueue(c, { iso: 'CAISO', min_mw: 100 });
@@ -113,7 +133,10 @@ describe.each(SANDBOX_PROFILES)('widening (%s profile)', (profile) => {
       const forced = client({ apiKey: undefined, tier: undefined, derive: 'widen' });
       const p = await core.refineQueue(forced.c, { iso: 'NYISO', min_mw: 100 });
       expect(p._gated).toBe(true);
-      expect(forced.sent).toEqual([`${core.QUEUE_PATH}?iso=NYISO&limit=1000`, `${core.QUEUE_PATH}?iso=NYISO&min_mw=100`]);
+      expect(forced.sent).toEqual([
+        `${core.QUEUE_PATH}?iso=NYISO&limit=1000`,
+        `${core.QUEUE_PATH}?iso=NYISO&min_mw=100`,
+      ]);
       const p2 = await core.refineQueue(forced.c, { iso: 'CAISO', min_mw: 100 });
       expect(core.fetchMeta(p2)?.preview).toBe(true);
       expect(forced.sent.slice(2)).toEqual([`${core.QUEUE_PATH}?iso=CAISO&min_mw=100`]);

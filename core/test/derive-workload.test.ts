@@ -35,9 +35,22 @@ describe.each(SANDBOX_PROFILES)('the counting test (%s profile)', (profile) => {
 
   beforeAll(async () => {
     // The service the CLI talks to, with its daily limits on (the free tier's is 10 requests).
-    service = await startSandbox({ port: 0, profile, seed: SEED, now: NOW, keys: KEYS.map((k) => `${TIER}=${k}`).join(',') });
+    service = await startSandbox({
+      port: 0,
+      profile,
+      seed: SEED,
+      now: NOW,
+      keys: KEYS.map((k) => `${TIER}=${k}`).join(','),
+    });
     // The same data and clock, limits off: the direct answer to every call.
-    reference = await startSandbox({ port: 0, profile, seed: SEED, now: NOW, keys: `${TIER}=${DIRECT_KEY}`, limits: false });
+    reference = await startSandbox({
+      port: 0,
+      profile,
+      seed: SEED,
+      now: NOW,
+      keys: `${TIER}=${DIRECT_KEY}`,
+      limits: false,
+    });
     const get = async (p: string) => (await fetch(reference.url + p, { headers: { 'X-API-Key': DIRECT_KEY } })).json();
     const slugs = (await get('/api/v1/dcpi/scores')).scores.map((r: { market_slug: string }) => r.market_slug);
     calls = workloadCalls(queueWorkload(200, 14), dcpiWorkload(slugs, 40, 14));
@@ -46,7 +59,10 @@ describe.each(SANDBOX_PROFILES)('the counting test (%s profile)', (profile) => {
         const q = queueSearchParams(QueueFilters.parse(call.args)).toString();
         expected.set(call, JSON.stringify(QueueResult.parse(await get(`${QUEUE_PATH}?${q}`))));
       } else {
-        expected.set(call, JSON.stringify({ [call.args.field]: (await get(`/api/v1/dcpi/scores/${call.args.slug}`))[call.args.field] }));
+        expected.set(
+          call,
+          JSON.stringify({ [call.args.field]: (await get(`/api/v1/dcpi/scores/${call.args.slug}`))[call.args.field] }),
+        );
       }
     }
   }, 120_000);

@@ -34,6 +34,10 @@ describe('a full disk', () => {
     expect(await store.get('big')).toBe(big);
     expect(await store.get('small')).toBe('v');
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(said).toEqual([expect.stringMatching(/^cannot write the cache directory .* \(ENOSPC: the disk is full\); answers are not cached/)]);
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^cannot write the cache directory .* \(ENOSPC: the disk is full\); answers are not cached/,
+      ),
+    ]);
   });
 });

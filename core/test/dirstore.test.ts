@@ -52,7 +52,9 @@ describe('DirectoryStore', () => {
 
   it('a locked update from many writers at once loses none of them', async () => {
     const stores = Array.from({ length: 8 }, () => new DirectoryStore(dir));
-    await Promise.all(stores.flatMap((s) => Array.from({ length: 5 }, () => s.update('counter', (t) => String(Number(t ?? 0) + 1)))));
+    await Promise.all(
+      stores.flatMap((s) => Array.from({ length: 5 }, () => s.update('counter', (t) => String(Number(t ?? 0) + 1)))),
+    );
     expect(await new DirectoryStore(dir).get('counter')).toBe('40');
   });
 });

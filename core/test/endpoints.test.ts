@@ -9,7 +9,15 @@ import { SITE_SCORE_PATH } from '../src/sites.js';
 
 describe('endpoint descriptors', () => {
   it('the exported path constants are the descriptors’ paths', () => {
-    expect([QUEUE_PATH, SITE_SCORE_PATH, RANK_SITES_PATH, PARCEL_PATH, BRIEFS_CSV_PATH, BRIEFS_ALL_PATH, BRIEFS_DIFF_PATH]).toEqual([
+    expect([
+      QUEUE_PATH,
+      SITE_SCORE_PATH,
+      RANK_SITES_PATH,
+      PARCEL_PATH,
+      BRIEFS_CSV_PATH,
+      BRIEFS_ALL_PATH,
+      BRIEFS_DIFF_PATH,
+    ]).toEqual([
       ENDPOINTS.queue.path,
       ENDPOINTS.siteScore.path,
       ENDPOINTS.rankSites.path,
@@ -31,7 +39,9 @@ describe('endpoint descriptors', () => {
 
   it('endpointPath fills encoded segments and refuses a missing one or one holding a slash', () => {
     expect(endpointPath(ENDPOINTS.receipt, { run_id: 1001 })).toBe('/api/v1/receipts/1001');
-    expect(endpointPath(ENDPOINTS.brief, { slug: encodeURIComponent('new york') })).toBe('/api/v1/market-brief/new%20york');
+    expect(endpointPath(ENDPOINTS.brief, { slug: encodeURIComponent('new york') })).toBe(
+      '/api/v1/market-brief/new%20york',
+    );
     expect(() => endpointPath(ENDPOINTS.brief)).toThrow(/needs an encoded slug/);
     expect(() => endpointPath(ENDPOINTS.brief, { slug: '../keys' })).toThrow(/needs an encoded slug/);
   });

@@ -80,7 +80,11 @@ describe('the engine', () => {
     expect(answer.attrs).toMatchObject({ from_cache: false, stale: false, preview: null });
     expect(answer.sent).toBe(1);
     // The same question again: from the cache, no request.
-    const again = await e.ask('call', { session: open.result!.session, method: 'queue', args: { iso: 'ercot', limit: '5' } });
+    const again = await e.ask('call', {
+      session: open.result!.session,
+      method: 'queue',
+      args: { iso: 'ercot', limit: '5' },
+    });
     expect(again.result).toMatchObject({ sent: 1, attrs: expect.objectContaining({ from_cache: true }) });
   });
 
@@ -88,7 +92,11 @@ describe('the engine', () => {
     const e = engine();
     const { result } = await e.ask('open', { base_url: sb.url, api_key: PRO, cache_dir: dir });
     const r = await e.ask('call', { session: result!.session, method: 'queue', args: { min_mw: -5 } });
-    expect(r.error).toMatchObject({ code: -32000, message: 'min_mw: must be at least 0, got -5', data: { type: 'ValidationError', param: 'min_mw', sent: 0 } });
+    expect(r.error).toMatchObject({
+      code: -32000,
+      message: 'min_mw: must be at least 0, got -5',
+      data: { type: 'ValidationError', param: 'min_mw', sent: 0 },
+    });
     const bad = await e.ask('open', { base_url: `http://user:${PRO}@127.0.0.1:9` });
     expect(bad.error?.data).toMatchObject({ type: 'ValidationError', param: 'base_url' });
     expect(JSON.stringify(bad)).not.toContain(PRO);
@@ -118,7 +126,9 @@ describe('the engine', () => {
     });
     expect(chain.result?.shape).toBe('table');
     const progress = e.lines.map((l) => JSON.parse(l) as Message).filter((m) => m.method === 'progress');
-    expect(progress.map((p) => String(p.params?.message))).toEqual(expect.arrayContaining([expect.stringMatching(/^\[score\] scoring/)]));
+    expect(progress.map((p) => String(p.params?.message))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\[score\] scoring/)]),
+    );
     expect((await e.ask('call', { session: result!.session, method: 'drop_tables' })).error?.code).toBe(-32601);
     expect((await e.ask('call', { session: 'nope', method: 'queue' })).error?.data?.type).toBe('DchubError');
     expect((await e.ask('teleport')).error?.code).toBe(-32601);
@@ -148,15 +158,24 @@ describe('the engine', () => {
 
   it('describes core tables and every method with the Python API names', async () => {
     const { result } = await engine().ask('describe', { env: { HOME: '/home/x' } });
-    expect(result).toMatchObject({ queue_isos: expect.arrayContaining(['PJM', 'ISO-NE']), tools: expect.arrayContaining(['analyze_site']) });
+    expect(result).toMatchObject({
+      queue_isos: expect.arrayContaining(['PJM', 'ISO-NE']),
+      tools: expect.arrayContaining(['analyze_site']),
+    });
     expect(Object.keys(result!.methods as object).sort()).toEqual(Object.keys(NOTEBOOK_METHODS).sort());
-    expect(result!.default_cache_dir).toBe(process.platform === 'linux' ? '/home/x/.cache/dchub' : result!.default_cache_dir);
+    expect(result!.default_cache_dir).toBe(
+      process.platform === 'linux' ? '/home/x/.cache/dchub' : result!.default_cache_dir,
+    );
   });
 });
 
 describe('notebook columns', () => {
   it('types a column by its name and every value present, blanks as null, never 0', () => {
-    expect(typedColumn('capacity_mw', ['7.23', 120, null])).toEqual({ name: 'capacity_mw', kind: 'number', values: [7.23, 120, null] });
+    expect(typedColumn('capacity_mw', ['7.23', 120, null])).toEqual({
+      name: 'capacity_mw',
+      kind: 'number',
+      values: [7.23, 120, null],
+    });
     expect(typedColumn('rank', [1, '2', null]).kind).toBe('integer');
     expect(typedColumn('composite_score', ['10–50 MW', 41.5]).kind).toBe('text');
     expect(typedColumn('queue_date', ['2025-01-02', null, ' ']).kind).toBe('date');
@@ -174,7 +193,14 @@ describe('notebook columns', () => {
   });
 
   it('flattens a record with decimal strings of numeric fields as numbers', () => {
-    expect(recordFields({ overall_score: '81.5', _private: 1, fiber: { connectivity_score: '70', name: '12' }, list: [1, 2] })).toEqual([
+    expect(
+      recordFields({
+        overall_score: '81.5',
+        _private: 1,
+        fiber: { connectivity_score: '70', name: '12' },
+        list: [1, 2],
+      }),
+    ).toEqual([
       ['overall_score', 81.5],
       ['fiber.connectivity_score', 70],
       ['fiber.name', '12'],

@@ -28,15 +28,27 @@ describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (prof
   let sb: RunningSandbox;
   const PRO = 'errors-pro';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'errors', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'errors',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
   const faults = (rules: unknown[]) =>
-    fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rules) });
+    fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(rules),
+    });
   beforeEach(async () => {
     await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
   });
-  const client = (extra = {}) => new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro', retries: 0, cache: false, ...extra });
+  const client = (extra = {}) =>
+    new DchubClient({ baseUrl: sb.url, apiKey: PRO, tier: 'pro', retries: 0, cache: false, ...extra });
 
   describe('every error class, through the sandbox fault injection', () => {
     it('500/502/503 → ServerError carrying the server words', async () => {
@@ -100,9 +112,13 @@ describe.each(SANDBOX_PROFILES)('errors through the sandbox (%s profile)', (prof
 /** The real service's variants (reference notes), served by a stand-in fetch. */
 function variant(status: number, body: unknown, headers: Record<string, string> = {}): typeof fetch {
   return async () =>
-    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+      status,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
 }
-const real = (f: typeof fetch) => new DchubClient({ baseUrl: 'https://dchub.example', fetch: f, retries: 0, cache: false, ledger: false });
+const real = (f: typeof fetch) =>
+  new DchubClient({ baseUrl: 'https://dchub.example', fetch: f, retries: 0, cache: false, ledger: false });
 
 describe('tolerates the real service variants', () => {
   it('401 invalid_api_key and 403 plan_required', async () => {
@@ -122,18 +138,37 @@ describe('tolerates the real service variants', () => {
     expect(e401).toBeInstanceOf(AuthError);
     expect(e401.authInstructions).toMatch(/api-keys/);
     const e403 = await fail(
-      siteScore(real(variant(403, { success: false, error: 'plan_required', message: 'This endpoint requires a Pro plan or higher.', required_plan: 'pro' })), {
-        lat: 1,
-        lon: 1,
-      }),
+      siteScore(
+        real(
+          variant(403, {
+            success: false,
+            error: 'plan_required',
+            message: 'This endpoint requires a Pro plan or higher.',
+            required_plan: 'pro',
+          }),
+        ),
+        {
+          lat: 1,
+          lon: 1,
+        },
+      ),
     );
-    expect(e403).toMatchObject({ status: 403, requiredPlan: 'pro', message: 'This endpoint requires a Pro plan or higher.' });
+    expect(e403).toMatchObject({
+      status: 403,
+      requiredPlan: 'pro',
+      message: 'This endpoint requires a Pro plan or higher.',
+    });
   });
   it('402 paid preview → GatedPreviewError with how to unlock', async () => {
     const e = await fail(
       siteScore(
         real(
-          variant(402, { status: 'paid_preview', preview: true, human_message: 'Site scoring is a paid tool.', upgrade_url: 'https://dchub.cloud/pricing' }),
+          variant(402, {
+            status: 'paid_preview',
+            preview: true,
+            human_message: 'Site scoring is a paid tool.',
+            upgrade_url: 'https://dchub.cloud/pricing',
+          }),
         ),
         { lat: 1, lon: 1 },
       ),
@@ -145,7 +180,13 @@ describe('tolerates the real service variants', () => {
   it('429 with X-RateLimit headers and resets_at', async () => {
     const e = await fail(
       siteScore(
-        real(variant(429, { error: 'daily_limit_reached', resets_at: '2026-11-22T00:00:00Z' }, { 'Retry-After': '3600', 'X-RateLimit-Remaining': '0' })),
+        real(
+          variant(
+            429,
+            { error: 'daily_limit_reached', resets_at: '2026-11-22T00:00:00Z' },
+            { 'Retry-After': '3600', 'X-RateLimit-Remaining': '0' },
+          ),
+        ),
         { lat: 1, lon: 1 },
       ),
     );
@@ -187,7 +228,10 @@ describe('tolerates the real service variants', () => {
     expect(t.rows[0][t.columns.indexOf('lng')]).toBe(-114.25);
   });
   it('an _entity outside the declared enumeration still parses as an envelope', async () => {
-    const r = await real(variant(200, { _entity: 'queue_change_events', ok: true, events: [] })).getJson('/x', (await import('../src/index.js')).Envelope);
+    const r = await real(variant(200, { _entity: 'queue_change_events', ok: true, events: [] })).getJson(
+      '/x',
+      (await import('../src/index.js')).Envelope,
+    );
     expect(r._entity).toBe('queue_change_events');
     expect(fetchMeta(r)).toBeDefined();
   });

@@ -42,7 +42,14 @@ describe.each(SANDBOX_PROFILES)('the service explains, the CLI says so (%s profi
     ).json();
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'explain', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, limits: false });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'explain',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      limits: false,
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-explain-'));
   });
   afterAll(async () => {
@@ -50,47 +57,78 @@ describe.each(SANDBOX_PROFILES)('the service explains, the CLI says so (%s profi
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(FORMATS)('queue --format %s: the ISOs a time-to-power cut excluded with their waits, and the hint when nothing is left', async (format) => {
-    const empty = await served('/api/v1/interconnection-queue/refined?iso=PJM&max_ttp_months=30', PRO);
-    const hint = empty._error_mitigation.deterministic_hint as string;
-    const cut = await run(PRO, 'queue', '--iso', 'PJM', '--max-ttp-months', '30', '--format', format);
-    expect(cut.code).toBe(EXIT.ok);
-    expect(cut.lines).toEqual([
-      `dchub: excluded by max_ttp_months 30 (average time to power longer): PJM (${empty.isos_excluded_by_ttp.PJM} months)`,
-      `dchub: ${hint}`,
-    ]);
-    if (format !== 'json') expect(cut.out).not.toContain(hint);
-    // With rows: the exclusion still said, no hint (nothing to adjust).
-    const some = await run(PRO, 'queue', '--iso', 'PJM,SPP', '--max-ttp-months', '30', '--limit', '5', '--format', format);
-    expect(some.code).toBe(EXIT.ok);
-    expect(some.out).toMatch(/SPP-\d+/);
-    expect(some.lines).toEqual(['dchub: excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)']);
-  });
+  it.each(FORMATS)(
+    'queue --format %s: the ISOs a time-to-power cut excluded with their waits, and the hint when nothing is left',
+    async (format) => {
+      const empty = await served('/api/v1/interconnection-queue/refined?iso=PJM&max_ttp_months=30', PRO);
+      const hint = empty._error_mitigation.deterministic_hint as string;
+      const cut = await run(PRO, 'queue', '--iso', 'PJM', '--max-ttp-months', '30', '--format', format);
+      expect(cut.code).toBe(EXIT.ok);
+      expect(cut.lines).toEqual([
+        `dchub: excluded by max_ttp_months 30 (average time to power longer): PJM (${empty.isos_excluded_by_ttp.PJM} months)`,
+        `dchub: ${hint}`,
+      ]);
+      if (format !== 'json') expect(cut.out).not.toContain(hint);
+      // With rows: the exclusion still said, no hint (nothing to adjust).
+      const some = await run(
+        PRO,
+        'queue',
+        '--iso',
+        'PJM,SPP',
+        '--max-ttp-months',
+        '30',
+        '--limit',
+        '5',
+        '--format',
+        format,
+      );
+      expect(some.code).toBe(EXIT.ok);
+      expect(some.out).toMatch(/SPP-\d+/);
+      expect(some.lines).toEqual([
+        'dchub: excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)',
+      ]);
+    },
+  );
 
-  it.each(FORMATS)('rank --format %s: an objective not scored and why, candidates dropped by the constraints, the caveats', async (format) => {
-    const csv = path.join(dir, 'candidates.csv');
-    await writeFile(csv, 'id,lat,lon,score,km\na,39,-77,80,3\nb,40,-78,60,1\nc,41,-79,,2\n');
-    const r = await run(PRO, 'rank', csv, '--objectives', 'score:+1,water_stress:-1', '--constraints', 'km:0..2.5', '--mode', 'percentile', '--format', format);
-    expect(r.code).toBe(EXIT.ok);
-    const body = {
-      candidates: [
-        { id: 'a', lat: 39, lng: -77, score: 80, km: 3 },
-        { id: 'b', lat: 40, lng: -78, score: 60, km: 1 },
-        { id: 'c', lat: 41, lng: -79, km: 2 },
-      ],
-      objectives: { score: 1, water_stress: -1 },
-      constraints: { km: { min: 0, max: 2.5 } },
-      percentile: true,
-    };
-    const answer = await served('/api/v1/rank-sites', PRO, body);
-    const unavailable = answer.objective_status.find((s: { status: string }) => s.status === 'unavailable');
-    expect(r.lines).toContain(`dchub: objective water_stress unavailable: ${unavailable.reason}`);
-    expect(r.lines).toContain('dchub: 1 candidate dropped by the constraints');
-    expect(r.lines).toContain('dchub: scored without an objective they do not carry: c (score)');
-    expect(answer.caveats.length).toBeGreaterThan(0);
-    for (const c of answer.caveats) expect(r.lines).toContain(`dchub: ${c}`);
-    if (format !== 'json') expect(r.out).not.toContain(answer.caveats[0]);
-  });
+  it.each(FORMATS)(
+    'rank --format %s: an objective not scored and why, candidates dropped by the constraints, the caveats',
+    async (format) => {
+      const csv = path.join(dir, 'candidates.csv');
+      await writeFile(csv, 'id,lat,lon,score,km\na,39,-77,80,3\nb,40,-78,60,1\nc,41,-79,,2\n');
+      const r = await run(
+        PRO,
+        'rank',
+        csv,
+        '--objectives',
+        'score:+1,water_stress:-1',
+        '--constraints',
+        'km:0..2.5',
+        '--mode',
+        'percentile',
+        '--format',
+        format,
+      );
+      expect(r.code).toBe(EXIT.ok);
+      const body = {
+        candidates: [
+          { id: 'a', lat: 39, lng: -77, score: 80, km: 3 },
+          { id: 'b', lat: 40, lng: -78, score: 60, km: 1 },
+          { id: 'c', lat: 41, lng: -79, km: 2 },
+        ],
+        objectives: { score: 1, water_stress: -1 },
+        constraints: { km: { min: 0, max: 2.5 } },
+        percentile: true,
+      };
+      const answer = await served('/api/v1/rank-sites', PRO, body);
+      const unavailable = answer.objective_status.find((s: { status: string }) => s.status === 'unavailable');
+      expect(r.lines).toContain(`dchub: objective water_stress unavailable: ${unavailable.reason}`);
+      expect(r.lines).toContain('dchub: 1 candidate dropped by the constraints');
+      expect(r.lines).toContain('dchub: scored without an objective they do not carry: c (score)');
+      expect(answer.caveats.length).toBeGreaterThan(0);
+      for (const c of answer.caveats) expect(r.lines).toContain(`dchub: ${c}`);
+      if (format !== 'json') expect(r.out).not.toContain(answer.caveats[0]);
+    },
+  );
 
   it.each(FORMATS)(
     'chain --format %s: what the queue excluded, and when the cut leaves nothing the queue’s reason (exit 2), never a spent allowance',
@@ -112,44 +150,71 @@ describe.each(SANDBOX_PROFILES)('the service explains, the CLI says so (%s profi
       );
       expect(some.code).toBe(EXIT.ok);
       expect(some.lines.filter((l) => excluded.test(l))).toHaveLength(1);
-      const none = await run(PRO, 'chain', '--iso', 'PJM', '--max-ttp-months', '30', '--objectives', 'overall_score:1', '--format', format);
+      const none = await run(
+        PRO,
+        'chain',
+        '--iso',
+        'PJM',
+        '--max-ttp-months',
+        '30',
+        '--objectives',
+        'overall_score:1',
+        '--format',
+        format,
+      );
       expect(none.code).toBe(EXIT.usage);
       expect(none.out).toBe('');
-      expect(none.lines).toContainEqual(expect.stringMatching(/^dchub: no queued project with coordinates survives these filters/));
+      expect(none.lines).toContainEqual(
+        expect.stringMatching(/^dchub: no queued project with coordinates survives these filters/),
+      );
       expect(none.lines).toContainEqual(expect.stringMatching(excluded));
       expect(none.err).not.toMatch(/is spent|QuotaSpent/);
     },
   );
 
-  it.each(FORMATS)('brief --format %s: a market the service does not know — the markets it suggests, exit 2', async (format) => {
-    const said = await served('/api/v1/market-brief/atlantis');
-    const r = await run(undefined, 'brief', 'atlantis', '--format', format);
-    expect(r.code).toBe(EXIT.usage);
-    expect(r.out).toBe('');
-    expect(r.lines).toEqual([`dchub: ${said.error}`, `dchub: markets to try: ${said.sample_markets.join(', ')}`]);
-  });
+  it.each(FORMATS)(
+    'brief --format %s: a market the service does not know — the markets it suggests, exit 2',
+    async (format) => {
+      const said = await served('/api/v1/market-brief/atlantis');
+      const r = await run(undefined, 'brief', 'atlantis', '--format', format);
+      expect(r.code).toBe(EXIT.usage);
+      expect(r.out).toBe('');
+      expect(r.lines).toEqual([`dchub: ${said.error}`, `dchub: markets to try: ${said.sample_markets.join(', ')}`]);
+    },
+  );
 
-  it.each(FORMATS)('tool --format %s: a tool refusing its arguments — the valid names, hint and example it gives, exit 2', async (format) => {
-    const region = await run(PRO, 'tool', 'get_grid_intelligence', '--format', format);
-    expect(region.code).toBe(EXIT.usage);
-    expect(region.lines).toEqual([
-      'dchub: get_grid_intelligence: region required',
-      'dchub: hint: Pass region_id, iso, region or market.',
-      expect.stringMatching(/^dchub: valid regions: ercot, pjm, [a-z-]+(, [a-z-]+)*$/),
-      'dchub: example: region_id=ercot',
-    ]);
-    const isos = await run(PRO, 'tool', 'compare_isos', 'isos=PJM', '--format', format);
-    expect(isos.code).toBe(EXIT.usage);
-    expect(isos.lines).toEqual([
-      'dchub: compare_isos: isos must name 2-4 ISO regions',
-      'dchub: supported ISOs: PJM, ERCOT, CAISO, MISO, SPP, NYISO, ISONE',
-      'dchub: example: PJM,ERCOT,CAISO',
-    ]);
-    const markets = await run(PRO, 'tool', 'get_market_intel', 'market=dallas', 'compare_to=atlantis', '--format', format);
-    expect(markets.code).toBe(EXIT.usage);
-    expect(markets.lines[0]).toBe("dchub: get_market_intel: Unknown markets: ['atlantis']");
-    expect(markets.lines[1]).toMatch(/^dchub: valid markets: ([a-z-]+, ){19}[a-z-]+$/);
-  });
+  it.each(FORMATS)(
+    'tool --format %s: a tool refusing its arguments — the valid names, hint and example it gives, exit 2',
+    async (format) => {
+      const region = await run(PRO, 'tool', 'get_grid_intelligence', '--format', format);
+      expect(region.code).toBe(EXIT.usage);
+      expect(region.lines).toEqual([
+        'dchub: get_grid_intelligence: region required',
+        'dchub: hint: Pass region_id, iso, region or market.',
+        expect.stringMatching(/^dchub: valid regions: ercot, pjm, [a-z-]+(, [a-z-]+)*$/),
+        'dchub: example: region_id=ercot',
+      ]);
+      const isos = await run(PRO, 'tool', 'compare_isos', 'isos=PJM', '--format', format);
+      expect(isos.code).toBe(EXIT.usage);
+      expect(isos.lines).toEqual([
+        'dchub: compare_isos: isos must name 2-4 ISO regions',
+        'dchub: supported ISOs: PJM, ERCOT, CAISO, MISO, SPP, NYISO, ISONE',
+        'dchub: example: PJM,ERCOT,CAISO',
+      ]);
+      const markets = await run(
+        PRO,
+        'tool',
+        'get_market_intel',
+        'market=dallas',
+        'compare_to=atlantis',
+        '--format',
+        format,
+      );
+      expect(markets.code).toBe(EXIT.usage);
+      expect(markets.lines[0]).toBe("dchub: get_market_intel: Unknown markets: ['atlantis']");
+      expect(markets.lines[1]).toMatch(/^dchub: valid markets: ([a-z-]+, ){19}[a-z-]+$/);
+    },
+  );
 
   it.each(FORMATS)(
     '--format %s: an unknown key is exit 3 with the service’s words and where to get a key, over REST and at the MCP handshake',
@@ -164,27 +229,38 @@ describe.each(SANDBOX_PROFILES)('the service explains, the CLI says so (%s profi
     },
   );
 
-  it.each(FORMATS)('tool --format %s: a list the server cut for a keyless caller says what it withholds, with its rows', async (format) => {
-    const r = await run(undefined, 'tool', 'get_news', 'limit=10', '--format', format);
-    expect(r.code).toBe(EXIT.ok);
-    expect(r.out.length).toBeGreaterThan(0);
-    expect(r.lines).toContainEqual(expect.stringMatching(new RegExp(`^dchub: gated preview: ${real ? 3 : 2} of 10 rows shown; `)));
-  });
+  it.each(FORMATS)(
+    'tool --format %s: a list the server cut for a keyless caller says what it withholds, with its rows',
+    async (format) => {
+      const r = await run(undefined, 'tool', 'get_news', 'limit=10', '--format', format);
+      expect(r.code).toBe(EXIT.ok);
+      expect(r.out.length).toBeGreaterThan(0);
+      expect(r.lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^dchub: gated preview: ${real ? 3 : 2} of 10 rows shown; `)),
+      );
+    },
+  );
 
-  it.each(FORMATS)('tool --format %s: a Pro tool keyless is the plan wall in the service’s words, exit 3, never its fields', async (format) => {
-    const r = await run(undefined, 'tool', 'analyze_site', 'lat=39.04', 'lon=-77.49', '--format', format);
-    expect(r.code).toBe(EXIT.auth);
-    expect(r.out).toBe('');
-    expect(r.lines[0]).toMatch(/^dchub: analyze_site: .*Pro/);
-    expect(r.err).not.toMatch(/for_your_human|_wall|show_to_user|\{/);
-  });
+  it.each(FORMATS)(
+    'tool --format %s: a Pro tool keyless is the plan wall in the service’s words, exit 3, never its fields',
+    async (format) => {
+      const r = await run(undefined, 'tool', 'analyze_site', 'lat=39.04', 'lon=-77.49', '--format', format);
+      expect(r.code).toBe(EXIT.auth);
+      expect(r.out).toBe('');
+      expect(r.lines[0]).toMatch(/^dchub: analyze_site: .*Pro/);
+      expect(r.err).not.toMatch(/for_your_human|_wall|show_to_user|\{/);
+    },
+  );
 
-  it.runIf(real).each(FORMATS)('deals --format %s: a keyed call without a filter — the 400’s message, then its hint and docs, exit 2', async (format) => {
-    const said = await served('/api/v1/transactions', PRO);
-    const r = await run(PRO, 'deals', '--format', format);
-    expect(r.code).toBe(EXIT.usage);
-    expect(r.lines).toEqual([`dchub: request: ${said.message}`, `dchub: hint: ${said.hint} (docs: ${said.docs})`]);
-  });
+  it.runIf(real).each(FORMATS)(
+    'deals --format %s: a keyed call without a filter — the 400’s message, then its hint and docs, exit 2',
+    async (format) => {
+      const said = await served('/api/v1/transactions', PRO);
+      const r = await run(PRO, 'deals', '--format', format);
+      expect(r.code).toBe(EXIT.usage);
+      expect(r.lines).toEqual([`dchub: request: ${said.message}`, `dchub: hint: ${said.hint} (docs: ${said.docs})`]);
+    },
+  );
 });
 
 describe('what the sandbox cannot produce, from a loopback stand-in', () => {
@@ -198,58 +274,91 @@ describe('what the sandbox cannot produce, from a loopback stand-in', () => {
     await standin?.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const run = (scenario: string, key: string | undefined, ...args: string[]) => dchub(standin.base(scenario), dir, key, '--no-cache', ...args);
+  const run = (scenario: string, key: string | undefined, ...args: string[]) =>
+    dchub(standin.base(scenario), dir, key, '--no-cache', ...args);
 
   it.each(FORMATS)(
     'tool --format %s: a key refused after the handshake — at tools/list, at tools/call, as JSON-RPC -32001, as a tool error — is exit 3',
     async (format) => {
       const listed = await run('list-401', PRO, 'tool', 'get_news', '--format', format);
       expect(listed.code).toBe(EXIT.auth);
-      expect(listed.lines).toEqual([`dchub: MCP tools/list: ${STANDIN.keyRefused}`, `dchub: how to get a key: ${STANDIN.keyUrl}`]);
+      expect(listed.lines).toEqual([
+        `dchub: MCP tools/list: ${STANDIN.keyRefused}`,
+        `dchub: how to get a key: ${STANDIN.keyUrl}`,
+      ]);
       const called = await run('call-401', PRO, 'tool', 'get_news', '--format', format);
       expect(called.code).toBe(EXIT.auth);
-      expect(called.lines).toEqual([`dchub: get_news: ${STANDIN.keyRefused}`, `dchub: how to get a key: ${STANDIN.keyUrl}`]);
+      expect(called.lines).toEqual([
+        `dchub: get_news: ${STANDIN.keyRefused}`,
+        `dchub: how to get a key: ${STANDIN.keyUrl}`,
+      ]);
       const walled = await run('call-403', PRO, 'tool', 'get_news', '--format', format);
       expect(walled.code).toBe(EXIT.auth);
-      expect(walled.lines).toEqual([`dchub: get_news: ${STANDIN.planWall.replace(/\.$/, '')} (your plan: free); upgrade: https://dchub.cloud/pricing`]);
+      expect(walled.lines).toEqual([
+        `dchub: get_news: ${STANDIN.planWall.replace(/\.$/, '')} (your plan: free); upgrade: https://dchub.cloud/pricing`,
+      ]);
       const revoked = await run('call-rpc', PRO, 'tool', 'get_news', '--format', format);
       expect(revoked.code).toBe(EXIT.auth);
       expect(revoked.lines).toEqual([`dchub: get_news: ${STANDIN.rpcRefused}`]);
       const tool = await run('call-key-error', PRO, 'tool', 'get_news', '--format', format);
       expect(tool.code).toBe(EXIT.auth);
-      expect(tool.lines).toEqual([`dchub: get_news: ${STANDIN.keyRefused}`, `dchub: how to get a key: ${STANDIN.keyUrl}`]);
+      expect(tool.lines).toEqual([
+        `dchub: get_news: ${STANDIN.keyRefused}`,
+        `dchub: how to get a key: ${STANDIN.keyUrl}`,
+      ]);
       for (const r of [listed, called, walled, revoked, tool]) expect(r.out).toBe('');
     },
   );
 
-  it.each(FORMATS)('tool --format %s: the zero-row time-to-power cut the MCP layer marks isError is an answer with its hint, exit 0', async (format) => {
-    const r = await run('ttp-cut', PRO, 'tool', 'get_interconnection_queue', 'iso=PJM', '--format', format);
-    expect(r.code).toBe(EXIT.ok);
-    expect(r.lines).toEqual(['dchub: excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)', `dchub: ${STANDIN.ttpHint}`]);
-  });
+  it.each(FORMATS)(
+    'tool --format %s: the zero-row time-to-power cut the MCP layer marks isError is an answer with its hint, exit 0',
+    async (format) => {
+      const r = await run('ttp-cut', PRO, 'tool', 'get_interconnection_queue', 'iso=PJM', '--format', format);
+      expect(r.code).toBe(EXIT.ok);
+      expect(r.lines).toEqual([
+        'dchub: excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)',
+        `dchub: ${STANDIN.ttpHint}`,
+      ]);
+    },
+  );
 
   it.each(FORMATS)('dcpi --format %s: an alias the service resolved, and why there is no forecast', async (format) => {
     const r = await run('rest', undefined, 'dcpi', 'dfw', '--format', format);
     expect(r.code).toBe(EXIT.ok);
-    expect(r.lines).toEqual(['dchub: dfw is answered as dallas', `dchub: no forecast: ${STANDIN.forecastNote} (insufficient_history; 2 samples in 30 days)`]);
-  });
-
-  it.each(FORMATS)('rank --format %s: candidates left out (require_complete, the candidate contract) and the coverage note', async (format) => {
-    const csv = path.join(dir, 'sites.csv');
-    await writeFile(csv, 'id,lat,lon,score\nsite-a,39,-77,80\nsite-b,40,-78,60\nsite-c,41,-79,\n');
-    const r = await run('rest', undefined, 'rank', csv, '--objectives', 'score:1,water_stress:-1', '--format', format);
-    expect(r.code).toBe(EXIT.ok);
     expect(r.lines).toEqual([
-      `dchub: objective water_stress unavailable: ${STANDIN.objectiveReason}`,
-      `dchub: ${STANDIN.coverageNote}`,
-      'dchub: 1 candidate dropped by the constraints',
-      'dchub: left out, missing objectives (require_complete): site-c (score)',
-      'dchub: expired candidate ids (ask the queue again for fresh ones): cand_00000000000000000001',
-      'dchub: unknown candidate ids: cand_ffffffffffffffffffff',
-      'dchub: candidate ids the service could not read: cand_00000000000000000002',
-      `dchub: ${STANDIN.readFailedNote}`,
+      'dchub: dfw is answered as dallas',
+      `dchub: no forecast: ${STANDIN.forecastNote} (insufficient_history; 2 samples in 30 days)`,
     ]);
   });
+
+  it.each(FORMATS)(
+    'rank --format %s: candidates left out (require_complete, the candidate contract) and the coverage note',
+    async (format) => {
+      const csv = path.join(dir, 'sites.csv');
+      await writeFile(csv, 'id,lat,lon,score\nsite-a,39,-77,80\nsite-b,40,-78,60\nsite-c,41,-79,\n');
+      const r = await run(
+        'rest',
+        undefined,
+        'rank',
+        csv,
+        '--objectives',
+        'score:1,water_stress:-1',
+        '--format',
+        format,
+      );
+      expect(r.code).toBe(EXIT.ok);
+      expect(r.lines).toEqual([
+        `dchub: objective water_stress unavailable: ${STANDIN.objectiveReason}`,
+        `dchub: ${STANDIN.coverageNote}`,
+        'dchub: 1 candidate dropped by the constraints',
+        'dchub: left out, missing objectives (require_complete): site-c (score)',
+        'dchub: expired candidate ids (ask the queue again for fresh ones): cand_00000000000000000001',
+        'dchub: unknown candidate ids: cand_ffffffffffffffffffff',
+        'dchub: candidate ids the service could not read: cand_00000000000000000002',
+        `dchub: ${STANDIN.readFailedNote}`,
+      ]);
+    },
+  );
 });
 
 describe('the words of fields no host asks for today', () => {
@@ -260,11 +369,15 @@ describe('the words of fields no host asks for today', () => {
       degrade_reasons: ['pool_critical:95%'],
       note: 'Pool busy or DB unreachable - counts unavailable',
     };
-    expect(explainAnswer(degraded)).toEqual(['service degraded: pool_critical:95% — Pool busy or DB unreachable - counts unavailable']);
+    expect(explainAnswer(degraded)).toEqual([
+      'service degraded: pool_critical:95% — Pool busy or DB unreachable - counts unavailable',
+    ]);
     expect(explainAnswer({ status: 'healthy', uptime_seconds: 60, note: 'synthetic data' })).toEqual([]);
     const err = errorFromResponse(503, degraded);
     expect(err.message).toBe('HTTP 503');
-    expect(err.explanations).toEqual(['service degraded: pool_critical:95% — Pool busy or DB unreachable - counts unavailable']);
+    expect(err.explanations).toEqual([
+      'service degraded: pool_critical:95% — Pool busy or DB unreachable - counts unavailable',
+    ]);
   });
 
   it('stats served from the service’s own cache; fallback prices; an answer’s user message and generic-answer note', () => {
@@ -276,7 +389,12 @@ describe('the words of fields no host asks for today', () => {
     ]);
     expect(explainAnswer({ data_quality: 'live', source: 'EIA v2 API (Live)' })).toEqual([]);
     expect(
-      explainAnswer({ user_message: 'Shown to the user.', show_to_user: true, is_generic_answer: true, answer_note: 'No category matched; a general answer.' }),
+      explainAnswer({
+        user_message: 'Shown to the user.',
+        show_to_user: true,
+        is_generic_answer: true,
+        answer_note: 'No category matched; a general answer.',
+      }),
     ).toEqual(['Shown to the user.', 'No category matched; a general answer.']);
     // Valid-name lists and hints are read from refusals only: in an answer they may mean something else.
     expect(explainAnswer({ available: ['a'], hint: 'x', auth_instructions: 'https://example.test' })).toEqual([]);

@@ -8,14 +8,23 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
   const ENT = 'e1';
   const DEV = 'd1';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'x', now: '2026-11-21T12:00:00Z', keys: `developer=${DEV},enterprise=${ENT}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'x',
+      now: '2026-11-21T12:00:00Z',
+      keys: `developer=${DEV},enterprise=${ENT}`,
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
 
-  const client = (apiKey: string | undefined = ENT, tier = 'enterprise') => new core.DchubClient({ baseUrl: sb.url, apiKey, tier, retries: 0 });
+  const client = (apiKey: string | undefined = ENT, tier = 'enterprise') =>
+    new core.DchubClient({ baseUrl: sb.url, apiKey, tier, retries: 0 });
   const keyless = () => new core.DchubClient({ baseUrl: sb.url, retries: 0 });
   /** The sandbox's own answer to the same request (plain fetch, same key). */
-  const raw = async (p: string, key: string | null = ENT): Promise<any> => (await fetch(sb.url + p, { headers: key ? { 'X-API-Key': key } : {} })).json();
+  const raw = async (p: string, key: string | null = ENT): Promise<any> =>
+    (await fetch(sb.url + p, { headers: key ? { 'X-API-Key': key } : {} })).json();
   const rawPost = async (p: string, body: unknown, key: string | null = ENT): Promise<any> =>
     (
       await fetch(sb.url + p, {
@@ -63,7 +72,17 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
       expect(s).toEqual(await raw('/api/v1/facilities?q=dallas&country=US&limit=7'));
       expect(s.data).toHaveLength(7);
       const t = core.facilitiesTable(s);
-      expect(t.columns.slice(0, 9)).toEqual(['id', 'name', 'provider', 'operator', 'city', 'state', 'country', 'market', 'power_mw']);
+      expect(t.columns.slice(0, 9)).toEqual([
+        'id',
+        'name',
+        'provider',
+        'operator',
+        'city',
+        'state',
+        'country',
+        'market',
+        'power_mw',
+      ]);
       expectShape(t, 7, ['id', 'power_mw', 'latitude', 'longitude']);
       expect(t.rows.map((r) => r[0])).toEqual(s.data.map((f) => f.id));
       expect(t.citation).toMatch(/DC Hub/);
@@ -100,7 +119,9 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
     it('semantic search matches the sandbox (Developer key)', async () => {
       const dc = client(DEV, 'developer');
       const r = await core.semanticSearch(dc, 'hyperscale campus in texas', 3);
-      expect(r).toEqual(await rawPost('/api/v1/search/semantic', { query: 'hyperscale campus in texas', topK: 3 }, DEV));
+      expect(r).toEqual(
+        await rawPost('/api/v1/search/semantic', { query: 'hyperscale campus in texas', topK: 3 }, DEV),
+      );
       const t = core.semanticTable(r);
       expect(t.columns).toEqual([...core.SEMANTIC_COLUMNS]);
       expectShape(t, 3, ['score', 'power_mw', 'lat', 'lng']);
@@ -116,7 +137,9 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
       if (profile === 'real')
         expect(e401).toMatchObject({
           requiredPlan: 'developer',
-          message: expect.stringMatching(/^This endpoint requires a Developer plan or higher \(your plan: free\); upgrade: https:\/\//),
+          message: expect.stringMatching(
+            /^This endpoint requires a Developer plan or higher \(your plan: free\); upgrade: https:\/\//,
+          ),
         });
       const free = await core.claimKey(keyless(), { client_name: 'semantic-free-test' });
       expect(free.tier).toBe('free');
@@ -131,7 +154,8 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
       await rejectsParam(core.searchFacilities(c, { limit: 0 }), 'limit');
       await rejectsParam(core.searchFacilities(c, { limit: 101 }), 'limit');
       await rejectsParam(core.searchFacilities(c, { q: 'x'.repeat(201) }), 'q');
-      for (const bad of [0, -3, 1.5, 'abc', '', '12a'] as const) await rejectsParam(core.facilityDetail(c, bad), 'facility_id');
+      for (const bad of [0, -3, 1.5, 'abc', '', '12a'] as const)
+        await rejectsParam(core.facilityDetail(c, bad), 'facility_id');
       await rejectsParam(core.semanticSearch(c, '   '), 'query');
       await rejectsParam(core.semanticSearch(c, 'x', 51), 'topK');
       await rejectsParam(core.semanticSearch(c, 'x', 0), 'topK');
@@ -237,7 +261,12 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
       const served = await raw('/api/energy/prices/New%20York');
       if (profile === 'real') {
         // The real service sends the four prices as decimal text ("7.23", notes §2.17): read as numbers.
-        const prices = ['industrial_price_cents_kwh', 'commercial_price_cents_kwh', 'residential_price_cents_kwh', 'all_sectors_price_cents_kwh'];
+        const prices = [
+          'industrial_price_cents_kwh',
+          'commercial_price_cents_kwh',
+          'residential_price_cents_kwh',
+          'all_sectors_price_cents_kwh',
+        ];
         for (const k of prices) {
           expect(served[k]).toMatch(/^\d+\.\d\d$/);
           served[k] = Number(served[k]);
@@ -296,7 +325,9 @@ describe.each(SANDBOX_PROFILES)('feeds, energy, agent (%s profile)', (profile) =
     afterEach(() => vi.restoreAllMocks());
 
     it('claims a key, returns it to the caller and logs nothing', async () => {
-      const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+      const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+        vi.spyOn(console, m).mockImplementation(() => {}),
+      );
       const kc = keyless();
       const a = await core.claimKey(kc, { client_name: 'feeds-energy-agent-test', email: 'a@example.com' });
       expect(a.api_key).toMatch(/^dch_live_[0-9a-f]{32}$/);

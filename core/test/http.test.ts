@@ -6,7 +6,12 @@ import { DchubClient, DchubError, NetworkError, RedirectError, SiteScore, errorF
 import { EXIT, runCli } from '../src/cli/main.js';
 import { loopback } from './support/loopback.js';
 
-const SCORE = { success: true, overall_score: 71.4, interpretation: 'Good site', location: { lat: 33.45, lon: -112.07, state: 'AZ' } };
+const SCORE = {
+  success: true,
+  overall_score: 71.4,
+  interpretation: 'Good site',
+  location: { lat: 33.45, lon: -112.07, state: 'AZ' },
+};
 const KEY = 'redirect-test-secret-key';
 const CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'dchub-http-'));
 let other: Awaited<ReturnType<typeof loopback>>;
@@ -23,15 +28,19 @@ beforeAll(async () => {
       res.writeHead(status, { Location: location });
       res.end();
     };
-    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '1') return to(302, `${other.url}/api/site-score${u.search}`);
-    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '2') return to(301, `/moved/site-score${u.search}`);
+    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '1')
+      return to(302, `${other.url}/api/site-score${u.search}`);
+    if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '2')
+      return to(301, `/moved/site-score${u.search}`);
     if (u.pathname === '/api/site-score' && u.searchParams.get('lat') === '3')
       return to(302, `/api/site-score?lat=3&hop=${Number(u.searchParams.get('hop') ?? 0) + 1}`);
-    if (u.pathname === '/api/v1/rank-sites' && req.method === 'POST' && !u.searchParams.has('moved')) return to(307, '/api/v1/rank-sites?moved=1');
+    if (u.pathname === '/api/v1/rank-sites' && req.method === 'POST' && !u.searchParams.has('moved'))
+      return to(307, '/api/v1/rank-sites?moved=1');
     if (u.pathname === '/api/v1/analyze-parcel' && req.method === 'POST') return to(303, '/parcel-result');
     res.writeHead(200, { 'Content-Type': 'application/json' });
     if (u.pathname === '/moved/site-score') return res.end(JSON.stringify(SCORE));
-    if (u.pathname === '/api/v1/rank-sites') return res.end(JSON.stringify({ echo: JSON.parse(body || 'null'), method: req.method }));
+    if (u.pathname === '/api/v1/rank-sites')
+      return res.end(JSON.stringify({ echo: JSON.parse(body || 'null'), method: req.method }));
     if (u.pathname === '/parcel-result') return res.end(JSON.stringify({ method: req.method, body }));
     res.end('{}');
   });
@@ -41,7 +50,8 @@ afterAll(async () => {
   await service?.close();
 });
 
-const client = (apiKey?: string) => new DchubClient({ baseUrl: service.url, apiKey, retries: 0, cache: false, ledger: false });
+const client = (apiKey?: string) =>
+  new DchubClient({ baseUrl: service.url, apiKey, retries: 0, cache: false, ledger: false });
 const q = (lat: number) => new URLSearchParams({ lat: String(lat), lon: '1' });
 
 describe('redirects are followed by hand; the key stays on the configured origin', () => {
@@ -79,13 +89,19 @@ describe('redirects are followed by hand; the key stays on the configured origin
     const r = await c.postJson(
       '/api/v1/rank-sites',
       { candidates: [1, 2] },
-      (await import('zod')).z.looseObject({ echo: (await import('zod')).z.unknown(), method: (await import('zod')).z.string() }),
+      (await import('zod')).z.looseObject({
+        echo: (await import('zod')).z.unknown(),
+        method: (await import('zod')).z.string(),
+      }),
     );
     expect(r).toMatchObject({ method: 'POST', echo: { candidates: [1, 2] } });
     const p = await c.postJson(
       '/api/v1/analyze-parcel',
       { geometry: {} },
-      (await import('zod')).z.looseObject({ method: (await import('zod')).z.string(), body: (await import('zod')).z.string() }),
+      (await import('zod')).z.looseObject({
+        method: (await import('zod')).z.string(),
+        body: (await import('zod')).z.string(),
+      }),
     );
     expect(p).toEqual({ method: 'GET', body: '' });
   });
@@ -143,7 +159,9 @@ describe('credentials in URLs', () => {
   });
 
   it('userinfo is stripped from every error message, whatever its source', () => {
-    expect(new NetworkError('cannot reach http://u:TOPSECRET@h.example/x').message).toBe('cannot reach http://h.example/x');
+    expect(new NetworkError('cannot reach http://u:TOPSECRET@h.example/x').message).toBe(
+      'cannot reach http://h.example/x',
+    );
     const e = errorFromResponse(502, { error: 'upstream https://svc:TOPSECRET@internal.example failed' });
     expect(e.message).not.toContain('TOPSECRET');
     expect(e.message).toContain('https://internal.example');
@@ -164,15 +182,23 @@ describe('a key an HTTP header cannot carry', () => {
     })();
     expect(err).toBeInstanceOf(DchubError);
     expect(err!.kind).toBe('validation');
-    expect(err!.message).toMatch(/^api_key: contains a (line break|control character|non-ASCII character) — check how it was pasted$/);
+    expect(err!.message).toMatch(
+      /^api_key: contains a (line break|control character|non-ASCII character) — check how it was pasted$/,
+    );
     for (const part of ['7d79fd0b', '60d57bb2']) expect(err!.message).not.toContain(part);
   });
 
   it('spaces around a key are trimmed; anything else outside printable ASCII is refused, each named', () => {
     expect(new DchubClient({ apiKey: '  dch_live_ok \n ' }).hasApiKey).toBe(true);
-    expect(() => new DchubClient({ apiKey: 'dch_live_é' })).toThrow('api_key: contains a non-ASCII character — check how it was pasted');
-    expect(() => new DchubClient({ apiKey: 'dch_live_a\r\nX-Evil: 1' })).toThrow('api_key: contains a line break — check how it was pasted');
-    expect(() => new DchubClient({ apiKey: 'dch_live_a\u0007b' })).toThrow('api_key: contains a control character — check how it was pasted');
+    expect(() => new DchubClient({ apiKey: 'dch_live_é' })).toThrow(
+      'api_key: contains a non-ASCII character — check how it was pasted',
+    );
+    expect(() => new DchubClient({ apiKey: 'dch_live_a\r\nX-Evil: 1' })).toThrow(
+      'api_key: contains a line break — check how it was pasted',
+    );
+    expect(() => new DchubClient({ apiKey: 'dch_live_a\u0007b' })).toThrow(
+      'api_key: contains a control character — check how it was pasted',
+    );
   });
 
   it('the CLI refuses it with exit 2 and no part of the key in any output', async () => {
@@ -206,12 +232,22 @@ describe('gateway pages and rate limits', () => {
       }
       if (lat === '429') {
         res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': u.searchParams.get('wait') ?? '3600' });
-        return res.end(JSON.stringify({ error: 'rate_limit_exceeded', message: 'Too many requests. Retry after 3600s.', retry_after: 3600 }));
+        return res.end(
+          JSON.stringify({
+            error: 'rate_limit_exceeded',
+            message: 'Too many requests. Retry after 3600s.',
+            retry_after: 3600,
+          }),
+        );
       }
       if (lat === 'cap') {
         res.writeHead(429, { 'Content-Type': 'application/json' });
         return res.end(
-          JSON.stringify({ error: 'daily_limit_reached', message: 'Daily download limit reached for your free plan.', resets_at: '2026-11-22T00:00:00Z' }),
+          JSON.stringify({
+            error: 'daily_limit_reached',
+            message: 'Daily download limit reached for your free plan.',
+            resets_at: '2026-11-22T00:00:00Z',
+          }),
         );
       }
       if (lat === 'short') {
@@ -236,7 +272,11 @@ describe('gateway pages and rate limits', () => {
     for (const status of ['502', '524']) {
       const e = await score(status);
       expect(e.status).toBe(Number(status));
-      expect(e.message).toMatch(new RegExp(`^HTTP ${status} \\(.+\\): the service's gateway answered an HTML error page; .*try again in a few minutes$`));
+      expect(e.message).toMatch(
+        new RegExp(
+          `^HTTP ${status} \\(.+\\): the service's gateway answered an HTML error page; .*try again in a few minutes$`,
+        ),
+      );
       expect(e.message).not.toMatch(/[<>]/);
       expect(e.message).not.toContain('\n');
     }

@@ -12,7 +12,11 @@ describe.each(SANDBOX_PROFILES)('key claim (%s profile)', (profile) => {
   afterAll(() => sb?.close());
 
   const post = async (body: unknown) => {
-    const res = await fetch(`${sb.url}/api/v1/keys/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${sb.url}/api/v1/keys/claim`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 

@@ -15,7 +15,12 @@ async function service(answer: (u: URL, res: http.ServerResponse) => void) {
   };
 }
 
-const SCORE = JSON.stringify({ success: true, overall_score: 60, interpretation: 'Viable site', location: { lat: 1, lon: 1 } });
+const SCORE = JSON.stringify({
+  success: true,
+  overall_score: 60,
+  interpretation: 'Viable site',
+  location: { lat: 1, lon: 1 },
+});
 let quiet: Awaited<ReturnType<typeof service>>;
 let counted: Awaited<ReturnType<typeof service>>;
 let capped: Awaited<ReturnType<typeof service>>;
@@ -49,7 +54,13 @@ beforeAll(async () => {
       return res.end(SCORE);
     }
     res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '40000' });
-    res.end(JSON.stringify({ error: 'daily_limit_reached', message: 'Daily download limit reached for your free plan.', resets_at: '2026-11-22T00:00:00Z' }));
+    res.end(
+      JSON.stringify({
+        error: 'daily_limit_reached',
+        message: 'Daily download limit reached for your free plan.',
+        resets_at: '2026-11-22T00:00:00Z',
+      }),
+    );
   });
   hung = await service(() => undefined); // never answers
   busy = await service((_u, res) => {
@@ -61,7 +72,8 @@ afterAll(async () => {
   for (const s of [quiet, counted, capped, hung, busy]) await s?.close();
 });
 
-const score = (c: DchubClient, i: number) => c.fetchJson('/api/site-score', SiteScore, new URLSearchParams({ lat: String(10 + i), lon: '1' }));
+const score = (c: DchubClient, i: number) =>
+  c.fetchJson('/api/site-score', SiteScore, new URLSearchParams({ lat: String(10 + i), lon: '1' }));
 
 describe('quota ledger: refuses only on an allowance the service stated', () => {
   it('a keyed caller with no rate-limit headers is never refused on a guess; past the assumed 10 it is warned', async () => {
@@ -71,7 +83,9 @@ describe('quota ledger: refuses only on an allowance the service stated', () => 
     expect(answers.every((a) => a.data.overall_score === 60)).toBe(true);
     expect(quiet.received).toBe(14);
     expect(answers[9].warnings).toEqual([]);
-    expect(answers[10].warnings.join(' ')).toMatch(/assumed 10 calls a day .* has not stated its limit, so calls continue/);
+    expect(answers[10].warnings.join(' ')).toMatch(
+      /assumed 10 calls a day .* has not stated its limit, so calls continue/,
+    );
     const snap = await c.ledger!.snapshot();
     expect(snap).toMatchObject({ confirmed: false, used: 14 });
   });
@@ -95,7 +109,9 @@ describe('quota ledger: refuses only on an allowance the service stated', () => 
     expect(await score(c, 3).catch((x) => x)).toBeInstanceOf(QuotaSpentError);
     expect(capped.received).toBe(3);
     // The last good answer of a call is still served, marked stale, while the day is spent.
-    const again = await c.fetchJson('/api/site-score', SiteScore, new URLSearchParams({ lat: '10', lon: '1' }), { refresh: true });
+    const again = await c.fetchJson('/api/site-score', SiteScore, new URLSearchParams({ lat: '10', lon: '1' }), {
+      refresh: true,
+    });
     expect(again).toMatchObject({ stale: true, reason: 'daily limit reached' });
     expect(fetchMeta(again.data)?.stale).toBe(true);
   });

@@ -28,7 +28,12 @@ afterAll(async () => {
 async function cli(...args: string[]) {
   let out = '';
   let err = '';
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), DCHUB_CACHE_DIR: path.join(home, 'cache'), DCHUB_BASE_URL: sb.url };
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    DCHUB_CACHE_DIR: path.join(home, 'cache'),
+    DCHUB_BASE_URL: sb.url,
+  };
   const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env });
   return { code, out, err, all: out + err };
 }
@@ -84,6 +89,8 @@ describe('dchub login and logout', () => {
       expect(r.err).toMatch(/contains a line break — check how it was pasted/);
       expect(r.all).not.toContain(PRO);
     }
-    expect((await cli('news', '--api-key-file', path.join(home, 'missing.txt'))).err).toMatch(/--api-key-file: cannot read/);
+    expect((await cli('news', '--api-key-file', path.join(home, 'missing.txt'))).err).toMatch(
+      /--api-key-file: cannot read/,
+    );
   });
 });

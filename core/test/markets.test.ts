@@ -7,7 +7,13 @@ describe.each(SANDBOX_PROFILES)('markets (%s profile)', (profile) => {
   let sb: RunningSandbox;
   const ENT = 'markets-ent';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'core-markets', now: '2026-11-21T12:00:00Z', keys: `enterprise=${ENT}` });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'core-markets',
+      now: '2026-11-21T12:00:00Z',
+      keys: `enterprise=${ENT}`,
+    });
   });
   afterAll(() => sb?.close());
   const client = () => new core.DchubClient({ baseUrl: sb.url, apiKey: ENT, tier: 'enterprise', retries: 0 });
@@ -36,7 +42,14 @@ describe.each(SANDBOX_PROFILES)('markets (%s profile)', (profile) => {
       const list = await core.dcpiScores(c);
       const scores = core.dcpiScoresTable(list);
       expect(scores.rows).toHaveLength(list.scores.length);
-      expect(scores.columns.slice(0, 6)).toEqual(['market_slug', 'market_name', 'state', 'iso', 'latitude', 'longitude']);
+      expect(scores.columns.slice(0, 6)).toEqual([
+        'market_slug',
+        'market_name',
+        'state',
+        'iso',
+        'latitude',
+        'longitude',
+      ]);
       expect(scores.asOf).toBe(
         list.scores
           .map((r) => r.computed_at)
@@ -61,7 +74,9 @@ describe.each(SANDBOX_PROFILES)('markets (%s profile)', (profile) => {
       expect(all.columns).toEqual([...core.BRIEF_CSV_COLUMNS]);
       // The real profile fails one of the first five briefs each day (notes §2.29): named and left out.
       const failed = profile === 'real' ? 1 : 0;
-      expect((core.fetchMeta(page)?.warnings ?? []).filter((w) => /brief failed to build on the service/.test(w))).toHaveLength(failed);
+      expect(
+        (core.fetchMeta(page)?.warnings ?? []).filter((w) => /brief failed to build on the service/.test(w)),
+      ).toHaveLength(failed);
       expect(all.rows).toHaveLength(20 - failed);
       expect(all.note).toMatch(new RegExp(`^${20 - failed} of 232 briefs`));
     });

@@ -1,13 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { AuthError, DchubClient, MCP_TOOL_NAMES, McpToolClient, RateLimitError, ValidationError, previewSentence, toolTable } from '../src/index.js';
+import {
+  AuthError,
+  DchubClient,
+  MCP_TOOL_NAMES,
+  McpToolClient,
+  RateLimitError,
+  ValidationError,
+  previewSentence,
+  toolTable,
+} from '../src/index.js';
 import { SANDBOX_PROFILES } from './support/profiles.js';
 
 describe.each(SANDBOX_PROFILES)('MCP client (%s profile)', (profile) => {
   let sb: RunningSandbox;
   const PRO = 'mcp-client-pro';
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'mcp-client', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'mcp-client',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
 
@@ -21,7 +37,9 @@ describe.each(SANDBOX_PROFILES)('MCP client (%s profile)', (profile) => {
         expect(tools.every((t) => t.inputSchema && typeof t.inputSchema === 'object')).toBe(true);
         const r = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
         expect(r.isError).toBe(false);
-        const rest1 = await (await fetch(`${sb.url}/api/v1/dcpi/scores/dallas`, { headers: { 'X-API-Key': PRO } })).json();
+        const rest1 = await (
+          await fetch(`${sb.url}/api/v1/dcpi/scores/dallas`, { headers: { 'X-API-Key': PRO } })
+        ).json();
         expect(JSON.stringify(r.data)).toContain(rest1.verdict);
         const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
         expect(again.fromCache).toBe(true);
@@ -84,7 +102,9 @@ describe.each(SANDBOX_PROFILES)('MCP client (%s profile)', (profile) => {
         expect(e).toBeInstanceOf(RateLimitError);
         expect(e.message).toMatch(/MCP daily allowance reached .*resets at/);
         expect(mcp.callsSent).toBe(11);
-        await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'and-another' })).rejects.toThrow(/daily allowance of 10 calls/);
+        await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'and-another' })).rejects.toThrow(
+          /daily allowance of 10 calls/,
+        );
         expect(mcp.callsSent).toBe(11);
       } finally {
         await mcp.close();

@@ -35,7 +35,9 @@ describe('McpToolClient and an assumed allowance', () => {
       const second = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' });
       expect(second.isError).toBe(false);
       expect(mcp.callsSent).toBe(2);
-      expect(second.warnings).toEqual([expect.stringMatching(/^more than the assumed 1 calls a day \(free tier\) were used; .*calls continue$/)]);
+      expect(second.warnings).toEqual([
+        expect.stringMatching(/^more than the assumed 1 calls a day \(free tier\) were used; .*calls continue$/),
+      ]);
       const cached = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' });
       expect(cached.fromCache).toBe(true);
       expect(cached.warnings).toBeUndefined();
@@ -46,11 +48,17 @@ describe('McpToolClient and an assumed allowance', () => {
 
   it('a known, spent allowance refuses before any call', async () => {
     const rest = new DchubClient({ baseUrl: sb.url, apiKey: PRO });
-    const ledger = new QuotaLedger(new MemoryStore(), 'mcp-known', { tier: 'free', allowance: { free: 1 }, confirmed: true });
+    const ledger = new QuotaLedger(new MemoryStore(), 'mcp-known', {
+      tier: 'free',
+      allowance: { free: 1 },
+      confirmed: true,
+    });
     const mcp = new McpToolClient(rest, { apiKey: PRO, ledger });
     try {
       await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
-      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toThrow(/daily|allowance|quota/i);
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toThrow(
+        /daily|allowance|quota/i,
+      );
       expect(mcp.callsSent).toBe(1);
     } finally {
       await mcp.close();
@@ -59,16 +67,24 @@ describe('McpToolClient and an assumed allowance', () => {
 
   it('a known, spent allowance serves the last good answer with its age and why (the stale rule of REST answers)', async () => {
     const rest = new DchubClient({ baseUrl: sb.url, apiKey: PRO });
-    const ledger = new QuotaLedger(new MemoryStore(), 'mcp-stale', { tier: 'free', allowance: { free: 1 }, confirmed: true });
+    const ledger = new QuotaLedger(new MemoryStore(), 'mcp-stale', {
+      tier: 'free',
+      allowance: { free: 1 },
+      confirmed: true,
+    });
     const mcp = new McpToolClient(rest, { apiKey: PRO, ledger, lifetimeMs: 0 });
     try {
       const fresh = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       expect(mcp.callsSent).toBe(1);
       expect(again).toMatchObject({ fromCache: true, data: fresh.data });
-      expect(again.warnings).toEqual([expect.stringMatching(/^served from the cache, \d+ s old: the daily MCP allowance of 1 calls is spent$/)]);
+      expect(again.warnings).toEqual([
+        expect.stringMatching(/^served from the cache, \d+ s old: the daily MCP allowance of 1 calls is spent$/),
+      ]);
       // Nothing cached for these arguments: refused as before.
-      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toThrow(/allowance|spent/i);
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toThrow(
+        /allowance|spent/i,
+      );
     } finally {
       await mcp.close();
     }
@@ -83,8 +99,12 @@ describe('McpToolClient and an assumed allowance', () => {
       await gone.close();
       const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       expect(again).toMatchObject({ fromCache: true, data: fresh.data });
-      expect(again.warnings).toEqual([expect.stringMatching(/^served from the cache, \d+ s old: the service could not be reached$/)]);
-      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toMatchObject({ kind: 'network' });
+      expect(again.warnings).toEqual([
+        expect.stringMatching(/^served from the cache, \d+ s old: the service could not be reached$/),
+      ]);
+      await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toMatchObject({
+        kind: 'network',
+      });
     } finally {
       await mcp.close();
     }
@@ -93,7 +113,10 @@ describe('McpToolClient and an assumed allowance', () => {
   it('the CLI prints the warning on stderr and the answer on stdout', async () => {
     // Today's assumed MCP calls of this key already spent, in the CLI's own store.
     const callerId = new DchubClient({ baseUrl: sb.url, apiKey: PRO }).callerId;
-    const spent = new QuotaLedger(new DirectoryStore(dir), `${callerId}:mcp`, { tier: 'free', allowance: MCP_DAILY_ALLOWANCE });
+    const spent = new QuotaLedger(new DirectoryStore(dir), `${callerId}:mcp`, {
+      tier: 'free',
+      allowance: MCP_DAILY_ALLOWANCE,
+    });
     expect(await spent.reserve(MCP_DAILY_ALLOWANCE.free)).toBe(true);
     const run = cliRunner(
       () => sb.url,
@@ -102,7 +125,12 @@ describe('McpToolClient and an assumed allowance', () => {
     const r = await run('tool', 'get_market_dcpi_rank', 'market_slug=dallas', '--api-key', PRO, '--format', 'json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toBeTruthy();
-    expect(r.err).toMatch(new RegExp(`^dchub: warning: more than the assumed ${MCP_DAILY_ALLOWANCE.free} calls a day \\(free tier\\) were used; `, 'm'));
+    expect(r.err).toMatch(
+      new RegExp(
+        `^dchub: warning: more than the assumed ${MCP_DAILY_ALLOWANCE.free} calls a day \\(free tier\\) were used; `,
+        'm',
+      ),
+    );
     expect(r.err).not.toContain(PRO);
   });
 });

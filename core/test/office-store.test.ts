@@ -64,14 +64,25 @@ describe.each(SANDBOX_PROFILES)('OfficeRuntimeStore against the sandbox (%s prof
     const TIER = profile === 'real' ? 'developer' : 'starter';
     const KEY = `office-store-${TIER}`;
     beforeAll(async () => {
-      sb = await startSandbox({ port: 0, profile, seed: 'office-store', now: '2026-11-21T12:00:00Z', keys: `${TIER}=${KEY}` });
+      sb = await startSandbox({
+        port: 0,
+        profile,
+        seed: 'office-store',
+        now: '2026-11-21T12:00:00Z',
+        keys: `${TIER}=${KEY}`,
+      });
     });
     afterAll(() => sb?.close());
 
     it('after six widened queue answers the DCPI list a column reads, the ledger and the indexes stay; a restart answers locally', async () => {
       const { items, storage } = officeStorage();
       const session = () =>
-        createCallerClient({ baseUrl: sb.url, apiKey: KEY, store: new OfficeRuntimeStore(storage, 2_000_000), now: () => sb.ctx.clock.nowMs() });
+        createCallerClient({
+          baseUrl: sb.url,
+          apiKey: KEY,
+          store: new OfficeRuntimeStore(storage, 2_000_000),
+          now: () => sb.ctx.clock.nowMs(),
+        });
       const { client, ledgerId } = session();
       const markets = ['phoenix', 'atlanta', 'chicago', 'reno', 'denver', 'columbus', 'portland'];
       const column = async (c: typeof client) => Promise.all(markets.map((m) => dcpiScoreFields(c, m, 'verdict')));
@@ -91,7 +102,9 @@ describe.each(SANDBOX_PROFILES)('OfficeRuntimeStore against the sandbox (%s prof
       expect(answers.reduce((n, k) => n + items.get(k)!.length, 0)).toBeLessThanOrEqual(2_000_000);
       expect(kept).toContain(`dchub:quota:${ledgerId}`);
       expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/dcpi/scores'))).toBe(true);
-      expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/interconnection-queue/refined'))).toBe(true);
+      expect(kept.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/interconnection-queue/refined'))).toBe(
+        true,
+      );
       expect(kept.some((k) => k.includes(':GET ') && k.endsWith(' /api/v1/dcpi/scores'))).toBe(true);
       expect(kept.some((k) => k.includes('iso=NYISO&limit=1000'))).toBe(true);
       expect(kept.some((k) => k.includes('iso=PJM&limit=1000'))).toBe(false); // the oldest wide answer went

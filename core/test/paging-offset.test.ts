@@ -10,7 +10,13 @@ import { DchubClient, fetchBriefsAllPages, fetchBriefsCsv, fetchBriefsDiff, fetc
 let sb: RunningSandbox;
 const ENT = 'offset-enterprise-key';
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'offset', now: '2026-11-21T12:00:00Z', keys: `enterprise=${ENT}`, profile: 'real' });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'offset',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${ENT}`,
+    profile: 'real',
+  });
 });
 afterAll(async () => {
   await sb?.close();
@@ -25,7 +31,8 @@ function recordingClient() {
     now: () => sb.ctx.clock.nowMs(),
     fetch: (input, init) => {
       const u = new URL(input instanceof Request ? input.url : String(input));
-      if (u.pathname.startsWith('/api/v1/market-brief/')) asked.push(`${u.searchParams.get('offset') ?? 0}+${u.searchParams.get('limit') ?? 50}`);
+      if (u.pathname.startsWith('/api/v1/market-brief/'))
+        asked.push(`${u.searchParams.get('offset') ?? 0}+${u.searchParams.get('limit') ?? 50}`);
       return fetch(input, init);
     },
   });
@@ -33,8 +40,13 @@ function recordingClient() {
 }
 
 async function servedSlugs(path: string): Promise<{ built: string[]; failed: string[] }> {
-  const raw = (await (await fetch(`${sb.url}${path}`, { headers: { 'X-API-Key': ENT } })).json()) as { briefs: Array<{ slug: string; ok?: boolean }> };
-  return { built: raw.briefs.filter((b) => b.ok !== false).map((b) => b.slug), failed: raw.briefs.filter((b) => b.ok === false).map((b) => b.slug) };
+  const raw = (await (await fetch(`${sb.url}${path}`, { headers: { 'X-API-Key': ENT } })).json()) as {
+    briefs: Array<{ slug: string; ok?: boolean }>;
+  };
+  return {
+    built: raw.briefs.filter((b) => b.ok !== false).map((b) => b.slug),
+    failed: raw.briefs.filter((b) => b.ok === false).map((b) => b.slug),
+  };
 }
 
 describe('paging past a brief that failed to build', () => {

@@ -23,7 +23,9 @@ async function rewritingProxy(rewrite: (u: URL) => void): Promise<[Server, strin
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     rewrite(url);
-    void fetch(`${sb.url}${url.pathname}${url.search}`, { headers: { 'x-api-key': String(req.headers['x-api-key'] ?? '') } }).then(async (up) => {
+    void fetch(`${sb.url}${url.pathname}${url.search}`, {
+      headers: { 'x-api-key': String(req.headers['x-api-key'] ?? '') },
+    }).then(async (up) => {
       const out: Record<string, string> = {};
       up.headers.forEach((v, k) => {
         if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;

@@ -10,7 +10,12 @@ import { AgentFacilitiesQuery, OnboardQuery } from '../src/schemas/agent.js';
 import { FuelMixQuery } from '../src/schemas/energy.js';
 import { FacilitySearchQuery } from '../src/schemas/facilities.js';
 import { NewsQuery, PipelineQuery, TransactionsQuery } from '../src/schemas/feeds.js';
-import { AiCapacityIndexQuery, DcpiLeaderboardQuery, DcpiScoreListQuery, MarketCompareQuery } from '../src/schemas/markets.js';
+import {
+  AiCapacityIndexQuery,
+  DcpiLeaderboardQuery,
+  DcpiScoreListQuery,
+  MarketCompareQuery,
+} from '../src/schemas/markets.js';
 import { booleanParam, idParam, optionalNumber, optionalString, showValue } from '../src/schemas/params.js';
 import { ParcelRequest } from '../src/schemas/parcel.js';
 import { QUEUE_PREDICATES, QueueFilters, queueSearchParams, type QueueFiltersInput } from '../src/schemas/queue.js';
@@ -50,12 +55,28 @@ describe('input types are the schemas’ z.input', () => {
   });
 
   it('a caller may pass numbers or their text, booleans or yes/no text, lists as arrays; the output is typed', () => {
-    const input: QueueFiltersInput = { iso: ['PJM', 'ercot'], min_mw: '100', baseload_only: 'yes', geocoded_only: 1, limit: 5, status: null };
+    const input: QueueFiltersInput = {
+      iso: ['PJM', 'ercot'],
+      min_mw: '100',
+      baseload_only: 'yes',
+      geocoded_only: 1,
+      limit: 5,
+      status: null,
+    };
     const f = parseParams(QueueFilters, input);
     expectTypeOf(f.min_mw).toEqualTypeOf<number | undefined>();
     expectTypeOf(f.baseload_only).toEqualTypeOf<boolean>();
-    expectTypeOf(f.iso).toEqualTypeOf<('PJM' | 'ERCOT' | 'MISO' | 'CAISO' | 'SPP' | 'NYISO' | 'ISO-NE')[] | undefined>();
-    expect(f).toMatchObject({ iso: ['PJM', 'ERCOT'], min_mw: 100, baseload_only: true, geocoded_only: true, limit: 5, status: 'active' });
+    expectTypeOf(f.iso).toEqualTypeOf<
+      ('PJM' | 'ERCOT' | 'MISO' | 'CAISO' | 'SPP' | 'NYISO' | 'ISO-NE')[] | undefined
+    >();
+    expect(f).toMatchObject({
+      iso: ['PJM', 'ERCOT'],
+      min_mw: 100,
+      baseload_only: true,
+      geocoded_only: true,
+      limit: 5,
+      status: 'active',
+    });
     // @ts-expect-error an object is not a number a caller may pass
     const wrong: QueueFiltersInput = { min_mw: { n: 1 } };
     expect(() => parseParams(QueueFilters, wrong)).toThrow(/^min_mw: must be a number, got an object$/);
@@ -77,17 +98,28 @@ describe('blank, null and text forms', () => {
       category: undefined,
       source: undefined,
     });
-    expect(parseParams(QueueFilters, { min_mw: ' 5 ', baseload_only: ' TRUE ' })).toMatchObject({ min_mw: 5, baseload_only: true });
+    expect(parseParams(QueueFilters, { min_mw: ' 5 ', baseload_only: ' TRUE ' })).toMatchObject({
+      min_mw: 5,
+      baseload_only: true,
+    });
     expect(parseParams(FuelMixQuery, { iso: '' }).iso).toBe('ERCOT');
   });
   it('numbers are decimal text only (no hex, no Infinity)', () => {
-    for (const bad of ['0x10', 'Infinity', '1,000', '5 MW']) expect(() => parseParams(QueueFilters, { min_mw: bad })).toThrow(ValidationError);
+    for (const bad of ['0x10', 'Infinity', '1,000', '5 MW'])
+      expect(() => parseParams(QueueFilters, { min_mw: bad })).toThrow(ValidationError);
     expect(parseParams(QueueFilters, { min_mw: '1e3' }).min_mw).toBe(1000);
   });
   it('choices take any case and aliases, and name the accepted words', () => {
-    expect(parseParams(DcpiScoreListQuery, { sort: 'TTP', verdict: 'build' })).toMatchObject({ sort: 'time_to_power', verdict: 'BUILD' });
-    expect(() => parseParams(DcpiScoreListQuery, { sort: 'best' })).toThrow(/^sort: must be one of excess, constraint, time_to_power, composite, got "best"$/);
-    expect(() => parseParams(AiCapacityIndexQuery, { horizon: 85 })).toThrow(/^horizon: must be one of 30, 60, 90, got 85$/);
+    expect(parseParams(DcpiScoreListQuery, { sort: 'TTP', verdict: 'build' })).toMatchObject({
+      sort: 'time_to_power',
+      verdict: 'BUILD',
+    });
+    expect(() => parseParams(DcpiScoreListQuery, { sort: 'best' })).toThrow(
+      /^sort: must be one of excess, constraint, time_to_power, composite, got "best"$/,
+    );
+    expect(() => parseParams(AiCapacityIndexQuery, { horizon: 85 })).toThrow(
+      /^horizon: must be one of 30, 60, 90, got 85$/,
+    );
   });
   it('text length is counted in characters (code points), as JSON Schema counts it', () => {
     const s = optionalString({ maxLength: 3 });
@@ -98,7 +130,17 @@ describe('blank, null and text forms', () => {
 
 describe('the nine queue predicates are written once', () => {
   it('QUEUE_PREDICATES lists the filter schema’s keys in order', () => {
-    expect(QUEUE_PREDICATES).toEqual(['iso', 'min_mw', 'max_ttp_months', 'fuel_type', 'status', 'baseload_only', 'max_fiber_km', 'geocoded_only', 'limit']);
+    expect(QUEUE_PREDICATES).toEqual([
+      'iso',
+      'min_mw',
+      'max_ttp_months',
+      'fuel_type',
+      'status',
+      'baseload_only',
+      'max_fiber_km',
+      'geocoded_only',
+      'limit',
+    ]);
     expect(Object.keys(QueueFilters.shape)).toEqual([...QUEUE_PREDICATES]);
   });
   it('queueSearchParams writes set predicates in that order and parses back to the same filters', () => {
@@ -181,14 +223,20 @@ describe('parseParams never throws anything but ValidationError on hostile input
   it.each(Object.entries(PARAM_SCHEMAS))('%s', (_name, schema) => {
     const keys = Object.keys((schema as z.ZodObject).shape ?? {});
     fc.assert(
-      fc.property(fc.oneof(hostile(), fc.dictionary(fc.constantFrom(...keys, 'constructor', '__proto__', 'toString'), hostile(), { maxKeys: 4 })), (input) => {
-        try {
-          parseParams(schema, input);
-        } catch (e) {
-          expect(e).toBeInstanceOf(ValidationError);
-          expect((e as Error).message).not.toMatch(/\n/);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          hostile(),
+          fc.dictionary(fc.constantFrom(...keys, 'constructor', '__proto__', 'toString'), hostile(), { maxKeys: 4 }),
+        ),
+        (input) => {
+          try {
+            parseParams(schema, input);
+          } catch (e) {
+            expect(e).toBeInstanceOf(ValidationError);
+            expect((e as Error).message).not.toMatch(/\n/);
+          }
+        },
+      ),
       { seed: 7, numRuns: 250 },
     );
   });
@@ -203,8 +251,11 @@ describe('parseParams never throws anything but ValidationError on hostile input
       { seed: 3, numRuns: 500 },
     );
     expect(showValue({ toString: 1 })).toBe('an object');
-    expect(() => parseParams(z.object({ n: optionalNumber(), b: booleanParam(false), id: idParam('id') }), { n: { toString: 1 }, id: 1 })).toThrow(
-      /^n: must be a number, got an object$/,
-    );
+    expect(() =>
+      parseParams(z.object({ n: optionalNumber(), b: booleanParam(false), id: idParam('id') }), {
+        n: { toString: 1 },
+        id: 1,
+      }),
+    ).toThrow(/^n: must be a number, got an object$/);
   });
 });

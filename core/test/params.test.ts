@@ -60,7 +60,11 @@ describe('errorFromResponse', () => {
     expect(e400).toBeInstanceOf(ValidationError);
     expect((e400 as ValidationError).param).toBe('min_mw');
     expect(e400.message).toBe('min_mw: must be a number');
-    const e401 = errorFromResponse(401, { error: 'invalid_api_key', message: 'Invalid or inactive API key', auth_instructions: 'https://x/auth.md' });
+    const e401 = errorFromResponse(401, {
+      error: 'invalid_api_key',
+      message: 'Invalid or inactive API key',
+      auth_instructions: 'https://x/auth.md',
+    });
     expect(e401).toBeInstanceOf(AuthError);
     expect((e401 as AuthError).authInstructions).toBe('https://x/auth.md');
     expect(e401.message).toBe('Invalid or inactive API key');

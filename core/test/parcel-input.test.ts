@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import { EXIT } from '../src/cli/main.js';
 import { cliRunner } from './support/cli.js';
-import { DchubClient, PARCEL_MAX_NESTING, ValidationError, analyzeParcel, nestingDepth, parcelGeometry } from '../src/index.js';
+import {
+  DchubClient,
+  PARCEL_MAX_NESTING,
+  ValidationError,
+  analyzeParcel,
+  nestingDepth,
+  parcelGeometry,
+} from '../src/index.js';
 import { SANDBOX_PROFILES } from './support/profiles.js';
 
 const square = {
@@ -30,10 +37,18 @@ describe('parcel input, read in core', () => {
     expect(nestingDepth(JSON.parse(deepText))).toBe(1001);
   });
   it('unwraps a Feature, reads GeoJSON text, refuses bad JSON and deep nesting naming the argument', () => {
-    expect(parcelGeometry({ type: 'Feature', properties: { a: { b: { c: { d: { e: { f: { g: {} } } } } } } }, geometry: square })).toEqual(square);
+    expect(
+      parcelGeometry({
+        type: 'Feature',
+        properties: { a: { b: { c: { d: { e: { f: { g: {} } } } } } } },
+        geometry: square,
+      }),
+    ).toEqual(square);
     expect(parcelGeometry(JSON.stringify(square), 'geojson')).toEqual(square);
     expect(() => parcelGeometry('{not json', 'geojson')).toThrow(/^geojson: is not valid JSON$/);
-    expect(() => parcelGeometry(deepText, 'geojson')).toThrow(/^geojson: is nested over 1,000 levels deep; a Polygon or MultiPolygon needs at most 8$/);
+    expect(() => parcelGeometry(deepText, 'geojson')).toThrow(
+      /^geojson: is nested over 1,000 levels deep; a Polygon or MultiPolygon needs at most 8$/,
+    );
     const nine = { type: 'Polygon', coordinates: [[[[[[[[1]]]]]]]] };
     expect(nestingDepth(nine)).toBe(PARCEL_MAX_NESTING + 1);
     expect(() => parcelGeometry(nine)).toThrow(/^geometry: is nested 9 levels deep/);

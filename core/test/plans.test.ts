@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
-import { BRIEF_BULK_CAP, DAILY_REQUESTS, MCP_DAILY_CALLS as SANDBOX_MCP, TIERS } from '../../sandbox/src/policy/tiers.js';
+import {
+  BRIEF_BULK_CAP,
+  DAILY_REQUESTS,
+  MCP_DAILY_CALLS as SANDBOX_MCP,
+  TIERS,
+} from '../../sandbox/src/policy/tiers.js';
 import { MARKET_LIST_ROWS as SANDBOX_LIST_ROWS } from '../../sandbox/src/domain/markets.js';
 import {
   DAILY_ALLOWANCE,
@@ -42,7 +47,8 @@ describe('the plans table', () => {
 
   it('core’s ledger and the sandbox read the same numbers', () => {
     expect(DAILY_ALLOWANCE).toEqual(REST_DAILY_REQUESTS);
-    for (const [tier, n] of Object.entries(MCP_DAILY_CALLS)) expect(MCP_DAILY_ALLOWANCE[tier]).toBe(Number.isFinite(n) ? n : UNLIMITED);
+    for (const [tier, n] of Object.entries(MCP_DAILY_CALLS))
+      expect(MCP_DAILY_ALLOWANCE[tier]).toBe(Number.isFinite(n) ? n : UNLIMITED);
     for (const t of TIERS) {
       expect(DAILY_REQUESTS[t]).toBe(REST_DAILY_REQUESTS[t]);
       expect(BRIEF_BULK_CAP[t]).toBe(BRIEF_BULK_DAILY_CAP[t]);
@@ -55,7 +61,13 @@ describe('the plans table', () => {
 describe.each(SANDBOX_PROFILES)('plans (%s profile)', (profile) => {
   describe('the sandbox serves the plans table', () => {
     let sb: RunningSandbox;
-    const keys = { free: 'plans-free', starter: 'plans-starter', developer: 'plans-dev', pro: 'plans-pro', enterprise: 'plans-ent' } as const;
+    const keys = {
+      free: 'plans-free',
+      starter: 'plans-starter',
+      developer: 'plans-dev',
+      pro: 'plans-pro',
+      enterprise: 'plans-ent',
+    } as const;
     beforeAll(async () => {
       sb = await startSandbox({
         port: 0,
@@ -91,10 +103,14 @@ describe.each(SANDBOX_PROFILES)('plans (%s profile)', (profile) => {
     });
 
     it('the bulk daily caps, per endpoint: anonymous after 3 calls, developer after 50', async () => {
-      for (let i = 0; i < briefBulkDailyCap('anonymous'); i++) expect((await get('/api/v1/market-brief/all.csv')).status).toBe(200);
+      for (let i = 0; i < briefBulkDailyCap('anonymous'); i++)
+        expect((await get('/api/v1/market-brief/all.csv')).status).toBe(200);
       const capped = await get('/api/v1/market-brief/all.csv');
       expect(capped.status).toBe(429);
-      expect(await capped.json()).toMatchObject({ error: 'daily_cap_exceeded', limit: `${briefBulkDailyCap('anonymous')}/day` });
+      expect(await capped.json()).toMatchObject({
+        error: 'daily_cap_exceeded',
+        limit: `${briefBulkDailyCap('anonymous')}/day`,
+      });
       const n = briefBulkDailyCap('developer');
       let status = 200;
       let calls = 0;

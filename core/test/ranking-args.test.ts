@@ -57,7 +57,10 @@ describe('constraints, read once for every host', () => {
     expect(parseConstraints('power_mw:50:,fiber_km::5')).toEqual({ power_mw: { min: 50 }, fiber_km: { max: 5 } });
     expect(parseConstraints('fiber_km:0..5')).toEqual({ fiber_km: { min: 0, max: 5 } });
     expect(parseConstraints('power_mw>=50, fiber_km <= 5')).toEqual({ power_mw: { min: 50 }, fiber_km: { max: 5 } });
-    expect(parseConstraints('power_mw>=50,fiber_km:1:5')).toEqual({ power_mw: { min: 50 }, fiber_km: { min: 1, max: 5 } });
+    expect(parseConstraints('power_mw>=50,fiber_km:1:5')).toEqual({
+      power_mw: { min: 50 },
+      fiber_km: { min: 1, max: 5 },
+    });
     expect(parseConstraints('score:-10')).toEqual({ score: { min: -10 } });
   });
   it('reads a three-column range, editor rows and an object; nothing given is no constraint', () => {

@@ -29,11 +29,15 @@ import {
 } from '../src/index.js';
 
 const decode = <T>(reader: Reader<T>, body: unknown, params?: Record<string, string>) =>
-  decodeJson({ status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: JSON.stringify(body) }, reader, {
-    path: '/x',
-    params: params ? new URLSearchParams(params) : undefined,
-    warnings: [],
-  });
+  decodeJson(
+    { status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: JSON.stringify(body) },
+    reader,
+    {
+      path: '/x',
+      params: params ? new URLSearchParams(params) : undefined,
+      warnings: [],
+    },
+  );
 
 const brief = (slug: string) => ({
   slug,
@@ -67,7 +71,11 @@ const brief = (slug: string) => ({
   ma: [],
   comps: { powered_shell: [], land: [] },
   risk: null,
-  paywall: { required_tier: 'PRO', checkout_url: '/pricing?utm_source=market_brief', blurb: 'Power & Grid, Pipeline … $499/mo' },
+  paywall: {
+    required_tier: 'PRO',
+    checkout_url: '/pricing?utm_source=market_brief',
+    blurb: 'Power & Grid, Pipeline … $499/mo',
+  },
 });
 
 describe('tolerant readers', () => {
@@ -82,7 +90,15 @@ describe('tolerant readers', () => {
         total_queued_mw: null,
         filters_applied: { min_mw: null, iso: 'PJM', status: 'active' },
         results: [
-          { queue_id: 'PJM-1', iso: 'PJM', state: 'VA', capacity_mw: null, lat: '39.01', lng: -77.5, estimated_ttp_months: null },
+          {
+            queue_id: 'PJM-1',
+            iso: 'PJM',
+            state: 'VA',
+            capacity_mw: null,
+            lat: '39.01',
+            lng: -77.5,
+            estimated_ttp_months: null,
+          },
           { queue_id: 'PJM-2', iso: 'PJM', state: null, capacity_mw: null, lat: null, lng: null },
           { project_name: 'no id, no iso' },
         ],
@@ -181,7 +197,10 @@ describe('tolerant readers', () => {
       'chicago: brief failed to build on the service (build_failed:KeyError) (left out)',
       'phoenix: brief failed to build on the service (left out)',
     ]);
-    expect(d.preview).toMatchObject({ requiredTier: 'PRO', withheldSections: ['power_grid', 'pipeline', 'operators', 'ma', 'comps', 'risk'] });
+    expect(d.preview).toMatchObject({
+      requiredTier: 'PRO',
+      withheldSections: ['power_grid', 'pipeline', 'operators', 'ma', 'comps', 'risk'],
+    });
   });
 
   it('brief CSV: a streamed failure row is named and left out; a missing column is left blank', () => {
@@ -209,7 +228,14 @@ describe('tolerant readers', () => {
       signup_url: 'https://dchub.cloud/signup',
       data: [
         { id: 'northern virginia', name: 'Northern Virginia', facility_count: 275, total_power_mw: '3500.0' },
-        { name: 'Frankfurt', facility_count: 80, total_power_mw: null, state: null, country: 'DE', international: true },
+        {
+          name: 'Frankfurt',
+          facility_count: 80,
+          total_power_mw: null,
+          state: null,
+          country: 'DE',
+          international: true,
+        },
       ],
     });
     expect(d.value.data.map((m) => m.id)).toEqual(['northern virginia', 'frankfurt']);
@@ -284,13 +310,19 @@ describe('tolerant readers', () => {
       upgrade_url: 'https://dchub.cloud/pricing',
       note: 'Free tier: showing 5 of 312 matching facilities with basic fields.',
     });
-    expect(keyless.preview).toMatchObject({ shown: 1, total: 312, lockedFields: ['latitude', 'longitude', 'market', 'operator', 'power_mw', 'status'] });
+    expect(keyless.preview).toMatchObject({
+      shown: 1,
+      total: 312,
+      lockedFields: ['latitude', 'longitude', 'market', 'operator', 'power_mw', 'status'],
+    });
   });
 
   it('transactions keyless: 3 basic deals, total_matching', () => {
     const d = decode(readTransactions, {
       success: true,
-      transactions: [{ buyer: 'A', seller: 'B', market: 'Dallas', date: '2026-05-20', type: 'ma', region: 'North America' }],
+      transactions: [
+        { buyer: 'A', seller: 'B', market: 'Dallas', date: '2026-05-20', type: 'ma', region: 'North America' },
+      ],
       data: [],
       count: 1,
       total_matching: 1932,
@@ -335,12 +367,28 @@ describe('tolerant readers', () => {
       readFuelMix,
       readEnergyPrices,
     ] as Reader<unknown>[];
-    const listKeys = ['results', 'data', 'briefs', 'markets', 'articles', 'transactions', 'fuel_mix', 'hero', 'location', 'kpis', 'overall_score'];
+    const listKeys = [
+      'results',
+      'data',
+      'briefs',
+      'markets',
+      'articles',
+      'transactions',
+      'fuel_mix',
+      'hero',
+      'location',
+      'kpis',
+      'overall_score',
+    ];
     const odd = fc.oneof(
       fc.jsonValue(),
-      fc.dictionary(fc.constantFrom(...listKeys), fc.oneof(fc.jsonValue(), fc.array(fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue())))), {
-        maxKeys: 5,
-      }),
+      fc.dictionary(
+        fc.constantFrom(...listKeys),
+        fc.oneof(fc.jsonValue(), fc.array(fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue())))),
+        {
+          maxKeys: 5,
+        },
+      ),
     );
     fc.assert(
       fc.property(odd, fc.constantFrom(...readers), (body, reader) => {

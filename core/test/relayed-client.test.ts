@@ -104,7 +104,13 @@ describe('the answer header', () => {
     expect(direct.allowance).toBeUndefined();
 
     const relayed = await new DchubClient({ baseUrl: service.url, relayed: true }).fetchJson('/api/x', asIs);
-    expect(relayed).toMatchObject({ fromCache: true, stale: true, ageMs: 3 * HOUR, reason: 'service error', allowance: facts.allowance });
+    expect(relayed).toMatchObject({
+      fromCache: true,
+      stale: true,
+      ageMs: 3 * HOUR,
+      reason: 'service error',
+      allowance: facts.allowance,
+    });
     expect(relayed.derivedFrom).toEqual(facts.derivedFrom);
     expect(relayed.warnings).toEqual([facts.allowance]);
     expect(fetchMeta(relayed.data)).toMatchObject({ stale: true, reason: 'service error' });
@@ -121,10 +127,21 @@ describe.each(SANDBOX_PROFILES)('a relayed client against core’s relay (%s pro
   let client: DchubClient;
   const PRO = 'relayed-pro-key';
   const control = (p: string, body?: unknown, method = 'POST') =>
-    fetch(sb.url + p, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(sb.url + p, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'relayed', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}`, controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'relayed',
+      now: '2026-11-21T12:00:00Z',
+      keys: `pro=${PRO}`,
+      controls: true,
+    });
   });
   afterAll(async () => {
     await sb?.close();
@@ -135,7 +152,10 @@ describe.each(SANDBOX_PROFILES)('a relayed client against core’s relay (%s pro
     if (dir) await rm(dir, { recursive: true, force: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-relayed-'));
     // The server's session: its key, its cache directory (shared with kernels and the CLI), its ledger.
-    relay = new Session({ base_url: sb.url, api_key: PRO, cache_dir: dir, derive: 'exact', retries: 0, env: {} }, () => undefined);
+    relay = new Session(
+      { base_url: sb.url, api_key: PRO, cache_dir: dir, derive: 'exact', retries: 0, env: {} },
+      () => undefined,
+    );
     relay.clock = Date.parse('2026-11-21T12:00:00Z');
     client = new DchubClient({ baseUrl: RELAY_ROOT, fetch: throughRelay(relay), relayed: true });
   });
@@ -159,8 +179,15 @@ describe.each(SANDBOX_PROFILES)('a relayed client against core’s relay (%s pro
     const narrow = await refineQueue(client, { iso: 'SPP', min_mw: 100 });
     expect(client.requestsSent).toBe(2);
     expect(relay.client.requestsSent).toBe(1);
-    expect(fetchMeta(narrow)?.derivedFrom).toMatchObject({ path: '/api/v1/interconnection-queue/refined', query: 'iso=SPP&limit=1000' });
-    const own = (await (await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=SPP&min_mw=100`, { headers: { 'X-API-Key': PRO } })).json()) as {
+    expect(fetchMeta(narrow)?.derivedFrom).toMatchObject({
+      path: '/api/v1/interconnection-queue/refined',
+      query: 'iso=SPP&limit=1000',
+    });
+    const own = (await (
+      await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=SPP&min_mw=100`, {
+        headers: { 'X-API-Key': PRO },
+      })
+    ).json()) as {
       count_returned: number;
     };
     expect(narrow.count_returned).toBe(own.count_returned);
@@ -192,19 +219,27 @@ describe.each(SANDBOX_PROFILES)('a relayed client against core’s relay (%s pro
     expect(mcp.ledger).toBeUndefined();
     const ok = await mcp.callTool('search_facilities', {});
     expect(ok.tool).toBe('search_facilities');
-    const relayMcp = new QuotaLedger(relay.store, `${relay.client.callerId}:mcp`, { tier: 'free', allowance: MCP_DAILY_ALLOWANCE, now: relay.client.now });
+    const relayMcp = new QuotaLedger(relay.store, `${relay.client.callerId}:mcp`, {
+      tier: 'free',
+      allowance: MCP_DAILY_ALLOWANCE,
+      now: relay.client.now,
+    });
     expect((await relayMcp.snapshot()).used).toBe(1);
     expect(ok.warnings).toBeUndefined();
     // Past the assumed MCP allowance the relay lets the call go and says so; the result carries it.
     const { limit } = await relayMcp.snapshot();
     await relayMcp.reserveCall(limit - 1);
     const past = await mcp.callTool('search_facilities', { limit: 1 });
-    expect(past.warnings).toEqual([expect.stringMatching(/^more than the assumed \d+ calls a day \(free tier\) were used/)]);
+    expect(past.warnings).toEqual([
+      expect.stringMatching(/^more than the assumed \d+ calls a day \(free tier\) were used/),
+    ]);
     await relayMcp.exhaust();
     const err = await mcp.callTool('search_facilities', { limit: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err).toMatchObject({ daily: true });
-    expect((err as Error).message).toMatch(/^search_facilities: daily MCP allowance of \d+ calls is spent; it resets at /);
+    expect((err as Error).message).toMatch(
+      /^search_facilities: daily MCP allowance of \d+ calls is spent; it resets at /,
+    );
     await mcp.close();
   });
 });

@@ -28,9 +28,17 @@ const PORTABLE = REPLAY_CASES.map((c, n) => ({ c, n })).filter(({ c }) => c.port
 const NOW = '2026-11-21T12:00:00Z';
 const TIERS = ['free', 'starter', 'developer', 'pro', 'enterprise'] as const;
 /** Keys the in-process sandbox knows, one per tier (checked absent from every output and file). */
-const SANDBOX_KEYS = Object.fromEntries(TIERS.map((t) => [t, `dch_live_portable${t}0123456789abcdef`])) as Record<(typeof TIERS)[number], string>;
+const SANDBOX_KEYS = Object.fromEntries(TIERS.map((t) => [t, `dch_live_portable${t}0123456789abcdef`])) as Record<
+  (typeof TIERS)[number],
+  string
+>;
 
-async function controls(t: Target, method: 'POST' | 'DELETE', what: 'faults' | 'limits', body?: unknown): Promise<void> {
+async function controls(
+  t: Target,
+  method: 'POST' | 'DELETE',
+  what: 'faults' | 'limits',
+  body?: unknown,
+): Promise<void> {
   const r = await fetch(`${t.baseUrl}/_sandbox/${what}`, {
     method,
     ...(body ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
@@ -41,7 +49,9 @@ async function controls(t: Target, method: 'POST' | 'DELETE', what: 'faults' | '
 /** `other:/` and `self:/` in a fault's location: the runner's other origin (per case), the counterpart itself. */
 function placeFaults(faults: Array<Record<string, unknown>>, t: Target, other: OtherOrigin, n: number) {
   return faults.map((f) =>
-    typeof f.location === 'string' ? { ...f, location: f.location.replace(/^other:/, `${other.url}/c/${n}`).replace(/^self:/, t.baseUrl) } : f,
+    typeof f.location === 'string'
+      ? { ...f, location: f.location.replace(/^other:/, `${other.url}/c/${n}`).replace(/^self:/, t.baseUrl) }
+      : f,
   );
 }
 

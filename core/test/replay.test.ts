@@ -32,7 +32,11 @@ describe('replay: recorded shapes of the real service, through the CLI', () => {
   it.each(REPLAY_CASES.map((c, n) => [c.name, n, c] as [string, number, ReplayCase]))('%s', async (_name, n, c) => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'dchub-replay-'));
     try {
-      const env = { DCHUB_BASE_URL: counterpart.baseUrl(n), DCHUB_CACHE_DIR: dir, ...(c.keyed ? { DCHUB_API_KEY: KEY } : {}) };
+      const env = {
+        DCHUB_BASE_URL: counterpart.baseUrl(n),
+        DCHUB_CACHE_DIR: dir,
+        ...(c.keyed ? { DCHUB_API_KEY: KEY } : {}),
+      };
       for (const run of c.runs) {
         const r = await cli(run.argv, env);
         checkCommon(r, KEY);

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { EDGE_CACHE_MS, isDue, knownUntil, lastRecompute } from '../src/taskpane/autorefresh';
 
 const t = (iso: string) => Date.parse(iso);
-const rec = (over: Record<string, string>) => ({ table: 'T', sheet: 'S', asOf: '2026-11-21T06:00:00Z', insertedAt: '2026-11-21T12:00:00Z', ...over });
+const rec = (over: Record<string, string>) => ({
+  table: 'T',
+  sheet: 'S',
+  asOf: '2026-11-21T06:00:00Z',
+  insertedAt: '2026-11-21T12:00:00Z',
+  ...over,
+});
 
 describe('auto refresh timing', () => {
   it('the last recompute is today 06:00 UTC from 06:00 on, yesterday before', () => {
@@ -21,7 +27,8 @@ describe('auto refresh timing', () => {
 
   it('a refreshed table is due only after the next recompute', () => {
     const r = rec({ refreshedAt: '2026-11-22T06:30:00Z' });
-    for (const now of ['2026-11-22T07:00:00Z', '2026-11-22T23:59:00Z', '2026-11-23T05:59:00Z']) expect(isDue(r, t(now)), now).toBe(false);
+    for (const now of ['2026-11-22T07:00:00Z', '2026-11-22T23:59:00Z', '2026-11-23T05:59:00Z'])
+      expect(isDue(r, t(now)), now).toBe(false);
     expect(isDue(r, t('2026-11-23T06:00:00Z'))).toBe(true);
     expect(isDue(rec({ refreshedAt: 'garbage' }), t('2026-11-23T07:00:00Z'))).toBe(true);
   });

@@ -8,7 +8,9 @@ import { cardSupport, cardSupportText } from '../src/shared/card-support';
 import { EXAMPLES, shape, type FunctionMeta } from '../src/taskpane/formulas';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const meta = JSON.parse(readFileSync(path.resolve(here, '../dist/functions.json'), 'utf8')) as { functions: FunctionMeta[] };
+const meta = JSON.parse(readFileSync(path.resolve(here, '../dist/functions.json'), 'utf8')) as {
+  functions: FunctionMeta[];
+};
 const g = globalThis as { Office?: unknown };
 
 afterEach(() => delete g.Office);
@@ -32,7 +34,8 @@ describe('the Formulas list', () => {
       g.Office = {
         context: {
           requirements: {
-            isSetSupported: (name: string, v: string) => sets[name] !== undefined && Number(sets[name].split('.')[1]) >= Number(v.split('.')[1]),
+            isSetSupported: (name: string, v: string) =>
+              sets[name] !== undefined && Number(sets[name].split('.')[1]) >= Number(v.split('.')[1]),
           },
         },
       };

@@ -33,7 +33,13 @@ let service: Service;
 let sb: RunningSandbox;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1,enterprise=ent-key-1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'x',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'pro=pro-key-1,enterprise=ent-key-1',
+    controls: true,
+  });
   f = await import('../src/functions/functions');
   service = await import('../src/functions/service');
 });
@@ -46,7 +52,8 @@ beforeEach(() => {
 });
 
 /** An invocation as Excel passes it; `onCanceled` is set by the function. */
-const invocation = (over: Record<string, unknown> = {}) => ({ address: 'Sheet1!A1', functionName: 'X', ...over }) as any;
+const invocation = (over: Record<string, unknown> = {}) =>
+  ({ address: 'Sheet1!A1', functionName: 'X', ...over }) as any;
 const sent = async () => (await service.serviceClient()).requestsSent;
 const rejection = async (p: Promise<unknown>): Promise<CellError> => {
   try {

@@ -38,6 +38,8 @@ describe('the map laid out for the pane', () => {
     expect(words(footer).join(' ')).toContain('1 of 3 projects have no coordinates (not drawn).');
     expect((fitted.config as any).legend).toMatchObject({ orient: 'bottom', columns: 1 });
     expect(fitted.usermeta).toEqual(spec.usermeta);
-    expect(fitToPane(spec, 800).vconcat).toEqual((spec.vconcat as object[]).map((v) => expect.objectContaining({ width: (v as { width: number }).width })));
+    expect(fitToPane(spec, 800).vconcat).toEqual(
+      (spec.vconcat as object[]).map((v) => expect.objectContaining({ width: (v as { width: number }).width })),
+    );
   });
 });

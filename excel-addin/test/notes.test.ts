@@ -29,7 +29,11 @@ const answer = (over: Partial<FetchMeta>, body: Record<string, unknown> = {}) =>
   attachFetchMeta(data, meta(over));
   return data;
 };
-const tease = previewInfo({ lockedFields: ['overall_score', 'scores'], requiredTier: 'pro', upgradeUrl: 'https://dchub.cloud/pricing' });
+const tease = previewInfo({
+  lockedFields: ['overall_score', 'scores'],
+  requiredTier: 'pro',
+  upgradeUrl: 'https://dchub.cloud/pricing',
+});
 
 beforeEach(() => clearCellNotes());
 
@@ -44,12 +48,20 @@ describe('closing rows of a table', () => {
     });
     const rows = answerNotes(data);
     expect(rows[0]).toBe('chicago: brief failed to build on the service (left out)');
-    expect(rows[1]).toBe('Preview; withheld: overall_score, scores; the Pro plan opens the full answer: https://dchub.cloud/pricing.');
+    expect(rows[1]).toBe(
+      'Preview; withheld: overall_score, scores; the Pro plan opens the full answer: https://dchub.cloud/pricing.',
+    );
     expect(rows[2]).toMatch(/^cached 3 h 5 min ago \(\d\d:\d\d\), daily limit reached, resets 2026-11-24 00:00 UTC$/);
   });
 
   it('a derived answer names its source and age; a plain answer has no closing row; nine warnings are eight and a count', () => {
-    expect(answerNotes(answer({ derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 180_000 } }))).toEqual([
+    expect(
+      answerNotes(
+        answer({
+          derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 180_000 },
+        }),
+      ),
+    ).toEqual([
       'answered locally from a cached wider answer, 3 min old (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000)',
     ]);
     expect(answerNotes(answer({ fromCache: true, ageMs: 60_000 }))).toEqual([]);
@@ -58,7 +70,13 @@ describe('closing rows of a table', () => {
   });
 
   it("the service's explanations come first, apart from the add-in's notes (closingRows), and in answerNotes' one list", () => {
-    const data = answer({ explanations: ['objective water_stress unavailable: no rows yet'], warnings: ['w0'], stale: true, ageMs: 60_000, reason: 'offline' });
+    const data = answer({
+      explanations: ['objective water_stress unavailable: no rows yet'],
+      warnings: ['w0'],
+      stale: true,
+      ageMs: 60_000,
+      reason: 'offline',
+    });
     const { explanations, notes } = closingRows(data);
     expect(explanations).toEqual(['objective water_stress unavailable: no rows yet']);
     expect(notes[0]).toBe('w0');
@@ -67,7 +85,9 @@ describe('closing rows of a table', () => {
   });
 
   it('readable reset times', () => {
-    expect(readableTimes('resets at 2026-11-24T00:00:00.000Z and 2026-11-25T06:30:00+00:00')).toBe('resets at 2026-11-24 00:00 UTC and 2026-11-25 06:30 UTC');
+    expect(readableTimes('resets at 2026-11-24T00:00:00.000Z and 2026-11-25T06:30:00+00:00')).toBe(
+      'resets at 2026-11-24 00:00 UTC and 2026-11-25 06:30 UTC',
+    );
   });
 });
 
@@ -84,10 +104,15 @@ describe('one-cell answers', () => {
         thrown = e;
       }
       expect(thrown).toEqual(
-        new CellError('#N/A', `DC Hub: ${path} is withheld in this preview (verdict: Good site); the Pro plan opens it: https://dchub.cloud/pricing`),
+        new CellError(
+          '#N/A',
+          `DC Hub: ${path} is withheld in this preview (verdict: Good site); the Pro plan opens it: https://dchub.cloud/pricing`,
+        ),
       );
     }
-    expect(cellNotes()).toEqual([expect.objectContaining({ cell: 'Sheet1!B2', formula: 'SITESCORE', kind: 'preview' })]);
+    expect(cellNotes()).toEqual([
+      expect.objectContaining({ cell: 'Sheet1!B2', formula: 'SITESCORE', kind: 'preview' }),
+    ]);
   });
 
   it('a null nobody withholds is "" (never 0); a value of a preview is returned and listed; a plain answer clears the cell', () => {
@@ -96,17 +121,23 @@ describe('one-cell answers', () => {
     expect(oneCell(answer({ preview: true, previewInfo: tease }), 'nearby.substations_50km', 47, at)).toBe(47);
     expect(cellNotes().map((n) => n.kind)).toEqual(['preview']);
     expect(oneCell(answer({ stale: true, ageMs: 90 * 60_000, reason: 'offline' }), 'x', 5, at)).toBe(5);
-    expect(cellNotes().map((n) => n.text)).toEqual([expect.stringMatching(/^cached 1 h 30 min ago \(\d\d:\d\d\), offline$/)]);
+    expect(cellNotes().map((n) => n.text)).toEqual([
+      expect.stringMatching(/^cached 1 h 30 min ago \(\d\d:\d\d\), offline$/),
+    ]);
     expect(oneCell(answer({}), 'x', 5, at)).toBe(5);
     expect(cellNotes()).toEqual([]);
   });
 
   it('a failed formula drops its cell’s note, except the note of a withheld value', async () => {
     noteCell('Sheet1!C3', 'PRICE', { kind: 'stale', text: 'cached 1 h ago' });
-    await expect(oneCellFormula({ cell: 'Sheet1!C3', formula: 'PRICE' }, async () => Promise.reject(new Error('offline')))).rejects.toThrow('offline');
+    await expect(
+      oneCellFormula({ cell: 'Sheet1!C3', formula: 'PRICE' }, async () => Promise.reject(new Error('offline'))),
+    ).rejects.toThrow('offline');
     expect(cellNotes()).toEqual([]);
     const data = answer({ preview: true, previewInfo: tease }, { overall_score: null });
-    await expect(oneCellFormula(at, async () => oneCell(data, 'overall_score', null, at))).rejects.toMatchObject({ code: '#N/A' });
+    await expect(oneCellFormula(at, async () => oneCell(data, 'overall_score', null, at))).rejects.toMatchObject({
+      code: '#N/A',
+    });
     expect(cellNotes().map((n) => n.cell)).toEqual(['Sheet1!B2']);
   });
 });
@@ -115,7 +146,8 @@ describe("the pane's list", () => {
   it('keeps the newest cells up to its cap, and tells its listener once per burst', async () => {
     let told = 0;
     const stop = onCellNotes(() => told++);
-    for (let i = 0; i < MAX_CELL_NOTES + 5; i++) noteCell(`Sheet1!A${i + 1}`, 'DCPI', { kind: 'derived', text: 'answered locally' });
+    for (let i = 0; i < MAX_CELL_NOTES + 5; i++)
+      noteCell(`Sheet1!A${i + 1}`, 'DCPI', { kind: 'derived', text: 'answered locally' });
     noteCell('Sheet1!A1', 'DCPI', undefined); // already dropped by the cap
     await new Promise((r) => setTimeout(r, 5));
     stop();

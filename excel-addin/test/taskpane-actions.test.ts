@@ -3,14 +3,33 @@
 import { DchubClient, fetchBriefsDiff, type ChainProgress, type PagesProgress } from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearCache, estimateChain, insertBriefs, refreshBriefs, refreshNow, runChainToSheet } from '../src/taskpane/actions';
-import { BRIEF_SETTINGS_KEY, BRIEF_TABLE_COLUMNS, CHANGED_COLUMN, CHANGED_FILL, HEADER_ROW } from '../src/taskpane/excel';
+import {
+  clearCache,
+  estimateChain,
+  insertBriefs,
+  refreshBriefs,
+  refreshNow,
+  runChainToSheet,
+} from '../src/taskpane/actions';
+import {
+  BRIEF_SETTINGS_KEY,
+  BRIEF_TABLE_COLUMNS,
+  CHANGED_COLUMN,
+  CHANGED_FILL,
+  HEADER_ROW,
+} from '../src/taskpane/excel';
 import { lastHealth, readStatus, resetHealth } from '../src/shared/status';
 import { FakeWorkbook } from './support/excel-mock';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1,enterprise=ent-key-1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'x',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'pro=pro-key-1,enterprise=ent-key-1',
+    controls: true,
+  });
 });
 afterAll(() => sb?.close());
 

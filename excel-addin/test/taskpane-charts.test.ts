@@ -1,12 +1,25 @@
 // Native charts from the pane against the Office.js mock (support/excel-mock-visuals.ts), with
 // real answers of an in-process sandbox spilled as the DCHUB functions spill them.
 import { DchubClient, queueTable, rankSites, rankedTable, refineQueue, type QueueResultT } from '@dchub/core';
-import { FUEL_GROUPS, FUEL_COLORS, SCORE_COLOR, VERDICT_COLORS, leaderboardSummary, queueMixSummary } from '@dchub/core/charts';
+import {
+  FUEL_GROUPS,
+  FUEL_COLORS,
+  SCORE_COLOR,
+  VERDICT_COLORS,
+  leaderboardSummary,
+  queueMixSummary,
+} from '@dchub/core/charts';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spill } from '../src/functions/spill';
 import { insertBriefs, refreshBriefs } from '../src/taskpane/actions';
-import { CHARTS_SETTINGS_KEY, CHART_NAME, followSpilledSources, insertChart, updateCharts } from '../src/taskpane/charts';
+import {
+  CHARTS_SETTINGS_KEY,
+  CHART_NAME,
+  followSpilledSources,
+  insertChart,
+  updateCharts,
+} from '../src/taskpane/charts';
 import { HEADER_ROW } from '../src/taskpane/excel';
 import { FakeWorkbook } from './support/excel-mock';
 import { ruleData } from './support/excel-mock-visuals';
@@ -16,7 +29,13 @@ let pjm: QueueResultT;
 let wide: QueueResultT;
 const KEY = 'charts-ent-key';
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'xl-charts', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}`, controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'xl-charts',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${KEY}`,
+    controls: true,
+  });
   const c = new DchubClient({ baseUrl: sb.url, apiKey: KEY, retries: 0 });
   pjm = await refineQueue(c, { iso: 'PJM,ERCOT', limit: 60 });
   wide = await refineQueue(c, { iso: 'PJM,ERCOT,MISO,CAISO', limit: 120 });
@@ -26,7 +45,13 @@ afterAll(() => sb?.close());
 let api = 17;
 beforeEach(() => {
   api = 17;
-  vi.stubGlobal('Office', { context: { requirements: { isSetSupported: (set: string, v: string) => set === 'ExcelApi' && Number(v.split('.')[1]) <= api } } });
+  vi.stubGlobal('Office', {
+    context: {
+      requirements: {
+        isSetSupported: (set: string, v: string) => set === 'ExcelApi' && Number(v.split('.')[1]) <= api,
+      },
+    },
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -45,10 +70,18 @@ describe('Insert chart', () => {
     const matrix = spillQueue(wb, pjm);
     wb.selection = { sheet: wb.sheet('Sheet1')!, r: 10, c: 4, h: 1, w: 1 }; // a cell inside the spill, not its anchor
     const r = await insertChart(wb.context);
-    expect(r).toMatchObject({ sheet: 'DC Hub queue mix', kind: 'queue_mix', type: 'ColumnStacked', from: 'Sheet1!B3#' });
+    expect(r).toMatchObject({
+      sheet: 'DC Hub queue mix',
+      kind: 'queue_mix',
+      type: 'ColumnStacked',
+      from: 'Sheet1!B3#',
+    });
     const summary = queueMixSummary({ rows: pjm.results });
     const sheet = wb.sheet(r.sheet)!;
-    expect(sheet.block(0, 0, summary.rows.length + 1, summary.columns.length)).toEqual([summary.columns, ...summary.rows]);
+    expect(sheet.block(0, 0, summary.rows.length + 1, summary.columns.length)).toEqual([
+      summary.columns,
+      ...summary.rows,
+    ]);
     expect(summary.rows.map((x) => x[0])).toEqual(expect.arrayContaining(['PJM', 'ERCOT']));
     const chart = chartOn(wb, r.sheet);
     expect(chart).toMatchObject({
@@ -60,7 +93,9 @@ describe('Insert chart', () => {
       categoryTitle: 'ISO',
       valueTitle: 'Queued capacity (MW)',
     });
-    expect(Object.values(chart.colors)).toEqual(summary.columns.slice(1).map((g) => FUEL_COLORS[FUEL_GROUPS.indexOf(g as never)]));
+    expect(Object.values(chart.colors)).toEqual(
+      summary.columns.slice(1).map((g) => FUEL_COLORS[FUEL_GROUPS.indexOf(g as never)]),
+    );
     // Under the chart: the citation and the as-of of the spill's source row, its closing row, where it came from.
     const col = summary.columns.length + 1;
     expect(chart.position).toEqual([`R1C${col + 1}`, `R20C${col + 9}`]);
@@ -97,8 +132,15 @@ describe('Insert chart', () => {
     const summary = queueMixSummary({ rows: wide.results });
     expect(summary.rows.length).toBeGreaterThan(2);
     const chart = chartOn(wb, r.sheet);
-    expect(chart).toMatchObject({ seriesBy: 'Columns', rebinds: 1, source: { r: 0, c: 0, h: summary.rows.length + 1, w: summary.charted } });
-    expect(wb.sheet(r.sheet)!.block(0, 0, summary.rows.length + 1, summary.columns.length)).toEqual([summary.columns, ...summary.rows]);
+    expect(chart).toMatchObject({
+      seriesBy: 'Columns',
+      rebinds: 1,
+      source: { r: 0, c: 0, h: summary.rows.length + 1, w: summary.charted },
+    });
+    expect(wb.sheet(r.sheet)!.block(0, 0, summary.rows.length + 1, summary.columns.length)).toEqual([
+      summary.columns,
+      ...summary.rows,
+    ]);
     // Calculated again with the same numbers: no write, so the event cannot loop.
     const writes = wb.writes.length;
     await wb.calculated();
@@ -122,7 +164,12 @@ describe('Insert chart', () => {
     const ins = await insertBriefs(c, wb.excel.run);
     wb.selection = { sheet: wb.sheet(ins.sheet)!, r: HEADER_ROW + 3, c: 2, h: 1, w: 1 };
     const r = await insertChart(wb.context, { top: 10 });
-    expect(r).toMatchObject({ kind: 'leaderboard', type: 'BarClustered', rows: 10, from: `${ins.sheet}!C7 (table ${ins.table})` });
+    expect(r).toMatchObject({
+      kind: 'leaderboard',
+      type: 'BarClustered',
+      rows: 10,
+      from: `${ins.sheet}!C7 (table ${ins.table})`,
+    });
     const chart = chartOn(wb, r.sheet);
     expect(chart).toMatchObject({
       type: 'BarClustered',
@@ -141,7 +188,9 @@ describe('Insert chart', () => {
     const scores = Array.from({ length: 10 }, (_, i) => sheet.value(1 + i, 1) as number);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(wb.rules.filter((x) => x.sheet === sheet).map(ruleData)).toEqual(
-      VERDICT_COLORS.map((fill) => expect.objectContaining({ type: 'ContainsText', address: `${r.sheet}!R2C3:R11C3`, fill })),
+      VERDICT_COLORS.map((fill) =>
+        expect.objectContaining({ type: 'ContainsText', address: `${r.sheet}!R2C3:R11C3`, fill }),
+      ),
     );
     expect(sheet.value(20, 4)).toMatch(/^Source: DC Hub Power Index \(DCPI\).*; as of \d{4}-/);
 
@@ -171,14 +220,23 @@ describe('Insert chart', () => {
     const objectives = { capacity_mw: 1, fiber_km: -0.5 };
     const ranked = await rankSites(c, { candidates, objectives, top_k: 5 });
     const wb = new FakeWorkbook();
-    wb.spill('Sheet1', 0, 0, spill(rankedTable(ranked, Object.keys(objectives)), 1), '=DCHUB.RANK(H1:L7,"capacity_mw:1,fiber_km:-0.5",,,5)');
+    wb.spill(
+      'Sheet1',
+      0,
+      0,
+      spill(rankedTable(ranked, Object.keys(objectives)), 1),
+      '=DCHUB.RANK(H1:L7,"capacity_mw:1,fiber_km:-0.5",,,5)',
+    );
     wb.selection = { sheet: wb.sheet('Sheet1')!, r: 1, c: 1, h: 1, w: 1 };
     const stacked = await insertChart(wb.context);
     expect(stacked).toMatchObject({ kind: 'ranking', type: 'BarStacked' });
     const s = wb.sheet(stacked.sheet)!;
     expect(s.row(0, 0, 3)).toEqual(['Candidate', 'capacity_mw', 'fiber_km']);
     for (let i = 0; i < ranked.results.length; i++) {
-      expect((s.value(1 + i, 1) as number) + (s.value(1 + i, 2) as number)).toBeCloseTo(ranked.results[i].objective_score!, 0);
+      expect((s.value(1 + i, 1) as number) + (s.value(1 + i, 2) as number)).toBeCloseTo(
+        ranked.results[i].objective_score!,
+        0,
+      );
     }
     expect(chartOn(wb, stacked.sheet)).toMatchObject({
       seriesBy: 'Columns',
@@ -202,7 +260,11 @@ describe('Insert chart', () => {
     wb.selection = { sheet: wb.sheet('Sheet1')!, r: 5, c: 3, h: 1, w: 1 };
     const r = await insertChart(wb.context);
     expect(r.from).toBe('Sheet1!D6');
-    expect(JSON.parse(String(wb.settings.get(CHARTS_SETTINGS_KEY)))[0].source).toEqual({ how: 'region', sheet: 'Sheet1', cell: 'D6' });
+    expect(JSON.parse(String(wb.settings.get(CHARTS_SETTINGS_KEY)))[0].source).toEqual({
+      how: 'region',
+      sheet: 'Sheet1',
+      cell: 'D6',
+    });
     expect(chartOn(wb, r.sheet).seriesBy).toBe('Columns');
     wb.sheet('Sheet1')!.setValue(100, 30, 'my numbers');
     wb.sheet('Sheet1')!.setValue(101, 30, 12);

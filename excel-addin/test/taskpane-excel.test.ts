@@ -20,7 +20,13 @@ import { FakeWorkbook } from './support/excel-mock';
 
 const ROWS = [
   row('northern-virginia'),
-  row('dallas', { market_name: '=HYPERLINK("http://evil.example","click")', top_operator: '+cmd|calc', verdict: 'AVOID', state: '-1', iso: '@SUM(A1)' }),
+  row('dallas', {
+    market_name: '=HYPERLINK("http://evil.example","click")',
+    top_operator: '+cmd|calc',
+    verdict: 'AVOID',
+    state: '-1',
+    iso: '@SUM(A1)',
+  }),
   row('phoenix', { composite_score: null, computed_at: '2026-11-20T06:00:00Z' }),
 ];
 const col = (name: string) => BRIEF_TABLE_COLUMNS.indexOf(name);
@@ -35,8 +41,15 @@ async function inserted() {
 describe('insertBriefSheet', () => {
   it('writes the citation, the as-of stamp, the header and one row per brief as an Excel table', async () => {
     const { wb, r, sheet } = await inserted();
-    // No Office here, so no ExcelApi 1.6: the sheet is written and the note says the formats were not (taskpane-formats.test.ts).
-    expect(r).toEqual({ sheet: 'DC Hub briefs', table: 'DCHubBriefs', rows: 3, asOf: '2026-11-21T06:00:00Z', formats: NO_FORMATS });
+    // No Office here, so no ExcelApi 1.6: the sheet is written and the note says the formats were not
+    // (taskpane-formats.test.ts).
+    expect(r).toEqual({
+      sheet: 'DC Hub briefs',
+      table: 'DCHubBriefs',
+      rows: 3,
+      asOf: '2026-11-21T06:00:00Z',
+      formats: NO_FORMATS,
+    });
     expect(sheet.value(0, 0)).toBe(`Source: ${DCPI_CITATION}`);
     expect(sheet.value(1, 0)).toBe('As of 2026-11-21T06:00:00Z');
     expect(sheet.row(HEADER_ROW, 0, W)).toEqual([...BRIEF_CSV_COLUMNS, CHANGED_COLUMN]);
@@ -89,7 +102,14 @@ describe('insertBriefSheet', () => {
   it('keeps the as-of in the workbook settings, and nothing secret', async () => {
     const { wb } = await inserted();
     const stored = JSON.parse(String(wb.settings.get(BRIEF_SETTINGS_KEY)));
-    expect(stored).toEqual([{ table: 'DCHubBriefs', sheet: 'DC Hub briefs', asOf: '2026-11-21T06:00:00Z', insertedAt: '2026-11-21T12:00:00.000Z' }]);
+    expect(stored).toEqual([
+      {
+        table: 'DCHubBriefs',
+        sheet: 'DC Hub briefs',
+        asOf: '2026-11-21T06:00:00Z',
+        insertedAt: '2026-11-21T12:00:00.000Z',
+      },
+    ]);
     expect([...wb.settings.keys()]).toEqual([BRIEF_SETTINGS_KEY]);
     expect(JSON.stringify([...wb.settings.values()])).not.toMatch(/key|token|secret/i);
   });
@@ -98,7 +118,10 @@ describe('insertBriefSheet', () => {
     const { wb } = await inserted();
     const second = await insertBriefSheet(wb.context, ROWS.slice(0, 1));
     expect(second).toMatchObject({ sheet: 'DC Hub briefs (2)', table: 'DCHubBriefs2', rows: 1 });
-    expect(JSON.parse(String(wb.settings.get(BRIEF_SETTINGS_KEY))).map((r: { table: string }) => r.table)).toEqual(['DCHubBriefs', 'DCHubBriefs2']);
+    expect(JSON.parse(String(wb.settings.get(BRIEF_SETTINGS_KEY))).map((r: { table: string }) => r.table)).toEqual([
+      'DCHubBriefs',
+      'DCHubBriefs2',
+    ]);
   });
 });
 
@@ -126,7 +149,10 @@ describe('refreshBriefSheet', () => {
       ROWS[2], // same values as in the sheet: not changed
       row('atlanta', { market_name: '=1+1', computed_at: '2026-11-22T06:00:00Z' }),
     ];
-    const r = await refreshBriefSheet(wb.context, diff, { stamp: '2026-11-22T06:05Z', now: '2026-11-22T06:05:00.000Z' });
+    const r = await refreshBriefSheet(wb.context, diff, {
+      stamp: '2026-11-22T06:05Z',
+      now: '2026-11-22T06:05:00.000Z',
+    });
     expect(r).toEqual({
       table: 'DCHubBriefs',
       changed: ['northern-virginia'],
@@ -162,12 +188,19 @@ describe('refreshBriefSheet', () => {
     expect(sheet.value(atl, W + 2)).toBe('');
     // The as-of moved: stamp cell and workbook setting.
     expect(sheet.value(1, 0)).toBe('As of 2026-11-22T06:00:00Z');
-    expect(JSON.parse(String(wb.settings.get(BRIEF_SETTINGS_KEY)))[0]).toMatchObject({ asOf: '2026-11-22T06:00:00Z', refreshedAt: '2026-11-22T06:05:00.000Z' });
+    expect(JSON.parse(String(wb.settings.get(BRIEF_SETTINGS_KEY)))[0]).toMatchObject({
+      asOf: '2026-11-22T06:00:00Z',
+      refreshedAt: '2026-11-22T06:05:00.000Z',
+    });
   });
 
   it('clears the previous refresh marks and finds columns by header when they were moved', async () => {
     const { wb, sheet } = await withUserColumns();
-    await refreshBriefSheet(wb.context, [row('northern-virginia', { composite_score: 75, computed_at: '2026-11-22T06:00:00Z' })], { stamp: 'day 2' });
+    await refreshBriefSheet(
+      wb.context,
+      [row('northern-virginia', { composite_score: 75, computed_at: '2026-11-22T06:00:00Z' })],
+      { stamp: 'day 2' },
+    );
     // The user swapped the verdict and iso columns.
     const [v, i] = [col('verdict'), col('iso')];
     for (let r = HEADER_ROW; r <= HEADER_ROW + 3; r++) {
@@ -189,7 +222,10 @@ describe('refreshBriefSheet', () => {
     expect(sheet.value(HEADER_ROW, i)).toBe('verdict');
     expect(sheet.value(HEADER_ROW + 2, i)).toBe('CAUTION');
     expect(sheet.cell(HEADER_ROW + 2, v)).toMatchObject({ v: '@SUM(A1)', quoted: true });
-    expect(sheet.cell(HEADER_ROW + 2, col('market_name'))).toMatchObject({ v: '=HYPERLINK("http://evil.example","click")', quoted: true });
+    expect(sheet.cell(HEADER_ROW + 2, col('market_name'))).toMatchObject({
+      v: '=HYPERLINK("http://evil.example","click")',
+      quoted: true,
+    });
     expect(sheet.value(HEADER_ROW + 2, W + 2)).toBe('note 2');
     expect(r.asOf).toBe('2026-11-23T06:00:00Z');
   });

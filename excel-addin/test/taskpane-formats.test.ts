@@ -7,7 +7,11 @@ import { briefRow as row } from './support/briefs';
 import { FakeWorkbook } from './support/excel-mock';
 import { ruleData } from './support/excel-mock-visuals';
 
-const ROWS = [row('ashburn'), row('dallas', { verdict: 'AVOID', queue_wait_months: 60 }), row('phoenix', { verdict: 'CAUTION', composite_score: null })];
+const ROWS = [
+  row('ashburn'),
+  row('dallas', { verdict: 'AVOID', queue_wait_months: 60 }),
+  row('phoenix', { verdict: 'CAUTION', composite_score: null }),
+];
 /** R1C1 of a whole brief column, header excluded. */
 const column = (name: string, rows: number) => {
   const c = BRIEF_TABLE_COLUMNS.indexOf(name) + 1;
@@ -16,9 +20,24 @@ const column = (name: string, rows: number) => {
 
 /** The rules a brief sheet of `rows` rows carries: three verdict fills, a score bar, a months scale. */
 const expected = (rows: number) => [
-  { type: 'ContainsText', address: column('verdict', rows), fill: VERDICT_COLORS[0], rule: { operator: 'Contains', text: 'BUILD' } },
-  { type: 'ContainsText', address: column('verdict', rows), fill: VERDICT_COLORS[1], rule: { operator: 'Contains', text: 'CAUTION' } },
-  { type: 'ContainsText', address: column('verdict', rows), fill: VERDICT_COLORS[2], rule: { operator: 'Contains', text: 'AVOID' } },
+  {
+    type: 'ContainsText',
+    address: column('verdict', rows),
+    fill: VERDICT_COLORS[0],
+    rule: { operator: 'Contains', text: 'BUILD' },
+  },
+  {
+    type: 'ContainsText',
+    address: column('verdict', rows),
+    fill: VERDICT_COLORS[1],
+    rule: { operator: 'Contains', text: 'CAUTION' },
+  },
+  {
+    type: 'ContainsText',
+    address: column('verdict', rows),
+    fill: VERDICT_COLORS[2],
+    rule: { operator: 'Contains', text: 'AVOID' },
+  },
   {
     type: 'DataBar',
     address: column('composite_score', rows),
@@ -41,7 +60,11 @@ const expected = (rows: number) => [
 let supported: string[] = [];
 beforeEach(() => {
   supported = ['1.1', '1.6'];
-  vi.stubGlobal('Office', { context: { requirements: { isSetSupported: (set: string, v: string) => set === 'ExcelApi' && supported.includes(v) } } });
+  vi.stubGlobal('Office', {
+    context: {
+      requirements: { isSetSupported: (set: string, v: string) => set === 'ExcelApi' && supported.includes(v) },
+    },
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -63,7 +86,10 @@ describe('conditional formats of a brief sheet', () => {
     await wb.context.sync();
     const mine = (rules: typeof wb.rules) => rules.filter((x) => x.c === BRIEF_TABLE_COLUMNS.length + 1);
     for (let n = 1; n <= 4; n++) {
-      const diff = [row('dallas', { verdict: n % 2 ? 'BUILD' : 'AVOID', composite_score: 40 + n }), ...(n === 2 ? [row('reno', { verdict: 'CAUTION' })] : [])];
+      const diff = [
+        row('dallas', { verdict: n % 2 ? 'BUILD' : 'AVOID', composite_score: 40 + n }),
+        ...(n === 2 ? [row('reno', { verdict: 'CAUTION' })] : []),
+      ];
       const refreshed = await refreshBriefSheet(wb.context, diff, { stamp: `n${n}` });
       expect(refreshed.formats).toBeUndefined();
       const rows = n >= 2 ? 4 : 3;

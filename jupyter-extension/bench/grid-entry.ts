@@ -64,7 +64,7 @@ function withCanvasTimer<T>(work: () => T): { result: T; canvasMs: number; blitM
       Object.defineProperty(proto, name, { ...desc, value: timed(desc.value, name === 'drawImage') });
       restore.push(() => Object.defineProperty(proto, name, desc));
     } else if (desc.set) {
-      // eslint-disable-next-line @typescript-eslint/unbound-method -- timed() calls it on the receiver (f.apply(this, args))
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- timed() calls it on the receiver
       Object.defineProperty(proto, name, { ...desc, set: timed(desc.set as (...a: unknown[]) => unknown, false) });
       restore.push(() => Object.defineProperty(proto, name, desc));
     }

@@ -34,11 +34,16 @@ export interface MapRun {
   rows: number;
   drawn: number;
   parse_ms: number;
-  /** What runs as the data arrives: the panel's table (rows shaped when read) into the grid's model, the shown rows as records, core's points. */
+  /**
+   * What runs as the data arrives: the panel's table (rows shaped when read) into the grid's model, the shown rows as
+   * records, core's points.
+   */
   table_ms: number;
   /** The rest of core's spec (the US outlines, the footer), the renderer's model, the selection bridge. */
   spec_ms: number;
-  /** JupyterLab's renderer: createRenderer and renderModel (vega-embed: Vega-Lite compile, Vega parse, dataflow, SVG). */
+  /**
+   * JupyterLab's renderer: createRenderer and renderModel (vega-embed: Vega-Lite compile, Vega parse, dataflow, SVG).
+   */
   renderer_ms: number;
   ours_ms: number;
   /** Style, layout and paint of the SVG, up to the next frame. */
@@ -103,7 +108,12 @@ async function map(text: string): Promise<MapRun> {
     document.body.append(host);
     const nb = registry.createRenderer(VEGA_LITE_MIME);
     host.append(nb.node);
-    const model = { data: { [VEGA_LITE_MIME]: drawnSpec }, metadata: { [VEGA_LITE_MIME]: { embed_options: { actions: false } } }, trusted: true, setData() {} };
+    const model = {
+      data: { [VEGA_LITE_MIME]: drawnSpec },
+      metadata: { [VEGA_LITE_MIME]: { embed_options: { actions: false } } },
+      trusted: true,
+      setData() {}
+    };
     const t5 = performance.now();
     await nb.renderModel(model);
     const t6 = performance.now();

@@ -6,7 +6,16 @@
  * was served, an answer derived locally from a wider one, and what the reader mended or left out
  * (named bad records). The CLI prints the same facts on stderr; Excel puts them in closing rows.
  */
-import { beyond, describeDerived, formatAge, previewSentence, toolExplanations, type FetchMeta, type PreviewInfo, type ToolResult } from '@dchub/core';
+import {
+  beyond,
+  describeDerived,
+  formatAge,
+  previewSentence,
+  toolExplanations,
+  type FetchMeta,
+  type PreviewInfo,
+  type ToolResult
+} from '@dchub/core';
 
 export interface AnswerNotes {
   /** What the service explains about the answer, one line each (absent when it explains nothing). */
@@ -40,7 +49,11 @@ export function answerNotes(metas: ReadonlyArray<FetchMeta | undefined>, preview
   else if (gated) notes.preview = 'Preview: part of the data is withheld below your tier.';
   if (stalest) {
     const reason = stalest.reason ?? 'the service could not be asked';
-    notes.stale = { ageMs: stalest.ageMs, reason, text: `Served from the cache (${formatAge(stalest.ageMs)} old): ${reason}.` };
+    notes.stale = {
+      ageMs: stalest.ageMs,
+      reason,
+      text: `Served from the cache (${formatAge(stalest.ageMs)} old): ${reason}.`
+    };
   }
   if (derived && !stalest) notes.derived = `${describeDerived(derived).replace(/^a/, 'A')}.`;
   const said = [...new Set(present.flatMap((m) => m.explanations ?? []))];
@@ -54,7 +67,9 @@ export function answerNotes(metas: ReadonlyArray<FetchMeta | undefined>, preview
  * list the server cut for this caller ("3 of 10") and what opens the rest, and the call's own
  * warnings (an assumed daily MCP allowance exceeded: the call went out).
  */
-export function toolAnswerNotes(result: Pick<ToolResult, 'partial' | 'previewInfo' | 'warnings'> & Partial<Pick<ToolResult, 'data'>>): AnswerNotes {
+export function toolAnswerNotes(
+  result: Pick<ToolResult, 'partial' | 'previewInfo' | 'warnings'> & Partial<Pick<ToolResult, 'data'>>
+): AnswerNotes {
   const notes = answerNotes([], result.previewInfo);
   if (result.partial && !notes.preview) notes.preview = 'Partial: the service cut this answer for your plan.';
   notes.warnings = [...(result.warnings ?? [])];

@@ -48,7 +48,8 @@ export class AnswerBanner {
     put(this._derived, notes.derived);
     const explanations = notes.explanations ?? [];
     // Text nodes only: nothing from an answer is markup.
-    const items = (lines: readonly string[]) => lines.map((text) => Object.assign(document.createElement('li'), { textContent: text }));
+    const items = (lines: readonly string[]) =>
+      lines.map((text) => Object.assign(document.createElement('li'), { textContent: text }));
     this._explanations.replaceChildren(...items(explanations));
     this._explanations.hidden = explanations.length === 0;
     this._warnings.replaceChildren(...items(warningLines(notes.warnings)));
@@ -61,7 +62,8 @@ export class AnswerBanner {
     d.warnings = String(notes.warnings.length);
     if (notes.stale) d.staleReason = notes.stale.reason;
     else delete d.staleReason;
-    this.node.hidden = !notes.preview && !notes.stale && !notes.derived && notes.warnings.length === 0 && explanations.length === 0;
+    this.node.hidden =
+      !notes.preview && !notes.stale && !notes.derived && notes.warnings.length === 0 && explanations.length === 0;
   }
 
   clear(): void {

@@ -58,7 +58,8 @@ export interface BriefsRefreshResult {
 
 /**
  * Market briefs: every brief the caller's tier may see, in a sortable and filterable grid with
- * coloured verdicts, in a main-area view (`view`); the sidebar tab keeps Refresh and the errors. Refresh asks `/diff` for briefs recomputed since the newest `computed_at`
+ * coloured verdicts, in a main-area view (`view`); the sidebar tab keeps Refresh and the errors. Refresh asks `/diff`
+ * for briefs recomputed since the newest `computed_at`
  * in the table, merges them in place and highlights the changed rows. The DOM summary
  * (`.jp-DCHub-briefs-count[data-count]`, `.jp-DCHub-briefs-changed[data-changed]`,
  * `.jp-DCHub-briefs-status[data-stale][data-offline]`) says what the canvas paints.
@@ -150,7 +151,11 @@ export class BriefsPanel extends Panel implements TableSource {
     bottom.node.append(tableActions(this.kind, options.actions), this._citation);
     this.view.addWidget(bottom);
 
-    this._view = { error: this._error, setBusy: (busy) => this._setBusy(busy), onError: (err) => this._showFailure(err) };
+    this._view = {
+      error: this._error,
+      setBusy: (busy) => this._setBusy(busy),
+      onError: (err) => this._showFailure(err)
+    };
 
     // Keep "refreshed N min ago" current.
     this._ageTimer = setInterval(() => this._showStatus(), 30_000);
@@ -290,11 +295,17 @@ export class BriefsPanel extends Panel implements TableSource {
   private _showFailure(err: unknown): void {
     // A read cut short by reset() (the connection changed) or by closing is no failure to show.
     if (err instanceof DOMException && err.name === 'AbortError') return;
-    showError(this._error, err, failureHint(this._connection.state.mode, 'The Jupyter server could not reach the DC Hub service.'));
+    showError(
+      this._error,
+      err,
+      failureHint(this._connection.state.mode, 'The Jupyter server could not reach the DC Hub service.')
+    );
     if (this._rows) {
       // Keep showing what we have, marked offline.
       // Unreachable (or the relay could not reach it: 5xx) means offline; a refused request does not.
-      this._status.dataset.offline = String(err instanceof DchubError && (err.kind === 'network' || err.kind === 'server'));
+      this._status.dataset.offline = String(
+        err instanceof DchubError && (err.kind === 'network' || err.kind === 'server')
+      );
       this._showStatus();
     }
   }
@@ -322,7 +333,8 @@ export class BriefsPanel extends Panel implements TableSource {
     if (this._tier) this._count.dataset.tier = this._tier;
     if (this._asOf) this._count.dataset.asOf = this._asOf;
     const tier = this._tier ? ` (${this._tier} tier)` : '';
-    this._count.textContent = shown === total ? `${total} market briefs${tier}` : `${shown} of ${total} market briefs${tier}`;
+    this._count.textContent =
+      shown === total ? `${total} market briefs${tier}` : `${shown} of ${total} market briefs${tier}`;
   }
 
   /** Lists the changed and added slugs after a refresh (the first load changes nothing). */
@@ -341,7 +353,9 @@ export class BriefsPanel extends Panel implements TableSource {
 
   private _showStatus(): void {
     if (this._lastRefreshed === null) return;
-    const parts = [`Refreshed ${formatAge(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`];
+    const parts = [
+      `Refreshed ${formatAge(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
+    ];
     if (this._asOf) parts.push(`data as of ${this._asOf}`);
     if (this._status.dataset.offline === 'true') parts.push('OFFLINE: showing the last data received');
     else if (this._status.dataset.stale === 'true') parts.push('STALE: served from cache');

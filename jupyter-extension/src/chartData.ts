@@ -60,14 +60,21 @@ export interface ChartSource {
  * that there is one), the stalest part's age and reason (as the banner says it), and the table's
  * citation and as-of.
  */
-export function chartContext(metas: ReadonlyArray<FetchMeta | undefined>, source: { citation?: string; asOf?: string } = {}): ChartContext {
+export function chartContext(
+  metas: ReadonlyArray<FetchMeta | undefined>,
+  source: { citation?: string; asOf?: string } = {}
+): ChartContext {
   const present = metas.filter((m): m is FetchMeta => m !== undefined);
   const info = present.find((m) => m.previewInfo)?.previewInfo;
   const notes = answerNotes(present);
   return {
     asOf: source.asOf ?? null,
     citation: source.citation ?? null,
-    preview: info ? { shown: info.shown ?? null, total: info.total ?? null } : present.some((m) => m.preview) ? { shown: null, total: null } : null,
+    preview: info
+      ? { shown: info.shown ?? null, total: info.total ?? null }
+      : present.some((m) => m.preview)
+        ? { shown: null, total: null }
+        : null,
     stale: notes.stale ? { ageMs: notes.stale.ageMs, reason: notes.stale.reason } : null
   };
 }

@@ -18,7 +18,10 @@ export interface RenderedChart {
   view: VegaView | null;
 }
 
-/** Options of vega-embed (JupyterLab reads them from the model's metadata): no online actions; SVG, whose marks tests count. */
+/**
+ * Options of vega-embed (JupyterLab reads them from the model's metadata): no online actions; SVG, whose marks tests
+ * count.
+ */
 export const EMBED_OPTIONS = { actions: false, renderer: 'svg' } as const;
 
 /**
@@ -43,7 +46,10 @@ export function chartModel(spec: VegaLiteSpec): MimeModel {
  */
 export function viewOf(renderer: Widget): VegaView | null {
   const view = (renderer as unknown as { _result?: { view?: Partial<VegaView> } })._result?.view;
-  return view && typeof view.addSignalListener === 'function' && typeof view.data === 'function' && typeof view.runAsync === 'function'
+  return view &&
+    typeof view.addSignalListener === 'function' &&
+    typeof view.data === 'function' &&
+    typeof view.runAsync === 'function'
     ? (view as VegaView)
     : null;
 }

@@ -38,7 +38,8 @@ export class ChartSwitch implements ShowSwitch {
   private readonly _status = hiddenDiv('jp-DCHub-chart-status', '', 'status');
   private _mode: ShowMode = 'table';
   private readonly _chosen = new Map<'chart' | 'map', string>();
-  private _drawn: { rendered: RenderedChart; rows: ChartRows; name: string; selection: MapSelection | null } | null = null;
+  private _drawn: { rendered: RenderedChart; rows: ChartRows; name: string; selection: MapSelection | null } | null =
+    null;
   private _generation = 0;
   private _timer: ReturnType<typeof setTimeout> | undefined;
   /** The draw under way: asked again for the same rows, it is awaited rather than started twice. */
@@ -196,7 +197,11 @@ export class ChartSwitch implements ShowSwitch {
     const kind = this._mode;
     this._say('drawing', kind === 'map' ? 'Drawing the map…' : 'Drawing the chart…');
     try {
-      const spec = await buildChart(name, { rows: rows.records, ...this._options.source.chartContext() }, this._options.source.chartOptions?.(name) ?? {});
+      const spec = await buildChart(
+        name,
+        { rows: rows.records, ...this._options.source.chartContext() },
+        this._options.source.chartOptions?.(name) ?? {}
+      );
       if (generation !== this._generation) return;
       this._clear();
       const rendered = await renderer.render(spec, this.area);
@@ -209,7 +214,12 @@ export class ChartSwitch implements ShowSwitch {
           : null;
       this._drawn = { rendered, rows, name, selection };
       this.facts = facts;
-      Object.assign(this.area.node.dataset, { chart: name, rows: String(facts.rows), drawn: String(facts.drawn), selectable: String(!!selection) });
+      Object.assign(this.area.node.dataset, {
+        chart: name,
+        rows: String(facts.rows),
+        drawn: String(facts.drawn),
+        selectable: String(!!selection)
+      });
       this._showSelected();
       this._say('drawn');
     } catch (err) {

@@ -53,7 +53,9 @@ export interface ConnectionState {
 /** Browser storage slot of the key in direct mode (never the settings file, never a notebook). */
 export const KEY_STORAGE = 'dchub:apiKey';
 
-/** IndexedDB database of the answers an earlier panel kept beside the relay's (dropped: the relay's cache is the one). */
+/**
+ * IndexedDB database of the answers an earlier panel kept beside the relay's (dropped: the relay's cache is the one).
+ */
 const OLD_RELAY_CACHE = 'dchub-cache-proxy';
 
 /**
@@ -153,7 +155,8 @@ export class Connection {
       let mcp: McpToolClient | null = null;
       // MCP answers that carry X-RateLimit-* headers correct the MCP allowance (not the REST one).
       const observe = (res: Response) => {
-        if (res.headers.has('x-ratelimit-limit') || res.headers.has('x-ratelimit-remaining')) void mcp?.ledger?.correct(res.headers);
+        if (res.headers.has('x-ratelimit-limit') || res.headers.has('x-ratelimit-remaining'))
+          void mcp?.ledger?.correct(res.headers);
       };
       mcp = new McpToolClient(client, {
         apiKey: this._readKey() || undefined,
@@ -253,14 +256,22 @@ export class Connection {
         const settings = this._serverSettings;
         // The relay keeps the answers and the daily ledger (core: a relayed client keeps neither) and
         // says how each answer was obtained, for the banners.
-        this._client = new DchubClient({ baseUrl: proxyBaseUrl(settings.baseUrl), fetch: relayFetch(settings), relayed: true });
+        this._client = new DchubClient({
+          baseUrl: proxyBaseUrl(settings.baseUrl),
+          fetch: relayFetch(settings),
+          relayed: true
+        });
         this._ledgerId = '';
         this._state = { mode: 'proxy', serviceUrl: proxy.base_url, hasKey: proxy.has_key };
       } else {
         // Core's caller client: answers and the daily ledger in one store (IndexedDB, so both survive
         // reloads), the ledger named by the service's host and the caller, as the CLI names its own.
         const key = this._readKey();
-        const caller = createCallerClient({ baseUrl: this._config.baseUrl, apiKey: key || undefined, store: this._store('dchub-cache') });
+        const caller = createCallerClient({
+          baseUrl: this._config.baseUrl,
+          apiKey: key || undefined,
+          store: this._store('dchub-cache')
+        });
         this._client = caller.client;
         this._ledgerId = caller.ledgerId;
         this._state = { mode: 'direct', serviceUrl: this._client.baseUrl.replace(/\/$/, ''), hasKey: !!key };

@@ -50,7 +50,12 @@ export function div(className: string, text = ''): HTMLDivElement {
   return el;
 }
 
-export function button(className: string, text: string, onClick?: () => void, type: 'button' | 'submit' = 'button'): HTMLButtonElement {
+export function button(
+  className: string,
+  text: string,
+  onClick?: () => void,
+  type: 'button' | 'submit' = 'button'
+): HTMLButtonElement {
   const el = document.createElement('button');
   el.type = type;
   el.className = `jp-DCHub-button ${className}`;
@@ -69,7 +74,11 @@ function input(type: string, name: string, placeholder?: string, className = 'jp
   return el;
 }
 
-export function numberInput(name: string, placeholder: string, attrs: { min?: string; step?: string } = {}): HTMLInputElement {
+export function numberInput(
+  name: string,
+  placeholder: string,
+  attrs: { min?: string; step?: string } = {}
+): HTMLInputElement {
   const el = input('number', name, placeholder);
   el.step = attrs.step ?? 'any';
   if (attrs.min !== undefined) el.min = attrs.min;
@@ -88,7 +97,11 @@ export function checkbox(name: string): HTMLInputElement {
 }
 
 /** A `<select>` offering `values` (each its own label); `multiple` is set before any option. */
-export function select(name: string, values: Iterable<string> = [], opts: { className?: string; multiple?: boolean } = {}): HTMLSelectElement {
+export function select(
+  name: string,
+  values: Iterable<string> = [],
+  opts: { className?: string; multiple?: boolean } = {}
+): HTMLSelectElement {
   const el = document.createElement('select');
   el.name = name;
   if (opts.multiple) el.multiple = true;
@@ -150,7 +163,9 @@ export const CONNECTION_HINT = 'Check the connection to the DC Hub service.';
 
 /** The hint for a failed call: `proxyHint` when going through the Jupyter server's relay, else the direct-mode one. */
 export function failureHint(mode: 'proxy' | 'direct', proxyHint: string): string {
-  return mode === 'proxy' ? proxyHint : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
+  return mode === 'proxy'
+    ? proxyHint
+    : 'Check the DC Hub base URL in Settings and that the service accepts requests from this page (CORS).';
 }
 
 /** A number field's value for core validation: '' when blank, the text otherwise. */
@@ -189,7 +204,10 @@ export function showError(el: HTMLElement, err: unknown, networkHint: string): v
   // What the service explained beyond its message (a hint, the valid names it suggests, where to get
   // a key), a line each under it; text nodes only.
   const explanations = err instanceof DchubError ? err.explanations : [];
-  el.replaceChildren(message, ...explanations.map((line) => Object.assign(div('jp-DCHub-error-explanation'), { textContent: line })));
+  el.replaceChildren(
+    message,
+    ...explanations.map((line) => Object.assign(div('jp-DCHub-error-explanation'), { textContent: line }))
+  );
   el.dataset.explanations = String(explanations.length);
   el.hidden = false;
 }

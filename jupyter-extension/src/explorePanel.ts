@@ -174,7 +174,12 @@ export class ExplorePanel extends Panel implements TableSource {
     this._request = new LatestRequest({
       error: this._error,
       setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy),
-      onError: (err) => showError(this._error, err, failureHint(options.connection.state.mode, 'The Jupyter server could not reach the DC Hub service.'))
+      onError: (err) =>
+        showError(
+          this._error,
+          err,
+          failureHint(options.connection.state.mode, 'The Jupyter server could not reach the DC Hub service.')
+        )
     });
   }
 
@@ -189,7 +194,9 @@ export class ExplorePanel extends Panel implements TableSource {
     this._select.value = resource;
     this._renderForm();
     for (const [name, value] of Object.entries(values)) {
-      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(`[name="${CSS.escape(name)}"]`);
+      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+        `[name="${CSS.escape(name)}"]`
+      );
       if (el) el.value = value;
     }
   }
@@ -263,7 +270,10 @@ export class ExplorePanel extends Panel implements TableSource {
 
   private _values(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name]')) out[el.name] = el.value;
+    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+      '[name]'
+    ))
+      out[el.name] = el.value;
     return out;
   }
 }

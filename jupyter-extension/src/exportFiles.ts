@@ -57,15 +57,31 @@ export function pandasSnippet(relativePath: string, dateColumns: readonly string
 }
 
 /** Markdown that travels with the data: what it is, where it came from, the citation. */
-export function citationMarkdown(opts: { title: string; path: string; citation?: string; asOf?: string; rows: number; exportedAt: Date }): string {
-  const lines = [`**${escapeMarkdown(opts.title)}**: ${opts.rows} rows exported to \`${opts.path}\` on ${opts.exportedAt.toISOString()}.`];
+export function citationMarkdown(opts: {
+  title: string;
+  path: string;
+  citation?: string;
+  asOf?: string;
+  rows: number;
+  exportedAt: Date;
+}): string {
+  const lines = [
+    `**${escapeMarkdown(opts.title)}**: ${opts.rows} rows exported to \`${opts.path}\` on ${opts.exportedAt.toISOString()}.`
+  ];
   if (opts.asOf) lines.push('', `Data as of ${escapeMarkdown(opts.asOf)}.`);
   lines.push('', `Source: ${escapeMarkdown(opts.citation ?? 'DC Hub, dchub.cloud')}`);
   return lines.join('\n');
 }
 
 /** The plain-text citation file written beside an exported CSV. */
-export function citationText(opts: { title: string; csvName: string; citation?: string; asOf?: string; rows: number; exportedAt: Date }): string {
+export function citationText(opts: {
+  title: string;
+  csvName: string;
+  citation?: string;
+  asOf?: string;
+  rows: number;
+  exportedAt: Date;
+}): string {
   const lines = [`${opts.title}: ${opts.csvName} (${opts.rows} rows)`, `Exported: ${opts.exportedAt.toISOString()}`];
   if (opts.asOf) lines.push(`Data as of: ${opts.asOf}`);
   lines.push(`Citation: ${opts.citation ?? 'DC Hub, dchub.cloud'}`);

@@ -2,7 +2,16 @@ import { toCsv, type Table } from '@dchub/core';
 import { PathExt } from '@jupyterlab/coreutils';
 import { NotebookActions, type NotebookPanel } from '@jupyterlab/notebook';
 import type { Contents } from '@jupyterlab/services';
-import { citationFileName, citationMarkdown, citationText, dateColumnsOf, datedFileName, joinPath, numberedFileName, pandasSnippet } from './exportFiles';
+import {
+  citationFileName,
+  citationMarkdown,
+  citationText,
+  dateColumnsOf,
+  datedFileName,
+  joinPath,
+  numberedFileName,
+  pandasSnippet
+} from './exportFiles';
 import type { PythonCall } from './dom';
 import { pythonCell, pythonMarkdown } from './pycode';
 
@@ -50,13 +59,24 @@ export async function exportTableCsv(
   await contents.save(citationPath, {
     type: 'file',
     format: 'text',
-    content: citationText({ title: source.exportTitle, csvName: name, citation: table.citation, asOf: table.asOf, rows: table.rows.length, exportedAt: now })
+    content: citationText({
+      title: source.exportTitle,
+      csvName: name,
+      citation: table.citation,
+      asOf: table.asOf,
+      rows: table.rows.length,
+      exportedAt: now
+    })
   });
   return { path, citationPath, rows: table.rows.length, columns: table.columns.length };
 }
 
 /** Adds a markdown cell and a code cell below the active cell; returns their indices. */
-function insertCells(panel: NotebookPanel, markdown: string, code: string): { markdownIndex: number; codeIndex: number } {
+function insertCells(
+  panel: NotebookPanel,
+  markdown: string,
+  code: string
+): { markdownIndex: number; codeIndex: number } {
   const notebook = panel.content;
   NotebookActions.insertBelow(notebook);
   NotebookActions.changeCellType(notebook, 'markdown');
@@ -82,7 +102,11 @@ export function insertPythonCells(
   baseUrl?: string
 ): { markdownIndex: number; codeIndex: number; code: string } {
   const code = pythonCell({ call: call.call, variable: call.variable, baseUrl, chart: call.chart });
-  const cells = insertCells(panel, pythonMarkdown({ title: source.exportTitle, citation: table?.citation, asOf: table?.asOf }), code);
+  const cells = insertCells(
+    panel,
+    pythonMarkdown({ title: source.exportTitle, citation: table?.citation, asOf: table?.asOf }),
+    code
+  );
   return { ...cells, code };
 }
 
@@ -100,7 +124,14 @@ export function insertLoaderCells(
   const relative = PathExt.relative(PathExt.dirname(panel.context.path), exported.path);
   return insertCells(
     panel,
-    citationMarkdown({ title: source.exportTitle, path: relative, citation: table.citation, asOf: table.asOf, rows: table.rows.length, exportedAt: now }),
+    citationMarkdown({
+      title: source.exportTitle,
+      path: relative,
+      citation: table.citation,
+      asOf: table.asOf,
+      rows: table.rows.length,
+      exportedAt: now
+    }),
     pandasSnippet(relative, dateColumnsOf(table))
   );
 }

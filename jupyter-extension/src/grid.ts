@@ -1,4 +1,12 @@
-import { BasicKeyHandler, BasicMouseHandler, BasicSelectionModel, type CellRenderer, DataGrid, RendererMap, TextRenderer } from '@lumino/datagrid';
+import {
+  BasicKeyHandler,
+  BasicMouseHandler,
+  BasicSelectionModel,
+  type CellRenderer,
+  DataGrid,
+  RendererMap,
+  TextRenderer
+} from '@lumino/datagrid';
 import type { Cell } from '@dchub/core';
 import { Widget } from '@lumino/widgets';
 import { cellText, verdictColor } from './tableView';
@@ -12,7 +20,13 @@ export class SortingMouseHandler extends BasicMouseHandler {
   onMouseDown(grid: DataGrid, event: MouseEvent): void {
     const hit = grid.hitTest(event.clientX, event.clientY);
     const model = grid.dataModel;
-    if (event.button === 0 && hit.region === 'column-header' && model instanceof TableModel && hit.x > RESIZE_MARGIN && hit.x < hit.width - RESIZE_MARGIN) {
+    if (
+      event.button === 0 &&
+      hit.region === 'column-header' &&
+      model instanceof TableModel &&
+      hit.x > RESIZE_MARGIN &&
+      hit.x < hit.width - RESIZE_MARGIN
+    ) {
       model.toggleSort(hit.column);
       event.preventDefault();
       return;
@@ -127,7 +141,8 @@ export class TableGrid extends DataGrid {
     this._font = `${size} ${family}`;
     const changed = (config: CellRenderer.CellConfig) => (config.metadata['changed'] ? changedBg : '');
     const verdictColumn = this._verdictColumn;
-    const isVerdict = (config: CellRenderer.CellConfig) => verdictColumn !== undefined && this.model.table.columns[config.column] === verdictColumn;
+    const isVerdict = (config: CellRenderer.CellConfig) =>
+      verdictColumn !== undefined && this.model.table.columns[config.column] === verdictColumn;
     const body = new TextRenderer({
       font: (config) => (isVerdict(config) && verdictColor(config.value) ? `bold ${this._font}` : this._font),
       textColor: (config) => (isVerdict(config) ? (verdictColor(config.value) ?? text) : text),
@@ -142,7 +157,10 @@ export class TableGrid extends DataGrid {
       backgroundColor: changed,
       horizontalAlignment: 'right'
     });
-    this.cellRenderers = new RendererMap({ body, 'column-header': header, 'corner-header': header, 'row-header': rowHeader }, body);
+    this.cellRenderers = new RendererMap(
+      { body, 'column-header': header, 'corner-header': header, 'row-header': rowHeader },
+      body
+    );
   }
 
   /** Sizes each column to its header and the first rows' text, within sane bounds. */

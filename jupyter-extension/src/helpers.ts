@@ -33,7 +33,10 @@ export interface CallsLeft {
   shared: boolean;
 }
 
-/** The relay's `GET dchub/quota` answer (`{tier, limit, used, remaining, resets_at, confirmed}`), or null when it is not one. */
+/**
+ * The relay's `GET dchub/quota` answer (`{tier, limit, used, remaining, resets_at, confirmed}`), or null when it is not
+ * one.
+ */
 export function readRelayQuota(body: unknown): CallsLeft | null {
   const q = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;

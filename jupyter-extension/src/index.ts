@@ -18,4 +18,14 @@ export { CommandIDs, IDchub, IDchubCharts } from './tokens';
 export { TableModel, QueueModel } from './tableModel';
 export { Connection, DEFAULT_CONFIG, type PanelConfig } from './connection';
 
-export default [corePlugin, chartsPlugin, queuePlugin, briefsPlugin, sitePlugin, rankingPlugin, toolsPlugin, explorePlugin, exportPlugin];
+export default [
+  corePlugin,
+  chartsPlugin,
+  queuePlugin,
+  briefsPlugin,
+  sitePlugin,
+  rankingPlugin,
+  toolsPlugin,
+  explorePlugin,
+  exportPlugin
+];

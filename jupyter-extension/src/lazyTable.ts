@@ -6,7 +6,11 @@ import { lazyRows } from './tableView';
  * A table whose rows are shaped only when read: painting the first screen of 50,000 records shapes
  * the visible rows, not all of them (sorting and filtering shape each row once, then keep it).
  */
-export function lazyRecordsTable(records: readonly Record<string, unknown>[], columns: readonly string[], extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
+export function lazyRecordsTable(
+  records: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  extra: Omit<Table, 'columns' | 'rows'> = {}
+): Table {
   const cols = [...columns];
   return {
     columns: cols,
@@ -23,6 +27,8 @@ export function lazyRecordsTable(records: readonly Record<string, unknown>[], co
 /** The queue survivors as core's `queueTable` shapes them (columns, citation, as-of, hint), rows on demand. */
 export function lazyQueueTable(result: QueueResultT): Table {
   const { columns, rows: _none, ...extra } = queueTable({ ...result, results: [] });
-  const records = result.results.map((r) => (r.lng === undefined || r.lng === null ? { ...r, lng: (r as { lon?: number | null }).lon } : r));
+  const records = result.results.map((r) =>
+    r.lng === undefined || r.lng === null ? { ...r, lng: (r as { lon?: number | null }).lon } : r
+  );
   return lazyRecordsTable(records, columns, extra);
 }

@@ -156,7 +156,9 @@ export class McpPanel extends Panel implements TableSource {
     this._select.value = tool;
     this._renderForm();
     for (const [name, value] of Object.entries(values)) {
-      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(`[name="arg_${CSS.escape(name)}"]`);
+      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+        `[name="arg_${CSS.escape(name)}"]`
+      );
       if (!el) continue;
       if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === true || value === 'true';
       else el.value = String(value);
@@ -219,14 +221,20 @@ export class McpPanel extends Panel implements TableSource {
         control.placeholder = `JSON list, or ${fields || 'a,b'}; ${fields || 'a,b'}`;
       } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : (scalarText(prop.default) ?? ''));
       control.title = prop.description ?? '';
-      return field(label, control, kind === 'boolean' ? CHECK_FIELD : kind === 'records' ? WIDE_FIELD : 'jp-DCHub-field');
+      return field(
+        label,
+        control,
+        kind === 'boolean' ? CHECK_FIELD : kind === 'records' ? WIDE_FIELD : 'jp-DCHub-field'
+      );
     });
     this._fields.replaceChildren(...controls);
   }
 
   private _values(): Record<string, string | boolean> {
     const out: Record<string, string | boolean> = {};
-    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name^="arg_"]')) {
+    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+      '[name^="arg_"]'
+    )) {
       const name = el.name.slice(4);
       out[name] = el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value;
     }

@@ -52,7 +52,10 @@ export function formNumber(text: string): number | string | undefined {
  * same by default, the weights from the frame's attrs).
  */
 export function chartCall(name: string, variable: string, options: { maxTtpMonths?: number } = {}): string {
-  const args = options.maxTtpMonths !== undefined && Number.isFinite(options.maxTtpMonths) ? `, max_ttp_months=${pyValue(options.maxTtpMonths)}` : '';
+  const args =
+    options.maxTtpMonths !== undefined && Number.isFinite(options.maxTtpMonths)
+      ? `, max_ttp_months=${pyValue(options.maxTtpMonths)}`
+      : '';
   return `charts.${name}(${variable}${args})`;
 }
 

@@ -1,5 +1,16 @@
 import { QUEUE_ISOS, QUEUE_PREDICATES, QueueFilters, type QueueFiltersInput, type QueuePredicate } from '@dchub/core';
-import { button, checkbox, CHECK_FIELD, field, numberInput, readNumber, select, submitForm, textInput, WIDE_FIELD } from './dom';
+import {
+  button,
+  checkbox,
+  CHECK_FIELD,
+  field,
+  numberInput,
+  readNumber,
+  select,
+  submitForm,
+  textInput,
+  WIDE_FIELD
+} from './dom';
 import { formNumber, pythonCall } from './pycode';
 
 /** How the form edits a predicate: the ISO list, a number box, a text box or a checkbox. */
@@ -65,7 +76,10 @@ export class QueueForm {
       } else {
         control =
           c.kind === 'number'
-            ? numberInput(p, c.placeholder ?? '', { min: p === LIMIT ? '1' : '0', ...(p === LIMIT ? { step: '1' } : {}) })
+            ? numberInput(p, c.placeholder ?? '', {
+                min: p === LIMIT ? '1' : '0',
+                ...(p === LIMIT ? { step: '1' } : {})
+              })
             : textInput(p, c.placeholder ?? '');
         fields.push(field(c.label, control));
       }
@@ -87,7 +101,11 @@ export class QueueForm {
       const el = this._controls.get(p)!;
       const kind = QUEUE_CONTROLS[p].kind;
       out[p] =
-        kind === 'isos' ? [...(el as HTMLSelectElement).selectedOptions].map((o) => o.value) : kind === 'check' ? (el as HTMLInputElement).checked : el.value;
+        kind === 'isos'
+          ? [...(el as HTMLSelectElement).selectedOptions].map((o) => o.value)
+          : kind === 'check'
+            ? (el as HTMLInputElement).checked
+            : el.value;
     }
     return out as QueueQuery;
   }
@@ -128,7 +146,15 @@ export function queuePythonCall(q: QueueQuery, defaultLimit: number): string {
   for (const p of QUEUE_PREDICATES) {
     const v = q[p];
     const kind = QUEUE_CONTROLS[p].kind;
-    const typed = Array.isArray(v) ? (v.length ? v.join(',') : undefined) : typeof v === 'boolean' ? v : kind === 'number' ? formNumber(v) : v.trim();
+    const typed = Array.isArray(v)
+      ? v.length
+        ? v.join(',')
+        : undefined
+      : typeof v === 'boolean'
+        ? v
+        : kind === 'number'
+          ? formNumber(v)
+          : v.trim();
     const value = p === LIMIT ? (typed ?? defaultLimit) : typed;
     args[p] = value === CORE_DEFAULTS[p] ? undefined : value;
   }

@@ -84,7 +84,10 @@ export class QueuePanel extends Panel implements TableSource {
   private readonly _hintApply: HTMLButtonElement;
   private readonly _error: HTMLElement;
   private readonly _citation: HTMLElement;
-  /** What a preview withholds (and which of the user's filters it ignored), a stale answer's age, derived answers, bad records. */
+  /**
+   * What a preview withholds (and which of the user's filters it ignored), a stale answer's age, derived answers, bad
+   * records.
+   */
   private readonly _banner = new AnswerBanner('jp-DCHub-queue-banner');
   private readonly _handoff: HTMLButtonElement;
   private readonly _rankSelected: HTMLButtonElement;
@@ -311,8 +314,10 @@ export class QueuePanel extends Panel implements TableSource {
 
     // The service's explanations (the ISOs the cut excluded, its hint) are in the banner; when the cut
     // left nothing and the service suggests a value, one button asks again with it.
-    const suggestion = result.results.length === 0 && fetchMeta(result)?.explanations?.length ? suggestedMaxTtp(result) : undefined;
-    this._hintText.textContent = suggestion !== undefined ? `Time to power: ask again with max_ttp_months ${suggestion}` : '';
+    const suggestion =
+      result.results.length === 0 && fetchMeta(result)?.explanations?.length ? suggestedMaxTtp(result) : undefined;
+    this._hintText.textContent =
+      suggestion !== undefined ? `Time to power: ask again with max_ttp_months ${suggestion}` : '';
     this._hintApply.hidden = suggestion === undefined;
     this._hintApply.textContent = suggestion !== undefined ? `Use ${suggestion} months` : 'Use this value';
     if (suggestion !== undefined) this._hintApply.dataset.value = String(suggestion);
@@ -323,7 +328,10 @@ export class QueuePanel extends Panel implements TableSource {
   }
 
   private _showFailure(err: unknown): void {
-    const hint = failureHint(this._connection.state.mode, 'The Jupyter server could not reach the DC Hub service (check DCHUB_BASE_URL on the server).');
+    const hint = failureHint(
+      this._connection.state.mode,
+      'The Jupyter server could not reach the DC Hub service (check DCHUB_BASE_URL on the server).'
+    );
     showError(this._error, err, hint);
     this._count.hidden = true;
   }

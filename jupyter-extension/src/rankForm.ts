@@ -2,7 +2,14 @@
  * The ranking form's rows (pure, no DOM): candidates from selected table rows, and the editor rows
  * handed to core's readers of ranking arguments (parseObjectives, parseConstraints), which every host shares.
  */
-import { parseConstraints, parseObjectives, type Cell, type Constraints, type Objectives, type Table } from '@dchub/core';
+import {
+  parseConstraints,
+  parseObjectives,
+  type Cell,
+  type Constraints,
+  type Objectives,
+  type Table
+} from '@dchub/core';
 
 /** One row of the ranking objectives editor: a field and a signed weight as typed. */
 export interface ObjectiveRow {
@@ -21,7 +28,11 @@ export interface ConstraintRow {
  * Ranking candidates from table rows: `id` from `idColumn`, plus every numeric cell (metrics,
  * coordinates). Text cells other than the id are left out; the service ranks on numbers.
  */
-export function candidatesFromRows(table: Table, rows: readonly number[], idColumn: string): Array<Record<string, Cell>> {
+export function candidatesFromRows(
+  table: Table,
+  rows: readonly number[],
+  idColumn: string
+): Array<Record<string, Cell>> {
   const idIndex = table.columns.indexOf(idColumn);
   return rows.map((i) => {
     const row = table.rows[i] ?? [];

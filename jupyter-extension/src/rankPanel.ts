@@ -91,7 +91,12 @@ export class RankPanel extends Panel implements TableSource {
   private readonly _citation: HTMLElement;
   private readonly _request: LatestRequest;
   private readonly _showView: (view: ResultView) => void;
-  private _lastArgs: { objectives: Objectives; constraints: Constraints | undefined; mode: ScoringMode; topK: number } | null = null;
+  private _lastArgs: {
+    objectives: Objectives;
+    constraints: Constraints | undefined;
+    mode: ScoringMode;
+    topK: number;
+  } | null = null;
 
   constructor(options: RankPanelOptions) {
     super();
@@ -103,7 +108,10 @@ export class RankPanel extends Panel implements TableSource {
 
     const top = new Widget();
     top.addClass('jp-DCHub-top');
-    this._candidateInfo = div('jp-DCHub-rank-candidates', 'No candidates yet: select rows in the Queue tab and press "Rank selected".');
+    this._candidateInfo = div(
+      'jp-DCHub-rank-candidates',
+      'No candidates yet: select rows in the Queue tab and press "Rank selected".'
+    );
     this._candidateInfo.dataset.count = '0';
     this._fieldList = document.createElement('datalist');
     this._fieldList.id = `jp-DCHub-rank-fields-${Math.random().toString(36).slice(2, 8)}`;
@@ -111,8 +119,12 @@ export class RankPanel extends Panel implements TableSource {
     const form = submitForm('jp-DCHub-rank-form', () => options.onRank());
     this._objectives = div('jp-DCHub-rank-objectives');
     this._constraints = div('jp-DCHub-rank-constraints');
-    const addObjective = button('jp-DCHub-rank-add-objective', '+ Objective', () => this._addObjective({ field: '', weight: '1' }));
-    const addConstraint = button('jp-DCHub-rank-add-constraint', '+ Constraint', () => this._addConstraint({ field: '', min: '', max: '' }));
+    const addObjective = button('jp-DCHub-rank-add-objective', '+ Objective', () =>
+      this._addObjective({ field: '', weight: '1' })
+    );
+    const addConstraint = button('jp-DCHub-rank-add-constraint', '+ Constraint', () =>
+      this._addConstraint({ field: '', min: '', max: '' })
+    );
     this._mode = select('mode', RANK_SCORING_MODES);
     this._topK = numberInput('top_k', 'all', { min: '1', step: '1' });
     this._button = button('jp-DCHub-rank-run', 'Rank', undefined, 'submit');
@@ -149,7 +161,13 @@ export class RankPanel extends Panel implements TableSource {
       () => [fetchMeta(this._last)],
       () => (this._lastArgs ? { objectives: this._lastArgs.objectives } : {})
     );
-    this.charts = new ChartSwitch({ charts: options.charts, choices: VIEW_CHARTS.ranking, table: this.grid, grid: this.grid, source });
+    this.charts = new ChartSwitch({
+      charts: options.charts,
+      choices: VIEW_CHARTS.ranking,
+      table: this.grid,
+      grid: this.grid,
+      source
+    });
     head.node.append(this.charts.bar, this._count, this._caveats);
     this.view.addWidget(head);
     this.view.addWidget(this.grid);
@@ -183,9 +201,13 @@ export class RankPanel extends Panel implements TableSource {
   /** The objectives and constraints as edited. */
   get editor(): { objectives: ObjectiveRow[]; constraints: ConstraintRow[]; mode: string } {
     const rows = (parent: HTMLElement) => [...parent.querySelectorAll<HTMLElement>('.jp-DCHub-rank-row')];
-    const value = (row: HTMLElement, name: string) => row.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value ?? '';
+    const value = (row: HTMLElement, name: string) =>
+      row.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value ?? '';
     return {
-      objectives: rows(this._objectives).map((r) => ({ field: value(r, 'objective_field'), weight: value(r, 'objective_weight') })),
+      objectives: rows(this._objectives).map((r) => ({
+        field: value(r, 'objective_field'),
+        weight: value(r, 'objective_weight')
+      })),
       constraints: rows(this._constraints).map((r) => ({
         field: value(r, 'constraint_field'),
         min: value(r, 'constraint_min'),
@@ -215,7 +237,8 @@ export class RankPanel extends Panel implements TableSource {
     let objectives: string[] = [];
     return this._request.run(
       async (signal) => {
-        if (!this._candidates.length) throw new Error('No candidates: select rows in the Queue tab and press "Rank selected".');
+        if (!this._candidates.length)
+          throw new Error('No candidates: select rows in the Queue tab and press "Rank selected".');
         const editor = this.editor;
         const topK = readNumber(this._topK, 'top_k');
         // Core reads the editor rows as every host's ranking arguments (errors name the argument).
@@ -270,7 +293,9 @@ export class RankPanel extends Panel implements TableSource {
     this._count.hidden = false;
     // What the service explains (objectives not scored and why, candidates left out, caveats), a line each.
     const caveats = fetchMeta(result)?.explanations ?? [];
-    this._caveats.replaceChildren(...caveats.map((c) => Object.assign(document.createElement('li'), { textContent: c })));
+    this._caveats.replaceChildren(
+      ...caveats.map((c) => Object.assign(document.createElement('li'), { textContent: c }))
+    );
     this._caveats.hidden = !caveats.length;
     showText(this._citation, table.citation);
   }
@@ -286,8 +311,15 @@ export class RankPanel extends Panel implements TableSource {
     ]);
   }
 
-  /** An editor row: `<prefix>_field` (offering the candidates' fields), number boxes `<prefix>_<name>`, a remove button. */
-  private _addRow(parent: HTMLElement, prefix: string, fieldValue: string, numbers: Array<[name: string, value: string]>): void {
+  /**
+   * An editor row: `<prefix>_field` (offering the candidates' fields), number boxes `<prefix>_<name>`, a remove button.
+   */
+  private _addRow(
+    parent: HTMLElement,
+    prefix: string,
+    fieldValue: string,
+    numbers: Array<[name: string, value: string]>
+  ): void {
     const el = div('jp-DCHub-rank-row');
     const f = textInput(`${prefix}_field`, 'field');
     f.setAttribute('list', this._fieldList.id);

@@ -53,7 +53,10 @@ export interface ResourceResult {
   table: Table;
   /** A short line on where the data comes from (a provenance block, a preview). */
   provenance?: string;
-  /** The answer as fetched (or its pages): its `fetchMeta` says what a preview withholds, a stale answer's age, the reader's warnings. */
+  /**
+   * The answer as fetched (or its pages): its `fetchMeta` says what a preview withholds, a stale answer's age, the
+   * reader's warnings.
+   */
   answers?: unknown[];
 }
 
@@ -78,7 +81,9 @@ export interface ResourceSpec {
 
 const blank = (s: string | undefined): string | undefined => (s && s.trim() ? s.trim() : undefined);
 
-/** A GeoJSON geometry from pasted text or a workspace file; Features and FeatureCollections give their (first) geometry. */
+/**
+ * A GeoJSON geometry from pasted text or a workspace file; Features and FeatureCollections give their (first) geometry.
+ */
 export function geometryOf(text: string): unknown {
   let g: unknown;
   try {
@@ -94,11 +99,17 @@ export function geometryOf(text: string): unknown {
 
 async function parcelGeometry(ctx: ResourceContext, args: Record<string, string>): Promise<unknown> {
   const source = blank(args.geojson);
-  if (!source) throw new ValidationError('geometry', 'paste GeoJSON or give the path of a .geojson file in the workspace');
+  if (!source)
+    throw new ValidationError('geometry', 'paste GeoJSON or give the path of a .geojson file in the workspace');
   return geometryOf(source.startsWith('{') ? source : await ctx.readFile(source));
 }
 
-const VERDICT_FIELD: ResourceField = { name: 'verdict', label: 'Verdict', kind: 'select', options: ['', 'BUILD', 'CAUTION', 'AVOID'] };
+const VERDICT_FIELD: ResourceField = {
+  name: 'verdict',
+  label: 'Verdict',
+  kind: 'select',
+  options: ['', 'BUILD', 'CAUTION', 'AVOID']
+};
 
 /** The resources beyond queue, briefs, site score, ranking and tools (spec §2, §4). */
 export const RESOURCES: readonly ResourceSpec[] = [
@@ -133,7 +144,8 @@ export const RESOURCES: readonly ResourceSpec[] = [
   {
     id: 'dcpi-scores',
     label: 'DCPI scores',
-    description: "Every market's power-readiness scores and verdict, with its coordinates (numbers withheld below a paid plan).",
+    description:
+      "Every market's power-readiness scores and verdict, with its coordinates (numbers withheld below a paid plan).",
     fields: [VERDICT_FIELD, { name: 'iso', label: 'ISO', kind: 'text', placeholder: 'any' }],
     async load({ client, signal }, a) {
       const l = await dcpiScores(client, { verdict: blank(a.verdict), iso: blank(a.iso) }, { signal });
@@ -167,20 +179,31 @@ export const RESOURCES: readonly ResourceSpec[] = [
   {
     id: 'parcel',
     label: 'Parcel analysis',
-    description: 'Acreage, representative point and site hand-off of a GeoJSON polygon: a workspace file or pasted text.',
+    description:
+      'Acreage, representative point and site hand-off of a GeoJSON polygon: a workspace file or pasted text.',
     fields: [
-      { name: 'geojson', label: 'GeoJSON (file path or text)', kind: 'geojson', placeholder: 'parcels/site.geojson, or paste {"type": "Polygon", ...}' },
+      {
+        name: 'geojson',
+        label: 'GeoJSON (file path or text)',
+        kind: 'geojson',
+        placeholder: 'parcels/site.geojson, or paste {"type": "Polygon", ...}'
+      },
       { name: 'capacity_mw', label: 'Capacity (MW)', kind: 'number', placeholder: 'optional' }
     ],
     async load(ctx, a) {
       const geometry = await parcelGeometry(ctx, a);
-      const p = await analyzeParcel(ctx.client, geometry, a.capacity_mw?.trim() ? Number(a.capacity_mw) : undefined, { signal: ctx.signal });
+      const p = await analyzeParcel(ctx.client, geometry, a.capacity_mw?.trim() ? Number(a.capacity_mw) : undefined, {
+        signal: ctx.signal
+      });
       return { table: parcelTable(p), answers: [p] };
     },
     python: (a) => {
       const source = blank(a.geojson) ?? '';
       const geometry = source.startsWith('{') ? geometryOf(source) : source;
-      return { call: pythonCall('parcel', { capacity_mw: formNumber(a.capacity_mw ?? '') }, [geometry]), variable: 'parcel' };
+      return {
+        call: pythonCall('parcel', { capacity_mw: formNumber(a.capacity_mw ?? '') }, [geometry]),
+        variable: 'parcel'
+      };
     }
   },
   {
@@ -215,10 +238,20 @@ export const RESOURCES: readonly ResourceSpec[] = [
       { name: 'limit', label: 'Rows', kind: 'number', placeholder: '25' }
     ],
     async load({ client, signal }, a) {
-      const f = await searchFacilities(client, { q: blank(a.query), country: blank(a.country), limit: blank(a.limit) }, { signal });
+      const f = await searchFacilities(
+        client,
+        { q: blank(a.query), country: blank(a.country), limit: blank(a.limit) },
+        { signal }
+      );
       return { table: facilitiesTable(f), answers: [f] };
     },
-    python: (a) => ({ call: pythonCall('facilities', { query: blank(a.query), country: blank(a.country), limit: formNumber(a.limit ?? '') }) })
+    python: (a) => ({
+      call: pythonCall('facilities', {
+        query: blank(a.query),
+        country: blank(a.country),
+        limit: formNumber(a.limit ?? '')
+      })
+    })
   },
   {
     id: 'news',
@@ -244,10 +277,20 @@ export const RESOURCES: readonly ResourceSpec[] = [
       { name: 'limit', label: 'Rows', kind: 'number', placeholder: '20' }
     ],
     async load({ client, signal }, a) {
-      const t = await transactions(client, { deal_type: blank(a.deal_type), year: blank(a.year), limit: blank(a.limit) }, { signal });
+      const t = await transactions(
+        client,
+        { deal_type: blank(a.deal_type), year: blank(a.year), limit: blank(a.limit) },
+        { signal }
+      );
       return { table: dealsTable(t), answers: [t] };
     },
-    python: (a) => ({ call: pythonCall('deals', { limit: formNumber(a.limit ?? ''), deal_type: blank(a.deal_type), year: formNumber(a.year ?? '') }) })
+    python: (a) => ({
+      call: pythonCall('deals', {
+        limit: formNumber(a.limit ?? ''),
+        deal_type: blank(a.deal_type),
+        year: formNumber(a.year ?? '')
+      })
+    })
   },
   {
     id: 'pipeline',
@@ -259,10 +302,20 @@ export const RESOURCES: readonly ResourceSpec[] = [
       { name: 'limit', label: 'Rows', kind: 'number', placeholder: '200' }
     ],
     async load({ client, signal }, a) {
-      const p = await pipeline(client, { status: blank(a.status), market: blank(a.market), limit: blank(a.limit) }, { signal });
+      const p = await pipeline(
+        client,
+        { status: blank(a.status), market: blank(a.market), limit: blank(a.limit) },
+        { signal }
+      );
       return { table: pipelineTable(p), answers: [p] };
     },
-    python: (a) => ({ call: pythonCall('pipeline', { status: blank(a.status), market: blank(a.market), limit: formNumber(a.limit ?? '') }) })
+    python: (a) => ({
+      call: pythonCall('pipeline', {
+        status: blank(a.status),
+        market: blank(a.market),
+        limit: formNumber(a.limit ?? '')
+      })
+    })
   },
   {
     id: 'fuel-mix',

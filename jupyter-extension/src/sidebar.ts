@@ -173,7 +173,11 @@ export class DchubSidebar extends Panel {
     this._status.dataset.mode = state.mode;
     this._status.dataset.hasKey = String(state.hasKey);
     const via = state.mode === 'proxy' ? 'via the Jupyter server' : 'directly';
-    const key = state.hasKey ? (state.mode === 'proxy' ? 'server key' : 'key stored in this browser') : 'no key (preview tier)';
+    const key = state.hasKey
+      ? state.mode === 'proxy'
+        ? 'server key'
+        : 'key stored in this browser'
+      : 'no key (preview tier)';
     this._status.textContent = `${state.serviceUrl} ${via} · ${key}`;
     this._keyForm.hidden = state.mode !== 'direct';
     this._keyForget.hidden = !state.hasKey;

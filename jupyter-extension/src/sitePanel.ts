@@ -83,7 +83,12 @@ export class SitePanel extends Panel implements TableSource {
     this._lon = numberInput('lon', 'e.g. -77.49');
     this._capacity = numberInput('capacity_mw', 'optional', { min: '0' });
     this._button = button('jp-DCHub-site-score', 'Score site', undefined, 'submit');
-    form.append(field('Latitude', this._lat), field('Longitude', this._lon), field('Capacity (MW)', this._capacity), this._button);
+    form.append(
+      field('Latitude', this._lat),
+      field('Longitude', this._lon),
+      field('Capacity (MW)', this._capacity),
+      this._button
+    );
     this._busy = hiddenDiv('jp-DCHub-site-busy', 'Scoring the site…', 'status');
     this._error = hiddenDiv('jp-DCHub-site-error', '', 'alert');
     this._card = hiddenDiv('jp-DCHub-site-card');
@@ -128,7 +133,11 @@ export class SitePanel extends Panel implements TableSource {
 
   /** Fills the form from a queue row's hand-off. */
   setHandoff(site: SiteHandoff): void {
-    this.query = { lat: String(site.lat), lon: String(site.lon), capacity_mw: site.capacity_mw !== undefined ? String(site.capacity_mw) : '' };
+    this.query = {
+      lat: String(site.lat),
+      lon: String(site.lon),
+      capacity_mw: site.capacity_mw !== undefined ? String(site.capacity_mw) : ''
+    };
     this._source = site.label;
   }
 
@@ -140,14 +149,25 @@ export class SitePanel extends Panel implements TableSource {
   exportTable(): Table | null {
     if (!this._last) return null;
     const t = siteScoreTable(this._last);
-    return { ...t, citation: this._last.source ? `DC Hub site score (${this._last.source}), dchub.cloud` : 'DC Hub site score, dchub.cloud' };
+    return {
+      ...t,
+      citation: this._last.source
+        ? `DC Hub site score (${this._last.source}), dchub.cloud`
+        : 'DC Hub site score, dchub.cloud'
+    };
   }
 
   /** `hub.site_score(lat, lon, capacity_mw=…)` with the values last scored. */
   pythonCall(): PythonCall | null {
     const q = this._lastQuery;
     if (!this._last || !q) return null;
-    return { call: pythonCall('site_score', { capacity_mw: formNumber(q.capacity_mw) }, [formNumber(q.lat), formNumber(q.lon)]), variable: 'site' };
+    return {
+      call: pythonCall('site_score', { capacity_mw: formNumber(q.capacity_mw) }, [
+        formNumber(q.lat),
+        formNumber(q.lon)
+      ]),
+      variable: 'site'
+    };
   }
 
   /** Scores the form's location. Never throws: failures land in the error area. */
@@ -220,7 +240,11 @@ export class SitePanel extends Panel implements TableSource {
       if (f.nearest_carrier_km !== undefined) rows.push(['Nearest carrier', `${cellText(f.nearest_carrier_km)} km`]);
       if (f.near_net_bucket) rows.push(['Near-net', f.near_net_bucket]);
       if (f.single_carrier_risk !== undefined) rows.push(['Single-carrier risk', f.single_carrier_risk ? 'yes' : 'no']);
-      if (f.top_carriers?.length) rows.push(['Top carriers', f.top_carriers.map((c) => `${c.carrier} (${cellText(c.distance_km)} km)`).join(', ')]);
+      if (f.top_carriers?.length)
+        rows.push([
+          'Top carriers',
+          f.top_carriers.map((c) => `${c.carrier} (${cellText(c.distance_km)} km)`).join(', ')
+        ]);
       card.append(section('Fiber', rows, 'jp-DCHub-site-fiber'));
     }
     if (s.nearby && Object.keys(s.nearby).length) {
@@ -237,7 +261,8 @@ export class SitePanel extends Panel implements TableSource {
     if (s.capacity_context && Object.keys(s.capacity_context).length) {
       const c = s.capacity_context;
       const rows: Array<[string, string]> = [];
-      if (c.affects_overall_score !== undefined) rows.push(['Affects overall score', c.affects_overall_score ? 'yes' : 'no']);
+      if (c.affects_overall_score !== undefined)
+        rows.push(['Affects overall score', c.affects_overall_score ? 'yes' : 'no']);
       if (c.basis) rows.push(['Basis', c.basis]);
       if (c.instead) rows.push(['Instead', c.instead]);
       card.append(section('Capacity context', rows, 'jp-DCHub-site-capacity'));

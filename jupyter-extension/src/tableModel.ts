@@ -93,7 +93,8 @@ export class TableModel extends DataModel {
     const run = () => {
       if (this._table === table) searchText(table);
     };
-    const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number })
+      .requestIdleCallback;
     if (idle) idle(run, { timeout: 1000 });
     else setTimeout(run, 0);
   }

@@ -26,12 +26,18 @@ export interface IDchub {
   updateQuota(): Promise<void>;
 }
 
-export const IDchub = new Token<IDchub>('@dchub/jupyterlab:IDchub', 'The DC Hub connection, sidebar and main-area views.');
+export const IDchub = new Token<IDchub>(
+  '@dchub/jupyterlab:IDchub',
+  'The DC Hub connection, sidebar and main-area views.'
+);
 
 /** Draws the views' charts with JupyterLab's own Vega-Lite renderer (the charts plugin provides it). */
 export type IDchubCharts = Pick<ChartRenderer, 'available' | 'render'>;
 
-export const IDchubCharts = new Token<IDchubCharts>('@dchub/jupyterlab:IDchubCharts', "Draws DC Hub charts with JupyterLab's Vega-Lite renderer.");
+export const IDchubCharts = new Token<IDchubCharts>(
+  '@dchub/jupyterlab:IDchubCharts',
+  "Draws DC Hub charts with JupyterLab's Vega-Lite renderer."
+);
 
 /** Command ids, shared by the plugins that register and the ones that call them. */
 export namespace CommandIDs {

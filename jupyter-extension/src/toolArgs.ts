@@ -14,7 +14,8 @@ const itemOf = (s: ToolArgSchema): ToolArgSchema | undefined => (Array.isArray(s
  */
 export function resolveArgSchema(schema: ToolArgSchema): ToolArgSchema {
   const members = schema.anyOf ?? schema.oneOf;
-  if (!members?.length) return schema.const !== undefined && !schema.enum ? { ...schema, enum: [schema.const] } : schema;
+  if (!members?.length)
+    return schema.const !== undefined && !schema.enum ? { ...schema, enum: [schema.const] } : schema;
   const resolved = members.map(resolveArgSchema);
   const types = [...new Set([...typesOf(schema), ...resolved.flatMap(typesOf)])];
   const allChoices = resolved.every((m) => m.enum?.length);
@@ -26,7 +27,9 @@ export function resolveArgSchema(schema: ToolArgSchema): ToolArgSchema {
   };
 }
 
-/** How a tool argument is edited: a number box, a checkbox, a choice, a list, a list of records (JSON or rows) or text. */
+/**
+ * How a tool argument is edited: a number box, a checkbox, a choice, a list, a list of records (JSON or rows) or text.
+ */
 export function argControl(raw: ToolArgSchema): 'number' | 'boolean' | 'enum' | 'list' | 'records' | 'text' {
   const schema = resolveArgSchema(raw);
   const types = typesOf(schema);
@@ -81,7 +84,8 @@ export function toolArgs(inputSchema: unknown, values: Record<string, string | b
     const prop = Object.prototype.hasOwnProperty.call(properties, name) ? properties[name] : undefined;
     if (v === false)
       given[name] = undefined; // an unchecked box says nothing, not false
-    else if (typeof v === 'string' && prop && argControl(prop) === 'records' && v.trim() !== '') given[name] = recordsValue(v, recordFields(prop));
+    else if (typeof v === 'string' && prop && argControl(prop) === 'records' && v.trim() !== '')
+      given[name] = recordsValue(v, recordFields(prop));
     else given[name] = v;
   }
   return coerceToolArguments(inputSchema, given);

@@ -79,7 +79,11 @@ export class ViewManager {
     // The first view docks beside the documents; the next ones are tabs next to it.
     const sibling = [...this._hosts.values()].find((h) => !h.isDisposed && h.isAttached);
     this._hosts.set(view.viewId, host);
-    this._shell.add(host, 'main', sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate });
+    this._shell.add(
+      host,
+      'main',
+      sibling ? { mode: 'tab-after', ref: sibling.id, activate } : { mode: 'split-right', activate }
+    );
     return host;
   }
 

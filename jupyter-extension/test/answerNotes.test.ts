@@ -4,7 +4,15 @@ import { startSandbox } from '@dchub/sandbox/server';
 import { describe, expect, it } from 'vitest';
 import { answerNotes, MAX_WARNINGS, toolAnswerNotes, warningLines } from '../src/answerNotes';
 
-const meta = (m: Partial<FetchMeta>): FetchMeta => ({ fromCache: false, stale: false, preview: false, fetchedAt: 0, ageMs: 0, warnings: [], ...m });
+const meta = (m: Partial<FetchMeta>): FetchMeta => ({
+  fromCache: false,
+  stale: false,
+  preview: false,
+  fetchedAt: 0,
+  ageMs: 0,
+  warnings: [],
+  ...m
+});
 
 describe('answer notes', () => {
   it('a fresh full answer says nothing', () => {
@@ -30,7 +38,10 @@ describe('answer notes', () => {
 
   it("lists what the service explains, once across pages, without repeating the preview's sentence", () => {
     const excluded = 'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)';
-    const n = answerNotes([meta({ explanations: [excluded, 'Expand max_ttp_months to at least 50.5.'] }), meta({ explanations: [excluded] })]);
+    const n = answerNotes([
+      meta({ explanations: [excluded, 'Expand max_ttp_months to at least 50.5.'] }),
+      meta({ explanations: [excluded] })
+    ]);
     expect(n.explanations).toEqual([excluded, 'Expand max_ttp_months to at least 50.5.']);
     expect(answerNotes([meta({ explanations: [] })]).explanations).toBeUndefined();
   });
@@ -41,7 +52,11 @@ describe('answer notes', () => {
       meta({ stale: true, ageMs: 60_000, reason: 'offline' }),
       meta({ derivedFrom: { path: '/q', query: 'iso=PJM', ageMs: 0 } })
     ]);
-    expect(n.stale).toEqual({ ageMs: 11_100_000, reason: 'service error', text: 'Served from the cache (3 h 5 min old): service error.' });
+    expect(n.stale).toEqual({
+      ageMs: 11_100_000,
+      reason: 'service error',
+      text: 'Served from the cache (3 h 5 min old): service error.'
+    });
     expect(n.derived).toBeUndefined();
   });
 
@@ -51,10 +66,20 @@ describe('answer notes', () => {
         derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 120_000 },
         warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)']
       }),
-      meta({ warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)', 'queue record 7 left out'] })
+      meta({
+        warnings: [
+          'chicago: brief failed to build on the service (build_failed:KeyError) (left out)',
+          'queue record 7 left out'
+        ]
+      })
     ]);
-    expect(n.derived).toBe('Answered locally from a cached wider answer (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000, 2 min old).');
-    expect(n.warnings).toEqual(['chicago: brief failed to build on the service (build_failed:KeyError) (left out)', 'queue record 7 left out']);
+    expect(n.derived).toBe(
+      'Answered locally from a cached wider answer (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000, 2 min old).'
+    );
+    expect(n.warnings).toEqual([
+      'chicago: brief failed to build on the service (build_failed:KeyError) (left out)',
+      'queue record 7 left out'
+    ]);
   });
 
   it('an MCP partial list: the description the tool result carries', () => {
@@ -78,9 +103,13 @@ describe('tool answer notes (the Tools tab banner)', () => {
     });
     const keyless = new McpToolClient(new DchubClient({ baseUrl: sb.url }));
     try {
-      expect(toolAnswerNotes(await keyed.callTool('get_market_dcpi_rank', { market_slug: 'dallas' }))).toEqual({ warnings: [] });
+      expect(toolAnswerNotes(await keyed.callTool('get_market_dcpi_rank', { market_slug: 'dallas' }))).toEqual({
+        warnings: []
+      });
       const past = toolAnswerNotes(await keyed.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' }));
-      expect(past.warnings).toEqual([expect.stringMatching(/^more than the assumed 1 calls a day \(free tier\) were used/)]);
+      expect(past.warnings).toEqual([
+        expect.stringMatching(/^more than the assumed 1 calls a day \(free tier\) were used/)
+      ]);
       expect(past.preview).toBeUndefined();
       const cut = await keyless.callTool('search_facilities', {});
       expect(cut.partial).toBe(true);

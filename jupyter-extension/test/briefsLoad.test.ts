@@ -1,13 +1,28 @@
 // Loading every brief a tier may see as the panel does (core's fetchBriefsAllPages / fetchBriefsDiff,
 // rows by briefToRow), against the in-process sandbox with a real client.
-import { briefToRow, DchubClient, fetchBriefsAll, fetchBriefsAllPages, fetchBriefsDiff, fetchMeta, mergeBriefDiff, type PagesProgress } from '@dchub/core';
+import {
+  briefToRow,
+  DchubClient,
+  fetchBriefsAll,
+  fetchBriefsAllPages,
+  fetchBriefsDiff,
+  fetchMeta,
+  mergeBriefDiff,
+  type PagesProgress
+} from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '@dchub/sandbox/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let sb: RunningSandbox;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1,enterprise=ent-key-1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'x',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'pro=pro-key-1,enterprise=ent-key-1',
+    controls: true
+  });
 });
 afterAll(async () => {
   await sb?.close();
@@ -21,7 +36,8 @@ function recording(baseUrl: string, apiKey?: string): { client: DchubClient; pag
     apiKey,
     fetch: (input, init) => {
       const u = new URL(input instanceof Request ? input.url : String(input));
-      if (u.pathname.startsWith('/api/v1/market-brief/')) pages.push(`${u.searchParams.get('offset') ?? 0}+${u.searchParams.get('limit') ?? 50}`);
+      if (u.pathname.startsWith('/api/v1/market-brief/'))
+        pages.push(`${u.searchParams.get('offset') ?? 0}+${u.searchParams.get('limit') ?? 50}`);
       return fetch(input, init);
     }
   });
@@ -75,17 +91,27 @@ describe('every brief page, as the panel loads them', () => {
   it('aborts between pages: no page after the signal fires', async () => {
     const { client, pages } = recording(sb.url, 'ent-key-1');
     const abort = new AbortController();
-    await expect(fetchBriefsAllPages(client, { signal: abort.signal, onProgress: () => abort.abort() })).rejects.toThrow(/abort/i);
+    await expect(
+      fetchBriefsAllPages(client, { signal: abort.signal, onProgress: () => abort.abort() })
+    ).rejects.toThrow(/abort/i);
     expect(pages).toEqual(['0+50']);
   });
 });
 
 describe('a brief the service failed to build (the real profile)', () => {
   it('is left out and named, and the pages after it are read from where the service cut them', async () => {
-    const real = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'pro=pro-key-1,enterprise=ent-key-1', profile: 'real' });
+    const real = await startSandbox({
+      port: 0,
+      seed: 'x',
+      now: '2026-11-21T12:00:00Z',
+      keys: 'pro=pro-key-1,enterprise=ent-key-1',
+      profile: 'real'
+    });
     try {
       for (const key of ['pro-key-1', 'ent-key-1']) {
-        const raw = (await (await fetch(`${real.url}/api/v1/market-brief/all?limit=500`, { headers: { 'X-API-Key': key } })).json()) as {
+        const raw = (await (
+          await fetch(`${real.url}/api/v1/market-brief/all?limit=500`, { headers: { 'X-API-Key': key } })
+        ).json()) as {
           briefs: Array<{ slug: string; ok?: boolean }>;
         };
         const failed = raw.briefs.filter((b) => b.ok === false).map((b) => b.slug);
@@ -97,7 +123,9 @@ describe('a brief the service failed to build (the real profile)', () => {
         expect(rows.map((r) => r.market_slug)).toEqual(raw.briefs.filter((b) => b.ok !== false).map((b) => b.slug));
         // Pro: one page; Enterprise: the second page starts at 50 (the service's cut), not at the 49 briefs read.
         expect(pages).toEqual(key === 'pro-key-1' ? ['0+50'] : ['0+50', '50+500']);
-        expect(fetchMeta(answer)?.warnings?.some((w) => w.startsWith(`${failed[0]}: brief failed to build on the service`))).toBe(true);
+        expect(
+          fetchMeta(answer)?.warnings?.some((w) => w.startsWith(`${failed[0]}: brief failed to build on the service`))
+        ).toBe(true);
       }
     } finally {
       await real.close();

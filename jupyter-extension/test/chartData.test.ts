@@ -7,7 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { chartContext, sameRows, tableRecords, VIEW_CHARTS } from '../src/chartData';
 import { chartCall, pythonCell } from '../src/pycode';
 
-const meta = (m: Partial<FetchMeta>): FetchMeta => ({ fromCache: false, stale: false, preview: false, fetchedAt: 0, ageMs: 0, warnings: [], ...m });
+const meta = (m: Partial<FetchMeta>): FetchMeta => ({
+  fromCache: false,
+  stale: false,
+  preview: false,
+  fetchedAt: 0,
+  ageMs: 0,
+  warnings: [],
+  ...m
+});
 
 describe('chart context from fetchMeta', () => {
   it('a fresh full answer: only its citation and time', () => {
@@ -28,7 +36,10 @@ describe('chart context from fetchMeta', () => {
   });
 
   it("a stale answer's age and reason: the oldest part's, as the banner says", () => {
-    const ctx = chartContext([meta({ stale: true, ageMs: 60_000, reason: 'offline' }), meta({ stale: true, ageMs: 3 * 3_600_000, reason: 'service error' })]);
+    const ctx = chartContext([
+      meta({ stale: true, ageMs: 60_000, reason: 'offline' }),
+      meta({ stale: true, ageMs: 3 * 3_600_000, reason: 'service error' })
+    ]);
     expect(ctx.stale).toEqual({ ageMs: 10_800_000, reason: 'service error' });
     expect(footerLines(ctx, [])).toContain('Served from the cache, 3 h old: service error.');
   });
@@ -39,9 +50,16 @@ describe('chart context from fetchMeta', () => {
       const answer = await refineQueue(new DchubClient({ baseUrl: sb.url }), { iso: 'PJM' });
       const total = fetchMeta(answer)?.previewInfo?.total;
       expect(total).toBeGreaterThan(answer.results.length);
-      const spec = await buildChart('queue_map', { rows: answer.results, ...chartContext([fetchMeta(answer)], { citation: answer._cite }) });
-      const footer = ((spec.vconcat as Array<{ data?: { values?: Array<{ text?: string }> } }>)[1].data?.values ?? []).map((v) => v.text);
-      expect(footer).toContain(`Gated preview: ${answer.results.length} of ${total!.toLocaleString('en-US')} rows shown.`);
+      const spec = await buildChart('queue_map', {
+        rows: answer.results,
+        ...chartContext([fetchMeta(answer)], { citation: answer._cite })
+      });
+      const footer = (
+        (spec.vconcat as Array<{ data?: { values?: Array<{ text?: string }> } }>)[1].data?.values ?? []
+      ).map((v) => v.text);
+      expect(footer).toContain(
+        `Gated preview: ${answer.results.length} of ${total!.toLocaleString('en-US')} rows shown.`
+      );
       expect(footer.at(-1)).toContain(answer._cite!);
     } finally {
       await sb.close();
@@ -68,7 +86,11 @@ describe('the rows a chart draws', () => {
 
   it('a map of those records draws the rows with coordinates and names each by its chart row', async () => {
     const spec = await buildChart('queue_map', { rows: tableRecords(table, [0, 1, 2]) });
-    expect((spec.usermeta as { dchub: ChartFacts }).dchub).toMatchObject({ rows: 3, drawn: 2, omitted: { no_coordinates: 1 } });
+    expect((spec.usermeta as { dchub: ChartFacts }).dchub).toMatchObject({
+      rows: 3,
+      drawn: 2,
+      omitted: { no_coordinates: 1 }
+    });
   });
 
   it('sameRows compares as sets', () => {
@@ -80,7 +102,8 @@ describe('the rows a chart draws', () => {
 
   it("every view's charts are core's", async () => {
     const names = new Set(Object.values(VIEW_CHARTS).flatMap((list) => list.map((c) => c.name)));
-    for (const name of names) await expect(buildChart(name, { rows: [] })).resolves.toHaveProperty('usermeta.dchub.chart', name);
+    for (const name of names)
+      await expect(buildChart(name, { rows: [] })).resolves.toHaveProperty('usermeta.dchub.chart', name);
     expect(VIEW_CHARTS.queue.filter((c) => c.kind === 'map').map((c) => c.name)).toEqual(['queue_map']);
   });
 });
@@ -88,7 +111,9 @@ describe('the rows a chart draws', () => {
 describe('the chart line of the notebook cell', () => {
   it('draws the chart from the data line, with the time-to-power limit the panel used', () => {
     expect(chartCall('queue_map', 'df')).toBe('charts.queue_map(df)');
-    expect(chartCall('queue_time_to_power', 'df', { maxTtpMonths: 36 })).toBe('charts.queue_time_to_power(df, max_ttp_months=36)');
+    expect(chartCall('queue_time_to_power', 'df', { maxTtpMonths: 36 })).toBe(
+      'charts.queue_time_to_power(df, max_ttp_months=36)'
+    );
     expect(chartCall('site_score', 'site', { maxTtpMonths: Number.NaN })).toBe('charts.site_score(site)');
   });
 

@@ -15,7 +15,10 @@ import { Connection, DEFAULT_CONFIG } from '../src/connection';
 
 const PRO = 'panel-connection-pro-key';
 
-/** A Jupyter server with the extension's routes (given the relay's session) or without them (`null`: no server extension). */
+/**
+ * A Jupyter server with the extension's routes (given the relay's session) or without them (`null`: no server
+ * extension).
+ */
 async function jupyterServer(relay: Session | null, baseUrl: string) {
   const server = http.createServer((req, res) => {
     let body = '';
@@ -25,22 +28,43 @@ async function jupyterServer(relay: Session | null, baseUrl: string) {
   /** Each route as the server extension answers it (handlers.py). */
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://jupyter');
-    const reply = (status: number, text: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+    const reply = (
+      status: number,
+      text: string,
+      headers: Record<string, string> = { 'content-type': 'application/json' }
+    ) => {
       res.writeHead(status, headers);
       res.end(text);
     };
     if (!relay) return reply(404, '{}');
-    if (url.pathname === '/dchub/config') return reply(200, JSON.stringify({ proxy: true, has_key: true, base_url: baseUrl, engine: true }));
+    if (url.pathname === '/dchub/config')
+      return reply(200, JSON.stringify({ proxy: true, has_key: true, base_url: baseUrl, engine: true }));
     if (url.pathname === '/dchub/quota') {
       const q = await relay.ledger.snapshot();
-      return reply(200, JSON.stringify({ tier: q.tier, limit: q.limit, used: q.used, remaining: q.remaining, resets_at: q.resetsAt, confirmed: q.confirmed }));
+      return reply(
+        200,
+        JSON.stringify({
+          tier: q.tier,
+          limit: q.limit,
+          used: q.used,
+          remaining: q.remaining,
+          resets_at: q.resetsAt,
+          confirmed: q.confirmed
+        })
+      );
     }
     if (!url.pathname.startsWith('/dchub/proxy/')) return reply(404, '{}');
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
     const a = await relayRequest(
       relay,
-      { method: req.method ?? 'GET', path: url.pathname.slice('/dchub/proxy/'.length), query: url.search.slice(1), headers, body: body || undefined },
+      {
+        method: req.method ?? 'GET',
+        path: url.pathname.slice('/dchub/proxy/'.length),
+        query: url.search.slice(1),
+        headers,
+        body: body || undefined
+      },
       new AbortController().signal
     );
     reply(a.status, a.body, a.headers);
@@ -87,7 +111,12 @@ describe('the panel’s connection', () => {
     const wide = await refineQueue(client, { iso: 'NYISO', limit: 1000 });
     expect(wide.count_returned).toBe(wide.count_total_matching);
     const left = await conn.callsLeft();
-    expect(left).toEqual({ remaining: (await relay.ledger.snapshot()).remaining, limit: expect.any(Number), confirmed: expect.any(Boolean), shared: true });
+    expect(left).toEqual({
+      remaining: (await relay.ledger.snapshot()).remaining,
+      limit: expect.any(Number),
+      confirmed: expect.any(Boolean),
+      shared: true
+    });
     // Another process on the server (a kernel, the CLI) spends a call of the same allowance: the panel sees it.
     await siteScore(relay.client, { lat: 39.04, lon: -77.49 });
     expect((await conn.callsLeft())?.remaining).toBe(left!.remaining - 1);
@@ -115,7 +144,10 @@ describe('the panel’s connection', () => {
       expect(client.cache).toBeDefined();
       expect(client.ledger).toBeDefined();
       await siteScore(client, { lat: 40, lon: -80 });
-      expect(await conn.callsLeft()).toMatchObject({ shared: false, remaining: (await client.ledger!.snapshot()).remaining });
+      expect(await conn.callsLeft()).toMatchObject({
+        shared: false,
+        remaining: (await client.ledger!.snapshot()).remaining
+      });
       expect((await conn.mcp()).ledger).toBeDefined();
     }
   });

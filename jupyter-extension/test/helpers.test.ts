@@ -3,8 +3,25 @@
 import { briefPageMax, parseCsv, QUEUE_LIMIT_DEFAULT, QUEUE_LIMIT_MAX, toCsv, type Table } from '@dchub/core';
 import settingsSchema from '../schema/plugin.json';
 import { describe, expect, it } from 'vitest';
-import { citationFileName, citationMarkdown, citationText, dateColumnsOf, datedFileName, joinPath, numberedFileName, pandasSnippet } from '../src/exportFiles';
-import { briefsProgressText, callsLeftText, formatAge, proxyBaseUrl, readRelayQuota, relayRouteUrl, suggestedMaxTtp } from '../src/helpers';
+import {
+  citationFileName,
+  citationMarkdown,
+  citationText,
+  dateColumnsOf,
+  datedFileName,
+  joinPath,
+  numberedFileName,
+  pandasSnippet
+} from '../src/exportFiles';
+import {
+  briefsProgressText,
+  callsLeftText,
+  formatAge,
+  proxyBaseUrl,
+  readRelayQuota,
+  relayRouteUrl,
+  suggestedMaxTtp
+} from '../src/helpers';
 import { candidatesFromRows, editorConstraints, editorObjectives, numericFields } from '../src/rankForm';
 import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
 import { argControl, recordsValue, toolArgs } from '../src/toolArgs';
@@ -102,23 +119,43 @@ describe('export names and notebook cells', () => {
 
   it('picks the date columns present', () => {
     expect(dateColumnsOf(table)).toEqual(['queue_date']);
-    expect(dateColumnsOf({ columns: ['market_slug', 'live_as_of', 'computed_at'] })).toEqual(['live_as_of', 'computed_at']);
+    expect(dateColumnsOf({ columns: ['market_slug', 'live_as_of', 'computed_at'] })).toEqual([
+      'live_as_of',
+      'computed_at'
+    ]);
   });
 
   it('writes the pandas loader with parse_dates only when there are date columns', () => {
     expect(pandasSnippet('dchub-queue-2026-11-21.csv', ['queue_date'])).toBe(
       'import pandas as pd\ndf = pd.read_csv("dchub-queue-2026-11-21.csv", parse_dates=["queue_date"])\nprint(df.shape)\ndf.head()'
     );
-    expect(pandasSnippet('a "b".csv', [])).toBe('import pandas as pd\ndf = pd.read_csv("a \\"b\\".csv")\nprint(df.shape)\ndf.head()');
+    expect(pandasSnippet('a "b".csv', [])).toBe(
+      'import pandas as pd\ndf = pd.read_csv("a \\"b\\".csv")\nprint(df.shape)\ndf.head()'
+    );
   });
 
   it('keeps the citation with the data (markdown cell and sibling text file)', () => {
-    const md = citationMarkdown({ title: 'DC Hub queue', path: 'x.csv', citation: 'DC Hub, dchub.cloud', asOf: '2026-11-16', rows: 4, exportedAt: day });
+    const md = citationMarkdown({
+      title: 'DC Hub queue',
+      path: 'x.csv',
+      citation: 'DC Hub, dchub.cloud',
+      asOf: '2026-11-16',
+      rows: 4,
+      exportedAt: day
+    });
     expect(md).toContain('4 rows exported to `x.csv`');
     expect(md).toContain('Source: DC Hub, dchub.cloud');
     expect(md).toContain('Data as of 2026-11-16.');
-    const txt = citationText({ title: 'DC Hub queue', csvName: 'x.csv', citation: 'DC Hub, dchub.cloud', rows: 4, exportedAt: day });
-    expect(txt).toBe('DC Hub queue: x.csv (4 rows)\nExported: 2026-11-21T23:59:00.000Z\nCitation: DC Hub, dchub.cloud\n');
+    const txt = citationText({
+      title: 'DC Hub queue',
+      csvName: 'x.csv',
+      citation: 'DC Hub, dchub.cloud',
+      rows: 4,
+      exportedAt: day
+    });
+    expect(txt).toBe(
+      'DC Hub queue: x.csv (4 rows)\nExported: 2026-11-21T23:59:00.000Z\nCitation: DC Hub, dchub.cloud\n'
+    );
   });
 
   it('exported CSV stays formula-safe and round-trips', () => {
@@ -149,8 +186,12 @@ describe('small parsers', () => {
   it('words the brief progress after each page, and nothing more once done', () => {
     expect(briefsProgressText(false)).toBe('Loading briefs…');
     expect(briefsProgressText(true)).toBe('Checking for changed briefs…');
-    expect(briefsProgressText(false, { pagesDone: 1, pagesTotal: 2, rowsDone: 50, rowsTotal: 232 })).toBe('Loading briefs: page 1 of 2, 50 of 232 briefs…');
-    expect(briefsProgressText(false, { pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 })).toBe('Loading briefs…');
+    expect(briefsProgressText(false, { pagesDone: 1, pagesTotal: 2, rowsDone: 50, rowsTotal: 232 })).toBe(
+      'Loading briefs: page 1 of 2, 50 of 232 briefs…'
+    );
+    expect(briefsProgressText(false, { pagesDone: 2, pagesTotal: 2, rowsDone: 232, rowsTotal: 232 })).toBe(
+      'Loading briefs…'
+    );
   });
 
   it('the settings’ rows per search follow core’s queue limits', () => {
@@ -167,14 +208,33 @@ describe('small parsers', () => {
   });
 
   it("reads the relay's ledger for the header, and says whose allowance it is", () => {
-    const relay = readRelayQuota({ tier: 'pro', limit: 2000, used: 7, remaining: 1993, resets_at: '2026-11-22T00:00:00.000Z', confirmed: true });
+    const relay = readRelayQuota({
+      tier: 'pro',
+      limit: 2000,
+      used: 7,
+      remaining: 1993,
+      resets_at: '2026-11-22T00:00:00.000Z',
+      confirmed: true
+    });
     expect(relay).toEqual({ remaining: 1993, limit: 2000, confirmed: true, shared: true });
-    expect(callsLeftText(relay!)).toBe("1993 calls left today (the server's allowance, shared with its kernels and the dchub CLI)");
+    expect(callsLeftText(relay!)).toBe(
+      "1993 calls left today (the server's allowance, shared with its kernels and the dchub CLI)"
+    );
     // Spent, as the service stated it: said in words; an assumed allowance past its end still lets calls go.
-    expect(callsLeftText({ remaining: 0, limit: 2000, confirmed: true, shared: true })).toMatch(/^No calls left today \(/);
+    expect(callsLeftText({ remaining: 0, limit: 2000, confirmed: true, shared: true })).toMatch(
+      /^No calls left today \(/
+    );
     expect(callsLeftText({ remaining: 0, limit: 1000, confirmed: false, shared: false })).toBe('0 calls left today');
     expect(callsLeftText({ remaining: 12, limit: 50, confirmed: true, shared: false })).toBe('12 calls left today');
-    for (const bad of [null, 'x', {}, { remaining: -1, limit: 10 }, { remaining: 1.5, limit: 10 }, { remaining: 3 }, { error: 'engine', message: 'down' }]) {
+    for (const bad of [
+      null,
+      'x',
+      {},
+      { remaining: -1, limit: 10 },
+      { remaining: 1.5, limit: 10 },
+      { remaining: 3 },
+      { error: 'engine', message: 'down' }
+    ]) {
       expect(readRelayQuota(bad)).toBeNull();
     }
   });
@@ -207,7 +267,12 @@ describe('ranking editor helpers', () => {
       { id: 'PJM-2', capacity_mw: 250 },
       { id: 'PJM-1', capacity_mw: 100, lat: 39.1, lng: -77.5, fiber_km: 4.2 }
     ]);
-    expect(numericFields(candidatesFromRows(queue, [0, 1], 'queue_id'))).toEqual(['capacity_mw', 'lat', 'lng', 'fiber_km']);
+    expect(numericFields(candidatesFromRows(queue, [0, 1], 'queue_id'))).toEqual([
+      'capacity_mw',
+      'lat',
+      'lng',
+      'fiber_km'
+    ]);
   });
 
   it('reads objectives and constraints with core, skipping blank rows', () => {
@@ -219,7 +284,9 @@ describe('ranking editor helpers', () => {
     ];
     expect(editorObjectives(objectives)).toEqual({ capacity_mw: 2, fiber_km: -1 });
     // A weight that is no number is refused before any request, naming the argument and the field.
-    expect(() => editorObjectives([...objectives, { field: 'bad', weight: 'abc' }])).toThrow(/objectives: weight of bad must be a non-zero number.*"abc"/);
+    expect(() => editorObjectives([...objectives, { field: 'bad', weight: 'abc' }])).toThrow(
+      /objectives: weight of bad must be a non-zero number.*"abc"/
+    );
     expect(() => editorObjectives([{ field: 'x', weight: '' }])).toThrow(/objectives: is required/);
     expect(
       editorConstraints([
@@ -230,7 +297,9 @@ describe('ranking editor helpers', () => {
       ])
     ).toEqual({ capacity_mw: { min: 50 }, fiber_km: { max: 10 } });
     expect(editorConstraints([{ field: 'lat', min: '', max: '' }])).toBeUndefined();
-    expect(() => editorConstraints([{ field: 'fiber_km', min: '9', max: '2' }])).toThrow(/constraints: fiber_km: min 9 is above max 2/);
+    expect(() => editorConstraints([{ field: 'fiber_km', min: '9', max: '2' }])).toThrow(
+      /constraints: fiber_km: min 9 is above max 2/
+    );
   });
 });
 
@@ -277,7 +346,11 @@ describe('MCP tool form', () => {
 
   it('types a union and records rows by the schema (ai_capacity_index.horizon, compare_sites.sites)', () => {
     const horizon = { anyOf: [{ const: 30 }, { const: 60 }, { const: 90 }] };
-    const sites = { type: 'array', items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } } }, minItems: 2 };
+    const sites = {
+      type: 'array',
+      items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } } },
+      minItems: 2
+    };
     const schema = { type: 'object', properties: { horizon, sites } };
     expect(argControl(horizon)).toBe('enum');
     expect(argControl(sites)).toBe('records');

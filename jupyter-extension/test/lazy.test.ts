@@ -24,7 +24,11 @@ describe('lazyRows', () => {
   });
 
   it('a lazy table views, sorts, filters and exports like a plain one', () => {
-    const records = Array.from({ length: 500 }, (_, i) => ({ id: `Q-${i}`, mw: (i * 37) % 101, fuel: i % 3 ? 'Gas' : 'Wind' }));
+    const records = Array.from({ length: 500 }, (_, i) => ({
+      id: `Q-${i}`,
+      mw: (i * 37) % 101,
+      fuel: i % 3 ? 'Gas' : 'Wind'
+    }));
     const plain = { columns: ['id', 'mw', 'fuel'], rows: records.map((r) => [r.id, r.mw, r.fuel] as Cell[]) };
     const lazy = lazyRecordsTable(records, ['id', 'mw', 'fuel'], { citation: 'c' });
     expect(viewRows(lazy, DEFAULT_VIEW)).toEqual(viewRows(plain, DEFAULT_VIEW));

@@ -7,17 +7,26 @@ import { formNumber, pythonCall, pythonCell, pythonMarkdown, pyValue } from '../
 
 describe('pythonCall', () => {
   it('writes the panel arguments as keyword arguments, leaving blanks to the API defaults', () => {
-    expect(pythonCall('queue', { iso: 'PJM,ERCOT', min_mw: 50, fuel_type: 'gas', status: '', geocoded_only: false, limit: undefined })).toBe(
-      'hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas")'
+    expect(
+      pythonCall('queue', {
+        iso: 'PJM,ERCOT',
+        min_mw: 50,
+        fuel_type: 'gas',
+        status: '',
+        geocoded_only: false,
+        limit: undefined
+      })
+    ).toBe('hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas")');
+    expect(pythonCall('queue', { baseload_only: true, max_fiber_km: 2.5 })).toBe(
+      'hub.queue(baseload_only=True, max_fiber_km=2.5)'
     );
-    expect(pythonCall('queue', { baseload_only: true, max_fiber_km: 2.5 })).toBe('hub.queue(baseload_only=True, max_fiber_km=2.5)');
   });
 
   it('writes positional values and nested data as Python literals', () => {
     expect(pythonCall('dcpi', {}, ['dallas'])).toBe('hub.dcpi("dallas")');
-    expect(pythonCall('rank', { top_k: 2 }, [[{ id: 'a', lat: 1.5, ok: null }], { capacity_mw: 1, fiber_km: -1 }])).toBe(
-      'hub.rank([{"id": "a", "lat": 1.5, "ok": None}], {"capacity_mw": 1, "fiber_km": -1}, top_k=2)'
-    );
+    expect(
+      pythonCall('rank', { top_k: 2 }, [[{ id: 'a', lat: 1.5, ok: null }], { capacity_mw: 1, fiber_km: -1 }])
+    ).toBe('hub.rank([{"id": "a", "lat": 1.5, "ok": None}], {"capacity_mw": 1, "fiber_km": -1}, top_k=2)');
   });
 
   it('escapes strings safely and passes non-identifier names through **{}', () => {
@@ -40,11 +49,17 @@ describe('pythonCell', () => {
     expect(code.trim().split('\n').slice(-2)).toEqual(['df = hub.queue(iso="PJM")', 'df']);
     // How to turn derived answers off is said where the client is made (a comment: the cell still runs as is).
     expect(code).toMatch(/^# .*Client\(derive=False\) asks the service every time\.$/m);
-    expect(pythonCell({ call: 'hub.news()', baseUrl: 'http://127.0.0.1:8787', variable: 'news' })).toContain('hub = Client(base_url="http://127.0.0.1:8787")');
+    expect(pythonCell({ call: 'hub.news()', baseUrl: 'http://127.0.0.1:8787', variable: 'news' })).toContain(
+      'hub = Client(base_url="http://127.0.0.1:8787")'
+    );
   });
 
   it('puts the citation in the markdown cell', () => {
-    const md = pythonMarkdown({ title: 'DC Hub queue', citation: 'DC Hub, dchub.cloud, CC-BY-4.0', asOf: '2026-11-23' });
+    const md = pythonMarkdown({
+      title: 'DC Hub queue',
+      citation: 'DC Hub, dchub.cloud, CC-BY-4.0',
+      asOf: '2026-11-23'
+    });
     expect(md).toContain('Source: DC Hub, dchub.cloud, CC-BY-4.0');
     expect(md).toContain('re-run'.slice(0, 2));
   });
@@ -60,7 +75,10 @@ describe('MCP form typing', () => {
   };
   const sites = {
     type: 'array',
-    items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' }, name: { type: 'string' } } }
+    items: {
+      type: 'object',
+      properties: { lat: { type: 'number' }, lon: { type: 'number' }, name: { type: 'string' } }
+    }
   };
 
   it('a union of constants is a choice that sends the typed value', () => {
@@ -84,8 +102,12 @@ describe('MCP form typing', () => {
         { lat: 40.1, lon: -75.2, name: 'Philly' }
       ]
     });
-    expect(toolArgs({ properties: { sites } }, { sites: '[{"lat": 1, "lon": 2}]' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });
-    expect(toolArgs({ properties: { sites } }, { sites: '{"lat": 1, "lon": 2}' })).toEqual({ sites: [{ lat: 1, lon: 2 }] });
+    expect(toolArgs({ properties: { sites } }, { sites: '[{"lat": 1, "lon": 2}]' })).toEqual({
+      sites: [{ lat: 1, lon: 2 }]
+    });
+    expect(toolArgs({ properties: { sites } }, { sites: '{"lat": 1, "lon": 2}' })).toEqual({
+      sites: [{ lat: 1, lon: 2 }]
+    });
     // Broken JSON goes to core as typed, which names the argument.
     expect(recordsValue('[oops', ['lat', 'lon'])).toBe('[oops');
     expect(() => toolArgs({ properties: { sites } }, { sites: '[oops' })).toThrow(/^sites/);
@@ -94,7 +116,9 @@ describe('MCP form typing', () => {
   it('an array of numbers is typed item by item; an item that is no number is named', () => {
     const ids = { type: 'array', items: { type: 'integer' } };
     expect(toolArgs({ properties: { ids } }, { ids: '1, 2,' })).toEqual({ ids: [1, 2] });
-    expect(() => toolArgs({ properties: { ids } }, { ids: '1, 2,x' })).toThrow(/ids\.2: must be a whole number, got "x"/);
+    expect(() => toolArgs({ properties: { ids } }, { ids: '1, 2,x' })).toThrow(
+      /ids\.2: must be a whole number, got "x"/
+    );
   });
 });
 
@@ -120,7 +144,20 @@ describe('the queue form and core’s predicates', () => {
     expect(queuePythonCall({ ...blank, status: 'active', limit: '200' }, 500)).toBe('hub.queue()');
     expect(queuePythonCall(blank, 500)).toBe('hub.queue(limit=500)');
     expect(
-      queuePythonCall({ ...blank, iso: ['PJM', 'ERCOT'], min_mw: '50', fuel_type: ' gas ', status: 'all', geocoded_only: true, max_fiber_km: '2.5' }, 200)
-    ).toBe('hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas", status="all", max_fiber_km=2.5, geocoded_only=True)');
+      queuePythonCall(
+        {
+          ...blank,
+          iso: ['PJM', 'ERCOT'],
+          min_mw: '50',
+          fuel_type: ' gas ',
+          status: 'all',
+          geocoded_only: true,
+          max_fiber_km: '2.5'
+        },
+        200
+      )
+    ).toBe(
+      'hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas", status="all", max_fiber_km=2.5, geocoded_only=True)'
+    );
   });
 });

@@ -50,7 +50,23 @@ export type { Tier } from './policy/tiers.js';
 export type { Profile } from './presenters/index.js';
 
 /** One resource module: its routes, declared once (see registry.ts). */
-const MODULES = [health, queue, sites, briefs, stats, markets, dcpi, aiCapacity, facilities, feeds, energy, agent, account, parcel, ranking];
+const MODULES = [
+  health,
+  queue,
+  sites,
+  briefs,
+  stats,
+  markets,
+  dcpi,
+  aiCapacity,
+  facilities,
+  feeds,
+  energy,
+  agent,
+  account,
+  parcel,
+  ranking,
+];
 
 /** Parses DCHUB_SANDBOX_KEYS (`pro=abc,free=def`). */
 export function parseKeys(spec: string | undefined): Map<string, Tier> {
@@ -61,7 +77,9 @@ export function parseKeys(spec: string | undefined): Map<string, Tier> {
     .filter(Boolean)) {
     const [tier, key] = pair.split('=').map((s) => s?.trim());
     if (!key || !TIERS.includes(tier as Tier) || tier === 'anonymous') {
-      throw new Error(`DCHUB_SANDBOX_KEYS: expected tier=key with tier one of free, starter, developer, pro, enterprise; got "${pair.replace(/=.*/, '=…')}"`);
+      throw new Error(
+        `DCHUB_SANDBOX_KEYS: expected tier=key with tier one of free, starter, developer, pro, enterprise; got "${pair.replace(/=.*/, '=…')}"`,
+      );
     }
     keys.set(key, tier as Tier);
   }
@@ -100,10 +118,12 @@ function allowedMethods(registry: RouteRegistry, controls: boolean): (path: stri
   const table: Array<{ re: RegExp; methods: Set<string> }> = [];
   const add = (path: string, ...methods: string[]) => {
     const re = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
-    const row = table.find((r) => r.re.source === re.source) ?? (table.push({ re, methods: new Set() }), table[table.length - 1]);
+    const row =
+      table.find((r) => r.re.source === re.source) ?? (table.push({ re, methods: new Set() }), table[table.length - 1]);
     for (const m of methods) row.methods.add(m);
   };
-  for (const spec of registry.routes) for (const p of [spec.path, ...(spec.aliases ?? [])]) add(p, spec.method.toUpperCase());
+  for (const spec of registry.routes)
+    for (const p of [spec.path, ...(spec.aliases ?? [])]) add(p, spec.method.toUpperCase());
   add('/openapi.json', 'GET');
   add('/auth.md', 'GET');
   add('/mcp', 'GET', 'POST', 'DELETE');
@@ -128,7 +148,16 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'X-API-Key', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'If-None-Match'],
+      allowHeaders: [
+        'Content-Type',
+        'Accept',
+        'Authorization',
+        'X-API-Key',
+        'Mcp-Session-Id',
+        'Mcp-Protocol-Version',
+        'Last-Event-ID',
+        'If-None-Match',
+      ],
       exposeHeaders: [
         'Content-Disposition',
         'Retry-After',
@@ -153,7 +182,8 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   });
   app.use('*', async (c, next) => {
     // Long URLs: a JSON 414 naming the limit (Node's parser refuses past MAX_HEADER_BYTES; server.ts answers those).
-    if (c.req.url.length > MAX_URL_BYTES) return c.json({ error: `url: the URL is longer than ${MAX_URL_BYTES} bytes (the limit)`, param: 'url' }, 414);
+    if (c.req.url.length > MAX_URL_BYTES)
+      return c.json({ error: `url: the URL is longer than ${MAX_URL_BYTES} bytes (the limit)`, param: 'url' }, 414);
     await next();
   });
   app.use('*', ctx.faults.middleware);
@@ -196,7 +226,13 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
     if (methods.length) {
       // A declared path asked with another method: 405 naming the methods it answers.
       c.header('Allow', methods.join(', '));
-      return c.json({ error: `method_not_allowed: ${c.req.method} ${path} is not supported; use ${methods.join(', ')}`, allow: methods }, 405);
+      return c.json(
+        {
+          error: `method_not_allowed: ${c.req.method} ${path} is not supported; use ${methods.join(', ')}`,
+          allow: methods,
+        },
+        405,
+      );
     }
     return c.json({ error: `not_found: no endpoint ${c.req.method} ${path}` }, 404);
   });

@@ -26,7 +26,10 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
 }
 
 /** The body as text, or a 413 as soon as more than `maxBytes` arrived (or were announced). */
-export async function readBounded(req: Request, maxBytes = MAX_BODY_BYTES): Promise<{ ok: true; text: string } | { ok: false }> {
+export async function readBounded(
+  req: Request,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<{ ok: true; text: string } | { ok: false }> {
   const declared = Number(req.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false };
   if (!req.body) return { ok: true, text: '' };
@@ -51,7 +54,13 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   const read = await readBounded(req, maxBytes);
   if (!read.ok) return { ok: false, status: 413, param: 'body', message: `must be at most ${maxBytes} bytes` };
   if (!read.text.trim()) return { ok: true, json: {} };
-  if (jsonTooDeep(read.text)) return { ok: false, status: 400, param: 'body', message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels (the limit)` };
+  if (jsonTooDeep(read.text))
+    return {
+      ok: false,
+      status: 400,
+      param: 'body',
+      message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels (the limit)`,
+    };
   try {
     return { ok: true, json: JSON.parse(read.text) };
   } catch {

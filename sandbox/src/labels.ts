@@ -1,5 +1,6 @@
 /** Attribution and the synthetic-data label carried by every answer. */
-export const SYNTHETIC_NOTICE = 'SANDBOX: synthetic data generated from DCHUB_SEED; shapes follow the DC Hub interface, values are not real.';
+export const SYNTHETIC_NOTICE =
+  'SANDBOX: synthetic data generated from DCHUB_SEED; shapes follow the DC Hub interface, values are not real.';
 export const SOURCE = 'DC Hub — dchub.cloud (sandbox, synthetic data)';
 export const CITE = 'Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud" (sandbox: synthetic)';
 export const CITATION = {

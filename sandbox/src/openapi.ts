@@ -7,7 +7,11 @@ type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema 2020-12 of a zod schema: `input` for what a request may carry, `output` for answers. */
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
   return rest;
 };
 
@@ -44,17 +48,22 @@ function operation(spec: RouteSpec, requiredTier: RequiredTier) {
   const requires = requiredTier(spec);
   const parameters = [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')];
   const responses: Record<string, unknown> = {};
-  // A route that needs a key or a plan may refuse: 401 (no key), 403 (plan below; the real profile's answer to a missing key too).
+  // A route that needs a key or a plan may refuse: 401 (no key), 403 (plan below; the real profile's answer to a
+  // missing key too).
   const refusals: Record<number, ResponseSpec> = requires
     ? {
         401: { description: 'No API key', schema: ErrorBody },
-        403: { description: 'Plan below the one required (the real profile also answers 403 plan_required without a key)', schema: ErrorBody },
+        403: {
+          description: 'Plan below the one required (the real profile also answers 403 plan_required without a key)',
+          schema: ErrorBody,
+        },
       }
     : {};
   for (const [status, r] of Object.entries({ ...refusals, ...spec.responses })) {
     const type = r.contentType ?? 'application/json';
     const content: Record<string, unknown> = {};
-    if (r.schema || type !== 'application/json') content[type] = { schema: r.schema ? jsonSchema(r.schema, 'output') : { type: 'string' } };
+    if (r.schema || type !== 'application/json')
+      content[type] = { schema: r.schema ? jsonSchema(r.schema, 'output') : { type: 'string' } };
     for (const other of r.alsoContentTypes ?? []) content[other] = { schema: { type: 'string' } };
     responses[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
   }
@@ -65,7 +74,14 @@ function operation(spec: RouteSpec, requiredTier: RequiredTier) {
     tags: spec.tags,
     operationId: `${spec.method}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
     ...(parameters.length ? { parameters } : {}),
-    ...(spec.body ? { requestBody: { required: !bodyOptional, content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } } } } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: !bodyOptional,
+            content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } },
+          },
+        }
+      : {}),
     security: requires && requires !== 'anonymous' ? [{ apiKey: [] }] : [{ apiKey: [] }, {}],
     ...(requires ? { 'x-required-tier': requires } : {}),
     responses,
@@ -75,14 +91,19 @@ function operation(spec: RouteSpec, requiredTier: RequiredTier) {
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 /** OpenAPI 3.1.0 generated from the declared routes and their zod schemas. */
-export function buildOpenApi(registry: RouteRegistry, serverUrl: string, requiredTier: RequiredTier = (spec) => spec.requires) {
+export function buildOpenApi(
+  registry: RouteRegistry,
+  serverUrl: string,
+  requiredTier: RequiredTier = (spec) => spec.requires,
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of registry.routes) {
     for (const p of [spec.path, ...(spec.aliases ?? [])]) {
       const path = toOpenApiPath(p);
       paths[path] ??= {};
       const op = operation(spec, requiredTier);
-      paths[path][spec.method] = p === spec.path ? op : { ...op, operationId: `${op.operationId}Alias${Object.keys(paths).length}` };
+      paths[path][spec.method] =
+        p === spec.path ? op : { ...op, operationId: `${op.operationId}Alias${Object.keys(paths).length}` };
     }
   }
   return {
@@ -90,7 +111,8 @@ export function buildOpenApi(registry: RouteRegistry, serverUrl: string, require
     info: {
       title: 'DC Hub — Data Center Intelligence API (sandbox)',
       version: '2.12.0-sandbox',
-      description: 'Local implementation of the DC Hub interface on synthetic data. Generated from the schemas the code validates with.',
+      description:
+        'Local implementation of the DC Hub interface on synthetic data. Generated from the schemas the code validates with.',
       license: { name: 'CC-BY-4.0 for DCPI scores and methodology', identifier: 'CC-BY-4.0' },
       'x-dchub-envelope': '1.0',
     },

@@ -19,7 +19,11 @@ export interface ResponseSpec {
   alsoContentTypes?: string[];
 }
 
-export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+export interface RouteSpec<
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+> {
   method: 'get' | 'post';
   /** Hono path (`/api/v1/markets/:name`); OpenAPI gets `{name}`. */
   path: string;
@@ -47,7 +51,10 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   /** Cost bound checked on the parsed JSON before validation (a refusal names the limit). */
   bound?: (json: unknown) => { param: string; message: string } | undefined;
   responses: Record<number, ResponseSpec>;
-  handler: (c: Context<SandboxEnv>, input: { query: z.output<Q>; body: z.output<B>; params: z.output<P> }) => Response | Promise<Response>;
+  handler: (
+    c: Context<SandboxEnv>,
+    input: { query: z.output<Q>; body: z.output<B>; params: z.output<P> },
+  ) => Response | Promise<Response>;
 }
 
 export { MAX_BODY_BYTES } from './body.js';
@@ -57,7 +64,10 @@ export class RouteRegistry {
 
   add<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType>(spec: RouteSpec<Q, B, P>): void {
     const ok = spec.responses[200];
-    const responses = ok && !ok.schema && !ok.contentType && spec.response ? { ...spec.responses, 200: { ...ok, schema: spec.response } } : spec.responses;
+    const responses =
+      ok && !ok.schema && !ok.contentType && spec.response
+        ? { ...spec.responses, 200: { ...ok, schema: spec.response } }
+        : spec.responses;
     this.routes.push({ ...spec, responses } as unknown as RouteSpec);
   }
 
@@ -71,7 +81,12 @@ export class RouteRegistry {
           const fail = (param: string, message: string, status: 400 | 413 = 400) => {
             const error = `${param}: ${message}`;
             const extras = spec.errorExtras ?? {};
-            return c.json(spec.envelopeErrors ? { ok: false, _entity: 'error', error, param, ...extras } : { success: false, error, ...extras, param }, status);
+            return c.json(
+              spec.envelopeErrors
+                ? { ok: false, _entity: 'error', error, param, ...extras }
+                : { success: false, error, ...extras, param },
+              status,
+            );
           };
           const read = (schema: z.ZodType, raw: unknown) => {
             const r = safeParseParams(schema, raw);

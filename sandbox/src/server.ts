@@ -30,7 +30,9 @@ function answerOversizedRequest(err: Error & { code?: string; rawPacket?: Buffer
         '431 Request Header Fields Too Large',
         `{"error":"headers: the request headers are larger than ${MAX_HEADER_BYTES} bytes (the limit)","param":"headers"}`,
       ];
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export interface RunningSandbox {
@@ -47,14 +49,22 @@ export function startSandbox(opts: SandboxOptions & { port?: number } = {}): Pro
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
-      server = serve({ fetch: app.fetch, port: opts.port ?? 8787, hostname: '127.0.0.1', serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, (info) => {
-        resolve({
-          url: `http://127.0.0.1:${info.port}`,
-          port: info.port,
-          ctx,
-          close: () => new Promise<void>((res) => server.close(() => res())),
-        });
-      });
+      server = serve(
+        {
+          fetch: app.fetch,
+          port: opts.port ?? 8787,
+          hostname: '127.0.0.1',
+          serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
+        },
+        (info) => {
+          resolve({
+            url: `http://127.0.0.1:${info.port}`,
+            port: info.port,
+            ctx,
+            close: () => new Promise<void>((res) => server.close(() => res())),
+          });
+        },
+      );
       server.on('error', reject);
       server.on('clientError', answerOversizedRequest);
     } catch (err) {

@@ -1,11 +1,27 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AgentCapabilities, AgentFacilities, AgentStats, AgentWhoami, ErrorBody, ONBOARD_TYPES, Onboard, ReceiptDetail, ReceiptList } from '@dchub/core';
+import {
+  AgentCapabilities,
+  AgentFacilities,
+  AgentStats,
+  AgentWhoami,
+  ErrorBody,
+  ONBOARD_TYPES,
+  Onboard,
+  ReceiptDetail,
+  ReceiptList,
+} from '@dchub/core';
 import { startSandbox, type RunningSandbox } from '../src/server.js';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'free=f1,developer=d1,pro=p1,enterprise=e1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'x',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'free=f1,developer=d1,pro=p1,enterprise=e1',
+    controls: true,
+  });
 });
 afterAll(() => sb?.close());
 beforeEach(async () => {
@@ -56,7 +72,12 @@ describe('agent endpoints', () => {
     expect(anon.facilities.every((f) => f.country === 'DE')).toBe(true);
     expect(anon.authenticated_as).toBeUndefined();
     const keyed = AgentFacilities.parse((await call('/api/agent/facilities?q=dallas&limit=100', 'p1')).body);
-    expect(keyed.count).toBe(Math.min(100, sb.ctx.data.infra.facilities.filter((f) => /dallas/i.test(`${f.name} ${f.city} ${f.market}`)).length));
+    expect(keyed.count).toBe(
+      Math.min(
+        100,
+        sb.ctx.data.infra.facilities.filter((f) => /dallas/i.test(`${f.name} ${f.city} ${f.market}`)).length,
+      ),
+    );
     expect(typeof keyed.authenticated_as).toBe('string');
     expect(typeof keyed.api_calls_remaining).toBe('number');
     const over = await call('/api/agent/facilities?limit=101', 'p1');

@@ -140,7 +140,9 @@ describe('architecture', () => {
     it(`${dir}: no Python file over ${MAX_LINES} lines`, () => {
       const files = pythonFiles(join(ROOT, dir));
       expect(files.length).toBeGreaterThan(5);
-      const long = files.map((f) => ({ file: relative(ROOT, f), lines: lineCount(f) })).filter((x) => x.lines > MAX_LINES);
+      const long = files
+        .map((f) => ({ file: relative(ROOT, f), lines: lineCount(f) }))
+        .filter((x) => x.lines > MAX_LINES);
       expect(long, long.map((x) => `${x.file}: ${x.lines} lines`).join('\n')).toEqual([]);
     });
   }

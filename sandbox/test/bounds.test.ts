@@ -7,7 +7,14 @@ import { startSandbox, type RunningSandbox } from '../src/server.js';
 /** Bounded work and hostile input (issue 12): every refusal is a JSON 4xx naming the limit. */
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'bounds', now: '2026-11-21T12:00:00Z', keys: 'enterprise=b-ent', controls: true, limits: false });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'bounds',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'enterprise=b-ent',
+    controls: true,
+    limits: false,
+  });
 });
 afterAll(() => sb?.close());
 
@@ -19,14 +26,21 @@ const json = (body: unknown) => ({
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 describe('prototype keys are never lookups', () => {
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('sort=%s on /api/v1/dcpi/scores is a 400 naming sort', async (sort) => {
-    const res = await fetch(`${sb.url}/api/v1/dcpi/scores?sort=${sort}`);
-    expect(res.status).toBe(400);
-    expect((await res.json()).param).toBe('sort');
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'sort=%s on /api/v1/dcpi/scores is a 400 naming sort',
+    async (sort) => {
+      const res = await fetch(`${sb.url}/api/v1/dcpi/scores?sort=${sort}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).param).toBe('sort');
+    },
+  );
 
   it('market names such as constructor are unknown markets, not Object.prototype', async () => {
-    for (const path of ['/api/v1/markets/constructor', '/api/v1/dcpi/scores/constructor', '/api/v1/market-brief/constructor']) {
+    for (const path of [
+      '/api/v1/markets/constructor',
+      '/api/v1/dcpi/scores/constructor',
+      '/api/v1/market-brief/constructor',
+    ]) {
       expect((await fetch(sb.url + path)).status, path).toBe(404);
     }
   });
@@ -44,7 +58,9 @@ describe('prototype keys are never lookups', () => {
     );
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.objective_status.find((o: { objective: string }) => o.objective === 'constructor').status).toBe('unavailable');
+    expect(body.objective_status.find((o: { objective: string }) => o.objective === 'constructor').status).toBe(
+      'unavailable',
+    );
   });
 
   it('an object whose own toString is not a function is a 400, not a 500', async () => {
@@ -62,13 +78,16 @@ describe('JSON nesting depth', () => {
     expect(jsonTooDeep(JSON.stringify({ s: 'a\\"[[[' }))).toBe(false);
   });
 
-  it.each(['/api/v1/analyze-parcel', '/api/v1/rank-sites'])('%s: 5,000-deep bodies answer 400 naming the limit', async (path) => {
-    const res = await fetch(sb.url + path, json(`{"geometry":${deep(5000)},"candidates":${deep(5000)}}`));
-    expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(body).toMatchObject({ ok: false, _entity: 'error', param: 'body' });
-    expect(body.error).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
-  });
+  it.each(['/api/v1/analyze-parcel', '/api/v1/rank-sites'])(
+    '%s: 5,000-deep bodies answer 400 naming the limit',
+    async (path) => {
+      const res = await fetch(sb.url + path, json(`{"geometry":${deep(5000)},"candidates":${deep(5000)}}`));
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body).toMatchObject({ ok: false, _entity: 'error', param: 'body' });
+      expect(body.error).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    },
+  );
 });
 
 describe('rank-sites cost cap', () => {
@@ -76,7 +95,10 @@ describe('rank-sites cost cap', () => {
     const objectives = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`f${i}`, 1]));
     const candidates = Array.from({ length: 1000 }, (_, i) => ({ id: i, f0: i }));
     const t0 = performance.now();
-    const [res, health] = await Promise.all([fetch(`${sb.url}/api/v1/rank-sites`, json({ candidates, objectives })), fetch(`${sb.url}/api/health`)]);
+    const [res, health] = await Promise.all([
+      fetch(`${sb.url}/api/v1/rank-sites`, json({ candidates, objectives })),
+      fetch(`${sb.url}/api/health`),
+    ]);
     const ms = performance.now() - t0;
     expect(res.status).toBe(400);
     const body = await res.json();
@@ -92,7 +114,9 @@ describe('rank-sites cost cap', () => {
     const candidates = Array.from({ length: 1000 }, (_, i) => ({ id: i }));
     const res = await fetch(`${sb.url}/api/v1/rank-sites`, json({ candidates, objectives, constraints }));
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatch(/^candidates: 1000 candidates × 110 objectives and constraints = 110000; at most 100000/);
+    expect((await res.json()).error).toMatch(
+      /^candidates: 1000 candidates × 110 objectives and constraints = 110000; at most 100000/,
+    );
   });
 });
 
@@ -151,14 +175,25 @@ describe('/mcp bounds', () => {
 
   it('malformed tools/call params answer -32602 in one line', async () => {
     const session = (await init()).headers.get('mcp-session-id')!;
-    for (const params of [{ name: 'get_news', arguments: 'x' }, { name: 5 }, {}, { name: 'get_news', arguments: [1] }, { name: 'get_news', arguments: null }]) {
+    for (const params of [
+      { name: 'get_news', arguments: 'x' },
+      { name: 5 },
+      {},
+      { name: 'get_news', arguments: [1] },
+      { name: 'get_news', arguments: null },
+    ]) {
       const res = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }, session);
       const body = await res.json();
       expect(body.error.code, JSON.stringify(params)).toBe(-32602);
       expect(body.error.message).not.toContain('\n');
       expect(body.id).toBe(7);
     }
-    const unknown = await (await rpc({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }, session)).json();
+    const unknown = await (
+      await rpc(
+        { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+        session,
+      )
+    ).json();
     expect(unknown.error.code).toBe(-32602);
     expect(unknown.error.message).toMatch(/Unknown tool: no_such_tool/);
     expect(unknown.error.message).not.toContain('\n');

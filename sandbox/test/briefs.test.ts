@@ -45,7 +45,9 @@ const resetLimits = () => fetch(`${sb.url}/_sandbox/limits`, { method: 'DELETE' 
 beforeEach(resetLimits);
 
 const call = async (path: string, tier: KeyTier = 'enterprise', headers: Record<string, string> = {}) => {
-  const res = await fetch(sb.url + path, { headers: tier === 'anonymous' ? headers : { 'X-API-Key': KEYS[tier], ...headers } });
+  const res = await fetch(sb.url + path, {
+    headers: tier === 'anonymous' ? headers : { 'X-API-Key': KEYS[tier], ...headers },
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -89,7 +91,16 @@ describe('GET /api/v1/market-brief/all: tier scoping (spec §5.2)', () => {
   });
   it('keeps the body keys in the documented order', async () => {
     const r = await call('/api/v1/market-brief/all', 'free');
-    expect(Object.keys(r.body)).toEqual(['as_of', 'tier', 'count', 'total_available', 'limit', 'offset', 'streamed', 'briefs']);
+    expect(Object.keys(r.body)).toEqual([
+      'as_of',
+      'tier',
+      'count',
+      'total_available',
+      'limit',
+      'offset',
+      'streamed',
+      'briefs',
+    ]);
   });
 });
 
@@ -159,13 +170,19 @@ describe('daily caps of the bulk endpoints', () => {
       body: JSON.stringify({ advance_seconds: 86_400 }),
     });
     expect((await call('/api/v1/market-brief/all', 'anonymous')).status).toBe(200);
-    await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set: clock }) });
+    await fetch(`${sb.url}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ set: clock }),
+    });
   });
 });
 
 describe('streaming above 50 briefs', () => {
   it('streams an enterprise page of 200 briefs in chunks', async () => {
-    const res = await fetch(`${sb.url}/api/v1/market-brief/all?limit=200`, { headers: { 'X-API-Key': KEYS.enterprise } });
+    const res = await fetch(`${sb.url}/api/v1/market-brief/all?limit=200`, {
+      headers: { 'X-API-Key': KEYS.enterprise },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-market-brief-mode')).toBe('stream');
     expect(res.headers.get('content-length')).toBeNull();
@@ -182,7 +199,16 @@ describe('streaming above 50 briefs', () => {
     expect(all.streamed).toBe(true);
     expect(all.count).toBe(200);
     expect(all.briefs).toHaveLength(200);
-    expect(Object.keys(JSON.parse(text))).toEqual(['as_of', 'tier', 'count', 'total_available', 'limit', 'offset', 'streamed', 'briefs']);
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'as_of',
+      'tier',
+      'count',
+      'total_available',
+      'limit',
+      'offset',
+      'streamed',
+      'briefs',
+    ]);
   });
   it('answers 50 briefs in one batch', async () => {
     const r = await call('/api/v1/market-brief/all?limit=50');
@@ -233,7 +259,9 @@ describe('CSV and JSON agree', () => {
   it('the free CSV and JSON hold the same 5 markets', async () => {
     const json = MarketBriefAll.parse((await call('/api/v1/market-brief/all', 'free')).body);
     const csv = parseBriefsCsv((await call('/api/v1/market-brief/all.csv', 'free')).text);
-    expect(csv.map((r) => [r.market_slug, r.composite_score])).toEqual(json.briefs.map((b) => [b.slug, b.hero.composite_score]));
+    expect(csv.map((r) => [r.market_slug, r.composite_score])).toEqual(
+      json.briefs.map((b) => [b.slug, b.hero.composite_score]),
+    );
   });
 });
 
@@ -252,8 +280,19 @@ describe('GET /api/v1/market-brief/{slug}', () => {
     expect(b.paywall).toBeUndefined();
   };
   const teasers = (b: MarketBriefT) => {
-    expect(b).toMatchObject({ power_grid: null, pipeline: [], operators: [], ma: [], comps: { powered_shell: [], land: [] }, risk: null });
-    expect(b.paywall).toMatchObject({ required_tier: 'PRO', checkout_url: expect.any(String), blurb: expect.any(String) });
+    expect(b).toMatchObject({
+      power_grid: null,
+      pipeline: [],
+      operators: [],
+      ma: [],
+      comps: { powered_shell: [], land: [] },
+      risk: null,
+    });
+    expect(b.paywall).toMatchObject({
+      required_tier: 'PRO',
+      checkout_url: expect.any(String),
+      blurb: expect.any(String),
+    });
   };
   it('is complete for pro and enterprise', async () => {
     for (const tier of ['pro', 'enterprise'] as const) {
@@ -263,20 +302,25 @@ describe('GET /api/v1/market-brief/{slug}', () => {
       expect(b.is_pro).toBe(true);
       expect(b.tier).toBe(tier.toUpperCase());
       proSections(b);
-      const fs = sb.ctx.data.infra.facilities.filter((f) => f.market === 'northern-virginia' && f.status !== 'operational');
+      const fs = sb.ctx.data.infra.facilities.filter(
+        (f) => f.market === 'northern-virginia' && f.status !== 'operational',
+      );
       expect(b.pipeline[0].power_mw).toBe(Math.max(...fs.map((f) => f.power_mw)));
     }
   });
-  it.each(['anonymous', 'free', 'starter', 'developer'] as const)('gives teasers and a paywall to %s (developer is not Pro)', async (tier) => {
-    const r = await call('/api/v1/market-brief/dallas', tier);
-    expect(r.status).toBe(200);
-    const b = MarketBriefResponse.parse(r.body);
-    expect(b.is_pro).toBe(false);
-    teasers(b);
-    // The free JSON still carries the full outlook and KPIs.
-    expect(b.outlook.narrative_md.split(/\s+/).filter(Boolean)).toHaveLength(b.outlook.word_count);
-    expect(b.kpis.facility_count).toBe(sb.ctx.data.infra.facilities.filter((f) => f.market === 'dallas').length);
-  });
+  it.each(['anonymous', 'free', 'starter', 'developer'] as const)(
+    'gives teasers and a paywall to %s (developer is not Pro)',
+    async (tier) => {
+      const r = await call('/api/v1/market-brief/dallas', tier);
+      expect(r.status).toBe(200);
+      const b = MarketBriefResponse.parse(r.body);
+      expect(b.is_pro).toBe(false);
+      teasers(b);
+      // The free JSON still carries the full outlook and KPIs.
+      expect(b.outlook.narrative_md.split(/\s+/).filter(Boolean)).toHaveLength(b.outlook.word_count);
+      expect(b.kpis.facility_count).toBe(sb.ctx.data.infra.facilities.filter((f) => f.market === 'dallas').length);
+    },
+  );
   it.each([
     ['nova', 'northern-virginia'],
     ['ashburn', 'northern-virginia'],
@@ -298,7 +342,18 @@ describe('GET /api/v1/market-brief/{slug}', () => {
     expect(b.redirect_to).toBeNull();
     const all = MarketBriefAll.parse((await call('/api/v1/market-brief/all', 'pro')).body);
     const fromAll = all.briefs.find((x) => x.slug === 'phoenix')!;
-    const { ok: _ok, requested: _r, redirect_to: _rt, tier: _t, is_pro: _p, _source, _cite, citation, note, ...single } = b as Record<string, unknown>;
+    const {
+      ok: _ok,
+      requested: _r,
+      redirect_to: _rt,
+      tier: _t,
+      is_pro: _p,
+      _source,
+      _cite,
+      citation,
+      note,
+      ...single
+    } = b as Record<string, unknown>;
     expect(single).toEqual(fromAll);
     expect(note).toMatch(/synthetic/i);
   });
@@ -316,7 +371,9 @@ describe('GET /api/v1/market-brief/diff', () => {
   it('returns exactly the markets whose computed_at moved after the daily recompute', async () => {
     const before = MarketBriefAll.parse((await call('/api/v1/market-brief/all?limit=500')).body);
     expect(before.briefs).toHaveLength(232);
-    const none = MarketBriefDiff.parse((await call(`/api/v1/market-brief/diff?since=${encodeURIComponent(before.as_of)}&limit=500`)).body);
+    const none = MarketBriefDiff.parse(
+      (await call(`/api/v1/market-brief/diff?since=${encodeURIComponent(before.as_of)}&limit=500`)).body,
+    );
     expect(none.changed_total).toBe(0);
     expect(none.briefs).toEqual([]);
 
@@ -334,7 +391,18 @@ describe('GET /api/v1/market-brief/diff', () => {
 
     const r = await call(`/api/v1/market-brief/diff?since=${encodeURIComponent(before.as_of)}&limit=500`);
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['as_of', 'since', 'tier', 'count', 'total_available', 'changed_total', 'limit', 'offset', 'streamed', 'briefs']);
+    expect(Object.keys(r.body)).toEqual([
+      'as_of',
+      'since',
+      'tier',
+      'count',
+      'total_available',
+      'changed_total',
+      'limit',
+      'offset',
+      'streamed',
+      'briefs',
+    ]);
     const diff = MarketBriefDiff.parse(r.body);
     expect(diff.since).toBe(before.as_of);
     expect(diff.changed_total).toBe(changed.length);
@@ -347,10 +415,14 @@ describe('GET /api/v1/market-brief/diff', () => {
     for (const b of diff.briefs) expect(b).toEqual(inAll.get(b.slug));
 
     // A date, or a time without zone, is read as UTC.
-    const sinceDay = MarketBriefDiff.parse((await call(`/api/v1/market-brief/diff?since=${before.as_of.slice(0, 10)}&limit=500`)).body);
+    const sinceDay = MarketBriefDiff.parse(
+      (await call(`/api/v1/market-brief/diff?since=${before.as_of.slice(0, 10)}&limit=500`)).body,
+    );
     expect(sinceDay.since).toBe(`${before.as_of.slice(0, 10)}T00:00:00.000Z`);
     expect(sinceDay.changed_total).toBeGreaterThanOrEqual(changed.length);
-    const noZone = MarketBriefDiff.parse((await call(`/api/v1/market-brief/diff?since=${before.as_of.slice(0, 19)}&limit=500`)).body);
+    const noZone = MarketBriefDiff.parse(
+      (await call(`/api/v1/market-brief/diff?since=${before.as_of.slice(0, 19)}&limit=500`)).body,
+    );
     expect(noZone.briefs.map((b) => b.slug)).toEqual(changed);
   });
   it("scopes the diff to the tier's markets", async () => {

@@ -15,7 +15,13 @@ const PATHS = [
 /** Starts the built sandbox as its own process, reads some answers, stops it. */
 async function answers(seed: string): Promise<string[]> {
   const proc: ChildProcess = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', DCHUB_SEED: seed, DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z', DCHUB_SANDBOX_KEYS: 'enterprise=det-key' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DCHUB_SEED: seed,
+      DCHUB_SANDBOX_NOW: '2026-11-21T12:00:00Z',
+      DCHUB_SANDBOX_KEYS: 'enterprise=det-key',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -29,7 +35,9 @@ async function answers(seed: string): Promise<string[]> {
       });
       proc.once('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
     });
-    return await Promise.all(PATHS.map(async (p) => (await fetch(url + p, { headers: { 'X-API-Key': 'det-key' } })).text()));
+    return await Promise.all(
+      PATHS.map(async (p) => (await fetch(url + p, { headers: { 'X-API-Key': 'det-key' } })).text()),
+    );
   } finally {
     proc.kill('SIGTERM');
     if (proc.exitCode === null) await once(proc, 'exit');

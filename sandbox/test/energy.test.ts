@@ -1,11 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EnergyPrices, ErrorBody, FUEL_MIX_ISOS, FuelMix, GRID_REGION_IDS, GridIntelligence, GridRegionDetail } from '@dchub/core';
+import {
+  EnergyPrices,
+  ErrorBody,
+  FUEL_MIX_ISOS,
+  FuelMix,
+  GRID_REGION_IDS,
+  GridIntelligence,
+  GridRegionDetail,
+} from '@dchub/core';
 import { US_STATES } from '../src/data/geography.js';
 import { startSandbox, type RunningSandbox } from '../src/server.js';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'free=f1,developer=d1,pro=p1,enterprise=e1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'x',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'free=f1,developer=d1,pro=p1,enterprise=e1',
+    controls: true,
+  });
 });
 afterAll(() => sb?.close());
 beforeEach(async () => {
@@ -18,7 +32,11 @@ const call = async (path: string, key: string | null = 'e1') => {
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 const clock = (body: unknown) =>
-  fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${sb.url}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('GET /api/grid/fuel-mix', () => {
   it('answers every ISO with a mix sorted by share that sums to 100', async () => {
@@ -46,7 +64,9 @@ describe('GET /api/grid/fuel-mix', () => {
   });
 
   it('varies with the hour of the sandbox clock (solar at midday, none at night)', async () => {
-    const solar = async () => FuelMix.parse((await call('/api/grid/fuel-mix?iso=CAISO')).body).fuel_mix.find((f) => f.source === 'Solar')!.percentage;
+    const solar = async () =>
+      FuelMix.parse((await call('/api/grid/fuel-mix?iso=CAISO')).body).fuel_mix.find((f) => f.source === 'Solar')!
+        .percentage;
     await clock({ set: '2026-11-21T20:00:00Z' }); // 12:00 in California
     const noon = await solar();
     await clock({ set: '2026-11-22T10:00:00Z' }); // 02:00 in California

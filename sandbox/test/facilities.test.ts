@@ -4,7 +4,13 @@ import { startSandbox, type RunningSandbox } from '../src/server.js';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'x', now: '2026-11-21T12:00:00Z', keys: 'free=f1,starter=s1,developer=d1,pro=p1,enterprise=e1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'x',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'free=f1,starter=s1,developer=d1,pro=p1,enterprise=e1',
+    controls: true,
+  });
 });
 afterAll(() => sb?.close());
 // Keyless callers have 10 requests a day; start every test with fresh counters.
@@ -75,8 +81,12 @@ describe('GET /api/v1/facilities', () => {
       expect(text).toContain('equinix');
       expect(text).toContain('dallas');
     }
-    const byMarket = FacilitySearch.parse((await call('/api/v1/facilities?market=northern-virginia&limit=100', 'e1')).body);
-    expect(byMarket.total_matching).toBe(sb.ctx.data.infra.facilities.filter((f) => f.market === 'northern-virginia').length);
+    const byMarket = FacilitySearch.parse(
+      (await call('/api/v1/facilities?market=northern-virginia&limit=100', 'e1')).body,
+    );
+    expect(byMarket.total_matching).toBe(
+      sb.ctx.data.infra.facilities.filter((f) => f.market === 'northern-virginia').length,
+    );
     const byMarketName = FacilitySearch.parse((await call('/api/v1/facilities?market=Northern%20Virginia', 'e1')).body);
     expect(byMarketName.total_matching).toBe(byMarket.total_matching);
   });
@@ -139,7 +149,8 @@ describe('GET /api/v1/facilities/detail/:facility_id', () => {
 });
 
 describe('POST /api/v1/search/semantic', () => {
-  const post = (body: unknown, key?: string) => call('/api/v1/search/semantic', key, { method: 'POST', body: JSON.stringify(body) });
+  const post = (body: unknown, key?: string) =>
+    call('/api/v1/search/semantic', key, { method: 'POST', body: JSON.stringify(body) });
 
   it('ranks facilities by text similarity, best first, topK default 5', async () => {
     const { status, body } = await post({ query: 'Equinix campus in Dallas' }, 'd1');

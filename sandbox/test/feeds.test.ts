@@ -3,7 +3,13 @@ import { DEAL_TYPES, ErrorBody, NewsList, PipelineResponse, TransactionList } fr
 import { NEWS_SOURCES } from '../src/data/news.js';
 import { startSandbox, type RunningSandbox } from '../src/server.js';
 
-const OPTS = { port: 0, seed: 'x', now: '2026-11-21T12:01:00Z', keys: 'free=f1,developer=d1,pro=p1,enterprise=e1', controls: true } as const;
+const OPTS = {
+  port: 0,
+  seed: 'x',
+  now: '2026-11-21T12:01:00Z',
+  keys: 'free=f1,developer=d1,pro=p1,enterprise=e1',
+  controls: true,
+} as const;
 let sb: RunningSandbox;
 beforeAll(async () => {
   sb = await startSandbox(OPTS);
@@ -22,7 +28,11 @@ const expect400 = async (path: string, param: string) => {
   expect(body.error).toMatch(new RegExp(`^${param}:`));
 };
 const clock = (body: unknown) =>
-  fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${sb.url}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('news', () => {
   it('GET /api/news: default 10, newest first, nothing later than the sandbox clock, 40+ sources', async () => {
@@ -88,7 +98,8 @@ describe('transactions', () => {
   });
 
   it('aliases /api/deals and /api/v1/deals default to 100; limit max 500', async () => {
-    for (const p of ['/api/deals', '/api/v1/deals']) expect(TransactionList.parse((await call(p)).body).count).toBe(100);
+    for (const p of ['/api/deals', '/api/v1/deals'])
+      expect(TransactionList.parse((await call(p)).body).count).toBe(100);
     expect(TransactionList.parse((await call('/api/v1/transactions?limit=500')).body).count).toBe(500);
     await expect400('/api/v1/transactions?limit=501', 'limit');
   });

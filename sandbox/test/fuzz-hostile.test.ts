@@ -16,7 +16,9 @@ const HEAP_GROWTH_LIMIT_MB = 256;
 const KEYS = { free: 'fz-free', pro: 'fz-pro', enterprise: 'fz-ent' };
 
 let sb: RunningSandbox;
-let doc: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown }>> };
+let doc: {
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown }>>;
+};
 beforeAll(async () => {
   sb = await startSandbox({
     port: 0,
@@ -33,7 +35,15 @@ afterAll(() => sb?.close());
 
 // ---------------------------------------------------------------- generators
 
-const PROTO_KEYS = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+const PROTO_KEYS = [
+  'constructor',
+  '__proto__',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+];
 const hostileText = fc.oneof(
   fc.constantFrom(
     '',
@@ -72,21 +82,51 @@ const hostileText = fc.oneof(
 const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   { weight: 2, arbitrary: hostileText },
-  { weight: 1, arbitrary: fc.integer({ min: 10, max: 6000 }).map((d) => JSON.parse('['.repeat(Math.min(d, 60)) + ']'.repeat(Math.min(d, 60)))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 10, max: 6000 })
+      .map((d) => JSON.parse('['.repeat(Math.min(d, 60)) + ']'.repeat(Math.min(d, 60)))),
+  },
   { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...PROTO_KEYS), fc.jsonValue({ maxDepth: 2 })) },
 );
 /** A raw body: JSON of hostile shapes, deep nesting beyond any limit, or not JSON at all. */
 const hostileBody = (fields: string[]): fc.Arbitrary<string> =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.dictionary(fc.constantFrom(...fields, ...PROTO_KEYS), hostileJson, { maxKeys: 5 }).map((o) => JSON.stringify(o)) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .dictionary(fc.constantFrom(...fields, ...PROTO_KEYS), hostileJson, { maxKeys: 5 })
+        .map((o) => JSON.stringify(o)),
+    },
     { weight: 2, arbitrary: hostileJson.map((v) => JSON.stringify(v) ?? 'null') },
-    { weight: 1, arbitrary: fc.integer({ min: 100, max: 8000 }).map((d) => `{"${fields[0] ?? 'x'}":${'['.repeat(d)}${']'.repeat(d)}}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 100, max: 8000 })
+        .map((d) => `{"${fields[0] ?? 'x'}":${'['.repeat(d)}${']'.repeat(d)}}`),
+    },
     { weight: 1, arbitrary: fc.constantFrom('', 'not json', '{', '{"a":}', '\u0000', '[]', 'null', '"x"', '1e999') },
   );
 
-const keyArb = fc.constantFrom<string | undefined>(undefined, undefined, KEYS.free, KEYS.pro, KEYS.enterprise, 'unknown-key');
+const keyArb = fc.constantFrom<string | undefined>(
+  undefined,
+  undefined,
+  KEYS.free,
+  KEYS.pro,
+  KEYS.enterprise,
+  'unknown-key',
+);
 const BODY_FIELDS: Record<string, string[]> = {
-  '/api/v1/rank-sites': ['candidates', 'objectives', 'constraints', 'absolute', 'percentile', 'top_k', 'require_complete'],
+  '/api/v1/rank-sites': [
+    'candidates',
+    'objectives',
+    'constraints',
+    'absolute',
+    'percentile',
+    'top_k',
+    'require_complete',
+  ],
   '/api/v1/analyze-parcel': ['geometry', 'capacity_mw', 'lat', 'lng'],
   '/api/v1/search/semantic': ['query', 'topK'],
   '/api/v1/keys/claim': ['client_name', 'intended_use', 'email'],
@@ -104,18 +144,28 @@ function restRequests(): fc.Arbitrary<Req> {
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const params = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-      const query = fc.dictionary(fc.constantFrom(...params, ...PROTO_KEYS, 'unknown'), hostileText, { maxKeys: Math.max(1, params.length) });
+      const query = fc.dictionary(fc.constantFrom(...params, ...PROTO_KEYS, 'unknown'), hostileText, {
+        maxKeys: Math.max(1, params.length),
+      });
       const pathValue = fc.oneof(hostileText, fc.constantFrom('dallas', 'northern-virginia', 'TX', '1000', 'pjm', '1'));
       const verb = fc.oneof(
         { weight: 9, arbitrary: fc.constant(method.toUpperCase()) },
         { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST', 'GET') },
       );
-      const body = method === 'post' ? hostileBody(BODY_FIELDS[path] ?? ['x']).map((b): string | undefined => b) : fc.constant<string | undefined>(undefined);
+      const body =
+        method === 'post'
+          ? hostileBody(BODY_FIELDS[path] ?? ['x']).map((b): string | undefined => b)
+          : fc.constant<string | undefined>(undefined);
       ops.push(
         fc.record({ verb, query, pathValue, key: keyArb, body }).map(({ verb, query, pathValue, key, body }) => {
           const concrete = path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pathValue || 'x'));
           const qs = new URLSearchParams(Object.entries(query)).toString();
-          return { method: verb, url: `${concrete}${qs ? `?${qs}` : ''}`, key, body: verb === 'GET' || verb === 'DELETE' ? undefined : body };
+          return {
+            method: verb,
+            url: `${concrete}${qs ? `?${qs}` : ''}`,
+            key,
+            body: verb === 'GET' || verb === 'DELETE' ? undefined : body,
+          };
         }),
       );
     }
@@ -146,7 +196,8 @@ async function send(req: Req, headers: Record<string, string> = {}): Promise<Out
     else if (res.status >= 400) {
       try {
         const json = JSON.parse(text);
-        if (typeof json.error !== 'string' && typeof json.error?.message !== 'string') problem = `${res.status} without a JSON error: ${text.slice(0, 120)}`;
+        if (typeof json.error !== 'string' && typeof json.error?.message !== 'string')
+          problem = `${res.status} without a JSON error: ${text.slice(0, 120)}`;
       } catch {
         problem = `${res.status} is not JSON: ${text.slice(0, 120)}`;
       }
@@ -221,22 +272,40 @@ describe('fuzz: hostile requests over every operation and every MCP tool', () =>
         return fc
           .record({
             args: fc.oneof(
-              { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...props, ...PROTO_KEYS, 'extra'), hostileJson, { maxKeys: 4 }) },
+              {
+                weight: 8,
+                arbitrary: fc.dictionary(fc.constantFrom(...props, ...PROTO_KEYS, 'extra'), hostileJson, {
+                  maxKeys: 4,
+                }),
+              },
               { weight: 1, arbitrary: hostileJson },
             ),
             id: fc.nat(),
           })
-          .map(({ args, id }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: t.name, arguments: args } }));
+          .map(({ args, id }) => ({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: t.name, arguments: args },
+          }));
       }),
-      fc.record({ id: fc.nat(), params: hostileJson }).map(({ id, params }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params })),
+      fc
+        .record({ id: fc.nat(), params: hostileJson })
+        .map(({ id, params }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params })),
     );
     const calls = fc.sample(call, { numRuns: MCP_RUNS, seed: SEED });
-    const names = new Set(calls.map((c) => (c.params as { name?: unknown })?.name).filter((n) => typeof n === 'string'));
+    const names = new Set(
+      calls.map((c) => (c.params as { name?: unknown })?.name).filter((n) => typeof n === 'string'),
+    );
     expect(names.size).toBe(29);
     const results = await runAll(calls, async (body) => {
       const o = await send(
         { method: 'POST', url: '/mcp', body: JSON.stringify(body) },
-        { Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' },
+        {
+          Accept: 'application/json, text/event-stream',
+          'Mcp-Session-Id': session,
+          'Mcp-Protocol-Version': '2025-06-18',
+        },
       );
       return o;
     });

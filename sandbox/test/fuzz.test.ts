@@ -9,7 +9,13 @@ const KEY = 'fuzz-enterprise';
 let sb: RunningSandbox;
 let doc: any;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'fuzz', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}`, limits: false });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'fuzz',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${KEY}`,
+    limits: false,
+  });
   doc = await (await fetch(`${sb.url}/openapi.json`)).json();
 });
 afterAll(() => sb?.close());

@@ -29,7 +29,9 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 
 const call = async (path: string, tier: KeyTier = 'enterprise', headers: Record<string, string> = {}) => {
-  const res = await fetch(sb.url + path, { headers: tier === 'anonymous' ? headers : { 'X-API-Key': KEYS[tier], ...headers } });
+  const res = await fetch(sb.url + path, {
+    headers: tier === 'anonymous' ? headers : { 'X-API-Key': KEYS[tier], ...headers },
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -47,7 +49,11 @@ const composite = (e: number, c: number, t: number, v: string) =>
   Math.round(
     Math.max(
       0,
-      Math.min(100, (e * 0.6 + (100 - c) * 0.3 + (1 - Math.min(t, 60) / 60) * 10) * ({ BUILD: 1, CAUTION: 0.85, AVOID: 0.6 } as Record<string, number>)[v]),
+      Math.min(
+        100,
+        (e * 0.6 + (100 - c) * 0.3 + (1 - Math.min(t, 60) / 60) * 10) *
+          ({ BUILD: 1, CAUTION: 0.85, AVOID: 0.6 } as Record<string, number>)[v],
+      ),
     ) * 10,
   ) / 10;
 
@@ -136,7 +142,9 @@ describe('GET /api/v1/markets and /api/v1/markets/list', () => {
 describe('GET /api/v1/markets/{market_name}', () => {
   it('accepts a slug or a name, case-insensitive, hyphens equal to spaces', async () => {
     const bodies = await Promise.all(
-      ['northern-virginia', 'Northern%20Virginia', 'NORTHERN-virginia', 'northern_virginia'].map(async (n) => (await call(`/api/v1/markets/${n}`)).body),
+      ['northern-virginia', 'Northern%20Virginia', 'NORTHERN-virginia', 'northern_virginia'].map(
+        async (n) => (await call(`/api/v1/markets/${n}`)).body,
+      ),
     );
     for (const b of bodies) expect(b).toEqual(bodies[0]);
     const d = MarketDetail.parse(bodies[0]);
@@ -147,7 +155,9 @@ describe('GET /api/v1/markets/{market_name}', () => {
     expect(Object.values(d.by_status).reduce((a, n) => a + n, 0)).toBe(fs.length);
     expect(d.by_status.operational).toBe(fs.filter((f) => f.status === 'operational').length);
     expect(d.top_providers.length).toBeLessThanOrEqual(10);
-    expect(d.top_providers.map((p) => p.facilities)).toEqual([...d.top_providers.map((p) => p.facilities)].sort((a, b) => b - a));
+    expect(d.top_providers.map((p) => p.facilities)).toEqual(
+      [...d.top_providers.map((p) => p.facilities)].sort((a, b) => b - a),
+    );
     expect(d.recent_facilities.length).toBe(5);
     const ids = new Set(fs.map((f) => f.id));
     expect(d.recent_facilities.every((f) => ids.has(f.id))).toBe(true);
@@ -214,7 +224,9 @@ describe('GET /api/v1/dcpi/scores/{market_slug}', () => {
       computed_at: want.computed_at,
     });
     expect(['BUILD', 'CAUTION', 'AVOID']).toContain(s.verdict);
-    expect(s.composite_score).toBe(composite(s.excess_power_score!, s.constraint_score!, s.time_to_power_months!, s.verdict));
+    expect(s.composite_score).toBe(
+      composite(s.excess_power_score!, s.constraint_score!, s.time_to_power_months!, s.verdict),
+    );
     expect(s._requested_slug).toBeUndefined();
     expect(s.forecast?.available).toBe(true);
     expect(r.body.citation).toBe(DCPI_CITATION);
@@ -272,7 +284,12 @@ describe('GET /api/v1/dcpi/scores (list)', () => {
     expect(free.count).toBe(232);
     expect(free.scores.every((s) => s.composite_score === null && s.locked === true)).toBe(true);
     expect(free.scores.every((s) => ['BUILD', 'CAUTION', 'AVOID'].includes(s.verdict))).toBe(true);
-    expect(free).toMatchObject({ _gated: true, _preview_only: true, _required_tier: 'DEVELOPER', _total_available: 232 });
+    expect(free).toMatchObject({
+      _gated: true,
+      _preview_only: true,
+      _required_tier: 'DEVELOPER',
+      _total_available: 232,
+    });
     const anon = DcpiScoreList.parse((await call('/api/v1/dcpi/scores', 'anonymous')).body);
     expect(anon.count).toBe(10);
     expect(anon._hidden_count).toBe(222);
@@ -291,7 +308,9 @@ describe('GET /api/v1/dcpi/leaderboard', () => {
     const lb = DcpiLeaderboard.parse(r.body);
     expect(lb.count).toBe(25);
     expect(lb.leaderboard.map((x) => x.rank)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-    const best = [...todayScores()].sort((a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug));
+    const best = [...todayScores()].sort(
+      (a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug),
+    );
     expect(lb.leaderboard.map((x) => x.market_slug)).toEqual(best.slice(0, 25).map((s) => s.market_slug));
     expect(lb.citation).toBe('DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0');
     expect(r.headers.get('cache-control')).toBe('public, max-age=300, must-revalidate');
@@ -319,7 +338,9 @@ describe('GET /api/v1/dcpi/leaderboard', () => {
     expect(r.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(r.headers.get('content-disposition')).toBe('attachment; filename="dcpi-leaderboard.csv"');
     const lines = r.text.trim().split('\r\n');
-    expect(lines[0]).toBe('rank,market_slug,market_name,iso,state,verdict,excess_power_score,constraint_score,quality_score,computed_at,url,reasoning');
+    expect(lines[0]).toBe(
+      'rank,market_slug,market_name,iso,state,verdict,excess_power_score,constraint_score,quality_score,computed_at,url,reasoning',
+    );
     expect(lines).toHaveLength(6);
     const json = DcpiLeaderboard.parse((await call('/api/v1/dcpi/leaderboard?limit=5')).body);
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(json.leaderboard.map((x) => x.market_slug));

@@ -15,7 +15,11 @@ let client: Client;
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, seed: 'mcp-tools', now: '2026-11-21T12:00:00Z', keys: 'enterprise=mt-ent' });
   client = new Client({ name: 'mcp-tools-test', version: '0.0.1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${sb.url}/mcp`), { requestInit: { headers: { 'X-API-Key': 'mt-ent' } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${sb.url}/mcp`), {
+      requestInit: { headers: { 'X-API-Key': 'mt-ent' } },
+    }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -90,8 +94,15 @@ describe('get_pipeline: every project and quarter dates', () => {
   it('status, operator, min_capacity_mw, country and offset are honoured', async () => {
     const all = allPipeline(sb.ctx);
     const op = all[0].company;
-    const { data } = await call('get_pipeline', { status: 'construction', operator: op, min_capacity_mw: 50, limit: 100 });
-    const expected = all.filter((p) => p.status === 'construction' && p.company.toLowerCase().includes(op.toLowerCase()) && p.capacity >= 50);
+    const { data } = await call('get_pipeline', {
+      status: 'construction',
+      operator: op,
+      min_capacity_mw: 50,
+      limit: 100,
+    });
+    const expected = all.filter(
+      (p) => p.status === 'construction' && p.company.toLowerCase().includes(op.toLowerCase()) && p.capacity >= 50,
+    );
     expect(data.total_matching).toBe(expected.length);
     const page2 = await call('get_pipeline', { limit: 3, offset: 3 });
     expect(page2.data.data.map((p: Obj) => p.id)).toEqual(all.slice(3, 6).map((p) => p.id));
@@ -146,7 +157,9 @@ describe('get_grid_intelligence: every ISO', () => {
 
 describe('analyze_site: candidate_id and include_*', () => {
   it('candidate_id resolves a refined-queue candidate (its point and capacity)', async () => {
-    const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=PJM&geocoded_only=true&limit=1`, { headers: { 'X-API-Key': 'mt-ent' } });
+    const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?iso=PJM&geocoded_only=true&limit=1`, {
+      headers: { 'X-API-Key': 'mt-ent' },
+    });
     const survivor = (await res.json()).results[0];
     const { isError, data } = await call('analyze_site', { candidate_id: survivor.candidate_id });
     expect(isError, JSON.stringify(data)).toBe(false);
@@ -161,7 +174,15 @@ describe('analyze_site: candidate_id and include_*', () => {
     expect(full.grid.iso).toBe('PJM');
     expect(full.risk.water_stress_score).toBeTypeOf('number');
     expect(full.fiber).toBeDefined();
-    const lean = (await call('analyze_site', { lat: 39.04, lon: -77.49, include_grid: false, include_risk: false, include_fiber: false })).data;
+    const lean = (
+      await call('analyze_site', {
+        lat: 39.04,
+        lon: -77.49,
+        include_grid: false,
+        include_risk: false,
+        include_fiber: false,
+      })
+    ).data;
     expect(lean).not.toHaveProperty('grid');
     expect(lean).not.toHaveProperty('risk');
     expect(lean).not.toHaveProperty('fiber');

@@ -8,7 +8,13 @@ let sb: RunningSandbox;
 const open: Client[] = [];
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'mcp', now: '2026-11-21T12:00:00Z', keys: 'free=f1,developer=d1,pro=p1,enterprise=e1', controls: true });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'mcp',
+    now: '2026-11-21T12:00:00Z',
+    keys: 'free=f1,developer=d1,pro=p1,enterprise=e1',
+    controls: true,
+  });
 });
 afterAll(() => sb?.close());
 beforeEach(async () => {
@@ -23,7 +29,11 @@ afterEach(async () => {
 });
 
 async function connect(key?: string, bearer = false): Promise<Client> {
-  const headers: Record<string, string> = key ? (bearer ? { Authorization: `Bearer ${key}` } : { 'X-API-Key': key }) : {};
+  const headers: Record<string, string> = key
+    ? bearer
+      ? { Authorization: `Bearer ${key}` }
+      : { 'X-API-Key': key }
+    : {};
   const client = new Client({ name: 'dchub-sandbox-test', version: '0.0.1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${sb.url}/mcp`), { requestInit: { headers } }));
   open.push(client);
@@ -60,16 +70,24 @@ describe('MCP server: identity and catalog', () => {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.description, t.name).toBeTruthy();
     }
-    const schema = (n: string) => tools.find((t) => t.name === n)!.inputSchema as { properties: Record<string, Obj>; required?: string[] };
+    const schema = (n: string) =>
+      tools.find((t) => t.name === n)!.inputSchema as { properties: Record<string, Obj>; required?: string[] };
     expect(schema('semantic_search').required).toEqual(['query']);
     expect(schema('semantic_search').properties).toHaveProperty('topK');
     expect(schema('get_market_dcpi_rank').required).toEqual(['market_slug']);
     expect(schema('compare_isos').required).toEqual(['isos']);
     expect(schema('find_alternatives').required).toEqual(['facility_id']);
-    expect(schema('score_facility').properties.weighting.enum).toEqual(['balanced', 'power_priority', 'risk_priority', 'expansion_priority']);
+    expect(schema('score_facility').properties.weighting.enum).toEqual([
+      'balanced',
+      'power_priority',
+      'risk_priority',
+      'expansion_priority',
+    ]);
     expect(schema('rank_markets').properties.criteria.enum).toContain('best_overall');
     expect(schema('rank_markets').properties.region.enum).toEqual(['global', 'us', 'canada', 'eu', 'apac', 'americas']);
-    expect(Object.keys(schema('hyperscaler_deals').properties)).toEqual(expect.arrayContaining(['buyer', 'min_value_usd', 'region']));
+    expect(Object.keys(schema('hyperscaler_deals').properties)).toEqual(
+      expect.arrayContaining(['buyer', 'min_value_usd', 'region']),
+    );
     expect(schema('get_interconnection_queue').properties.iso.enum).toHaveLength(7);
   });
 });
@@ -97,7 +115,15 @@ describe('MCP tools answer from the same data as REST', () => {
     const r = await rest('/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100', 'p1');
     const { isError, data } = await call(client, 'analyze_site', { lat: 39.04, lon: -77.49, capacity_mw: 100 });
     expect(isError).toBe(false);
-    for (const k of ['overall_score', 'interpretation', 'location', 'fiber', 'nearby', 'capacity_context', 'capacity_requested_mw'])
+    for (const k of [
+      'overall_score',
+      'interpretation',
+      'location',
+      'fiber',
+      'nearby',
+      'capacity_context',
+      'capacity_requested_mw',
+    ])
       expect(data[k], k).toEqual(r.body[k]);
     const byName = await call(client, 'analyze_site', { location: 'northern-virginia' });
     expect(byName.data.resolved_from).toMatch(/northern-virginia/);
@@ -136,13 +162,24 @@ describe('MCP tools answer from the same data as REST', () => {
     const id = sb.ctx.data.infra.facilities.find((f) => f.market === 'dallas')!.id;
     const s = await call(client, 'score_facility', { facility_id: id, weighting: 'power_priority' });
     expect(s.isError).toBe(false);
-    expect(Object.keys(s.data.dimensions as Obj).sort()).toEqual(['climate_risk', 'expansion', 'fiber', 'power', 'talent_pool', 'tax_environment', 'water']);
+    expect(Object.keys(s.data.dimensions as Obj).sort()).toEqual([
+      'climate_risk',
+      'expansion',
+      'fiber',
+      'power',
+      'talent_pool',
+      'tax_environment',
+      'water',
+    ]);
     expect(s.data.composite_score).toBeGreaterThanOrEqual(0);
     expect(s.data.composite_score).toBeLessThanOrEqual(100);
     const a = await call(client, 'find_alternatives', { facility_id: id, limit: 3 });
     const rows = a.data.results as Obj[];
     expect(rows.length).toBeLessThanOrEqual(3);
-    for (const row of rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(['similarity_score', 'match_reasons', 'key_differences']));
+    for (const row of rows)
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(['similarity_score', 'match_reasons', 'key_differences']),
+      );
     const bad = await call(client, 'score_facility', { facility_id: 999_999_999 });
     expect(bad.isError).toBe(true);
   });
@@ -182,7 +219,9 @@ describe('MCP tools answer from the same data as REST', () => {
     await call(client, 'get_market_dcpi_rank', { market_slug: 'dallas' });
     const before = used();
     expect(before).toBeGreaterThan(0);
-    const err = await client.callTool({ name: 'analyze_site', arguments: { lat: 'north' } }).catch((e: { code?: number; data?: Obj }) => e);
+    const err = await client
+      .callTool({ name: 'analyze_site', arguments: { lat: 'north' } })
+      .catch((e: { code?: number; data?: Obj }) => e);
     expect(err).toMatchObject({ code: -32602, data: { param: 'lat' } });
     expect(used()).toBe(before);
     const walled = await call(client, 'analyze_site', { lat: 39, lon: -77 });
@@ -254,7 +293,12 @@ describe('every tool answers (enterprise key)', () => {
     expect(water.data.water_stress_score).toBeGreaterThan(60);
     const tax = await call(client, 'get_tax_incentives', { state: 'Virginia' });
     for (const p of tax.data.programs as Obj[])
-      expect(['sales-tax-exemption', 'property-tax-abatement', 'income-tax-credit', 'electricity-tax-discount']).toContain(p.type);
+      expect([
+        'sales-tax-exemption',
+        'property-tax-abatement',
+        'income-tax-credit',
+        'electricity-tax-discount',
+      ]).toContain(p.type);
     const deals = await call(client, 'hyperscaler_deals', { min_value_usd: 2e9, region: 'americas' });
     expect(deals.data.since).toBe('2026-05-25');
     expect((deals.data.deals as Obj[]).length).toBeGreaterThan(0);
@@ -273,7 +317,8 @@ describe('every tool answers (enterprise key)', () => {
 describe('MCP tiers', () => {
   it('keyless: 10 tool calls a day, then a daily_limit_reached tool error', async () => {
     const client = await connect();
-    for (let i = 0; i < 10; i++) expect((await call(client, 'get_water_risk', { state: 'VA' })).isError, `call ${i + 1}`).toBe(false);
+    for (let i = 0; i < 10; i++)
+      expect((await call(client, 'get_water_risk', { state: 'VA' })).isError, `call ${i + 1}`).toBe(false);
     const over = await call(client, 'get_water_risk', { state: 'VA' });
     expect(over.isError).toBe(true);
     expect(over.data).toMatchObject({ error: 'daily_limit_reached', tier: 'anonymous', limit: '10/day' });
@@ -315,7 +360,13 @@ describe('MCP tiers', () => {
     ] as const) {
       const r = await call(dev, name, args);
       expect(r.isError, name).toBe(true);
-      expect(McpProWall.parse(r.data)).toMatchObject({ error: 'pro_required', tool: name, _gated: true, required_plan: 'pro', current_plan: 'developer' });
+      expect(McpProWall.parse(r.data)).toMatchObject({
+        error: 'pro_required',
+        tool: name,
+        _gated: true,
+        required_plan: 'pro',
+        current_plan: 'developer',
+      });
     }
     const pro = await connect('p1');
     const cmp = await call(pro, 'compare_sites', { locations: '39,-77.5;32.8,-96.8' });
@@ -362,7 +413,9 @@ describe('determinism', () => {
     try {
       const texts = async (url: string) => {
         const client = new Client({ name: 'det', version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'X-API-Key': 'e1' } } }));
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'X-API-Key': 'e1' } } }),
+        );
         const out: string[] = [];
         for (const [name, args] of [
           ['rank_markets', { criteria: 'ai_ready', region: 'global' }],
@@ -399,7 +452,11 @@ describe('MCP transport rules', () => {
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
   it('an unknown key is refused with HTTP 401 and auth_instructions', async () => {
-    const res = await fetch(`${sb.url}/mcp`, { method: 'POST', headers: { ...headers, 'X-API-Key': 'nope' }, body: JSON.stringify(init) });
+    const res = await fetch(`${sb.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'X-API-Key': 'nope' },
+      body: JSON.stringify(init),
+    });
     expect(res.status).toBe(401);
     const body = (await res.json()) as Obj;
     expect(body.error).toBe('invalid_api_key');
@@ -407,7 +464,11 @@ describe('MCP transport rules', () => {
   });
 
   it('no session → 400; unknown session → 404; DELETE closes a session', async () => {
-    const noSession = await fetch(`${sb.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const noSession = await fetch(`${sb.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
     expect(noSession.status).toBe(400);
     expect(((await noSession.json()) as { error: { message: string } }).error.message).toMatch(/No session/);
     const unknown = await fetch(`${sb.url}/mcp`, {

@@ -16,7 +16,13 @@ let sb: RunningSandbox;
 let doc: any;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 'openapi', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}`, limits: false });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'openapi',
+    now: '2026-11-21T12:00:00Z',
+    keys: `enterprise=${KEY}`,
+    limits: false,
+  });
   doc = await (await fetch(`${sb.url}/openapi.json`)).json();
 });
 afterAll(() => sb?.close());
@@ -36,8 +42,16 @@ const SAMPLES: Sample[] = [
   { op: 'GET /api/site-score', url: '/api/site-score?lat=39.04&lon=-77.49&capacity_mw=100' },
   { op: 'GET /api/site-score', url: '/api/site-score?lat=abc&lon=1', status: 400 },
   { op: 'GET /api/v1/interconnection-queue/refined', url: '/api/v1/interconnection-queue/refined?iso=PJM&limit=5' },
-  { op: 'GET /api/v1/interconnection-queue/refined', url: '/api/v1/interconnection-queue/refined?iso=PJM', keyless: true },
-  { op: 'GET /api/v1/interconnection-queue/refined', url: '/api/v1/interconnection-queue/refined?min_mw=x', status: 400 },
+  {
+    op: 'GET /api/v1/interconnection-queue/refined',
+    url: '/api/v1/interconnection-queue/refined?iso=PJM',
+    keyless: true,
+  },
+  {
+    op: 'GET /api/v1/interconnection-queue/refined',
+    url: '/api/v1/interconnection-queue/refined?min_mw=x',
+    status: 400,
+  },
   { op: 'GET /api/v1/market-brief/all.csv', url: '/api/v1/market-brief/all.csv' },
   { op: 'POST /api/v1/keys/claim', url: '/api/v1/keys/claim', body: { client_name: 'openapi-test' } },
   { op: 'GET /api/v1/stats', url: '/api/v1/stats' },
@@ -70,12 +84,23 @@ const SAMPLES: Sample[] = [
   { op: 'GET /api/v1/facilities', url: '/api/v1/facilities?q=dallas', keyless: true },
   { op: 'GET /api/v1/facilities', url: '/api/v1/facilities?country=USA', status: 400 },
   { op: 'GET /api/v1/facilities/detail/{facility_id}', url: '/api/v1/facilities/detail/1000' },
-  { op: 'GET /api/v1/facilities/detail/{facility_id}', url: '/api/v1/facilities/detail/1000', keyless: true, status: 401 },
+  {
+    op: 'GET /api/v1/facilities/detail/{facility_id}',
+    url: '/api/v1/facilities/detail/1000',
+    keyless: true,
+    status: 401,
+  },
   { op: 'GET /api/v1/facilities/detail/{facility_id}', url: '/api/v1/facilities/detail/x', status: 400 },
   { op: 'GET /api/v1/facilities/detail/{facility_id}', url: '/api/v1/facilities/detail/1', status: 404 },
   { op: 'POST /api/v1/search/semantic', url: '/api/v1/search/semantic', body: { query: 'equinix dallas', topK: 3 } },
   { op: 'POST /api/v1/search/semantic', url: '/api/v1/search/semantic', body: { topK: 3 }, status: 400 },
-  { op: 'POST /api/v1/search/semantic', url: '/api/v1/search/semantic', body: { query: 'x' }, keyless: true, status: 401 },
+  {
+    op: 'POST /api/v1/search/semantic',
+    url: '/api/v1/search/semantic',
+    body: { query: 'x' },
+    keyless: true,
+    status: 401,
+  },
   { op: 'GET /api/news', url: '/api/news?limit=5' },
   { op: 'GET /api/news', url: '/api/news?limit=500', status: 400 },
   { op: 'GET /api/v1/news', url: '/api/v1/news?limit=2' },
@@ -163,7 +188,12 @@ const SAMPLES: Sample[] = [
     url: '/api/v1/rank-sites',
     body: { candidates: [{ id: 'a', fiber_km: 3 }], objectives: { fiber_km: -1 }, percentile: true },
   },
-  { op: 'POST /api/v1/rank-sites', url: '/api/v1/rank-sites', body: { candidates: [], objectives: { fiber_km: -1 } }, status: 400 },
+  {
+    op: 'POST /api/v1/rank-sites',
+    url: '/api/v1/rank-sites',
+    body: { candidates: [], objectives: { fiber_km: -1 } },
+    status: 400,
+  },
 ];
 
 const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -182,7 +212,9 @@ describe('/openapi.json', () => {
   });
 
   it('documents exactly the endpoints core describes (ENDPOINTS), each served from its descriptor', () => {
-    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m} ${p}`));
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m} ${p}`),
+    );
     const described = Object.values(ENDPOINTS as Record<string, Endpoint>).flatMap((e) =>
       [e.path, ...(e.aliases ?? [])].map((p) => `${e.method} ${p.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
     );
@@ -203,7 +235,11 @@ describe('/openapi.json', () => {
     expect(op, `${s.op} is not documented`).toBeDefined();
     const headers: Record<string, string> = s.keyless ? {} : { 'X-API-Key': KEY };
     if (s.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(sb.url + s.url, { method, headers, body: s.body === undefined ? undefined : JSON.stringify(s.body) });
+    const res = await fetch(sb.url + s.url, {
+      method,
+      headers,
+      body: s.body === undefined ? undefined : JSON.stringify(s.body),
+    });
     const status = s.status ?? 200;
     expect(res.status).toBe(status);
     const documented = op.responses[String(status)];
@@ -221,7 +257,9 @@ describe('/openapi.json', () => {
 
 /** The parameter schema of `name` in `METHOD path`. */
 const param = (method: string, path: string, name: string) =>
-  (doc.paths[path][method].parameters as Array<{ name: string; required: boolean; schema: any }>).find((p) => p.name === name)!;
+  (doc.paths[path][method].parameters as Array<{ name: string; required: boolean; schema: any }>).find(
+    (p) => p.name === name,
+  )!;
 /** Whether a JSON Schema admits a value (ajv, the document's own dialect). */
 const admits = (schema: unknown, value: unknown): boolean => ajv.validate(schema as object, value);
 
@@ -233,7 +271,9 @@ describe('/openapi.json describes what the server accepts (the cases schemathesi
 
   it('is generated from the schemas with z.toJSONSchema: no walk of zod internals in the sandbox or core', () => {
     const files = (dir: string): string[] =>
-      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
+      readdirSync(dir).flatMap((f) =>
+        statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : [],
+      );
     const root = join(__dirname, '../..');
     const walking = [...files(join(root, 'sandbox/src')), ...files(join(root, 'core/src'))].filter((f) =>
       /_zod\s*[.[]\s*['"]?def/.test(readFileSync(f, 'utf8')),
@@ -287,7 +327,13 @@ describe('/openapi.json describes what the server accepts (the cases schemathesi
       ['/api/v1/receipts/{run_id}', 'run_id'],
     ] as const) {
       const s = param('get', path, name).schema;
-      expect([admits(s, 1), admits(s, 999_999_999_999), admits(s, 0), admits(s, -399), admits(s, 1e12)]).toEqual([true, true, false, false, false]);
+      expect([admits(s, 1), admits(s, 999_999_999_999), admits(s, 0), admits(s, -399), admits(s, 1e12)]).toEqual([
+        true,
+        true,
+        false,
+        false,
+        false,
+      ]);
     }
     expect((await get('/api/v1/facilities/detail/999999999999')).status).toBe(404);
     expect((await get('/api/v1/receipts/-399')).status).toBe(400);

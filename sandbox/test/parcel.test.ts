@@ -7,7 +7,14 @@ import { PROFILES } from '../src/presenters/index.js';
 describe.each(PROFILES)('%s profile', (profile) => {
   let sb: RunningSandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'parcel', now: '2026-11-21T12:00:00Z', keys: 'free=f1,pro=p1', controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'parcel',
+      now: '2026-11-21T12:00:00Z',
+      keys: 'free=f1,pro=p1',
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
 
@@ -102,7 +109,13 @@ describe.each(PROFILES)('%s profile', (profile) => {
       const r = await analyze({ geometry: { type: 'polygon', coordinates: [ring] }, capacity_mw: 100 });
       expect(r.total_acres).toBeCloseTo(Math.round((areaM2(ring) / 4046.8564224) * 100) / 100, 2);
       expect(r.representative_point).toEqual({ lat: 39.02225, lng: -77.4875 });
-      expect(r.site_evaluation_handoff.analyze_site).toEqual({ lat: 39.02225, lon: -77.4875, capacity_mw: 100, include_risk: true, include_fiber: true });
+      expect(r.site_evaluation_handoff.analyze_site).toEqual({
+        lat: 39.02225,
+        lon: -77.4875,
+        capacity_mw: 100,
+        include_risk: true,
+        include_fiber: true,
+      });
       expect(r.site_evaluation_handoff.get_water_risk).toEqual({ lat: 39.02225, lng: -77.4875 });
       expect(r.data_basis.positional_error_added_by_dchub_m).toBe(0);
     });
@@ -169,7 +182,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
 
   describe('POST /api/v1/analyze-parcel — refusals name the field', () => {
     it('missing geometry', () => refused({}, /^geometry: is required/));
-    it('wrong type', () => refused({ geometry: { type: 'Point', coordinates: [0, 0] } }, /^geometry\.type: must be Polygon or MultiPolygon/));
+    it('wrong type', () =>
+      refused(
+        { geometry: { type: 'Point', coordinates: [0, 0] } },
+        /^geometry\.type: must be Polygon or MultiPolygon/,
+      ));
     it('latitude out of range', () =>
       refused(
         {
@@ -257,7 +274,10 @@ describe.each(PROFILES)('%s profile', (profile) => {
         /^geometry\.coordinates\.1\.0: /,
       ));
     it('capacity_mw must be a positive number', () =>
-      refused({ geometry: { type: 'Polygon', coordinates: [square(0, 0, 0.01)] }, capacity_mw: -5 }, /^capacity_mw: must be greater than 0/));
+      refused(
+        { geometry: { type: 'Polygon', coordinates: [square(0, 0, 0.01)] }, capacity_mw: -5 },
+        /^capacity_mw: must be greater than 0/,
+      ));
     it('invalid JSON', () => refused('{"geometry":', /^body: must be valid JSON/));
 
     it('an absurd vertex count is refused fast', async () => {
@@ -274,7 +294,10 @@ describe.each(PROFILES)('%s profile', (profile) => {
     it('more than 100 members is refused fast', async () => {
       const members = Array.from({ length: 150 }, (_, i) => [square(i * 0.01, 0, 0.001)]);
       const t0 = performance.now();
-      await refused({ geometry: { type: 'MultiPolygon', coordinates: members } }, /^geometry\.coordinates: has 150 member polygons; at most 100/);
+      await refused(
+        { geometry: { type: 'MultiPolygon', coordinates: members } },
+        /^geometry\.coordinates: has 150 member polygons; at most 100/,
+      );
       expect(performance.now() - t0).toBeLessThan(500);
     });
 

@@ -25,7 +25,11 @@ const call = (path: string, init: RequestInit & { key?: string; ip?: string } = 
   return fetch(sb.url + path, { ...init, headers });
 };
 const control = (path: string, body?: unknown, method = 'POST') =>
-  fetch(sb.url + path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(sb.url + path, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('daily request limits (spec §8.1)', () => {
   it('keyless callers get 10 requests a day, then 429 with Retry-After; the next UTC day resets', async () => {
@@ -162,7 +166,9 @@ describe('fault injection', () => {
       expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
     }));
   it('answers 5xx and 429 with Retry-After', async () => {
-    await withFault({ kind: 'status', status: 503 }, async () => expect((await call(path, { key: KEYS.pro })).status).toBe(503));
+    await withFault({ kind: 'status', status: 503 }, async () =>
+      expect((await call(path, { key: KEYS.pro })).status).toBe(503),
+    );
     await withFault({ kind: 'rate_limit', retry_after: 7 }, async () => {
       const res = await call(path, { key: KEYS.pro });
       expect(res.status).toBe(429);

@@ -10,13 +10,21 @@ describe.each(PROFILES)('%s profile', (profile) => {
   const KEY = 'rules-enterprise-key';
   let all: QueueProject[];
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'rules', now: '2026-11-21T12:00:00Z', keys: `enterprise=${KEY}` });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'rules',
+      now: '2026-11-21T12:00:00Z',
+      keys: `enterprise=${KEY}`,
+    });
     all = sb.ctx.data.queue;
   });
   afterAll(() => sb?.close());
 
   const get = async (query: string) => {
-    const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?${query}`, { headers: { 'X-API-Key': KEY } });
+    const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?${query}`, {
+      headers: { 'X-API-Key': KEY },
+    });
     const body = await res.json();
     return { status: res.status, body };
   };
@@ -35,21 +43,29 @@ describe.each(PROFILES)('%s profile', (profile) => {
   describe('data set', () => {
     it('is sized like the live queues', () => {
       expect(all.length).toBeGreaterThanOrEqual(5300);
-      expect(new Set(all.map((p) => p.iso))).toEqual(new Set(['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE']));
+      expect(new Set(all.map((p) => p.iso))).toEqual(
+        new Set(['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE']),
+      );
       const geocoded = count((p) => p.lat !== null) / all.length;
       expect(geocoded).toBeGreaterThan(0.8);
       expect(geocoded).toBeLessThan(0.86);
       expect(new Set(all.map((p) => p.queue_id)).size).toBe(all.length);
     });
     it('labels itself synthetic', async () => {
-      const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?limit=1`, { headers: { 'X-API-Key': KEY } });
+      const res = await fetch(`${sb.url}/api/v1/interconnection-queue/refined?limit=1`, {
+        headers: { 'X-API-Key': KEY },
+      });
       expect(res.headers.get('x-dchub-data')).toBe('synthetic');
       expect((await res.json()).note).toMatch(/synthetic/i);
     });
     it('allows browser pages on other origins (CORS)', async () => {
       const res = await fetch(`${sb.url}/api/site-score?lat=1&lon=1`, {
         method: 'OPTIONS',
-        headers: { Origin: 'http://localhost:8888', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
+        headers: {
+          Origin: 'http://localhost:8888',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'x-api-key',
+        },
       });
       expect(res.status).toBeLessThan(300);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -64,7 +80,13 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect(r.count_returned).toBe(200);
       const caps = r.results.map((x) => x.capacity_mw ?? -1);
       expect([...caps].sort((a, b) => b - a)).toEqual(caps);
-      expect(r.filters_applied).toMatchObject({ status: 'active', iso: null, min_mw: null, max_ttp_months: null, baseload_only: false });
+      expect(r.filters_applied).toMatchObject({
+        status: 'active',
+        iso: null,
+        min_mw: null,
+        max_ttp_months: null,
+        baseload_only: false,
+      });
     });
     it('iso is a union and ISONE equals ISO-NE', async () => {
       const r = await refine('iso=PJM,isone&limit=1000');
@@ -111,14 +133,26 @@ describe.each(PROFILES)('%s profile', (profile) => {
       const r = await refine('geocoded_only=1&limit=50');
       expect(r.count_total_matching).toBe(count((p) => active(p) && p.lat !== null));
       for (const x of r.results) {
-        expect(x.site_evaluation_handoff?.analyze_site).toMatchObject({ lat: x.lat, lon: x.lng, include_fiber: true, include_risk: true });
+        expect(x.site_evaluation_handoff?.analyze_site).toMatchObject({
+          lat: x.lat,
+          lon: x.lng,
+          include_fiber: true,
+          include_risk: true,
+        });
         expect(x.candidate_id).toMatch(/^cand_[0-9a-f]{20}$/);
       }
     });
     it('predicates intersect', async () => {
       const r = await refine('iso=ERCOT,SPP&min_mw=100&baseload_only=yes&geocoded_only=true&limit=1000');
       expect(r.count_total_matching).toBe(
-        count((p) => active(p) && (p.iso === 'ERCOT' || p.iso === 'SPP') && (p.capacity_mw ?? -1) >= 100 && !INTERMITTENT.test(p.fuel_type) && p.lat !== null),
+        count(
+          (p) =>
+            active(p) &&
+            (p.iso === 'ERCOT' || p.iso === 'SPP') &&
+            (p.capacity_mw ?? -1) >= 100 &&
+            !INTERMITTENT.test(p.fuel_type) &&
+            p.lat !== null,
+        ),
       );
     });
     it('limit caps the rows but not the total', async () => {
@@ -167,7 +201,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
       const s = body.scores;
       const expected =
         Math.round(
-          (0.25 * s.power_infrastructure + 0.1 * s.gas_pipeline_access + 0.15 * s.fiber_connectivity + 0.15 * s.market_conditions + 0.35 * s.risk_resilience) *
+          (0.25 * s.power_infrastructure +
+            0.1 * s.gas_pipeline_access +
+            0.15 * s.fiber_connectivity +
+            0.15 * s.market_conditions +
+            0.35 * s.risk_resilience) *
             10,
         ) / 10;
       expect(body.overall_score).toBe(expected);
@@ -185,13 +223,18 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect(header).toBe(
         'market_slug,market_name,verdict,composite_score,excess_power,constraint_score,queue_wait_months,iso,state,operational_mw,pipeline_mw,facility_count,vacancy_pct,lease_rate,top_operator,outlook_word_count,live_as_of,computed_at',
       );
-      expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="dchub-market-briefs-\d{4}-\d{2}-\d{2}\.csv"/);
+      expect(res.headers.get('content-disposition')).toMatch(
+        /attachment; filename="dchub-market-briefs-\d{4}-\d{2}-\d{2}\.csv"/,
+      );
       expect(sb.ctx.data.stats.size).toBe(232);
     });
     it('unknown keys are refused with auth instructions', async () => {
       const res = await fetch(`${sb.url}/api/v1/market-brief/all.csv`, { headers: { 'X-API-Key': 'nope' } });
       expect(res.status).toBe(401);
-      expect(await res.json()).toMatchObject({ error: 'invalid_api_key', auth_instructions: expect.stringMatching(/auth\.md$/) });
+      expect(await res.json()).toMatchObject({
+        error: 'invalid_api_key',
+        auth_instructions: expect.stringMatching(/auth\.md$/),
+      });
     });
   });
 });

@@ -7,7 +7,14 @@ import { PROFILES } from '../src/presenters/index.js';
 describe.each(PROFILES)('%s profile', (profile) => {
   let sb: RunningSandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, profile, seed: 'ranking', now: '2026-11-21T12:00:00Z', keys: 'free=f1,pro=p1,enterprise=e1', controls: true });
+    sb = await startSandbox({
+      port: 0,
+      profile,
+      seed: 'ranking',
+      now: '2026-11-21T12:00:00Z',
+      keys: 'free=f1,pro=p1,enterprise=e1',
+      controls: true,
+    });
   });
   afterAll(() => sb?.close());
 
@@ -96,7 +103,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
     });
 
     it('a candidate carrying no objective scores null and ranks last', async () => {
-      const r = await rank({ candidates: [{ id: 'none' }, { id: 'lo', m: 1 }, { id: 'hi', m: 2 }], objectives: { m: 1 }, top_k: 3 });
+      const r = await rank({
+        candidates: [{ id: 'none' }, { id: 'lo', m: 1 }, { id: 'hi', m: 2 }],
+        objectives: { m: 1 },
+        top_k: 3,
+      });
       expect(r.results.map((x) => [x.id, x.objective_score])).toEqual([
         ['hi', 100],
         ['lo', 0],
@@ -105,7 +116,10 @@ describe.each(PROFILES)('%s profile', (profile) => {
     });
 
     it('nested {id, fields} candidates are flattened (top-level keys win) and handoffs are carried through', async () => {
-      const handoff = { analyze_site: { lat: 39, lon: -77.5, include_risk: true, include_fiber: true }, get_water_risk: { lat: 39, lng: -77.5 } };
+      const handoff = {
+        analyze_site: { lat: 39, lon: -77.5, include_risk: true, include_fiber: true },
+        get_water_risk: { lat: 39, lng: -77.5 },
+      };
       const r = await rank({
         candidates: [
           { id: 'n1', fields: { score: 10, id: 'ignored' }, site_evaluation_handoff: handoff },
@@ -136,9 +150,18 @@ describe.each(PROFILES)('%s profile', (profile) => {
     });
 
     it('min and max together; a field nobody carries is unavailable and drops everyone', async () => {
-      const r = await rank({ candidates: SITES, objectives: { capacity_mw: 1 }, constraints: { capacity_mw: { min: 150, max: 350 } }, top_k: 10 });
+      const r = await rank({
+        candidates: SITES,
+        objectives: { capacity_mw: 1 },
+        constraints: { capacity_mw: { min: 150, max: 350 } },
+        top_k: 10,
+      });
       expect(r.results.map((x) => x.id)).toEqual(['d', 'a']);
-      const none = await rank({ candidates: SITES, objectives: { capacity_mw: 1 }, constraints: { water_score: { min: 1 } } });
+      const none = await rank({
+        candidates: SITES,
+        objectives: { capacity_mw: 1 },
+        constraints: { water_score: { min: 1 } },
+      });
       expect(none.constraint_coverage).toEqual({ water_score: 'unavailable' });
       expect(none.count_ranked).toBe(0);
       expect(none.results).toEqual([]);
@@ -167,7 +190,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
       ]);
       expect(r.normalization_basis.s).toEqual({ scale: '0-100 fixed', direction: 'maximize' });
       // Stable across runs: the same candidate scores the same in a different batch.
-      const alone = await rank({ candidates: [{ id: 'r', s: 80, risk: 10 }], objectives: { s: 1, risk: -1 }, absolute: true });
+      const alone = await rank({
+        candidates: [{ id: 'r', s: 80, risk: 10 }],
+        objectives: { s: 1, risk: -1 },
+        absolute: true,
+      });
       expect(alone.results[0].objective_score).toBe(85);
     });
   });
@@ -192,7 +219,11 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect(r.baseline!.age_hours).toBe(126);
       expect(r.percentile_baseline_available).toEqual(['fiber_km', 'capacity_mw']);
       expect(r.unbaselined_fields_fell_back_to_relative).toEqual(['my_metric']);
-      expect(r.objective_status.map((o) => o.basis)).toEqual(['percentile_vs_population', 'percentile_vs_population', 'relative_fallback_not_in_baseline']);
+      expect(r.objective_status.map((o) => o.basis)).toEqual([
+        'percentile_vs_population',
+        'percentile_vs_population',
+        'relative_fallback_not_in_baseline',
+      ]);
       expect(r.caveats!.join(' ')).toMatch(/stale/);
       expect(r.caveats!.join(' ')).toMatch(/fewer than 8/);
       expect(r.caveats!.join(' ')).toMatch(/my_metric/);
@@ -201,7 +232,10 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect(near.normalized.fiber_km).toBeGreaterThan(90);
       expect(far.normalized.fiber_km).toBeLessThan(10);
       expect(near.normalized.capacity_mw).toBeGreaterThan(far.normalized.capacity_mw);
-      expect(r.normalization_basis.fiber_km).toMatchObject({ scale: 'percentile vs population', direction: 'minimize' });
+      expect(r.normalization_basis.fiber_km).toMatchObject({
+        scale: 'percentile vs population',
+        direction: 'minimize',
+      });
     });
 
     it('a fresh baseline and 8+ candidates carry no caveat; the baseline is deterministic', async () => {
@@ -226,8 +260,12 @@ describe.each(PROFILES)('%s profile', (profile) => {
       await refused({ candidates: [], objectives: { a: 1 } }, /^candidates: must be a non-empty list/);
     });
     it('more than 1,000 candidates', () =>
-      refused({ candidates: Array.from({ length: 1001 }, () => ({ a: 1 })), objectives: { a: 1 } }, /^candidates: at most 1000/));
-    it('a candidate that is not an object', () => refused({ candidates: [{ a: 1 }, 7], objectives: { a: 1 } }, /^candidates\.1: must be an object/));
+      refused(
+        { candidates: Array.from({ length: 1001 }, () => ({ a: 1 })), objectives: { a: 1 } },
+        /^candidates: at most 1000/,
+      ));
+    it('a candidate that is not an object', () =>
+      refused({ candidates: [{ a: 1 }, 7], objectives: { a: 1 } }, /^candidates\.1: must be an object/));
     it('objectives missing, empty, zero or non-numeric', async () => {
       await refused({ candidates: [{ a: 1 }] }, /^objectives: objectives required/);
       await refused({ candidates: [{ a: 1 }], objectives: {} }, /^objectives: objectives required/);
@@ -235,14 +273,26 @@ describe.each(PROFILES)('%s profile', (profile) => {
       await refused({ candidates: [{ a: 1 }], objectives: { a: 'high' } }, /^objectives\.a: weight must be a number/);
     });
     it('constraints malformed', async () => {
-      await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: 5 } }, /^constraints\.a: must be an object/);
-      await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 'x' } } }, /^constraints\.a\.min: must be a number/);
-      await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 5, max: 1 } } }, /^constraints\.a: min 5 is above max 1/);
+      await refused(
+        { candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: 5 } },
+        /^constraints\.a: must be an object/,
+      );
+      await refused(
+        { candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 'x' } } },
+        /^constraints\.a\.min: must be a number/,
+      );
+      await refused(
+        { candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 5, max: 1 } } },
+        /^constraints\.a: min 5 is above max 1/,
+      );
     });
     it('top_k and flags', async () => {
       await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, top_k: 0 }, /^top_k: must be at least 1, got 0/);
       await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, top_k: 2.5 }, /^top_k: /);
-      await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, percentile: 'maybe' }, /^percentile: must be true or false/);
+      await refused(
+        { candidates: [{ a: 1 }], objectives: { a: 1 }, percentile: 'maybe' },
+        /^percentile: must be true or false/,
+      );
     });
   });
 });

@@ -141,7 +141,12 @@ describe('real profile: walls and keys (notes §1.4, §2.14, §2.16, §2.17)', (
   it('no credential on a require_plan route is 403 plan_required (not 401), with an agent claim hint', async () => {
     const { status, body } = await get('/api/v1/facilities/detail/1000');
     expect(status).toBe(403);
-    expect(body).toMatchObject({ success: false, error: 'plan_required', required_plan: 'free', tier_signal: 'hard_paywall' });
+    expect(body).toMatchObject({
+      success: false,
+      error: 'plan_required',
+      required_plan: 'free',
+      tier_signal: 'hard_paywall',
+    });
     expect(body.agent_claim.url).toMatch(/keys\/claim$/);
   });
 
@@ -152,7 +157,11 @@ describe('real profile: walls and keys (notes §1.4, §2.14, §2.16, §2.17)', (
       expect(anon.body.error).toBe('plan_required');
       const free = await get(path, KEYS.free);
       expect(free.status, path).toBe(403);
-      expect(free.body).toMatchObject({ error: 'plan_upgrade_required', required_plan: 'developer', current_plan: 'free' });
+      expect(free.body).toMatchObject({
+        error: 'plan_upgrade_required',
+        required_plan: 'developer',
+        current_plan: 'free',
+      });
       expect((await get(path, KEYS.developer)).status, path).toBe(200);
     }
   });
@@ -193,8 +202,14 @@ describe('real profile: gated numerics, teases and decimal strings', () => {
     const free = await get('/api/v1/dcpi/scores/dallas', KEYS.free);
     expect(free.status).toBe(200);
     expect(['BUILD', 'CAUTION', 'AVOID']).toContain(free.body.verdict);
-    for (const k of ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months']) expect(free.body[k], k).toBeNull();
-    expect(free.body._locked_fields).toEqual(['composite_score', 'constraint_score', 'excess_power_score', 'time_to_power_months']);
+    for (const k of ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months'])
+      expect(free.body[k], k).toBeNull();
+    expect(free.body._locked_fields).toEqual([
+      'composite_score',
+      'constraint_score',
+      'excess_power_score',
+      'time_to_power_months',
+    ]);
     const dev = await get('/api/v1/dcpi/scores/dallas', KEYS.developer);
     expect(dev.body.composite_score).toBeTypeOf('number');
   });
@@ -232,7 +247,10 @@ describe('real profile: gated numerics, teases and decimal strings', () => {
     expect((await get('/api/v1/transactions', KEYS.free)).status).toBe(403);
     const bare = await get('/api/v1/transactions', KEYS.pro);
     expect(bare.status).toBe(400);
-    expect(bare.body).toMatchObject({ error: 'search_filter_required', message: 'At least one filter is required: year, buyer, seller' });
+    expect(bare.body).toMatchObject({
+      error: 'search_filter_required',
+      message: 'At least one filter is required: year, buyer, seller',
+    });
     const year = await get('/api/v1/transactions?year=2025&limit=5', KEYS.pro);
     expect(year.status).toBe(200);
     expect(year.body.transactions.every((d: Obj) => d.year === 2025)).toBe(true);
@@ -266,10 +284,16 @@ describe('real profile: market briefs (notes §2.29)', () => {
 
 describe('fault controls: HTML gateway pages and redirects', () => {
   const faults = (rules: unknown) =>
-    fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rules) });
+    fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(rules),
+    });
 
   it.each([502, 524])('html_gateway %i answers a Cloudflare-style HTML page', async (status) => {
-    expect((await faults([{ path_prefix: '/api/v1/stats', kind: 'html_gateway', gateway_status: status, count: 1 }])).status).toBe(200);
+    expect(
+      (await faults([{ path_prefix: '/api/v1/stats', kind: 'html_gateway', gateway_status: status, count: 1 }])).status,
+    ).toBe(200);
     const res = await get('/api/v1/stats');
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -288,7 +312,14 @@ describe('fault controls: HTML gateway pages and redirects', () => {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     const port = (other.address() as { port: number }).port;
     try {
-      await faults([{ path_prefix: '/api/v1/markets', kind: 'redirect', location: `http://localhost:${port}/`, redirect_status: 307 }]);
+      await faults([
+        {
+          path_prefix: '/api/v1/markets',
+          kind: 'redirect',
+          location: `http://localhost:${port}/`,
+          redirect_status: 307,
+        },
+      ]);
       const manual = await get('/api/v1/markets?x=1', KEYS.pro);
       expect(manual.status).toBe(307);
       expect(manual.headers.get('location')).toBe(`http://localhost:${port}/api/v1/markets?x=1`);
@@ -310,7 +341,11 @@ describe('fault controls: HTML gateway pages and redirects', () => {
 describe('real profile: MCP walls and partial previews (notes §3.1)', () => {
   async function connect(key?: string) {
     const client = new Client({ name: 'real-profile-test', version: '0.0.1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${sb.url}/mcp`), { requestInit: { headers: key ? { 'X-API-Key': key } : {} } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${sb.url}/mcp`), {
+        requestInit: { headers: key ? { 'X-API-Key': key } : {} },
+      }),
+    );
     return client;
   }
 
@@ -324,7 +359,10 @@ describe('real profile: MCP walls and partial previews (notes §3.1)', () => {
       expect(text).toContain('pro_required');
       expect(text).toContain('https://dchub.cloud/pricing');
       expect(r.structuredContent).toMatchObject({ error: 'pro_required', _wall: true, show_to_user: true });
-      expect(r.structuredContent.for_your_human).toMatchObject({ url: 'https://dchub.cloud/pricing', render: 'verbatim_link_required' });
+      expect(r.structuredContent.for_your_human).toMatchObject({
+        url: 'https://dchub.cloud/pricing',
+        render: 'verbatim_link_required',
+      });
     } finally {
       await client.close();
     }
@@ -338,7 +376,10 @@ describe('real profile: MCP walls and partial previews (notes §3.1)', () => {
       expect(data.results).toHaveLength(3);
       expect(data.preview_is_partial).toBe(true);
       expect(data._results_total_in_pro).toBe(10);
-      expect(data.continuation).toMatchObject({ status: 'upgrade_required', gated: { records_available: 10, records_shown: 3, records_field: 'results' } });
+      expect(data.continuation).toMatchObject({
+        status: 'upgrade_required',
+        gated: { records_available: 10, records_shown: 3, records_field: 'results' },
+      });
       expect(r.content[0].text).toContain('3 of 10 results');
     } finally {
       await client.close();

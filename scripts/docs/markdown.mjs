@@ -18,7 +18,8 @@ export function linkTargets(markdown) {
   const marked = new Marked();
   marked.parse(markdown, {
     walkTokens: (token) => {
-      if ((token.type === 'link' || token.type === 'image') && token.href) targets.push({ href: token.href, text: token.text });
+      if ((token.type === 'link' || token.type === 'image') && token.href)
+        targets.push({ href: token.href, text: token.text });
     },
   });
   return targets;

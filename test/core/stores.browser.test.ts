@@ -34,7 +34,9 @@ describe('IndexedDbStore in Chromium', () => {
     })()`);
     expect(first).toEqual({ keys: ['dchub:c:a'], a: 'one', b: null });
     await page.reload();
-    const again = await page.evaluate(`import('${web.url}/store.js').then(({ IndexedDbStore }) => new IndexedDbStore('dchub-test').get('dchub:c:a'))`);
+    const again = await page.evaluate(
+      `import('${web.url}/store.js').then(({ IndexedDbStore }) => new IndexedDbStore('dchub-test').get('dchub:c:a'))`,
+    );
     expect(again).toBe('one');
     await context.close();
   });

@@ -24,19 +24,32 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
 
   it('no match: #N/A saying why, never an empty or malformed spill', async () => {
     const h = await fx.harness(KEYS.enterprise);
-    expect((await call(h, 'MARKETCARD', ['atlantis'])).error).toMatchObject({ code: '#N/A', message: expect.stringMatching(/^DC Hub: .*not found/i) });
-    expect((await call(h, 'QUEUECARDS', ['PJM', 99999, null, null, null, null, null, null, null])).error).toMatchObject({
+    expect((await call(h, 'MARKETCARD', ['atlantis'])).error).toMatchObject({
       code: '#N/A',
-      message: expect.stringMatching(/^DC Hub: /),
+      message: expect.stringMatching(/^DC Hub: .*not found/i),
     });
-    expect((await call(h, 'MARKETCARDS', ['LOW_SIGNAL', null])).error).toEqual({ code: '#N/A', message: 'DC Hub: no markets match these arguments' });
-    expect((await call(h, 'SITECARD', [95, -77, null])).error).toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^lat: /) });
+    expect((await call(h, 'QUEUECARDS', ['PJM', 99999, null, null, null, null, null, null, null])).error).toMatchObject(
+      {
+        code: '#N/A',
+        message: expect.stringMatching(/^DC Hub: /),
+      },
+    );
+    expect((await call(h, 'MARKETCARDS', ['LOW_SIGNAL', null])).error).toEqual({
+      code: '#N/A',
+      message: 'DC Hub: no markets match these arguments',
+    });
+    expect((await call(h, 'SITECARD', [95, -77, null])).error).toMatchObject({
+      code: '#VALUE!',
+      message: expect.stringMatching(/^lat: /),
+    });
     await h.page.close();
   });
 
   it('a gated preview: the withheld values blank, the subtitle says preview, `preview` names what is withheld', async () => {
     const keyless = await fx.harness();
-    const tease = ((await call(keyless, 'QUEUECARDS', ['PJM', null, null, null, null, null, null, null, null])).value as Card[][]).map((r) => r[0]);
+    const tease = (
+      (await call(keyless, 'QUEUECARDS', ['PJM', null, null, null, null, null, null, null, null])).value as Card[][]
+    ).map((r) => r[0]);
     expect(tease).toHaveLength(3);
     for (const c of tease) {
       expect(c.properties.capacity_mw).toEqual({ type: 'String', basicValue: '' });
@@ -53,7 +66,9 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
       expect(m.text).toMatch(/^Dallas · (BUILD|CAUTION|AVOID)$/);
       expect(m.properties.composite_score.basicValue).toBe('');
       expect(m.properties.summary.basicValue).toMatch(/^Preview · DCPI /);
-      expect(m.properties.preview.basicValue).toMatch(/withheld: composite_score, constraint_score, excess_power_score, time_to_power_months/);
+      expect(m.properties.preview.basicValue).toMatch(
+        /withheld: composite_score, constraint_score, excess_power_score, time_to_power_months/,
+      );
     } else {
       expect(typeof m.properties.composite_score.basicValue).toBe('number');
       expect(m.properties.preview).toBeUndefined();
@@ -66,7 +81,9 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
       const s = card(await call(dev, 'SITECARD', [39.04, -77.49, 100]));
       expect(s.properties.overall_score.basicValue).toBe('');
       expect(s.properties.verdict_band.basicValue).toBe('Excellent site');
-      expect(s.properties.preview.basicValue).toMatch(/withheld: fiber, overall_score, scores; the Pro plan opens the full answer/);
+      expect(s.properties.preview.basicValue).toMatch(
+        /withheld: fiber, overall_score, scores; the Pro plan opens the full answer/,
+      );
       expect(typeof s.properties.nearby.properties.substations_50km.basicValue).toBe('number');
       await dev.page.close();
     }
@@ -90,7 +107,9 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
   it('a stale card: served from the cache after a failure, it carries its as_of and a stale note', async () => {
     const h = await fx.harness(KEYS.enterprise);
     const fresh = card(await call(h, 'MARKETCARD', ['dallas']));
-    const project = ((await call(h, 'QUEUECARDS', ['SPP', null, null, null, null, null, null, null, 2])).value as Card[][])[0][0];
+    const project = (
+      (await call(h, 'QUEUECARDS', ['SPP', null, null, null, null, null, null, null, 2])).value as Card[][]
+    )[0][0];
     expect(fresh.properties.stale).toBeUndefined();
     await fx.control('/_sandbox/faults', [{ path_prefix: '/api/', kind: 'html_gateway', gateway_status: 524 }]);
     await h.page.clock.install({ time: Date.now() + 8 * DAY });
@@ -99,7 +118,9 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
     expect(stale.properties.summary.basicValue).toMatch(/ · stale \(cached\)$/);
     expect(stale.properties.as_of).toEqual(fresh.properties.as_of); // the age is that of the first answer
     expect(stale.properties.composite_score).toEqual(fresh.properties.composite_score);
-    const staleProject = ((await call(h, 'QUEUECARDS', ['SPP', null, null, null, null, null, null, null, 2])).value as Card[][])[0][0];
+    const staleProject = (
+      (await call(h, 'QUEUECARDS', ['SPP', null, null, null, null, null, null, null, 2])).value as Card[][]
+    )[0][0];
     expect(staleProject.properties.queue_id).toEqual(project.properties.queue_id);
     expect(staleProject.properties.stale.basicValue).toMatch(/^cached 8 days ago/);
     await h.page.close();
@@ -109,12 +130,19 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
     const h = await fx.harness(KEYS.enterprise);
     await h.page.route('**/api/v1/dcpi/scores/austin', async (route) => {
       const answer = await (await route.fetch()).json();
-      const nulls = { composite_score: null, excess_power_score: null, constraint_score: null, time_to_power_months: null, verdict: 'NODATA' };
+      const nulls = {
+        composite_score: null,
+        excess_power_score: null,
+        constraint_score: null,
+        time_to_power_months: null,
+        verdict: 'NODATA',
+      };
       await route.fulfill({ json: { ...answer, ...nulls } });
     });
     const c = card(await call(h, 'MARKETCARD', ['austin']));
     expect(c.text).toBe('Austin · NODATA');
-    for (const k of ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months']) expect(c.properties[k].basicValue, k).toBe('');
+    for (const k of ['composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months'])
+      expect(c.properties[k].basicValue, k).toBe('');
     expect(c.properties.preview).toBeUndefined();
     // A site scored without a capacity: the requested capacity is null, a blank.
     expect(card(await call(h, 'SITECARD', [39.04, -77.49, null])).properties.capacity_requested_mw.basicValue).toBe('');
@@ -135,9 +163,14 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
     const h = await fx.harness(KEYS.enterprise);
     const storm = () =>
       h.page.evaluate(async () => {
-        const calls = Array.from({ length: 1000 }, (_, i) => (window as any).__call('SITECARD', [30 + (i % 200) * 0.05, -100, null]));
+        const calls = Array.from({ length: 1000 }, (_, i) =>
+          (window as any).__call('SITECARD', [30 + (i % 200) * 0.05, -100, null]),
+        );
         const results = (await Promise.all(calls)) as CallResult[];
-        return { defects: results.flatMap((x) => x.defects ?? []), cards: results.filter((x) => x.value?.[0]?.[0]?.type === 'Entity').length };
+        return {
+          defects: results.flatMap((x) => x.defects ?? []),
+          cards: results.filter((x) => x.value?.[0]?.[0]?.type === 'Entity').length,
+        };
       });
     expect(await storm()).toEqual({ defects: [], cards: 1000 });
     const first = h.requests();
@@ -160,7 +193,8 @@ describe.each(PROFILES)('card edge cases (%s profile)', (profile) => {
     const persisted = await ExcelFixture.persisted(first);
     await first.page.close();
     const again = await fx.harness(KEYS.enterprise, undefined, { persisted });
-    for (const [i, [id, args]] of formulas.entries()) expect((await call(again, id, args)).value, id).toEqual(before[i]);
+    for (const [i, [id, args]] of formulas.entries())
+      expect((await call(again, id, args)).value, id).toEqual(before[i]);
     expect(again.requests()).toBe(0);
     const preview = await call(again, 'MARKETCARD', ['phoenix'], { isInValuePreview: true });
     expect(preview.error).toMatchObject({ code: '#N/A', message: expect.stringMatching(/press Enter/) });

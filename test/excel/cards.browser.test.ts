@@ -34,8 +34,16 @@ describe.each(PROFILES)('cards (%s profile)', (profile) => {
       const card = r.value[0][0] as Card;
       expect(card.type).toBe('Entity');
       expect(card.text).toBe(`Dallas · ${api.verdict} · ${api.composite_score.toFixed(1)}`);
-      expect(card.properties.composite_score).toMatchObject({ type: numberType, basicValue: api.composite_score, numberFormat: '0.0' });
-      expect(card.properties.time_to_power_months).toMatchObject({ type: numberType, basicValue: api.time_to_power_months, numberFormat: '0.0 "months"' });
+      expect(card.properties.composite_score).toMatchObject({
+        type: numberType,
+        basicValue: api.composite_score,
+        numberFormat: '0.0',
+      });
+      expect(card.properties.time_to_power_months).toMatchObject({
+        type: numberType,
+        basicValue: api.time_to_power_months,
+        numberFormat: '0.0 "months"',
+      });
       expect(card.properties.verdict.basicValue).toBe(api.verdict);
       expect(card.properties.iso.basicValue).toBe(api.iso);
       expect(card.properties.computed_at).toMatchObject({ type: numberType, numberFormat: 'yyyy-mm-dd hh:mm' });
@@ -87,7 +95,9 @@ describe.each(PROFILES)('cards (%s profile)', (profile) => {
         const get = (k: string) => row[header.indexOf(k)];
         expect(c.properties.queue_id.basicValue).toBe(get('queue_id'));
         const mw = get('capacity_mw');
-        expect(c.text).toBe(mw === '' ? get('project_name') : `${get('project_name')} · ${Math.round(mw).toLocaleString('en-US')} MW`);
+        expect(c.text).toBe(
+          mw === '' ? get('project_name') : `${get('project_name')} · ${Math.round(mw).toLocaleString('en-US')} MW`,
+        );
         for (const k of header) {
           if (!(k in c.properties)) continue; // a member the service left out of this record
           expect(c.properties[k].basicValue, k).toBe(get(k)); // dates as Excel dates in both
@@ -104,8 +114,16 @@ describe.each(PROFILES)('cards (%s profile)', (profile) => {
       ];
       const sites: Card[] = [];
       for (const [lat, lon] of points) sites.push((await call(h, 'SITECARD', [lat, lon, null])).value[0][0]);
-      const ranked = (await call(h, 'RANK', [range(sites.map((c) => [c])), 'overall_score:1,fiber.connectivity_score:1', null, 'absolute', 3, 1]))
-        .value as any[][];
+      const ranked = (
+        await call(h, 'RANK', [
+          range(sites.map((c) => [c])),
+          'overall_score:1,fiber.connectivity_score:1',
+          null,
+          'absolute',
+          3,
+          1,
+        ])
+      ).value as any[][];
       expect(ranked[0].slice(0, 3)).toEqual(['rank', 'id', 'objective_score']);
       const ids = ranked.slice(1, 4).map((r) => r[1]);
       expect([...ids].sort()).toEqual(points.map(([a, b]) => `${a},${b}`).sort());
@@ -117,11 +135,14 @@ describe.each(PROFILES)('cards (%s profile)', (profile) => {
       );
       expect(ranked[1][1]).toBe(best.properties.id.basicValue);
 
-      const projects = (await call(h, 'QUEUECARDS', ['ERCOT', 100, null, null, null, null, null, true, 5])).value as Card[][];
+      const projects = (await call(h, 'QUEUECARDS', ['ERCOT', 100, null, null, null, null, null, true, 5]))
+        .value as Card[][];
       const r = (await call(h, 'RANK', [range(projects), 'capacity_mw:1', null, null, 5, 0])).value as any[][];
       const byMw = projects.map((p) => p[0]).filter((p) => typeof p.properties.capacity_mw.basicValue === 'number');
       byMw.sort((a, b) => b.properties.capacity_mw.basicValue - a.properties.capacity_mw.basicValue);
-      expect(r.filter((row) => typeof row[0] === 'number').map((row) => row[1])).toEqual(byMw.map((p) => p.properties.id.basicValue));
+      expect(r.filter((row) => typeof row[0] === 'number').map((row) => row[1])).toEqual(
+        byMw.map((p) => p.properties.id.basicValue),
+      );
     });
   });
 
@@ -133,7 +154,9 @@ describe.each(PROFILES)('cards (%s profile)', (profile) => {
     afterAll(() => h.page.close());
 
     it('each card function answers its table, never #VALUE!', async () => {
-      expect((await call(h, 'QUEUECARDS', QUEUE_ARGS)).value).toEqual((await call(h, 'QUEUE', [...QUEUE_ARGS, null])).value);
+      expect((await call(h, 'QUEUECARDS', QUEUE_ARGS)).value).toEqual(
+        (await call(h, 'QUEUE', [...QUEUE_ARGS, null])).value,
+      );
       const market = (await call(h, 'MARKETCARD', ['dallas'])).value as any[][];
       const api = await fx.api('/api/v1/dcpi/scores/dallas', KEYS.pro);
       expect(market[0]).toEqual(['field', 'value']);

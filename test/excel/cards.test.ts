@@ -2,7 +2,15 @@
 // API levels that have cards: what each kind holds, its formats, blanks, previews, stale answers,
 // licences, and cards read back as RANK candidates. The browser suites run the same builders
 // through the add-in against the sandbox.
-import { cardCandidates, leaderboardCards, marketCard, projectCards, siteCard, type CardContext, type EntityValue } from '@dchub/core';
+import {
+  cardCandidates,
+  leaderboardCards,
+  marketCard,
+  projectCards,
+  siteCard,
+  type CardContext,
+  type EntityValue,
+} from '@dchub/core';
 import { describe, expect, it } from 'vitest';
 import { cellValueDefects } from './cell-values.js';
 import { officeIcons } from './office-icons.js';
@@ -83,9 +91,15 @@ const QUEUE = {
   ],
 };
 
-const ctx = (excelApi119: boolean, extra: Partial<CardContext> = {}): CardContext => ({ host: { excelApi119 }, retrievedAt: AT, ...extra });
-const valid = (v: EntityValue, excelApi: string) => expect(cellValueDefects(v, 'card', { excelApi, icons: ICONS })).toEqual([]);
-const p = (v: EntityValue, name: string) => v.properties[name] as { type: string; basicValue: unknown; numberFormat?: string; propertyMetadata?: any };
+const ctx = (excelApi119: boolean, extra: Partial<CardContext> = {}): CardContext => ({
+  host: { excelApi119 },
+  retrievedAt: AT,
+  ...extra,
+});
+const valid = (v: EntityValue, excelApi: string) =>
+  expect(cellValueDefects(v, 'card', { excelApi, icons: ICONS })).toEqual([]);
+const p = (v: EntityValue, name: string) =>
+  v.properties[name] as { type: string; basicValue: unknown; numberFormat?: string; propertyMetadata?: any };
 
 /** Every property name in a card and its nested cards. */
 function names(v: EntityValue): string[] {
@@ -106,11 +120,19 @@ describe.each(LEVELS)('cards at %s', (_label, host, excelApi) => {
     expect(p(c, 'queue_capacity_mw').numberFormat).toBe('#,##0 "MW"');
     expect(p(c, 'avg_kwh_cents').numberFormat).toBe('0.00 "¢/kWh"');
     expect(p(c, 'reserve_margin_pct').numberFormat).toBe('0.0"%"');
-    expect(p(c, 'computed_at')).toMatchObject({ type: formatted, basicValue: 46311.25, numberFormat: 'yyyy-mm-dd hh:mm' });
+    expect(p(c, 'computed_at')).toMatchObject({
+      type: formatted,
+      basicValue: 46311.25,
+      numberFormat: 'yyyy-mm-dd hh:mm',
+    });
     expect(p(c, 'as_of')).toMatchObject({ basicValue: 46347.5, numberFormat: 'yyyy-mm-dd hh:mm' });
     expect(p(c, 'top_risks').basicValue).toBe('none listed');
-    expect(p(c, 'top_opportunities').basicValue).toBe('8.3% curtailment signals stranded generation; reserve margin 29.4%');
-    expect(p(c, 'citation').basicValue).toBe('DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0, method 2.3.0. Retrieved 2026-11-21.');
+    expect(p(c, 'top_opportunities').basicValue).toBe(
+      '8.3% curtailment signals stranded generation; reserve margin 29.4%',
+    );
+    expect(p(c, 'citation').basicValue).toBe(
+      'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0, method 2.3.0. Retrieved 2026-11-21.',
+    );
     expect(p(c, 'verdict').propertyMetadata.attribution).toEqual([
       {
         sourceText: 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud',
@@ -132,14 +154,21 @@ describe.each(LEVELS)('cards at %s', (_label, host, excelApi) => {
     });
     expect(first.title).toBeUndefined();
     expect(rest.map((s) => s.title)).toEqual(['Market', 'Power', 'Risks', 'Source']);
-    expect(rest.find((s) => s.title === 'Power')!.properties).toEqual(['queue_capacity_mw', 'reserve_margin_pct', 'avg_kwh_cents']);
+    expect(rest.find((s) => s.title === 'Power')!.properties).toEqual([
+      'queue_capacity_mw',
+      'reserve_margin_pct',
+      'avg_kwh_cents',
+    ]);
     expect(c.layouts.card.title).toEqual({ property: 'name' });
     expect(c.layouts.card.subTitle).toEqual({ property: 'summary' });
     expect(p(c, 'summary').basicValue).toBe('DCPI CAUTION · ERCOT · TX');
   });
 
   it('null scores stay blank (empty text, never 0); the text leaves the score out', () => {
-    const c = marketCard({ ...DCPI, composite_score: null, excess_power_score: null, top_risks_json: null }, ctx(host.excelApi119));
+    const c = marketCard(
+      { ...DCPI, composite_score: null, excess_power_score: null, top_risks_json: null },
+      ctx(host.excelApi119),
+    );
     valid(c, excelApi);
     expect(c.text).toBe('Dallas · CAUTION');
     expect(p(c, 'composite_score')).toEqual({ type: 'String', basicValue: '', propertyMetadata: expect.anything() });
@@ -196,15 +225,25 @@ describe.each(LEVELS)('cards at %s', (_label, host, excelApi) => {
     expect(p(c, 'queue_date')).toMatchObject({ basicValue: 42959, numberFormat: 'yyyy-mm-dd' });
     expect(p(c, 'fiber_km').basicValue).toBe('');
     expect(p(c, 'id').basicValue).toBe('cand_09e7');
-    expect(p(c, 'citation').propertyMetadata.attribution[0]).toMatchObject({ sourceText: 'DC Hub, dchub.cloud', licenseText: 'CC-BY-4.0' });
+    expect(p(c, 'citation').propertyMetadata.attribution[0]).toMatchObject({
+      sourceText: 'DC Hub, dchub.cloud',
+      licenseText: 'CC-BY-4.0',
+    });
     expect(p(c, 'citation').basicValue).toBe('Data: DC Hub (dchub.cloud), CC-BY-4.0. Retrieved 2026-11-21.');
     expect(JSON.stringify(c).length).toBeLessThan(4000); // 1,000 of them within Excel on the web's 5 MB
     const handoff = c.properties.site_evaluation_handoff as EntityValue;
-    expect(p(handoff.properties.analyze_site as EntityValue, 'include_fiber')).toEqual({ type: 'Boolean', basicValue: true });
+    expect(p(handoff.properties.analyze_site as EntityValue, 'include_fiber')).toEqual({
+      type: 'Boolean',
+      basicValue: true,
+    });
   });
 
   it('property names are snake_case, with no quote: dot syntax needs no brackets', () => {
-    const all = [marketCard(DCPI, ctx(host.excelApi119)), siteCard(SITE, ctx(host.excelApi119)), ...projectCards(QUEUE, ctx(host.excelApi119))];
+    const all = [
+      marketCard(DCPI, ctx(host.excelApi119)),
+      siteCard(SITE, ctx(host.excelApi119)),
+      ...projectCards(QUEUE, ctx(host.excelApi119)),
+    ];
     for (const c of all) for (const n of names(c)) expect(n).toMatch(/^[a-z][a-z0-9_]*$/);
   });
 });
@@ -224,7 +263,13 @@ describe('cards as RANK candidates', () => {
     });
     expect(a).not.toHaveProperty('as_of');
     expect(a).not.toHaveProperty('capacity_requested_mw');
-    expect(b).toMatchObject({ id: 'cand_09e7', lat: 32.49, lng: -96.75, capacity_mw: 2568.2, 'site_evaluation_handoff.analyze_site.capacity_mw': 2568.2 });
+    expect(b).toMatchObject({
+      id: 'cand_09e7',
+      lat: 32.49,
+      lng: -96.75,
+      capacity_mw: 2568.2,
+      'site_evaluation_handoff.analyze_site.capacity_mw': 2568.2,
+    });
     expect(b).not.toHaveProperty('queue_date');
     expect(b).not.toHaveProperty('fiber_km');
   });
@@ -248,6 +293,9 @@ describe('cards as RANK candidates', () => {
         { ...DCPI, market_slug: 'austin', market_name: 'Austin', rank: 2 },
       ],
     };
-    expect(leaderboardCards(lb, ctx(true)).map((c) => c.text)).toEqual(['Dallas · CAUTION · 47.1', 'Austin · CAUTION · 47.1']);
+    expect(leaderboardCards(lb, ctx(true)).map((c) => c.text)).toEqual([
+      'Dallas · CAUTION · 47.1',
+      'Austin · CAUTION · 47.1',
+    ]);
   });
 });

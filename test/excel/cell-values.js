@@ -109,20 +109,26 @@ export function versionAtLeast(have, want) {
 export function cellValueDefects(value, where, host, opts = {}) {
   const out = [];
   const root = { referencedValues: undefined };
-  const levels = { ...host, at116: versionAtLeast(host.excelApi, '1.16'), at119: versionAtLeast(host.excelApi, '1.19') };
+  const levels = {
+    ...host,
+    at116: versionAtLeast(host.excelApi, '1.16'),
+    at119: versionAtLeast(host.excelApi, '1.19'),
+  };
   check(value, where, { nested: false, root: true, ...opts }, out, levels, root);
   return out;
 }
 
 function check(v, where, at, out, host, root) {
-  if (!isObject(v)) return void out.push(`${where}: ${Array.isArray(v) ? 'an array' : JSON.stringify(v)} is not a cell value object`);
+  if (!isObject(v))
+    return void out.push(`${where}: ${Array.isArray(v) ? 'an array' : JSON.stringify(v)} is not a cell value object`);
   if (!('type' in v)) return void out.push(`${where} is missing the required property \`type\``);
   const t = v.type;
   if (t === 'Root' && at.inReferenced) return;
   if (!TYPES.has(t)) return void out.push(`${where}: type ${JSON.stringify(t)} is not a cell value type`);
   const allowed = new Set([...COMMON, ...MEMBERS[t], ...(at.nested ? ['propertyMetadata'] : [])]);
   for (const k of Object.keys(v)) {
-    if (k === 'propertyMetadata' && !at.nested) out.push(`${where}: propertyMetadata is only allowed on a value inside an entity's properties`);
+    if (k === 'propertyMetadata' && !at.nested)
+      out.push(`${where}: propertyMetadata is only allowed on a value inside an entity's properties`);
     else if (!allowed.has(k)) out.push(`${where}: ${t} has no member ${JSON.stringify(k)}`);
   }
   basics(v, t, where, out);
@@ -135,15 +141,25 @@ function check(v, where, at, out, host, root) {
     else {
       root.referencedValues = v.referencedValues;
       v.referencedValues.forEach((r, i) => {
-        if (!isObject(r) || !REFERENCEABLE.has(r.type)) out.push(`${where}.referencedValues[${i}]: type ${JSON.stringify(r?.type)} cannot be referenced`);
-        else check(r, `${where}.referencedValues[${i}]`, { nested: false, root: false, inReferenced: true }, out, host, root);
+        if (!isObject(r) || !REFERENCEABLE.has(r.type))
+          out.push(`${where}.referencedValues[${i}]: type ${JSON.stringify(r?.type)} cannot be referenced`);
+        else
+          check(
+            r,
+            `${where}.referencedValues[${i}]`,
+            { nested: false, root: false, inReferenced: true },
+            out,
+            host,
+            root,
+          );
       });
     }
   }
   const needs119 = (what) => {
     if (!host.at119) out.push(`${where}: ${what} needs ExcelApi 1.19 (this host has ${host.excelApi})`);
   };
-  if (['String', 'Double', 'Boolean'].includes(t) && WITH_PROPERTIES.some((k) => k in v)) needs119(`a ${t} with properties`);
+  if (['String', 'Double', 'Boolean'].includes(t) && WITH_PROPERTIES.some((k) => k in v))
+    needs119(`a ${t} with properties`);
   if (t === 'Double' && 'numberFormat' in v) {
     if (typeof v.numberFormat !== 'string' || !v.numberFormat) out.push(`${where}: numberFormat is not text`);
     needs119('numberFormat on a Double');
@@ -160,18 +176,23 @@ function check(v, where, at, out, host, root) {
 function basics(v, t, where, out) {
   if ('basicType' in v) {
     const want = BASIC_TYPE[t];
-    if (want ? v.basicType !== want : !ANY_BASIC_TYPE.has(v.basicType)) out.push(`${where}: basicType ${JSON.stringify(v.basicType)} disagrees with type ${t}`);
+    if (want ? v.basicType !== want : !ANY_BASIC_TYPE.has(v.basicType))
+      out.push(`${where}: basicType ${JSON.stringify(v.basicType)} disagrees with type ${t}`);
   }
   const bv = v.basicValue;
   const has = 'basicValue' in v;
   if (t === 'String' && (typeof bv !== 'string' || bv.length > MAX_TEXT))
     out.push(`${where}: a String needs basicValue text of at most ${MAX_TEXT} characters`);
-  if ((t === 'Double' || t === 'FormattedNumber') && (typeof bv !== 'number' || !Number.isFinite(bv))) out.push(`${where}: a ${t} needs a finite basicValue`);
-  if (t === 'FormattedNumber' && (typeof v.numberFormat !== 'string' || !v.numberFormat)) out.push(`${where}: a FormattedNumber needs numberFormat`);
+  if ((t === 'Double' || t === 'FormattedNumber') && (typeof bv !== 'number' || !Number.isFinite(bv)))
+    out.push(`${where}: a ${t} needs a finite basicValue`);
+  if (t === 'FormattedNumber' && (typeof v.numberFormat !== 'string' || !v.numberFormat))
+    out.push(`${where}: a FormattedNumber needs numberFormat`);
   if (t === 'Boolean' && typeof bv !== 'boolean') out.push(`${where}: a Boolean needs a boolean basicValue`);
   if (t === 'Empty' && has && bv !== '') out.push(`${where}: an Empty value's basicValue is ""`);
-  if (t === 'NotAvailable' && !['boolean', 'number', 'string'].includes(typeof bv)) out.push(`${where}: NotAvailable needs a basicValue`);
-  if (READ_ONLY_BASIC_VALUE.has(t) && has && typeof bv !== 'string') out.push(`${where}: basicValue of ${t} is read-only text ("#VALUE!")`);
+  if (t === 'NotAvailable' && !['boolean', 'number', 'string'].includes(typeof bv))
+    out.push(`${where}: NotAvailable needs a basicValue`);
+  if (READ_ONLY_BASIC_VALUE.has(t) && has && typeof bv !== 'string')
+    out.push(`${where}: basicValue of ${t} is read-only text ("#VALUE!")`);
 }
 
 function members(v, t, where, out, host, root) {
@@ -181,7 +202,8 @@ function members(v, t, where, out, host, root) {
       return void out.push(`${where}: elements is not a non-empty rectangular 2-D array`);
     e.forEach((r, i) =>
       r.forEach((c, j) => {
-        if (isObject(c) && c.type === 'Array') out.push(`${where}.elements[${i}][${j}]: an Array directly inside an Array`);
+        if (isObject(c) && c.type === 'Array')
+          out.push(`${where}.elements[${i}][${j}]: an Array directly inside an Array`);
         else check(c, `${where}.elements[${i}][${j}]`, { nested: false, root: false }, out, host, root);
       }),
     );
@@ -194,7 +216,10 @@ function members(v, t, where, out, host, root) {
     if (!Number.isInteger(n) || !refs || n < 0 || n >= refs.length)
       out.push(`${where}: reference ${JSON.stringify(n)} is not an index into the root's referencedValues`);
   }
-  if (t === 'Function' && (v.functionType !== 'JavaScriptReference' || typeof v.namespace !== 'string' || typeof v.id !== 'string'))
+  if (
+    t === 'Function' &&
+    (v.functionType !== 'JavaScriptReference' || typeof v.namespace !== 'string' || typeof v.id !== 'string')
+  )
     out.push(`${where}: a Function needs functionType "JavaScriptReference", a namespace and an id`);
   if (t === 'LinkedEntity') {
     const id = v.id;
@@ -209,14 +234,18 @@ function members(v, t, where, out, host, root) {
     )
       out.push(`${where}: a LinkedEntity needs id {entityId, serviceId, culture} without "!"`);
   }
-  if (t === 'Error' && 'errorType' in v && !ERROR_TYPES.has(v.errorType)) out.push(`${where}: errorType ${JSON.stringify(v.errorType)} is not one of Excel's`);
+  if (t === 'Error' && 'errorType' in v && !ERROR_TYPES.has(v.errorType))
+    out.push(`${where}: errorType ${JSON.stringify(v.errorType)} is not one of Excel's`);
 }
 
 function properties(v, where, out, host, root) {
   if (!isObject(v.properties)) return void out.push(`${where}: properties is not an object`);
   for (const [k, p] of Object.entries(v.properties)) {
     if (!k) out.push(`${where}: a property without a name`);
-    if (k.includes("'")) out.push(`${where}: property name ${JSON.stringify(k)} holds ' (Excel cannot extract it to the grid, office-js #5945)`);
+    if (k.includes("'"))
+      out.push(
+        `${where}: property name ${JSON.stringify(k)} holds ' (Excel cannot extract it to the grid, office-js #5945)`,
+      );
     check(p, `${where}.${k}`, { nested: true, root: false }, out, host, root);
   }
 }
@@ -226,21 +255,27 @@ function layouts(v, where, out, host) {
   if (!isObject(l)) return void out.push(`${where}: layouts is not an object`);
   const names = new Set(isObject(v.properties) ? Object.keys(v.properties) : []);
   const named = (ref, what) => {
-    if (!isObject(ref) || typeof ref.property !== 'string' || Object.keys(ref).length !== 1) out.push(`${where}.layouts.card.${what} is not {property}`);
-    else if (!names.has(ref.property)) out.push(`${where}.layouts.card.${what} names ${JSON.stringify(ref.property)}, which is not a property`);
+    if (!isObject(ref) || typeof ref.property !== 'string' || Object.keys(ref).length !== 1)
+      out.push(`${where}.layouts.card.${what} is not {property}`);
+    else if (!names.has(ref.property))
+      out.push(`${where}.layouts.card.${what} names ${JSON.stringify(ref.property)}, which is not a property`);
   };
-  for (const k of Object.keys(l)) if (k !== 'card' && k !== 'compact') out.push(`${where}.layouts has no member ${JSON.stringify(k)}`);
+  for (const k of Object.keys(l))
+    if (k !== 'card' && k !== 'compact') out.push(`${where}.layouts has no member ${JSON.stringify(k)}`);
   if ('card' in l) {
     const c = l.card;
     if (!isObject(c)) out.push(`${where}.layouts.card is not an object`);
     else {
-      for (const k of Object.keys(c)) if (!CARD_KEYS.has(k)) out.push(`${where}.layouts.card has no member ${JSON.stringify(k)}`);
-      if ('layout' in c && c.layout !== 'Entity') out.push(`${where}.layouts.card.layout is ${JSON.stringify(c.layout)} (only "Entity")`);
+      for (const k of Object.keys(c))
+        if (!CARD_KEYS.has(k)) out.push(`${where}.layouts.card has no member ${JSON.stringify(k)}`);
+      if ('layout' in c && c.layout !== 'Entity')
+        out.push(`${where}.layouts.card.layout is ${JSON.stringify(c.layout)} (only "Entity")`);
       if ('title' in c && typeof c.title !== 'string') named(c.title, 'title');
       if ('subTitle' in c) named(c.subTitle, 'subTitle');
       if ('mainImage' in c) {
         named(c.mainImage, 'mainImage');
-        if (v.properties?.[c.mainImage?.property]?.type !== 'WebImage') out.push(`${where}.layouts.card.mainImage does not name a WebImage`);
+        if (v.properties?.[c.mainImage?.property]?.type !== 'WebImage')
+          out.push(`${where}.layouts.card.mainImage does not name a WebImage`);
       }
       if ('sections' in c) sections(c.sections, `${where}.layouts.card.sections`, names, out, host);
     }
@@ -250,7 +285,10 @@ function layouts(v, where, out, host) {
     if (!isObject(c) || Object.keys(c).some((k) => k !== 'icon')) out.push(`${where}.layouts.compact is not {icon}`);
     else if ('icon' in c) {
       if (!host.icons) throw new Error('the runtime model has no list of EntityCompactLayoutIcons (give icons)');
-      if (!host.icons.has(c.icon)) out.push(`${where}.layouts.compact.icon ${JSON.stringify(c.icon)} is not one of Excel's EntityCompactLayoutIcons`);
+      if (!host.icons.has(c.icon))
+        out.push(
+          `${where}.layouts.compact.icon ${JSON.stringify(c.icon)} is not one of Excel's EntityCompactLayoutIcons`,
+        );
     }
   }
 }
@@ -262,11 +300,18 @@ function sections(list, where, names, out, host) {
     if (!isObject(s)) return void out.push(`${at} is not an object`);
     for (const k of Object.keys(s)) if (!SECTION_KEYS.has(k)) out.push(`${at} has no member ${JSON.stringify(k)}`);
     const layouts = host.at119 ? ['List', 'Table', 'TwoColumn'] : ['List', 'Table'];
-    if (!layouts.includes(s.layout)) out.push(`${at}: layout ${JSON.stringify(s.layout)} is not one of ${layouts.join(', ')} (ExcelApi ${host.excelApi})`);
-    if (!Array.isArray(s.properties) || !s.properties.length) out.push(`${at}: properties is not a non-empty list of names`);
-    else for (const p of s.properties) if (!names.has(p)) out.push(`${at} names ${JSON.stringify(p)}, which is not a property`);
+    if (!layouts.includes(s.layout))
+      out.push(
+        `${at}: layout ${JSON.stringify(s.layout)} is not one of ${layouts.join(', ')} (ExcelApi ${host.excelApi})`,
+      );
+    if (!Array.isArray(s.properties) || !s.properties.length)
+      out.push(`${at}: properties is not a non-empty list of names`);
+    else
+      for (const p of s.properties)
+        if (!names.has(p)) out.push(`${at} names ${JSON.stringify(p)}, which is not a property`);
     if ('title' in s && typeof s.title !== 'string') out.push(`${at}: title is not text`);
-    for (const k of ['collapsible', 'collapsed']) if (k in s && typeof s[k] !== 'boolean') out.push(`${at}: ${k} is not a boolean`);
+    for (const k of ['collapsible', 'collapsed'])
+      if (k in s && typeof s[k] !== 'boolean') out.push(`${at}: ${k} is not a boolean`);
   });
 }
 

@@ -10,7 +10,13 @@ const metadata = (allow: boolean) => ({
   functions: [
     { id: 'CARD', name: 'CARD', parameters: [], result: {}, options: {} },
     { id: 'CARDS', name: 'CARDS', parameters: [], result: { dimensionality: 'matrix' }, options: {} },
-    { id: 'TAKE', name: 'TAKE', parameters: [{ name: 'r', type: 'any', dimensionality: 'matrix' }], result: {}, options: {} },
+    {
+      id: 'TAKE',
+      name: 'TAKE',
+      parameters: [{ name: 'r', type: 'any', dimensionality: 'matrix' }],
+      result: {},
+      options: {},
+    },
   ],
 });
 
@@ -35,15 +41,23 @@ const card = (over: Record<string, unknown> = {}) => ({
       type: 'FormattedNumber',
       basicValue: 47.1,
       numberFormat: '0.0',
-      propertyMetadata: { attribution: [{ sourceText: 'DCPI', sourceAddress: 'https://dchub.cloud/dcpi', licenseText: 'CC-BY-4.0' }] },
+      propertyMetadata: {
+        attribution: [{ sourceText: 'DCPI', sourceAddress: 'https://dchub.cloud/dcpi', licenseText: 'CC-BY-4.0' }],
+      },
     },
     id: { type: 'String', basicValue: 'dallas', propertyMetadata: { excludeFrom: { cardView: true } } },
     risky: { type: 'Boolean', basicValue: false },
     fiber: {
       type: 'Entity',
       text: 'Fiber',
-      properties: { name: { type: 'String', basicValue: 'Fiber' }, km: { type: 'FormattedNumber', basicValue: 4.1, numberFormat: '0.0 "km"' } },
-      layouts: { card: { title: { property: 'name' }, sections: [{ layout: 'Table', properties: ['km'] }] }, compact: { icon: 'Connector' } },
+      properties: {
+        name: { type: 'String', basicValue: 'Fiber' },
+        km: { type: 'FormattedNumber', basicValue: 4.1, numberFormat: '0.0 "km"' },
+      },
+      layouts: {
+        card: { title: { property: 'name' }, sections: [{ layout: 'Table', properties: ['km'] }] },
+        compact: { icon: 'Connector' },
+      },
     },
   },
   layouts: {
@@ -84,30 +98,66 @@ describe('cell values under the strict model', () => {
     ['a Double of NaN', withProps({ x: { type: 'Double', basicValue: NaN } }), /needs a finite basicValue/],
     ['a Double of Infinity', withProps({ x: { type: 'Double', basicValue: Infinity } }), /needs a finite basicValue/],
     ['a Double given as text', withProps({ x: { type: 'Double', basicValue: '4' } }), /needs a finite basicValue/],
-    ['a FormattedNumber without numberFormat', withProps({ x: { type: 'FormattedNumber', basicValue: 4 } }), /needs numberFormat/],
+    [
+      'a FormattedNumber without numberFormat',
+      withProps({ x: { type: 'FormattedNumber', basicValue: 4 } }),
+      /needs numberFormat/,
+    ],
     ['a Boolean of text', withProps({ x: { type: 'Boolean', basicValue: 'yes' } }), /boolean basicValue/],
     ['an Array without elements', withProps({ x: { type: 'Array' } }), /elements is not a non-empty rectangular/],
-    ['a ragged Array', withProps({ x: { type: 'Array', elements: [[{ type: 'String', basicValue: 'a' }], []] } }), /rectangular/],
+    [
+      'a ragged Array',
+      withProps({ x: { type: 'Array', elements: [[{ type: 'String', basicValue: 'a' }], []] } }),
+      /rectangular/,
+    ],
     [
       'an Array inside an Array',
       withProps({ x: { type: 'Array', elements: [[{ type: 'Array', elements: [[{ type: 'Empty' }]] }]] } }),
       /Array directly inside an Array/,
     ],
     ['a WebImage over http', withProps({ x: { type: 'WebImage', address: 'http://x/y.png' } }), /https address/],
-    ['a Reference without referencedValues', withProps({ x: { type: 'Reference', reference: 0 } }), /not an index into the root's referencedValues/],
+    [
+      'a Reference without referencedValues',
+      withProps({ x: { type: 'Reference', reference: 0 } }),
+      /not an index into the root's referencedValues/,
+    ],
     ['an unknown error type', withProps({ x: { type: 'Error', errorType: 'Oops' } }), /errorType "Oops"/],
     [
       'basicType disagreeing with type',
       withProps({ x: { type: 'Double', basicValue: 1, basicType: 'String' } }),
       /basicType "String" disagrees with type Double/,
     ],
-    ['an entity basicType other than Error', card({ basicType: 'String' }), /basicType "String" disagrees with type Entity/],
-    ['a member no typing declares', withProps({ x: { type: 'String', basicValue: 'a', format: '0' } }), /String has no member "format"/],
-    ['referencedValues below the root', withProps({ x: { ...card(), referencedValues: [{ type: 'Root' }] } }), /referencedValues below the root/],
-    ['propertyMetadata on the root', card({ propertyMetadata: { sublabel: 'x' } }), /only allowed on a value inside an entity's properties/],
+    [
+      'an entity basicType other than Error',
+      card({ basicType: 'String' }),
+      /basicType "String" disagrees with type Entity/,
+    ],
+    [
+      'a member no typing declares',
+      withProps({ x: { type: 'String', basicValue: 'a', format: '0' } }),
+      /String has no member "format"/,
+    ],
+    [
+      'referencedValues below the root',
+      withProps({ x: { ...card(), referencedValues: [{ type: 'Root' }] } }),
+      /referencedValues below the root/,
+    ],
+    [
+      'propertyMetadata on the root',
+      card({ propertyMetadata: { sublabel: 'x' } }),
+      /only allowed on a value inside an entity's properties/,
+    ],
     ["' in a property name", withProps({ "market's": { type: 'String', basicValue: 'a' } }), /holds '/],
-    ['a section naming a missing property', withSection({ layout: 'List', properties: ['nowhere'] }), /names "nowhere", which is not a property/],
-    ['a title naming a missing property', card({ layouts: { card: { title: { property: 'nowhere' } } } }), /title names "nowhere"/],
+    [
+      'a section naming a missing property',
+      withSection({ layout: 'List', properties: ['nowhere'] }),
+      /names "nowhere", which is not a property/,
+    ],
+    [
+      'a title naming a missing property',
+      card({ layouts: { card: { title: { property: 'nowhere' } } } }),
+      /title names "nowhere"/,
+    ],
     ['a subtitle given as text', card({ layouts: { card: { subTitle: 'DCPI' } } }), /subTitle is not \{property\}/],
     ['an empty section', withSection({ layout: 'List', properties: [] }), /non-empty list of names/],
     ['an unknown section layout', withSection({ layout: 'Grid', properties: ['name'] }), /layout "Grid" is not one of/],
@@ -117,8 +167,16 @@ describe('cell values under the strict model', () => {
       /layout "TwoColumn" is not one of List, Table \(ExcelApi 1.16\)/,
       H116,
     ],
-    ['an icon Excel does not have', card({ layouts: { compact: { icon: 'Datacenter' } } }), /icon "Datacenter" is not one of Excel's/],
-    ['a provider logo over http', card({ provider: { description: 'DC Hub', logoSourceAddress: 'http://x/logo.png' } }), /not an https address/],
+    [
+      'an icon Excel does not have',
+      card({ layouts: { compact: { icon: 'Datacenter' } } }),
+      /icon "Datacenter" is not one of Excel's/,
+    ],
+    [
+      'a provider logo over http',
+      card({ provider: { description: 'DC Hub', logoSourceAddress: 'http://x/logo.png' } }),
+      /not an https address/,
+    ],
     [
       'an unknown excludeFrom key',
       withProps({ x: { type: 'String', basicValue: 'a', propertyMetadata: { excludeFrom: { grid: true } } } }),
@@ -135,7 +193,12 @@ describe('cell values under the strict model', () => {
       /numberFormat on a Double needs ExcelApi 1.19/,
       H116,
     ],
-    ['a Double with properties below ExcelApi 1.19', { type: 'Double', basicValue: 1, properties: {} }, /a Double with properties needs ExcelApi 1.19/, H116],
+    [
+      'a Double with properties below ExcelApi 1.19',
+      { type: 'Double', basicValue: 1, properties: {} },
+      /a Double with properties needs ExcelApi 1.19/,
+      H116,
+    ],
     ['a card on a host without CustomFunctionsRuntime 1.4', card(), /without CustomFunctionsRuntime 1.4/, NO_CARDS],
   ];
   for (const [what, value, defect, host] of defects) {
@@ -157,7 +220,9 @@ describe('cell values under the strict model', () => {
     rt.CustomFunctions.associate('TAKE', (r: unknown) => ((seen = r), 1));
     expect(await rt.invoke('TAKE', [range([[card()], [card()]])])).toEqual({ value: 1 });
     expect(seen).toEqual([[card()], [card()]]);
-    await expect(rt.invoke('TAKE', [range([[card({ layouts: { compact: { icon: 'Nope' } } })]])])).rejects.toThrow(/icon "Nope"/);
+    await expect(rt.invoke('TAKE', [range([[card({ layouts: { compact: { icon: 'Nope' } } })]])])).rejects.toThrow(
+      /icon "Nope"/,
+    );
     const strict = createExcelRuntime({ metadata: metadata(false), icons: ICONS });
     strict.CustomFunctions.associate('TAKE', () => 1);
     await expect(strict.invoke('TAKE', [range([[card()]])])).rejects.toThrow(/allowCustomDataForDataTypeAny/);

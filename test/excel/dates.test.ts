@@ -17,7 +17,8 @@ describe('excelSerial', () => {
   });
 
   it('leaves other text alone', () => {
-    for (const t of ['2026-13-45', 'PJM-2026-11-21', '2026/11/21', '1899-12-31', 'as of 2026-11-21', '', '20261121']) expect(excelSerial(t), t).toBeUndefined();
+    for (const t of ['2026-13-45', 'PJM-2026-11-21', '2026/11/21', '1899-12-31', 'as of 2026-11-21', '', '20261121'])
+      expect(excelSerial(t), t).toBeUndefined();
   });
 });
 

@@ -9,9 +9,10 @@ const STARTER = 'xl-derive-starter-01';
 
 /** Cells recalculated together, as Excel does for a filled-down column. */
 const column = (h: Harness, id: string, rows: unknown[][]) =>
-  h.page.evaluate(([i, r]) => Promise.all(r.map((args) => (window as any).__call(i, args, {}))), [id, rows] as const) as Promise<
-    Array<{ value?: any; error?: unknown }>
-  >;
+  h.page.evaluate(([i, r]) => Promise.all(r.map((args) => (window as any).__call(i, args, {}))), [
+    id,
+    rows,
+  ] as const) as Promise<Array<{ value?: any; error?: unknown }>>;
 
 describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
   const fx = new ExcelFixture();
@@ -32,7 +33,9 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
         slugs.slice(1).map((s) => [s, null]),
       );
       expect(h.requests() - before).toBe(1);
-      const expected = await Promise.all(slugs.slice(1, 6).map(async (s) => (await fx.api(`/api/v1/dcpi/scores/${s}`, STARTER)).verdict));
+      const expected = await Promise.all(
+        slugs.slice(1, 6).map(async (s) => (await fx.api(`/api/v1/dcpi/scores/${s}`, STARTER)).verdict),
+      );
       expect(cells.slice(0, 5).map((c) => c.value)).toEqual(expected);
       expect(cells.every((c) => /^(BUILD|CAUTION|AVOID)$/.test(String(c.value)))).toBe(true);
       // The same column with the pane's setting off: every cell asks the service.
@@ -54,7 +57,9 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       const seeds = ['northern-virginia', 'dallas', 'phoenix', 'atlanta', 'chicago'];
       const all = await fx.api('/api/v1/market-brief/all', STARTER);
       // The real profile fails one brief a day to build: a cell of that market asks for its own brief.
-      const failed = seeds.filter((s) => all.briefs.some((b: { ok?: boolean; slug: string }) => b.ok === false && b.slug === s));
+      const failed = seeds.filter((s) =>
+        all.briefs.some((b: { ok?: boolean; slug: string }) => b.ok === false && b.slug === s),
+      );
       expect(failed).toHaveLength(real ? 1 : 0);
       const before = h.requests();
       const briefs = await column(
@@ -74,7 +79,9 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       expect(q.length).toBeGreaterThan(1);
       // Below Developer the real service answers the queue with its 3-row tease, which answers nothing but itself.
       if (real) expect(q.at(-1)![0]).toMatch(/^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw/);
-      const stored = await h.page.evaluate(() => [...(window as any).__storage.entries()].map(([k, v]: [string, string]): [string, number] => [k, v.length]));
+      const stored = await h.page.evaluate(() =>
+        [...(window as any).__storage.entries()].map(([k, v]: [string, string]): [string, number] => [k, v.length]),
+      );
       const keys = stored.map(([k]) => k);
       const answers = stored.filter(([k]) => k.startsWith('dchub:c:') && !k.includes('derive-index'));
       expect(answers.some(([k, n]) => k.includes('iso=PJM&limit=1000') && n > 400_000)).toBe(!real);
@@ -83,9 +90,11 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       expect(keys.some((k) => k.includes(':GET ') && k.endsWith(' /api/v1/dcpi/scores'))).toBe(true);
       expect(keys.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/dcpi/scores'))).toBe(true);
       expect(keys.some((k) => k.includes('derive-index') && k.endsWith('/api/v1/market-brief/all'))).toBe(true);
-      // A narrower PJM question (spec: answered locally, and its closing row says from what) and more DCPI cells: no call.
+      // A narrower PJM question (spec: answered locally, and its closing row says from what) and more DCPI cells: no
+      // call.
       const sent = h.requests();
-      const narrow = (await call(h, 'QUEUE', ['PJM', 300, 36, null, null, null, null, null, null, null])).value as any[][];
+      const narrow = (await call(h, 'QUEUE', ['PJM', 300, 36, null, null, null, null, null, null, null]))
+        .value as any[][];
       if (real) expect(narrow.at(-1)![0]).toMatch(/^Preview: 3 of/);
       else
         expect(narrow.at(-1)![0]).toMatch(

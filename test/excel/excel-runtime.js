@@ -60,7 +60,8 @@ export const EMPTY = Object.freeze({ $empty: true });
 class ModelUsageError extends Error {}
 
 /**
- * @param {{ metadata: { functions: any[], allowCustomDataForDataTypeAny?: boolean }, platform?: 'web' | 'desktop', address?: string,
+ * @param {{ metadata: { functions: any[], allowCustomDataForDataTypeAny?: boolean }, platform?: 'web' | 'desktop',
+ * address?: string,
  *   host?: { customFunctionsRuntime: string, excelApi: string }, icons?: Iterable<string> }} opts
  *   `host`: the requirement sets the Excel being modelled supports; `icons`: Excel's
  *   EntityCompactLayoutIcons names (from @types/office-js, see office-icons.js).
@@ -73,17 +74,31 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
   const Office = {
     context: {
       requirements: {
-        isSetSupported: (name, minVersion = '1.1') => SETS[name] !== undefined && SETS[name] !== null && versionAtLeast(SETS[name], minVersion),
+        isSetSupported: (name, minVersion = '1.1') =>
+          SETS[name] !== undefined && SETS[name] !== null && versionAtLeast(SETS[name], minVersion),
       },
     },
   };
-  const isCellValueObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof Error) && !isCFError(v);
+  const isCellValueObject = (v) =>
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    !(v instanceof Date) &&
+    !(v instanceof Error) &&
+    !isCFError(v);
   /** Defects of a cell value object handed to or returned from `meta` (a card, a formatted number). */
   function customDataDefects(meta, v, where, direction) {
-    const allowed = metadata.allowCustomDataForDataTypeAny === true || (direction === 'result' ? meta.result?.cellValueType : undefined);
-    if (!allowed) return [`${where}: ${describe(v)} is not a cell value (a cell value object needs allowCustomDataForDataTypeAny in functions.json)`];
+    const allowed =
+      metadata.allowCustomDataForDataTypeAny === true ||
+      (direction === 'result' ? meta.result?.cellValueType : undefined);
+    if (!allowed)
+      return [
+        `${where}: ${describe(v)} is not a cell value (a cell value object needs allowCustomDataForDataTypeAny in functions.json)`,
+      ];
     if (!versionAtLeast(host.customFunctionsRuntime, '1.4'))
-      return [`${where}: a cell value object on a host without CustomFunctionsRuntime 1.4 (it has ${host.customFunctionsRuntime}; Excel shows #VALUE!)`];
+      return [
+        `${where}: a cell value object on a host without CustomFunctionsRuntime 1.4 (it has ${host.customFunctionsRuntime}; Excel shows #VALUE!)`,
+      ];
     return cellValueDefects(v, where, levels);
   }
 
@@ -122,13 +137,18 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
       if (!Number.isFinite(v)) throw new ModelUsageError(`${where}: a cell cannot hold ${v}`);
       return v;
     }
-    if (typeof v === 'string' && v.length > MAX_TEXT) throw new ModelUsageError(`${where}: text of ${v.length} characters (a cell holds at most ${MAX_TEXT})`);
+    if (typeof v === 'string' && v.length > MAX_TEXT)
+      throw new ModelUsageError(`${where}: text of ${v.length} characters (a cell holds at most ${MAX_TEXT})`);
     if (typeof v === 'string' || typeof v === 'boolean') return v;
     throw new ModelUsageError(`${where}: ${JSON.stringify(v)} is not a cell value (number, text, boolean, EMPTY)`);
   }
 
   function argRows(rows, where, meta) {
-    if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.length > 0)) {
+    if (
+      !Array.isArray(rows) ||
+      !rows.length ||
+      !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.length > 0)
+    ) {
       throw new ModelUsageError(`${where}: a range is a non-empty rectangular 2-D array`);
     }
     return rows.map((r, i) => r.map((v, j) => argCell(v, `${where}[${i}][${j}]`, meta)));
@@ -137,21 +157,26 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
   /** The arguments Excel passes for `given` (a value, range(...), EMPTY, or undefined = omitted). */
   function excelArgs(meta, given) {
     const params = meta.parameters ?? [];
-    if (given.length > params.length) throw new ModelUsageError(`${meta.id}: ${given.length} arguments for ${params.length} parameters`);
+    if (given.length > params.length)
+      throw new ModelUsageError(`${meta.id}: ${given.length} arguments for ${params.length} parameters`);
     return params.map((p, i) => {
       const where = `${meta.id} argument ${p.name}`;
       const v = given[i];
       if (v === undefined || v === null) {
-        if (!p.optional) throw new ModelUsageError(`${where} is required (Excel will not accept the formula without it)`);
+        if (!p.optional)
+          throw new ModelUsageError(`${where} is required (Excel will not accept the formula without it)`);
         return null;
       }
       const isRange = v && typeof v === 'object' && '$range' in v;
-      if (Array.isArray(v)) throw new ModelUsageError(`${where}: write range([[...]]) for a range or an array constant`);
+      if (Array.isArray(v))
+        throw new ModelUsageError(`${where}: write range([[...]]) for a range or an array constant`);
       if (p.dimensionality === 'matrix') return isRange ? argRows(v.$range, where, meta) : [[argCell(v, where, meta)]];
       if (isRange) {
         const rows = argRows(v.$range, where, meta);
         if (rows.length !== 1 || rows[0].length !== 1)
-          throw new ModelUsageError(`${where}: a ${rows.length}×${rows[0].length} range given to a scalar parameter (Excel would lift the call per cell)`);
+          throw new ModelUsageError(
+            `${where}: a ${rows.length}×${rows[0].length} range given to a scalar parameter (Excel would lift the call per cell)`,
+          );
         return rows[0][0];
       }
       return argCell(v, where, meta);
@@ -167,12 +192,15 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
       out.push(`${where}: ${describe(e)} is not a CustomFunctions.Error (Excel shows a bare #VALUE!)`);
       return out;
     }
-    if (!RESULT_CODES.has(e.code)) out.push(`${where}: error code ${JSON.stringify(e.code)} is not one a function may return`);
+    if (!RESULT_CODES.has(e.code))
+      out.push(`${where}: error code ${JSON.stringify(e.code)} is not one a function may return`);
     if (e.message !== undefined) {
       if (typeof e.message !== 'string') out.push(`${where}: error message is not text`);
       else {
-        if (!MESSAGE_CODES.has(e.code)) out.push(`${where}: Excel shows no message with ${e.code} ("${e.message.slice(0, 40)}")`);
-        if (e.message.length > MAX_ERROR_MESSAGE) out.push(`${where}: error message of ${e.message.length} characters (at most ${MAX_ERROR_MESSAGE})`);
+        if (!MESSAGE_CODES.has(e.code))
+          out.push(`${where}: Excel shows no message with ${e.code} ("${e.message.slice(0, 40)}")`);
+        if (e.message.length > MAX_ERROR_MESSAGE)
+          out.push(`${where}: error message of ${e.message.length} characters (at most ${MAX_ERROR_MESSAGE})`);
         if (STACK.test(e.message)) out.push(`${where}: error message carries a stack trace`);
       }
     }
@@ -196,15 +224,21 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     if (isCellValueObject(v)) return customDataDefects(meta, v, where, 'result');
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return [`${where}: ${v} is not a cell value`];
-      return declaredType && declaredType !== 'number' && declaredType !== 'any' ? [`${where}: a number from a function declared ${declaredType}`] : [];
+      return declaredType && declaredType !== 'number' && declaredType !== 'any'
+        ? [`${where}: a number from a function declared ${declaredType}`]
+        : [];
     }
     if (typeof v === 'string') {
-      const out = v.length > MAX_TEXT ? [`${where}: text of ${v.length} characters (a cell holds at most ${MAX_TEXT})`] : [];
-      if (declaredType && declaredType !== 'string' && declaredType !== 'any') out.push(`${where}: text from a function declared ${declaredType}`);
+      const out =
+        v.length > MAX_TEXT ? [`${where}: text of ${v.length} characters (a cell holds at most ${MAX_TEXT})`] : [];
+      if (declaredType && declaredType !== 'string' && declaredType !== 'any')
+        out.push(`${where}: text from a function declared ${declaredType}`);
       return out;
     }
     if (typeof v === 'boolean')
-      return declaredType && declaredType !== 'boolean' && declaredType !== 'any' ? [`${where}: a boolean from a function declared ${declaredType}`] : [];
+      return declaredType && declaredType !== 'boolean' && declaredType !== 'any'
+        ? [`${where}: a boolean from a function declared ${declaredType}`]
+        : [];
     return [`${where}: ${describe(v)} is not a cell value`];
   }
 
@@ -213,27 +247,37 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     const r = meta.result ?? {};
     const where = meta.id;
     if (r.dimensionality !== 'matrix') {
-      if (Array.isArray(value)) return [`${where}: an array from a function declared single-value (no result.dimensionality "matrix")`];
+      if (Array.isArray(value))
+        return [`${where}: an array from a function declared single-value (no result.dimensionality "matrix")`];
       return cellDefects(value, where, r.type, meta);
     }
     if (isCFError(value)) return errorDefects(value, where);
-    if (!Array.isArray(value)) return [`${where}: ${describe(value)} from a function declared matrix (a 2-D array is due)`];
+    if (!Array.isArray(value))
+      return [`${where}: ${describe(value)} from a function declared matrix (a 2-D array is due)`];
     if (!value.length) return [`${where}: an empty array (a matrix result needs at least one row)`];
     const out = [];
     const width = Array.isArray(value[0]) ? value[0].length : -1;
     if (width < 1) out.push(`${where}: row 0 is ${Array.isArray(value[0]) ? 'empty' : 'not an array'}`);
     value.forEach((row, i) => {
       if (!Array.isArray(row)) out.push(`${where}: row ${i} is not an array`);
-      else if (row.length !== width) out.push(`${where}: row ${i} has ${row.length} cells, row 0 has ${width} (not rectangular)`);
+      else if (row.length !== width)
+        out.push(`${where}: row ${i} has ${row.length} cells, row 0 has ${width} (not rectangular)`);
       if (Array.isArray(row)) row.forEach((c, j) => out.push(...cellDefects(c, `${where}[${i}][${j}]`, r.type, meta)));
     });
-    if (!out.length && value.some((row) => row.some(isCellValueObject)) && JSON.stringify(value).length > MAX_RESULT_JSON)
-      out.push(`${where}: a result of over ${MAX_RESULT_JSON.toLocaleString('en-US')} characters of JSON (Excel on the web's payload limit)`);
+    if (
+      !out.length &&
+      value.some((row) => row.some(isCellValueObject)) &&
+      JSON.stringify(value).length > MAX_RESULT_JSON
+    )
+      out.push(
+        `${where}: a result of over ${MAX_RESULT_JSON.toLocaleString('en-US')} characters of JSON (Excel on the web's payload limit)`,
+      );
     return out.slice(0, 20);
   }
 
   /** What the cell shows for a value that passed the checks. */
-  const shown = (value) => (isCFError(value) ? { error: { code: value.code, message: value.message ?? '' } } : { value });
+  const shown = (value) =>
+    isCFError(value) ? { error: { code: value.code, message: value.message ?? '' } } : { value };
   const broken = (defects) => ({ error: { code: '#VALUE!', message: '' }, defects });
 
   /** `at`: the calling cell, given to functions that declare requiresAddress (else undefined, as in Excel). */
@@ -265,14 +309,19 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     if (!fn) return broken([`${id}: declared in functions.json but never associated (Excel shows #NAME? or #N/A)`]);
     if (meta.options?.stream) throw new ModelUsageError(`${id} is streaming: use stream()`);
     const args = excelArgs(meta, given);
-    const invocation = invocationFor(meta, { isInValuePreview: Boolean(opts.isInValuePreview) }, opts.address ?? address);
+    const invocation = invocationFor(
+      meta,
+      { isInValuePreview: Boolean(opts.isInValuePreview) },
+      opts.address ?? address,
+    );
     const defects = [];
     let timer;
     let settleBy;
     if (opts.cancelAfterMs !== undefined) {
       if (!meta.options?.cancelable) throw new ModelUsageError(`${id} is not cancelable: Excel never cancels it`);
       timer = setTimeout(() => {
-        if (typeof invocation.onCanceled !== 'function') defects.push(`${id}: declared cancelable but sets no onCanceled`);
+        if (typeof invocation.onCanceled !== 'function')
+          defects.push(`${id}: declared cancelable but sets no onCanceled`);
         else invocation.onCanceled();
         settleBy = Date.now() + CANCEL_GRACE_MS;
       }, opts.cancelAfterMs);
@@ -288,7 +337,8 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     } finally {
       clearTimeout(timer);
     }
-    if (settleBy !== undefined && Date.now() > settleBy) defects.push(`${id}: still running ${CANCEL_GRACE_MS} ms after Excel canceled it`);
+    if (settleBy !== undefined && Date.now() > settleBy)
+      defects.push(`${id}: still running ${CANCEL_GRACE_MS} ms after Excel canceled it`);
     if (failed) {
       const d = [...defects, ...errorDefects(thrown, id)];
       return d.length ? broken(d) : shown(thrown);
@@ -318,10 +368,15 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
     else {
       try {
         const r = fn(...excelArgs(meta, given), invocation);
-        if (r !== undefined) defects.push(`${id}: a streaming function returned ${describe(r)} (Excel ignores it; results go through setResult)`);
+        if (r !== undefined)
+          defects.push(
+            `${id}: a streaming function returned ${describe(r)} (Excel ignores it; results go through setResult)`,
+          );
         if (r && typeof r.then === 'function') r.then(undefined, () => {});
       } catch (e) {
-        defects.push(`${id}: threw ${describe(e)}; Excel ignores exceptions of streaming functions (errors go through setResult)`);
+        defects.push(
+          `${id}: threw ${describe(e)}; Excel ignores exceptions of streaming functions (errors go through setResult)`,
+        );
       }
     }
     return {
@@ -330,7 +385,10 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
       /** Waits until `count` results have arrived; resolves with the latest. */
       waitFor(count = 1, timeoutMs = 10_000) {
         return new Promise((resolve, reject) => {
-          const t = setTimeout(() => reject(new Error(`${id}: ${results.length} of ${count} results within ${timeoutMs} ms`)), timeoutMs);
+          const t = setTimeout(
+            () => reject(new Error(`${id}: ${results.length} of ${count} results within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
           const check = () => {
             if (results.length >= count) {
               clearTimeout(t);
@@ -341,11 +399,23 @@ export function createExcelRuntime({ metadata, platform = 'web', address = 'Shee
         });
       },
       cancel() {
-        if (typeof invocation.onCanceled !== 'function') defects.push(`${id}: a streaming function without onCanceled (its timers outlive the cell)`);
+        if (typeof invocation.onCanceled !== 'function')
+          defects.push(`${id}: a streaming function without onCanceled (its timers outlive the cell)`);
         else invocation.onCanceled();
       },
     };
   }
 
-  return { CustomFunctions, Office, host, registered, invoke, stream, resultDefects, errorDefects, excelArgs, ModelUsageError };
+  return {
+    CustomFunctions,
+    Office,
+    host,
+    registered,
+    invoke,
+    stream,
+    resultDefects,
+    errorDefects,
+    excelArgs,
+    ModelUsageError,
+  };
 }

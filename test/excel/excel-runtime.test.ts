@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY, createExcelRuntime, range } from './excel-runtime.js';
 
-const fn = (id: string, over: Record<string, unknown> = {}) => ({ id, name: id, parameters: [], result: {}, options: { cancelable: true }, ...over });
+const fn = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  name: id,
+  parameters: [],
+  result: {},
+  options: { cancelable: true },
+  ...over,
+});
 const metadata = {
   functions: [
     fn('SCALAR'),
@@ -84,7 +91,9 @@ describe('results', () => {
 
 describe('errors', () => {
   it('shows a CustomFunctions.Error with its code and message', async () => {
-    const rt = runtime({ SCALAR: () => Promise.reject(new rt.CustomFunctions.Error('#VALUE!', 'lat: must be at most 90')) });
+    const rt = runtime({
+      SCALAR: () => Promise.reject(new rt.CustomFunctions.Error('#VALUE!', 'lat: must be at most 90')),
+    });
     expect(await rt.invoke('SCALAR', [])).toEqual({ error: E('#VALUE!', 'lat: must be at most 90') });
   });
 
@@ -93,9 +102,17 @@ describe('errors', () => {
     ['a RangeError (stack overflow)', () => new RangeError('Maximum call stack size exceeded'), /RangeError/],
     ['a string', () => 'boom', /string is not a CustomFunctions.Error/],
     ['a message past 255 characters', (rt) => new rt.CustomFunctions.Error('#N/A', 'x'.repeat(256)), /256 characters/],
-    ['a stack trace in the message', (rt) => new rt.CustomFunctions.Error('#N/A', 'Error: x\n    at f (http://h/functions.js:1:2)'), /stack trace/],
+    [
+      'a stack trace in the message',
+      (rt) => new rt.CustomFunctions.Error('#N/A', 'Error: x\n    at f (http://h/functions.js:1:2)'),
+      /stack trace/,
+    ],
     ['an input-only code', (rt) => new rt.CustomFunctions.Error('#REF!'), /not one a function may return/],
-    ['a message with a code that shows none', (rt) => new rt.CustomFunctions.Error('#NUM!', 'too big'), /shows no message with #NUM!/],
+    [
+      'a message with a code that shows none',
+      (rt) => new rt.CustomFunctions.Error('#NUM!', 'too big'),
+      /shows no message with #NUM!/,
+    ],
     ['an unknown code', (rt) => new rt.CustomFunctions.Error('#OOPS'), /not one a function may return/],
   ];
   for (const [what, make, defect] of bad) {
@@ -185,7 +202,8 @@ describe('arguments as Excel passes them', () => {
 describe('cancelable and streaming', () => {
   it('cancel calls onCanceled; a call that ignores it is a defect', async () => {
     const honours = runtime({
-      SCALAR: (inv: any) => new Promise((_, reject) => (inv.onCanceled = () => reject(new rt1.CustomFunctions.Error('#N/A', 'canceled')))),
+      SCALAR: (inv: any) =>
+        new Promise((_, reject) => (inv.onCanceled = () => reject(new rt1.CustomFunctions.Error('#N/A', 'canceled')))),
     });
     const rt1 = honours;
     expect(await honours.invoke('SCALAR', [], { cancelAfterMs: 10 })).toEqual({ error: E('#N/A', 'canceled') });

@@ -21,7 +21,8 @@ describe.each(PROFILES)('what the service explains, in cells (%s profile)', (pro
     page = await fx.harness(PRO_KEY);
   });
 
-  const queue = (iso: string, ttp: number, limit: number | null = null) => call(page, 'QUEUE', [iso, null, ttp, null, null, null, null, null, limit, null]);
+  const queue = (iso: string, ttp: number, limit: number | null = null) =>
+    call(page, 'QUEUE', [iso, null, ttp, null, null, null, null, null, limit, null]);
 
   it('QUEUE with max_ttp_months 30 on PJM: no rows, the excluded ISO and the hint as closing rows, no generic "no rows"', async () => {
     const said = await fx.api('/api/v1/interconnection-queue/refined?iso=PJM&max_ttp_months=30', PRO_KEY);
@@ -44,7 +45,9 @@ describe.each(PROFILES)('what the service explains, in cells (%s profile)', (pro
     const rows = r.value as unknown[][];
     expect(rows.length).toBeGreaterThan(2);
     expect(String(rows[1][0])).toMatch(/^SPP-\d+/);
-    expect(rows.at(-1)![0]).toMatch(/^excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/);
+    expect(rows.at(-1)![0]).toMatch(
+      /^excluded by max_ttp_months 30 \(average time to power longer\): PJM \([\d.]+ months\)$/,
+    );
   });
 
   it('BRIEF of a market the service does not know: #N/A whose message carries the markets it suggests', async () => {
@@ -53,7 +56,9 @@ describe.each(PROFILES)('what the service explains, in cells (%s profile)', (pro
     expect(r.error?.code).toBe('#N/A');
     const message = r.error!.message;
     expect(message.length).toBeLessThanOrEqual(255);
-    expect(message.startsWith(`DC Hub: ${said.error.replace(/[.\s]+$/, '')} — markets to try: ${said.sample_markets[0]}`)).toBe(true);
+    expect(
+      message.startsWith(`DC Hub: ${said.error.replace(/[.\s]+$/, '')} — markets to try: ${said.sample_markets[0]}`),
+    ).toBe(true);
     expect(message).not.toContain(PRO_KEY);
   });
 
@@ -69,7 +74,10 @@ describe.each(PROFILES)('what the service explains, in cells (%s profile)', (pro
     const closing = rows.map((row) => String(row[0]));
     expect(closing).toContainEqual(expect.stringMatching(/^objective water_stress unavailable: .+/));
     // The reason is the service's own, word for word.
-    const body = { candidates: [{ id: 'a', lat: 39, lng: -77, score: 80 }], objectives: { score: 1, water_stress: -1 } };
+    const body = {
+      candidates: [{ id: 'a', lat: 39, lng: -77, score: 80 }],
+      objectives: { score: 1, water_stress: -1 },
+    };
     const answer = await (
       await fetch(`${fx.sb.url}/api/v1/rank-sites`, {
         method: 'POST',
@@ -84,14 +92,18 @@ describe.each(PROFILES)('what the service explains, in cells (%s profile)', (pro
   it('TOOL refusing its arguments: #VALUE! with the hint, the valid regions and the example it gives', async () => {
     const r = await call(page, 'TOOL', ['get_grid_intelligence', null]);
     expect(r.error?.code).toBe('#VALUE!');
-    expect(r.error!.message).toMatch(/^get_grid_intelligence: region required — hint: Pass region_id, iso, region or market\.; valid regions: ercot, pjm/);
+    expect(r.error!.message).toMatch(
+      /^get_grid_intelligence: region required — hint: Pass region_id, iso, region or market\.; valid regions: ercot, pjm/,
+    );
     expect(r.error!.message.length).toBeLessThanOrEqual(255);
   });
 
   it('CHAIN when the time-to-power cut leaves nothing: the queue’s explanation, never a spent allowance', async () => {
     const r = await call(page, 'CHAIN', ['PJM', 0, 30, 'overall_score:1', null]);
     expect(r.error?.code).toBe('#N/A');
-    expect(r.error!.message).toMatch(/^DC Hub: no queued project with coordinates survives these filters.* — excluded by max_ttp_months 30 .*PJM/);
+    expect(r.error!.message).toMatch(
+      /^DC Hub: no queued project with coordinates survives these filters.* — excluded by max_ttp_months 30 .*PJM/,
+    );
     expect(r.error!.message).not.toMatch(/allowance|spent/);
   });
 });
@@ -118,18 +130,32 @@ describe('what the service explains, in cells: the fields the sandbox cannot pro
 
   it('TOOL with a key refused at any step of the MCP session: #N/A in the service’s words, with where to get a key', async () => {
     const key = `how to get a key: ${STANDIN.keyUrl}`;
-    expect((await tool('list-401', 'get_news', null)).error).toEqual({ code: '#N/A', message: `DC Hub: MCP tools/list: ${STANDIN.keyRefused} — ${key}` });
-    expect((await tool('call-401', 'get_news', null)).error).toEqual({ code: '#N/A', message: `DC Hub: get_news: ${STANDIN.keyRefused} — ${key}` });
-    expect((await tool('call-rpc', 'get_news', null)).error).toEqual({ code: '#N/A', message: `DC Hub: get_news: ${STANDIN.rpcRefused}` });
+    expect((await tool('list-401', 'get_news', null)).error).toEqual({
+      code: '#N/A',
+      message: `DC Hub: MCP tools/list: ${STANDIN.keyRefused} — ${key}`,
+    });
+    expect((await tool('call-401', 'get_news', null)).error).toEqual({
+      code: '#N/A',
+      message: `DC Hub: get_news: ${STANDIN.keyRefused} — ${key}`,
+    });
+    expect((await tool('call-rpc', 'get_news', null)).error).toEqual({
+      code: '#N/A',
+      message: `DC Hub: get_news: ${STANDIN.rpcRefused}`,
+    });
     const walled = (await tool('call-403', 'get_news', null)).error!;
     expect(walled.code).toBe('#N/A');
-    expect(walled.message).toMatch(/^DC Hub: get_news: A key on the Pro plan or above opens this tool over MCP \(your plan: free\)/);
+    expect(walled.message).toMatch(
+      /^DC Hub: get_news: A key on the Pro plan or above opens this tool over MCP \(your plan: free\)/,
+    );
   });
 
   it('TOOL answering the zero-row time-to-power cut as a tool error: an answer whose closing rows are the exclusion and the hint', async () => {
     const r = await tool('ttp-cut', 'get_interconnection_queue', 'iso=PJM');
     expect(r.error).toBeUndefined();
     const rows = (r.value as unknown[][]).map((row) => row[0]);
-    expect(rows.slice(-2)).toEqual(['excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)', STANDIN.ttpHint]);
+    expect(rows.slice(-2)).toEqual([
+      'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)',
+      STANDIN.ttpHint,
+    ]);
   });
 });

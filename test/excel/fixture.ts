@@ -16,7 +16,10 @@ export interface ExcelHost {
   customFunctionsRuntime: string;
   excelApi: string;
 }
-/** The hosts of the card tests: today's Microsoft 365; a 2208–2503 build (cards, no number formats on doubles); one without cards (perpetual Office, iPad, older builds). */
+/**
+ * The hosts of the card tests: today's Microsoft 365; a 2208–2503 build (cards, no number formats on doubles); one
+ * without cards (perpetual Office, iPad, older builds).
+ */
 export const HOSTS = {
   current: { customFunctionsRuntime: '1.5', excelApi: '1.19' },
   cards116: { customFunctionsRuntime: '1.4', excelApi: '1.16' },
@@ -54,7 +57,9 @@ export class ExcelFixture {
   #closeWeb!: () => Promise<void>;
   #browser!: Browser;
 
-  /** `csp`: taskpane.html is served under this Content-Security-Policy (a real header, as a deployment would send it). */
+  /**
+   * `csp`: taskpane.html is served under this Content-Security-Policy (a real header, as a deployment would send it).
+   */
   async start(opts: { seed: string; keys: Record<string, string>; profile?: Profile; csp?: string }): Promise<this> {
     this.profile = opts.profile ?? 'spec';
     this.sb = await startSandbox({
@@ -68,7 +73,9 @@ export class ExcelFixture {
       controls: true,
     });
     const csp = opts.csp;
-    const web = await serveStatic([here, dist], (rel) => (csp && rel === 'taskpane.html' ? { 'Content-Security-Policy': csp } : undefined));
+    const web = await serveStatic([here, dist], (rel) =>
+      csp && rel === 'taskpane.html' ? { 'Content-Security-Policy': csp } : undefined,
+    );
     this.webUrl = web.url;
     this.#closeWeb = () => web.close();
     this.#browser = await launchChromium();
@@ -89,7 +96,12 @@ export class ExcelFixture {
   async harness(
     key?: string,
     baseUrl = this.sb.url,
-    opts: { platform?: 'web' | 'desktop'; storage?: Record<string, string>; host?: ExcelHost; persisted?: Array<[string, string]> } = {},
+    opts: {
+      platform?: 'web' | 'desktop';
+      storage?: Record<string, string>;
+      host?: ExcelHost;
+      persisted?: Array<[string, string]>;
+    } = {},
   ): Promise<Harness> {
     const page = await this.#browser.newPage();
     let n = 0;
@@ -99,9 +111,16 @@ export class ExcelFixture {
     const settings: Array<[string, string]> = [...(opts.persisted ?? []), ['dchub.baseUrl', baseUrl]];
     if (key) settings.push(['dchub.apiKey', key]);
     settings.push(...Object.entries(opts.storage ?? {}));
-    await page.addInitScript((given) => ((window as any).__harness = given), { icons: officeIcons(), storage: settings });
+    await page.addInitScript((given) => ((window as any).__harness = given), {
+      icons: officeIcons(),
+      storage: settings,
+    });
     const host = opts.host ?? HOSTS.current;
-    const q = new URLSearchParams({ platform: opts.platform ?? 'web', cfr: host.customFunctionsRuntime, excelApi: host.excelApi });
+    const q = new URLSearchParams({
+      platform: opts.platform ?? 'web',
+      cfr: host.customFunctionsRuntime,
+      excelApi: host.excelApi,
+    });
     await page.goto(`${this.webUrl}/harness.html?${q}`);
     await page.waitForFunction(() => (window as any).__loaded !== undefined);
     expect(await page.evaluate(() => (window as any).__loaded), 'functions.js loaded').toBeGreaterThan(0);
@@ -124,7 +143,11 @@ export class ExcelFixture {
   }
 
   control(p: string, body?: unknown, method = 'POST'): Promise<Response> {
-    return fetch(this.sb.url + p, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return fetch(this.sb.url + p, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   }
 }
 

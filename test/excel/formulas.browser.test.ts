@@ -5,7 +5,12 @@ import { EMPTY, ExcelFixture, PROFILES, call, range, streamResults, type Harness
  * Every DCHUB formula in Chromium, from the built bundle, against a running sandbox: keys of
  * several tiers, the sandbox's faults, value preview, a recalculation storm, stale answers.
  */
-const KEYS = { free: 'xl-free-key-000001', developer: 'xl-dev-key-0000001', pro: 'xl-pro-key-0000001', enterprise: 'xl-ent-key-0000001' };
+const KEYS = {
+  free: 'xl-free-key-000001',
+  developer: 'xl-dev-key-0000001',
+  pro: 'xl-pro-key-0000001',
+  enterprise: 'xl-ent-key-0000001',
+};
 
 /** Data rows of a spilled table (header and note rows left out). */
 const dataRows = (m: any[][]) => m.slice(1).filter((r) => r.slice(1).some((v) => v !== ''));
@@ -31,8 +36,12 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
 
     it('SITESCORE by field', async () => {
       const s = await api('/api/site-score?lat=41.88&lon=-87.63');
-      expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'fiber.connectivity_score'])).value).toBe(s.fiber.connectivity_score);
-      expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nearby.substations_50km'])).value).toBe(s.nearby.substations_50km);
+      expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'fiber.connectivity_score'])).value).toBe(
+        s.fiber.connectivity_score,
+      );
+      expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nearby.substations_50km'])).value).toBe(
+        s.nearby.substations_50km,
+      );
       expect((await call(h, 'SITESCORE', [41.88, -87.63, null, 'nope.none'])).error).toMatchObject({
         code: '#VALUE!',
         message: expect.stringMatching(/^field:/),
@@ -52,7 +61,11 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
         ...(real
           ? [
               `14 of 15 briefs (page 1)`,
-              expect.stringMatching(new RegExp(`^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError:hero\\) \\(left out\\)$`)),
+              expect.stringMatching(
+                new RegExp(
+                  `^${failed[0]}: brief failed to build on the service \\(build_failed:KeyError:hero\\) \\(left out\\)$`,
+                ),
+              ),
             ]
           : []),
       ]);
@@ -70,7 +83,9 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       const m = (await call(h, 'MARKETS', [])).value as any[][];
       expect(m.length - 1).toBe((await api('/api/v1/markets/list', KEYS.pro)).data.length);
       const detail = await api('/api/v1/markets/dallas');
-      expect((await call(h, 'MARKET', ['dallas', 'stats.facility_count'])).value).toEqual([[detail.stats.facility_count]]);
+      expect((await call(h, 'MARKET', ['dallas', 'stats.facility_count'])).value).toEqual([
+        [detail.stats.facility_count],
+      ]);
       const cmp = (await call(h, 'COMPARE', ['dallas,phoenix'])).value as any[][];
       expect(cmp.slice(1).map((r) => r[0])).toHaveLength(2);
       expect((await call(h, 'COMPARE', ['dallas'])).error?.message).toMatch(/^markets:/);
@@ -85,11 +100,15 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       const d = (await call(h, 'DEALS', [5, 'acquisition'])).value as any[][];
       if (real) {
         // The real service asks a keyed caller for a year, buyer or seller (notes §2.13): DEALS takes them.
-        expect((await call(h, 'DEALS', [5, 'acquisition'])).error?.message).toMatch(/^DC Hub: .*At least one filter is required: year, buyer, seller/);
+        expect((await call(h, 'DEALS', [5, 'acquisition'])).error?.message).toMatch(
+          /^DC Hub: .*At least one filter is required: year, buyer, seller/,
+        );
         const served = await api('/api/v1/transactions?limit=5&deal_type=acquisition&year=2025', KEYS.pro);
         expect(served.transactions.length).toBeGreaterThan(0);
         const byYear = (await call(h, 'DEALS', [5, 'acquisition', 2025])).value as any[][];
-        expect(dataRows(byYear).map((r) => r[byYear[0].indexOf('id')])).toEqual(served.transactions.map((t: { id: number }) => t.id));
+        expect(dataRows(byYear).map((r) => r[byYear[0].indexOf('id')])).toEqual(
+          served.transactions.map((t: { id: number }) => t.id),
+        );
       } else expect(dataRows(d)).toHaveLength(5);
       expect((await call(h, 'DEALS', [5, 'gift'])).error?.message).toMatch(/^deal_type:/);
       const p = (await call(h, 'PIPELINE', [])).value as any[][];
@@ -121,11 +140,16 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
         ['b', 40, -78, 60, 1],
         ['c', 41, -79, 70, EMPTY],
       ]);
-      const ranked = (await call(h, 'RANK', [candidates, 'score:1,km:-1', 'km::10', null, null, null])).value as any[][];
+      const ranked = (await call(h, 'RANK', [candidates, 'score:1,km:-1', 'km::10', null, null, null]))
+        .value as any[][];
       expect(ranked[0].slice(0, 3)).toEqual(['rank', 'id', 'objective_score']);
       expect(ranked.slice(1).filter((r) => typeof r[0] === 'number')).toHaveLength(2); // c has no km: fails closed
-      expect((await call(h, 'RANK', [candidates, 'score:zero', null, null, null, null])).error?.message).toMatch(/^objectives:/);
-      expect((await call(h, 'RANK', [candidates, 'score:1', null, 'best', null, null])).error?.message).toMatch(/^mode:/);
+      expect((await call(h, 'RANK', [candidates, 'score:zero', null, null, null, null])).error?.message).toMatch(
+        /^objectives:/,
+      );
+      expect((await call(h, 'RANK', [candidates, 'score:1', null, 'best', null, null])).error?.message).toMatch(
+        /^mode:/,
+      );
       const chain = (await call(h, 'CHAIN', ['ERCOT', 100, 40, 'overall_score:1,fiber_km:-1', 3])).value as any[][];
       expect(chain[0]).toEqual(expect.arrayContaining(['rank', 'overall_score', 'norm_fiber_km']));
       expect(chain.filter((r) => typeof r[0] === 'number')).toHaveLength(3);
@@ -168,7 +192,8 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       const storm = () =>
         h.page.evaluate(async () => {
           const calls = [];
-          for (let i = 0; i < 1000; i++) calls.push((window as any).__call('SITESCORE', [30 + (i % 200) * 0.05, -100, null, null]));
+          for (let i = 0; i < 1000; i++)
+            calls.push((window as any).__call('SITESCORE', [30 + (i % 200) * 0.05, -100, null, null]));
           const res = await Promise.all(calls);
           return res.filter((r: any) => typeof r.value === 'number').length;
         });
@@ -185,7 +210,8 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       expect(m).toHaveLength(1 + 3 + 1);
       const served = await (await fetch(`${fx.sb.url}/api/v1/interconnection-queue/refined?iso=PJM&min_mw=100`)).json();
       const total = served._total_available.toLocaleString('en-US');
-      // core's previewSentence of the service's own markers: rows, withheld fields, the caller's ignored filter, the plan.
+      // core's previewSentence of the service's own markers: rows, withheld fields, the caller's ignored filter, the
+      // plan.
       expect(m[4][0]).toBe(
         real
           ? `Preview: 3 of ${total} rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff, total_queued_mw; your filter min_mw was not applied; the Developer plan opens the full answer: https://dchub.cloud/pricing.`
@@ -201,10 +227,13 @@ describe.each(PROFILES)('every formula against the sandbox (%s profile)', (profi
       const table = (await call(h, 'MARKETS', [])).value as any[][];
       for (let i = 0; i < 9; i++) await call(h, 'SITESCORE', [36 + i * 0.1, -97, null, null]);
       const over = await call(h, 'SITESCORE', [47, -97, null, null]);
-      // The allowance the service stated (X-RateLimit-Limit of the key's answers) is refused locally, with the reset time.
+      // The allowance the service stated (X-RateLimit-Limit of the key's answers) is refused locally, with the reset
+      // time.
       expect(over.error).toEqual({
         code: '#N/A',
-        message: expect.stringMatching(/^DC Hub: daily allowance of 10 calls is spent; it resets at 2026-11-2\d 00:00 UTC$/),
+        message: expect.stringMatching(
+          /^DC Hub: daily allowance of 10 calls is spent; it resets at 2026-11-2\d 00:00 UTC$/,
+        ),
       });
       const sent = h.requests();
       // An hour later the market list has expired (30 minutes): it is shown from the cache, with its age.

@@ -19,7 +19,9 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     const ids = await page.page.evaluate(() => [...(window as any).__excel.registered.keys()].sort());
     const meta = await (await fetch(`${fx.webUrl}/functions.json`)).json();
     expect(ids).toEqual(meta.functions.map((f: { id: string }) => f.id).sort());
-    expect(ids).toEqual(expect.arrayContaining(['SITESCORE', 'QUEUE', 'RANK', 'CHAIN', 'TOOL', 'NEWS', 'FUELMIX', 'QUOTA', 'CITATION']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['SITESCORE', 'QUEUE', 'RANK', 'CHAIN', 'TOOL', 'NEWS', 'FUELMIX', 'QUOTA', 'CITATION']),
+    );
   });
 
   it('loads the MCP client only when TOOL is first called', async () => {
@@ -67,14 +69,18 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     // The MCP ledger as left by a day of calls: the assumed Free allowance (the service has not stated it) used up.
     const day = new Date().toISOString().slice(0, 10);
     const state = { day, used: 1000, limit: 1000, tier: 'free', known: false };
-    const h = await fx.harness(PRO_KEY, undefined, { storage: { [`dchub:quota:k${fingerprint(PRO_KEY)}:mcp`]: JSON.stringify(state) } });
+    const h = await fx.harness(PRO_KEY, undefined, {
+      storage: { [`dchub:quota:k${fingerprint(PRO_KEY)}:mcp`]: JSON.stringify(state) },
+    });
     const before = h.requests();
     const r = await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=phoenix']);
     expect(r.error).toBeUndefined();
     expect(h.requests()).toBeGreaterThan(before);
     const rows = r.value as any[][];
     expect(JSON.stringify(rows.slice(0, -1))).toMatch(/phoenix/i);
-    expect(rows.at(-1)![0]).toMatch(/^more than the assumed 1000 calls a day \(free tier\) were used; .*calls continue$/);
+    expect(rows.at(-1)![0]).toMatch(
+      /^more than the assumed 1000 calls a day \(free tier\) were used; .*calls continue$/,
+    );
     // The same call again is answered from the cache, without the warning (it belonged to that call).
     const again = (await call(h, 'TOOL', ['get_market_dcpi_rank', 'market_slug=phoenix'])).value as any[][];
     expect(JSON.stringify(again)).not.toMatch(/assumed 1000/);
@@ -96,7 +102,9 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     expect(m[0]).toEqual([...QUEUE_COLUMNS]);
     // The header, the survivors, then the ISO the 36-month cut excluded, in a closing row.
     expect(m.length).toBe(expected.count_returned + 2);
-    expect(m.at(-1)![0]).toBe(`excluded by max_ttp_months 36 (average time to power longer): PJM (${expected.isos_excluded_by_ttp.PJM} months)`);
+    expect(m.at(-1)![0]).toBe(
+      `excluded by max_ttp_months 36 (average time to power longer): PJM (${expected.isos_excluded_by_ttp.PJM} months)`,
+    );
     const col = (name: string) => m[0].indexOf(name);
     expected.results.forEach((row: any, i: number) => {
       expect(m[i + 1][col('queue_id')]).toBe(row.queue_id);
@@ -111,10 +119,12 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     expect(none).toHaveLength(3);
     expect(typeof none[0][0]).toBe('string');
     expect(none[0][0]).toMatch(/^SPP-/);
-    const withSource = (await call(page, 'QUEUE', ['SPP', null, null, null, null, null, null, null, 3, 2])).value as any[][];
+    const withSource = (await call(page, 'QUEUE', ['SPP', null, null, null, null, null, null, null, 3, 2]))
+      .value as any[][];
     expect(withSource[0][0]).toMatch(/^Source: .*CC-BY-4\.0/);
     expect(withSource[1]).toEqual([...QUEUE_COLUMNS]);
-    const cut = (await call(page, 'QUEUE', ['PJM', null, 30, null, null, null, null, null, null, null])).value as any[][];
+    const cut = (await call(page, 'QUEUE', ['PJM', null, 30, null, null, null, null, null, null, null]))
+      .value as any[][];
     // The header, the ISO the cut excluded, then the service's hint (in place of "no rows").
     expect(cut).toHaveLength(3);
     expect(cut[1][0]).toMatch(/^excluded by max_ttp_months 30 \(average time to power longer\): PJM/);

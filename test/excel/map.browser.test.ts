@@ -30,7 +30,8 @@ beforeAll(async () => {
 
 const status = (p: Page) => p.locator('#mapStatus').innerText();
 /** The map's text (titles, legends, footer lines) as one line. */
-const mapText = (p: Page) => p.evaluate(() => [...document.querySelectorAll('#map svg text')].map((t) => t.textContent).join(' '));
+const mapText = (p: Page) =>
+  p.evaluate(() => [...document.querySelectorAll('#map svg text')].map((t) => t.textContent).join(' '));
 /** Points the map drew: symbol marks of the chart (legend symbols are not marks). */
 const pointsDrawn = (p: Page) => p.locator('#map svg g.mark-symbol.role-mark > path').count();
 
@@ -41,7 +42,11 @@ async function spillQueue(p: Page, formula: string, args: unknown[]) {
       const w = window as any;
       let values: unknown;
       try {
-        values = await w.__functions.QUEUE(...a, { address: 'Sheet1!B2', functionName: 'DCHUB.QUEUE', isInValuePreview: false });
+        values = await w.__functions.QUEUE(...a, {
+          address: 'Sheet1!B2',
+          functionName: 'DCHUB.QUEUE',
+          isInValuePreview: false,
+        });
       } catch (e: any) {
         throw new Error(`QUEUE: ${e?.code ?? ''} ${e?.message ?? String(e)}`);
       }
@@ -76,7 +81,8 @@ describe.each(PROFILES)('the Map tab in Chromium (%s profile)', (profile) => {
     const { page } = await openPane(fx, officeJs);
     await page.evaluate((k) => localStorage.setItem('officeruntime:dchub.apiKey', k), KEY);
     await openPane(fx, officeJs, page);
-    // The CSP is in force (an inline script does not run), so Vega can build no code from text and must interpret its expressions.
+    // The CSP is in force (an inline script does not run), so Vega can build no code from text and must interpret its
+    // expressions.
     const inline = await page.evaluate(async () => {
       const el = document.createElement('script');
       el.textContent = 'window.__inlineRan = true';
@@ -87,11 +93,24 @@ describe.each(PROFILES)('the Map tab in Chromium (%s profile)', (profile) => {
     expect(inline).toBe(false);
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
-    const values = await spillQueue(page, '=DCHUB.QUEUE("PJM,ERCOT",,,,,,,,200,2)', ['PJM,ERCOT', null, null, null, null, null, null, null, 200, 2]);
+    const values = await spillQueue(page, '=DCHUB.QUEUE("PJM,ERCOT",,,,,,,,200,2)', [
+      'PJM,ERCOT',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      200,
+      2,
+    ]);
     expect(values[1][0]).toBe('queue_id'); // headers 2: the source row, then the header
     const header = values[1] as string[];
     const body = values.slice(2).filter((r) => r.slice(1).some((v) => v !== ''));
-    const placed = body.filter((r) => typeof r[header.indexOf('lat')] === 'number' && typeof r[header.indexOf('lng')] === 'number').length;
+    const placed = body.filter(
+      (r) => typeof r[header.indexOf('lat')] === 'number' && typeof r[header.indexOf('lng')] === 'number',
+    ).length;
     expect(body.length).toBeGreaterThan(0);
     expect(scripts.filter((s) => s.endsWith('/map.js'))).toEqual([]);
 
@@ -107,11 +126,14 @@ describe.each(PROFILES)('the Map tab in Chromium (%s profile)', (profile) => {
     const svgText = await mapText(page);
     expect(svgText).toContain('Interconnection-queue projects');
     expect(svgText).toMatch(/Data as of 20\d\d-\d\d-\d\d · Data: DC Hub/); // the footer: the as-of and citation of the source row
-    if (placed < body.length) expect(svgText).toContain(`${body.length - placed} of ${body.length} projects have no coordinates (not drawn).`);
+    if (placed < body.length)
+      expect(svgText).toContain(`${body.length - placed} of ${body.length} projects have no coordinates (not drawn).`);
     expect(await page.locator('#map .vega-actions').count()).toBe(0); // no "Open in Vega Editor"
     // A tooltip names the project under the pointer.
     await page.locator('#map svg g.mark-symbol.role-mark > path').first().hover({ force: true });
-    await expect.poll(() => page.locator('#vg-tooltip-element').innerText(), { timeout: 5_000 }).toMatch(/Project[\s\S]*Capacity \(MW\)/);
+    await expect
+      .poll(() => page.locator('#vg-tooltip-element').innerText(), { timeout: 5_000 })
+      .toMatch(/Project[\s\S]*Capacity \(MW\)/);
     await page.mouse.move(0, 0);
     // Laid out for the pane: nothing wider than it.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -125,7 +147,9 @@ describe.each(PROFILES)('the Map tab in Chromium (%s profile)', (profile) => {
     await openPane(fx, officeJs, page);
     await page.locator('#tab-briefs').click();
     await page.locator('#insertBriefs').click();
-    await expect.poll(() => page.locator('#briefStatus').innerText(), { timeout: 30_000 }).toMatch(/^Inserted (\d+) briefs/);
+    await expect
+      .poll(() => page.locator('#briefStatus').innerText(), { timeout: 30_000 })
+      .toMatch(/^Inserted (\d+) briefs/);
     const briefs = Number(/^Inserted (\d+)/.exec(await page.locator('#briefStatus').innerText())![1]);
     await page.evaluate(() => {
       const w = window as any;
@@ -135,7 +159,9 @@ describe.each(PROFILES)('the Map tab in Chromium (%s profile)', (profile) => {
     await page.locator('#insertChart').click();
     await expect
       .poll(() => page.locator('#chartStatus').innerText(), { timeout: 15_000 })
-      .toBe('Inserted the leaderboard chart (20 rows) on "DC Hub leaderboard" from DC Hub briefs!C7 (table DCHubBriefs).');
+      .toBe(
+        'Inserted the leaderboard chart (20 rows) on "DC Hub leaderboard" from DC Hub briefs!C7 (table DCHubBriefs).',
+      );
     const chart = await page.evaluate(() => {
       const c = (window as any).__wb.charts[0];
       return { type: c.type, seriesBy: c.seriesBy, source: c.source, title: c.title, sheet: c.sheet.name };
@@ -147,7 +173,10 @@ describe.each(PROFILES)('the Map tab in Chromium (%s profile)', (profile) => {
       'DCPI leaderboard: top 20 markets',
     ]);
     expect(chart.source).toEqual({ r: 0, c: 0, h: 21, w: 2 }); // the header and 20 markets × market, composite score
-    await page.screenshot({ path: path.join(SHOTS, `excel-taskpane-chart${profile === 'real' ? '-real' : ''}.png`), fullPage: true });
+    await page.screenshot({
+      path: path.join(SHOTS, `excel-taskpane-chart${profile === 'real' ? '-real' : ''}.png`),
+      fullPage: true,
+    });
     await page.evaluate(() => {
       const w = window as any;
       w.__wb.selection = { sheet: w.__wb.sheet('DC Hub briefs'), r: 6, c: 2, h: 1, w: 1 };

@@ -31,9 +31,14 @@
   // The ExcelApi sets this Excel has: Excel on the web's by default, fewer when a test stores `excelApi` (e.g. "1.5").
   const excelApi = Number((sessionStorage.getItem('excelApi') || '1.17').split('.')[1]);
   window.Office = {
-    context: { requirements: { isSetSupported: (set, v) => set === 'ExcelApi' && Number(String(v).split('.')[1] ?? 0) <= excelApi } },
+    context: {
+      requirements: {
+        isSetSupported: (set, v) => set === 'ExcelApi' && Number(String(v).split('.')[1] ?? 0) <= excelApi,
+      },
+    },
     StartupBehavior: { load: 'Load', none: 'None' },
-    onReady: (cb) => Promise.resolve({ host: 'Excel', platform: 'OfficeOnline' }).then((info) => (cb ? cb(info) : info)),
+    onReady: (cb) =>
+      Promise.resolve({ host: 'Excel', platform: 'OfficeOnline' }).then((info) => (cb ? cb(info) : info)),
     addin: {
       setStartupBehavior: async (b) => {
         window.__startup.push(b);

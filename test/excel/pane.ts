@@ -32,13 +32,19 @@ export async function openPane(fx: ExcelFixture, officeJs: string, page?: Page) 
   await p.setViewportSize({ width: 360, height: 900 }); // a task pane's width
   const logs: string[] = [];
   p.on('console', (m) => logs.push(m.text()));
-  await p.route('https://appsforoffice.microsoft.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: officeJs }));
+  await p.route('https://appsforoffice.microsoft.com/**', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: officeJs }),
+  );
   if (!page) {
     await p.goto(`${fx.webUrl}/harness.html`); // same origin: seed the add-in's storage first
     await p.evaluate((url) => localStorage.setItem('officeruntime:dchub.baseUrl', url), fx.sb.url);
   }
   await p.goto(`${fx.webUrl}/taskpane.html`);
   await p.locator('fluent-tab#tab-account').waitFor();
-  await p.waitForFunction(() => (document.getElementById('quotaText')?.textContent ?? '') !== '' && document.querySelectorAll('.dchub-formula').length > 0);
+  await p.waitForFunction(
+    () =>
+      (document.getElementById('quotaText')?.textContent ?? '') !== '' &&
+      document.querySelectorAll('.dchub-formula').length > 0,
+  );
   return { page: p, logs };
 }

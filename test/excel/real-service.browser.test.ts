@@ -10,7 +10,18 @@ import { ExcelFixture, PROFILES, call, type Harness } from './fixture.js';
  * sandbox's fault controls).
  */
 const KEYS = { free: 'xl-real-free-00001', developer: 'xl-real-dev-000001', pro: 'xl-real-pro-000001' };
-const Q = (iso: string, min: number | null, ttp: number | null) => [iso, min, ttp, null, null, null, null, null, null, null];
+const Q = (iso: string, min: number | null, ttp: number | null) => [
+  iso,
+  min,
+  ttp,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+];
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** Data rows of a spilled table: not the header, not the closing rows (text in the first cell only). */
 const dataRows = (m: any[][]) => m.slice(1).filter((r) => r.slice(1).some((v) => v !== ''));
@@ -48,14 +59,24 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       for (const key of [undefined, KEYS.free]) {
         const m = (await call(await harness(key), 'QUEUE', Q('PJM,MISO', 200, 36))).value as any[][];
         expect(dataRows(m).map((r) => r[0])).toEqual(served.results.map((r: { queue_id: string }) => r.queue_id));
-        for (const col of ['capacity_mw', 'estimated_ttp_months', 'fiber_km']) expect(dataRows(m).map((r) => r[m[0].indexOf(col)])).toEqual(['', '', '']);
+        for (const col of ['capacity_mw', 'estimated_ttp_months', 'fiber_km'])
+          expect(dataRows(m).map((r) => r[m[0].indexOf(col)])).toEqual(['', '', '']);
         expect(closing(m)).toEqual([sentence]);
       }
-      // A Developer key gets the full answer: numbers; its one closing row is the ISO the cut excluded (the service's words).
+      // A Developer key gets the full answer: numbers; its one closing row is the ISO the cut excluded (the service's
+      // words).
       const full = (await call(await harness(KEYS.developer), 'QUEUE', Q('PJM,MISO', 200, 36))).value as any[][];
       expect(dataRows(full).length).toBeGreaterThan(3);
-      expect(dataRows(full).every((r) => typeof r[full[0].indexOf('capacity_mw')] === 'number' && r[full[0].indexOf('capacity_mw')] >= 200)).toBe(true);
-      expect(closing(full)).toEqual([expect.stringMatching(/^excluded by max_ttp_months 36 \(average time to power longer\): PJM \([\d.]+ months\)$/)]);
+      expect(
+        dataRows(full).every(
+          (r) => typeof r[full[0].indexOf('capacity_mw')] === 'number' && r[full[0].indexOf('capacity_mw')] >= 200,
+        ),
+      ).toBe(true);
+      expect(closing(full)).toEqual([
+        expect.stringMatching(
+          /^excluded by max_ttp_months 36 \(average time to power longer\): PJM \([\d.]+ months\)$/,
+        ),
+      ]);
     });
 
     it('SITESCORE with a key below Pro: withheld scores are #N/A saying so, what is there answers, the verdict band too', async () => {
@@ -63,17 +84,22 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const overall = await call(h, 'SITESCORE', [39.04, -77.49, 100, null]);
       expect(overall.error).toEqual({
         code: '#N/A',
-        message: 'DC Hub: overall_score is withheld in this preview (verdict: Excellent site); the Pro plan opens it: https://dchub.cloud/pricing',
+        message:
+          'DC Hub: overall_score is withheld in this preview (verdict: Excellent site); the Pro plan opens it: https://dchub.cloud/pricing',
       });
       expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'scores.power_infrastructure'])).error?.message).toMatch(
         /^DC Hub: scores\.power_infrastructure is withheld in this preview/,
       );
       const full = await fx.api('/api/site-score?lat=39.04&lon=-77.49&capacity=100', KEYS.pro);
-      expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'nearby.substations_50km'])).value).toBe(full.nearby.substations_50km);
+      expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'nearby.substations_50km'])).value).toBe(
+        full.nearby.substations_50km,
+      );
       expect((await call(h, 'SITESCORE', [39.04, -77.49, 100, 'verdict_band'])).value).toBe(full.interpretation);
       expect(h.requests()).toBe(1); // one answer serves every cell
       // The Pro key: the number.
-      expect((await call(await harness(KEYS.pro), 'SITESCORE', [39.04, -77.49, 100, null])).value).toBe(full.overall_score);
+      expect((await call(await harness(KEYS.pro), 'SITESCORE', [39.04, -77.49, 100, null])).value).toBe(
+        full.overall_score,
+      );
     });
 
     it('SITESCORE keyless: two full scores a day, then the 402 paid preview as #N/A with the unlock link; a scored cell still answers', async () => {
@@ -106,7 +132,9 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const served = await keyless('/api/v1/ai-capacity-index');
       const m = (await call(await harness(), 'AICAPACITY', [null])).value as any[][];
       expect(dataRows(m)).toHaveLength(served.markets.length);
-      expect(dataRows(m).every((r) => /(MW|GW|TW)/.test(r[m[0].indexOf('ai_ready_mw')]) && r[m[0].indexOf('score')] === '')).toBe(true);
+      expect(
+        dataRows(m).every((r) => /(MW|GW|TW)/.test(r[m[0].indexOf('ai_ready_mw')]) && r[m[0].indexOf('score')] === ''),
+      ).toBe(true);
       expect(closing(m)).toEqual([
         `Preview: ${served.markets.length} of ${fmt(served._total_available)} rows shown; withheld: ${served._locked_fields.join(', ')}; the Developer plan opens the full answer: https://dchub.cloud/pricing.`,
       ]);
@@ -119,8 +147,12 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const failed = served.briefs.filter((b: { ok?: boolean }) => b.ok === false);
       expect(failed).toHaveLength(1);
       const m = (await call(await harness(), 'BRIEFS', [null, null, null])).value as any[][];
-      expect(dataRows(m).map((r) => r[0])).toEqual(served.briefs.filter((b: { ok?: boolean }) => b.ok !== false).map((b: { slug: string }) => b.slug));
-      expect(closing(m)).toContain(`${failed[0].slug}: brief failed to build on the service (${failed[0].error}) (left out)`);
+      expect(dataRows(m).map((r) => r[0])).toEqual(
+        served.briefs.filter((b: { ok?: boolean }) => b.ok !== false).map((b: { slug: string }) => b.slug),
+      );
+      expect(closing(m)).toContain(
+        `${failed[0].slug}: brief failed to build on the service (${failed[0].error}) (left out)`,
+      );
       // Below Pro the briefs' Pro sections are withheld: the same closing rows say so.
       expect(closing(m).at(-1)).toMatch(/^Preview; sections withheld: .*; the Pro plan opens the full answer/);
     });
@@ -138,7 +170,9 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       await h.page.clock.install({ time: Date.now() + 25 * 3600_000 });
       const stale = (await call(h, 'PIPELINE', [])).value as any[][];
       expect(stale.slice(0, fresh.length)).toEqual(fresh);
-      expect(stale.slice(fresh.length).map((r) => r[0])).toEqual([expect.stringMatching(/^cached 25 h ago \(\d\d:\d\d\), service error$/)]);
+      expect(stale.slice(fresh.length).map((r) => r[0])).toEqual([
+        expect.stringMatching(/^cached 25 h ago \(\d\d:\d\d\), service error$/),
+      ]);
       expect((await call(h, 'PRICE', ['TX'])).value).toBe(price);
       expect((await call(h, 'DCPI', ['dallas', 'composite_score'])).value).toBe(score);
     });
@@ -153,7 +187,10 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       expect(narrow.at(-1)![0]).toMatch(
         /^answered locally from a cached wider answer, \d+ (s|min) old \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000\)$/,
       );
-      const asked = await fx.api('/api/v1/interconnection-queue/refined?iso=SPP&min_mw=400&max_ttp_months=40', KEYS.developer);
+      const asked = await fx.api(
+        '/api/v1/interconnection-queue/refined?iso=SPP&min_mw=400&max_ttp_months=40',
+        KEYS.developer,
+      );
       expect(dataRows(narrow).map((r) => r[0])).toEqual(asked.results.map((r: { queue_id: string }) => r.queue_id));
     });
   });
@@ -162,7 +199,10 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
     it('a plan wall is #N/A with the upgrade message, never a table of the wall’s fields', async () => {
       const r = await call(await harness(KEYS.free), 'TOOL', ['analyze_site', 'lat=39.04;lon=-77.49']);
       expect(r.value).toBeUndefined();
-      expect(r.error).toEqual({ code: '#N/A', message: expect.stringMatching(/^DC Hub: analyze_site: .*Pro.*https:\/\/dchub\.cloud\/pricing/) });
+      expect(r.error).toEqual({
+        code: '#N/A',
+        message: expect.stringMatching(/^DC Hub: analyze_site: .*Pro.*https:\/\/dchub\.cloud\/pricing/),
+      });
       expect(r.error!.message).not.toMatch(/for_your_human|_wall|show_to_user|\{/);
     });
 
@@ -180,7 +220,9 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const r = await call(h, 'STATS', []);
       expect(r.error).toEqual({
         code: '#N/A',
-        message: expect.stringMatching(/^DC Hub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+        message: expect.stringMatching(
+          /^DC Hub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+        ),
       });
       expect(h.requests()).toBe(1); // not retried: a wait beyond a few seconds fails at once
     });
@@ -189,7 +231,10 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const h = await harness();
       for (const offset of [0, 1, 2]) expect((await call(h, 'BRIEFS', [1, offset, null])).error).toBeUndefined();
       const capped = await call(h, 'BRIEFS', [1, 3, null]);
-      expect(capped.error).toEqual({ code: '#N/A', message: expect.stringMatching(/^DC Hub: .*resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/) });
+      expect(capped.error).toEqual({
+        code: '#N/A',
+        message: expect.stringMatching(/^DC Hub: .*resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      });
       expect(h.requests()).toBe(4);
     });
   });
@@ -201,7 +246,9 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
         [502, 'bad gateway'],
         [524, 'the service took too long to answer'],
       ] as const) {
-        await fx.control('/_sandbox/faults', [{ path_prefix: '/api/v1/markets', kind: 'html_gateway', gateway_status: status }]);
+        await fx.control('/_sandbox/faults', [
+          { path_prefix: '/api/v1/markets', kind: 'html_gateway', gateway_status: status },
+        ]);
         const r = await call(h, 'MARKET', [status === 502 ? 'dallas' : 'phoenix', null]);
         expect(r.error).toEqual({
           code: '#N/A',
@@ -214,10 +261,14 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
       const other = await recorder();
       try {
         const h = await harness(KEYS.pro);
-        await fx.control('/_sandbox/faults', [{ path_prefix: '/api/v1/stats', kind: 'redirect', location: `${other.url}/`, redirect_status: 307 }]);
+        await fx.control('/_sandbox/faults', [
+          { path_prefix: '/api/v1/stats', kind: 'redirect', location: `${other.url}/`, redirect_status: 307 },
+        ]);
         const r = await call(h, 'STATS', []);
         expect(r.error?.code).toBe('#N/A');
-        expect(r.error!.message).toMatch(/^DC Hub: http:\/\/127\.0\.0\.1:\d+ answered with a redirect .*not repeated there/);
+        expect(r.error!.message).toMatch(
+          /^DC Hub: http:\/\/127\.0\.0\.1:\d+ answered with a redirect .*not repeated there/,
+        );
         expect(r.error!.message).not.toContain(KEYS.pro);
         expect(other.seen.filter((s) => JSON.stringify(s).includes(KEYS.pro))).toEqual([]);
       } finally {
@@ -228,11 +279,19 @@ describe.runIf(PROFILES.includes('real'))('issue 10 in Excel against the real-se
 });
 
 /** A loopback server that records every request it gets (method, path, headers) and answers 200 JSON. */
-async function recorder(): Promise<{ url: string; seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }>; close(): Promise<void> }> {
+async function recorder(): Promise<{
+  url: string;
+  seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}> {
   const seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }> = [];
   const server: Server = createServer((req, res) => {
     seen.push({ method: req.method, url: req.url, headers: req.headers });
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Headers': '*',
+    });
     res.end('{"success":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

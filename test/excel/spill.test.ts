@@ -11,9 +11,16 @@ const defects = (v: unknown) => resultDefects(matrixFn, v);
 describe('spill under the strict model', () => {
   it('a 5,000-row table spills as one rectangle, blanks as ""', () => {
     const columns = ['id', 'mw', 'note', 'ok'];
-    const rows = Array.from({ length: 5000 }, (_, i) => [`p${i}`, i % 7 === 0 ? '' : i * 1.5, i % 3 ? 'x' : '', i % 2 === 0]);
+    const rows = Array.from({ length: 5000 }, (_, i) => [
+      `p${i}`,
+      i % 7 === 0 ? '' : i * 1.5,
+      i % 3 ? 'x' : '',
+      i % 2 === 0,
+    ]);
     for (const mode of [0, 1, 2] as const) {
-      const m = spill({ columns, rows, citation: 'DC Hub', asOf: '2026-11-21' }, mode, ['cached 09:14, daily limit reached']);
+      const m = spill({ columns, rows, citation: 'DC Hub', asOf: '2026-11-21' }, mode, [
+        'cached 09:14, daily limit reached',
+      ]);
       expect(defects(m)).toEqual([]);
       expect(m).toHaveLength(5000 + mode + 1);
       expect(m.at(-1)).toEqual(['cached 09:14, daily limit reached', '', '', '']);
@@ -32,7 +39,10 @@ describe('spill under the strict model', () => {
 
   it("an answer's explanations close the spill after its note; on an empty answer they stand where the generic text would", () => {
     const closing = {
-      explanations: ['excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)', 'Expand max_ttp_months.'],
+      explanations: [
+        'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)',
+        'Expand max_ttp_months.',
+      ],
       notes: ['cached 2 min ago'],
     };
     const empty = spill({ columns: ['a', 'b'], rows: [] }, 1, closing, 'No queued projects match these filters');
@@ -41,7 +51,9 @@ describe('spill under the strict model', () => {
     const some = spill({ columns: ['a', 'b'], rows: [['x', 1]], note: 'Values in millions USD' }, 0, closing);
     expect(some.map((r) => r[0])).toEqual(['x', 'Values in millions USD', ...closing.explanations, 'cached 2 min ago']);
     // Without explanations the generic text says it, as before.
-    expect(spill({ columns: ['a'], rows: [] }, 1, { explanations: [], notes: [] }, 'No rows').map((r) => r[0])).toEqual(['a', 'No rows']);
+    expect(spill({ columns: ['a'], rows: [] }, 1, { explanations: [], notes: [] }, 'No rows').map((r) => r[0])).toEqual(
+      ['a', 'No rows'],
+    );
   });
 
   it('text longer than a cell holds is clipped, the source row fits a one-column table', () => {

@@ -167,7 +167,8 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
     it('no match: a message row, not an empty or ragged array', async () => {
       const f = (await call(h, 'FACILITIES', ['Atlantis', null, null])).value as any[][];
       expect(f).toEqual([['No facilities match this search']]);
-      const q = (await call(h, 'QUEUE', ['PJM', 99999, null, null, null, null, null, null, null, null])).value as any[][];
+      const q = (await call(h, 'QUEUE', ['PJM', 99999, null, null, null, null, null, null, null, null]))
+        .value as any[][];
       expect(q.at(-1)![0]).toMatch(/No queued projects match/);
       expect(isRect(q)).toBe(true);
       const q0 = (await call(h, 'QUEUE', ['PJM', 99999, null, null, null, null, null, null, null, 0])).value as any[][];
@@ -199,9 +200,13 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
     });
 
     it('the largest spills: 1,000 queue projects, 1,000 ranked candidates', async () => {
-      const q = (await call(h, 'QUEUE', [null, null, null, null, 'all', null, null, null, 1000, null])).value as any[][];
+      const q = (await call(h, 'QUEUE', [null, null, null, null, 'all', null, null, null, 1000, null]))
+        .value as any[][];
       expect(q.length).toBe(1001);
-      const rows = [['id', 'lat', 'lon', 'score'], ...Array.from({ length: 1000 }, (_, i) => [`s${i}`, 30 + i / 100, -100, i % 97])];
+      const rows = [
+        ['id', 'lat', 'lon', 'score'],
+        ...Array.from({ length: 1000 }, (_, i) => [`s${i}`, 30 + i / 100, -100, i % 97]),
+      ];
       const r = (await call(h, 'RANK', [range(rows), 'score:1', null, null, 1000, null])).value as any[][];
       expect(r.filter((row) => typeof row[0] === 'number')).toHaveLength(1000);
     });
@@ -233,12 +238,23 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
         ['CHAIN', ['ERCOT', 100, 40, blank, 3], 'objectives'],
       ] as const) {
         const r = await call(h, id, [...args]);
-        expect(r.error, `${id} ${arg}`).toMatchObject({ code: '#VALUE!', message: expect.stringMatching(new RegExp(`^${arg}:`)) });
+        expect(r.error, `${id} ${arg}`).toMatchObject({
+          code: '#VALUE!',
+          message: expect.stringMatching(new RegExp(`^${arg}:`)),
+        });
       }
     });
 
     it('field names only own members of the answer, never the prototype chain', async () => {
-      for (const field of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'hero.constructor', 'verdict.length']) {
+      for (const field of [
+        'constructor',
+        '__proto__',
+        'toString',
+        'hasOwnProperty',
+        'valueOf',
+        'hero.constructor',
+        'verdict.length',
+      ]) {
         for (const [id, args] of [
           ['DCPI', ['dallas', field]],
           ['SITESCORE', [39, -77, null, field]],
@@ -247,7 +263,10 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
           ['PARCEL', [square, null, field]],
         ] as const) {
           const r = await call(h, id, [...args]);
-          expect(r.error, `${id} ${field}`).toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^field: no member/) });
+          expect(r.error, `${id} ${field}`).toMatchObject({
+            code: '#VALUE!',
+            message: expect.stringMatching(/^field: no member/),
+          });
         }
       }
     });
@@ -256,7 +275,10 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
       const sent = h.requests();
       const deep = `{"type":"Polygon","coordinates":[[[${'['.repeat(16000)}0${']'.repeat(16000)},1],[-77.49,39],[-77.49,39.01],[-77.5,39]]]}`;
       const r = await call(h, 'PARCEL', [deep, null, 'total_acres']);
-      expect(r.error).toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^geojson: is nested over 1,000 levels deep/) });
+      expect(r.error).toMatchObject({
+        code: '#VALUE!',
+        message: expect.stringMatching(/^geojson: is nested over 1,000 levels deep/),
+      });
       expect(h.requests()).toBe(sent);
     });
 
@@ -306,12 +328,15 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
           const notes = (r.value as any[][]).filter((row) => row.slice(1).every((v) => v === '')).map((row) => row[0]);
           expect(notes, id).toEqual([
             expect.stringMatching(
-              id === 'QUEUE' ? /^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, / : /^Preview: 5 of [\d,]+ rows shown; .*opens the full answer/,
+              id === 'QUEUE'
+                ? /^Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, /
+                : /^Preview: 5 of [\d,]+ rows shown; .*opens the full answer/,
             ),
           ]);
         }
       }
-      const q = (await call(h, 'QUEUE', ['PJM', null, null, null, null, null, null, null, null, null])).value as any[][];
+      const q = (await call(h, 'QUEUE', ['PJM', null, null, null, null, null, null, null, null, null]))
+        .value as any[][];
       expect(q.at(-1)![0]).toMatch(/^Preview: /);
       for (const [id, args] of [
         ['RANK', [candidates, 'score:1', null, null, null, null]],

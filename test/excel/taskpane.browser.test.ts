@@ -53,7 +53,11 @@ const click = async (p: Page, id: string, statusId: string, expected: RegExp) =>
 
 describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
   beforeAll(async () => {
-    fx = await new ExcelFixture().start({ seed: 'excel-pane', keys: { pro: 'xl-pane-pro-000001', enterprise: 'xl-pane-ent-000001' }, profile });
+    fx = await new ExcelFixture().start({
+      seed: 'excel-pane',
+      keys: { pro: 'xl-pane-pro-000001', enterprise: 'xl-pane-ent-000001' },
+      profile,
+    });
   });
   afterAll(() => fx.stop());
   /** Screenshots of the real profile beside the spec profile's. */
@@ -62,7 +66,11 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
   describe('the task pane in Chromium', () => {
     it('looks like Office: Fluent components, sections as tabs', async () => {
       const { page } = await openPane();
-      expect(await page.evaluate(() => customElements.get('fluent-tablist') !== undefined && customElements.get('fluent-button') !== undefined)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => customElements.get('fluent-tablist') !== undefined && customElements.get('fluent-button') !== undefined,
+        ),
+      ).toBe(true);
       expect(await page.locator('fluent-tab').count()).toBe(6);
       expect(await page.locator('#panel-account').isVisible()).toBe(true);
       expect(await page.locator('#panel-briefs').isVisible()).toBe(false);
@@ -77,7 +85,9 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
     it('saves the settings; the key is masked, never echoed, kept out of the page and the workbook', async () => {
       const KEY = 'xl-pane-pro-000001';
       const { page, logs } = await openPane();
-      expect(await page.locator('#apiKey').evaluate((el) => el.shadowRoot!.querySelector('input')!.type)).toBe('password');
+      expect(await page.locator('#apiKey').evaluate((el) => el.shadowRoot!.querySelector('input')!.type)).toBe(
+        'password',
+      );
       await typeInto(page, 'apiKey', KEY);
       await click(page, 'save', 'status', /^Saved\./);
       expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.apiKey'))).toBe(KEY);
@@ -90,9 +100,14 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       expect(await page.locator('#apiKey').getAttribute('placeholder')).toMatch(/a key is saved/);
       expect(await allText(page)).not.toContain(KEY);
       expect(logs.join('\n')).not.toContain(KEY);
-      expect(JSON.stringify(await page.evaluate(() => ({ writes: (window as any).__wb.writes, settings: [...(window as any).__wb.settings] })))).not.toContain(
-        KEY,
-      );
+      expect(
+        JSON.stringify(
+          await page.evaluate(() => ({
+            writes: (window as any).__wb.writes,
+            settings: [...(window as any).__wb.settings],
+          })),
+        ),
+      ).not.toContain(KEY);
       await click(page, 'forgetKey', 'status', /Key removed/);
       expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.apiKey'))).toBeNull();
       await page.close();
@@ -125,17 +140,28 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       const sheet = await page.evaluate(() => {
         const wb = (window as any).__wb;
         const s = wb.sheet('DC Hub briefs');
-        return { table: wb.tables[0], header: s.row(3), first: s.row(4), writes: wb.writes.length, settings: wb.settings.get('dchub.briefTables') };
+        return {
+          table: wb.tables[0],
+          header: s.row(3),
+          first: s.row(4),
+          writes: wb.writes.length,
+          settings: wb.settings.get('dchub.briefTables'),
+        };
       });
       expect(sheet.table.rows).toBe(n + 1);
       expect(sheet.header[0]).toBe('market_slug');
       // The real profile fails one brief a day to build: left out of the sheet and named in the status.
       const status = await text(page, 'briefStatus');
       if (profile === 'real') {
-        const [, slug] = /\. ([a-z-]+): brief failed to build on the service \(build_failed:KeyError\) \(left out\)\.$/.exec(status) ?? [];
+        const [, slug] =
+          /\. ([a-z-]+): brief failed to build on the service \(build_failed:KeyError\) \(left out\)\.$/.exec(status) ??
+          [];
         expect(slug, status).toBeDefined();
         expect(n).toBe(231);
-        const slugs = await page.evaluate((rows) => Array.from({ length: rows }, (_, i) => (window as any).__wb.sheet('DC Hub briefs').value(4 + i, 0)), n);
+        const slugs = await page.evaluate(
+          (rows) => Array.from({ length: rows }, (_, i) => (window as any).__wb.sheet('DC Hub briefs').value(4 + i, 0)),
+          n,
+        );
         expect(slugs).not.toContain(slug);
       } else expect(status).toMatch(/^Inserted 232 briefs on "DC Hub briefs" \(as of [^)]+\)\.$/);
       expect(typeof sheet.first[sheet.header.indexOf('computed_at')]).toBe('number'); // an Excel date
@@ -153,7 +179,9 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
         const wb = (window as any).__wb;
         const s = wb.sheet('DC Hub briefs');
         const col = s.row(3).indexOf('changed');
-        return Array.from({ length: wb.tables[0].rows - 1 }, (_, i) => s.value(4 + i, col)).filter((v: string) => v.startsWith('changed')).length;
+        return Array.from({ length: wb.tables[0].rows - 1 }, (_, i) => s.value(4 + i, col)).filter((v: string) =>
+          v.startsWith('changed'),
+        ).length;
       });
       expect(marks).toBe(changed);
       await page.screenshot({ path: shot('briefs'), fullPage: true });
@@ -166,10 +194,17 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await page.locator('#tab-formulas').click();
       const items = page.locator('.dchub-formula');
       expect(await items.count()).toBe(meta.functions.length);
-      expect(await items.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))).toEqual(meta.functions.map((f: { id: string }) => f.id));
-      // The stand-in's Office has no requirement sets: this Excel shows no cards, and the pane says the card functions answer tables.
-      expect(await text(page, 'cardSupport')).toMatch(/^This Excel has no cards .*the card functions answer tables instead\.$/);
-      expect(await page.locator('.dchub-formula[data-id="MARKETCARD"] p').last().innerText()).toBe('Example: =DCHUB.MARKETCARD("dallas")');
+      expect(await items.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id))).toEqual(
+        meta.functions.map((f: { id: string }) => f.id),
+      );
+      // The stand-in's Office has no requirement sets: this Excel shows no cards, and the pane says the card functions
+      // answer tables.
+      expect(await text(page, 'cardSupport')).toMatch(
+        /^This Excel has no cards .*the card functions answer tables instead\.$/,
+      );
+      expect(await page.locator('.dchub-formula[data-id="MARKETCARD"] p').last().innerText()).toBe(
+        'Example: =DCHUB.MARKETCARD("dallas")',
+      );
       expect(await page.locator('.dchub-formula[data-id="QUEUE"] code').first().innerText()).toBe(
         'DCHUB.QUEUE([iso], [min_mw], [max_ttp_months], [fuel_type], [status], [baseload_only], [max_fiber_km], [geocoded_only], [limit], [headers])',
       );
@@ -178,7 +213,11 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await expect.poll(() => text(page, 'formulaStatus')).toBe('Inserted SITESCORE in Sheet1!C5.');
       const cell = await page.evaluate(() => (window as any).__wb.sheet('Sheet1').value(4, 2));
       expect(cell).toBe('=DCHUB.SITESCORE(39.04,-77.49,100)');
-      expect(await page.evaluate(() => (window as any).__wb.writes.at(-1))).toMatchObject({ sheet: 'Sheet1', address: 'C5', kind: 'formulas' });
+      expect(await page.evaluate(() => (window as any).__wb.writes.at(-1))).toMatchObject({
+        sheet: 'Sheet1',
+        address: 'C5',
+        kind: 'formulas',
+      });
       await page.screenshot({ path: shot('formulas'), fullPage: true });
       await page.close();
     });
@@ -191,7 +230,11 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       const price = (address: string) =>
         page.evaluate(async (a) => {
           try {
-            return await (window as any).__functions.PRICE('TX', { address: a, functionName: 'DCHUB.PRICE', isInValuePreview: false });
+            return await (window as any).__functions.PRICE('TX', {
+              address: a,
+              functionName: 'DCHUB.PRICE',
+              isInValuePreview: false,
+            });
           } catch (e: any) {
             return `${e.code}: ${e.message}`;
           }
@@ -203,11 +246,15 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await page.clock.install({ time: Date.now() + 25 * 3600_000 }); // past the price's day
       expect(await price('Sheet1!B2')).toBe(fresh);
       await expect.poll(() => page.locator('#cellNotesSection').isVisible()).toBe(true);
-      expect(await text(page, 'cellNotesText')).toBe('1 cell whose value does not tell everything: 1 from the cache. Refresh now (Cache) asks again.');
+      expect(await text(page, 'cellNotesText')).toBe(
+        '1 cell whose value does not tell everything: 1 from the cache. Refresh now (Cache) asks again.',
+      );
       expect(await page.locator('#cellNotes li').allInnerTexts()).toEqual([
         expect.stringMatching(/^Sheet1!B2 PRICE: cached 25 h ago \(\d\d:\d\d\), service error$/),
       ]);
-      await expect.poll(() => text(page, 'warningText')).toBe('1 answer served stale from the cache (service unreachable or quota spent).');
+      await expect
+        .poll(() => text(page, 'warningText'))
+        .toBe('1 answer served stale from the cache (service unreachable or quota spent).');
       expect(await text(page, 'tier')).toMatch(/^Tier: pro · key set$/); // the formula's answer told the tier
       await page.screenshot({ path: shot('cells'), fullPage: true });
       // Refresh now: the cache is dropped, the list too (the cells note themselves again when recalculated).
@@ -228,12 +275,16 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await page.locator('fluent-radio[value="off"]').click();
       await expect.poll(() => text(page, 'cacheStatus')).toMatch(/^Saved/);
       expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBe('off');
-      await expect.poll(() => text(page, 'deriveText')).toMatch(/^In force: off \(every formula asks its own question\)\. /);
+      await expect
+        .poll(() => text(page, 'deriveText'))
+        .toMatch(/^In force: off \(every formula asks its own question\)\. /);
       await page.locator('fluent-radio[value="widen"]').click();
       await expect.poll(() => page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBe('widen');
       await page.reload();
       await page.locator('fluent-tab#tab-account').waitFor();
-      await expect.poll(() => page.locator('#deriveMode fluent-radio[value="widen"]').evaluate((el: any) => el.checked)).toBe(true);
+      await expect
+        .poll(() => page.locator('#deriveMode fluent-radio[value="widen"]').evaluate((el: any) => el.checked))
+        .toBe(true);
       expect(await page.evaluate(() => localStorage.getItem('officeruntime:dchub.derive'))).toBe('widen'); // shown again, not re-saved
       await page.locator('#tab-cache').click();
       await page.locator('fluent-radio[value="default"]').click();
@@ -255,7 +306,10 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       }, fx.sb.url);
       await openPane(page);
       const diffs: string[] = [];
-      page.on('request', (r) => r.url().startsWith(fx.sb.url) && new URL(r.url()).pathname.endsWith('/diff') && diffs.push(r.url()));
+      page.on(
+        'request',
+        (r) => r.url().startsWith(fx.sb.url) && new URL(r.url()).pathname.endsWith('/diff') && diffs.push(r.url()),
+      );
       await page.locator('#tab-briefs').click();
       await click(page, 'insertBriefs', 'briefStatus', /^Inserted \d+ briefs/);
 
@@ -263,7 +317,10 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await page.locator('#autoRefresh').click();
       await expect.poll(() => text(page, 'autoStatus')).toMatch(/no call spent/);
       expect(await page.evaluate(() => (window as any).__startup)).toEqual(['Load']);
-      expect(JSON.parse(await page.evaluate(() => (window as any).__wb.settings.get('dchub.autoRefresh')))).toEqual({ enabled: true, everyMinutes: 60 });
+      expect(JSON.parse(await page.evaluate(() => (window as any).__wb.settings.get('dchub.autoRefresh')))).toEqual({
+        enabled: true,
+        everyMinutes: 60,
+      });
       expect(diffs).toHaveLength(0); // inserted after today's 06:00 recompute: nothing can be newer
 
       await page.clock.runFor(60 * 60_000);
@@ -274,7 +331,9 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await fx.control('/_sandbox/clock', { set: '2026-11-24T07:00:00Z' });
       await page.clock.setSystemTime(at('2026-11-24T06:30:00Z'));
       await page.clock.runFor(60 * 60_000);
-      await expect.poll(() => text(page, 'autoStatus'), { timeout: 15_000 }).toMatch(/^Refreshed at 0\d:\d\d UTC: DCHubBriefs: [1-9]\d* changed/);
+      await expect
+        .poll(() => text(page, 'autoStatus'), { timeout: 15_000 })
+        .toMatch(/^Refreshed at 0\d:\d\d UTC: DCHubBriefs: [1-9]\d* changed/);
       const afterFirst = diffs.length;
       expect(afterFirst).toBeGreaterThanOrEqual(1);
       const stamp = await page.evaluate(() => (window as any).__wb.sheet('DC Hub briefs').value(1, 1));
@@ -288,9 +347,13 @@ describe.each(PROFILES)('the task pane in Chromium (%s profile)', (profile) => {
       await page.clock.setSystemTime(at('2026-11-25T09:00:00Z'));
       await page.reload();
       await page.locator('fluent-tab#tab-account').waitFor();
-      await expect.poll(() => text(page, 'autoStatus'), { timeout: 15_000 }).toMatch(/^Refreshed at 09:0\d UTC: DCHubBriefs/);
+      await expect
+        .poll(() => text(page, 'autoStatus'), { timeout: 15_000 })
+        .toMatch(/^Refreshed at 09:0\d UTC: DCHubBriefs/);
       expect(diffs.length).toBeGreaterThan(afterFirst);
-      expect(await page.evaluate(() => (window as any).__wb.sheet('DC Hub briefs').value(1, 1))).toMatch(/^Last refresh 2026-11-25T09:0\dZ \(automatic\)$/);
+      expect(await page.evaluate(() => (window as any).__wb.sheet('DC Hub briefs').value(1, 1))).toMatch(
+        /^Last refresh 2026-11-25T09:0\dZ \(automatic\)$/,
+      );
 
       // Opt out.
       await page.locator('#tab-briefs').click();

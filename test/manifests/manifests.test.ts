@@ -24,7 +24,8 @@ type Node = { $?: Record<string, string>; _?: string; [child: string]: unknown }
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Children named `name` of a parsed element (xml2js keeps every child as an array). */
-const kids = (n: Node | undefined, name: string): Node[] => ((n?.[name] as Node[] | undefined) ?? []).map((k) => (typeof k === 'string' ? { _: k } : k));
+const kids = (n: Node | undefined, name: string): Node[] =>
+  ((n?.[name] as Node[] | undefined) ?? []).map((k) => (typeof k === 'string' ? { _: k } : k));
 const one = (n: Node | undefined, ...names: string[]): Node => {
   let cur = n;
   for (const name of names) {
@@ -105,7 +106,9 @@ describe('manifest.xml', () => {
 
   it('has the CustomFunctions extension point with Script, Page, Metadata and Namespace = DCHUB', () => {
     const host = one(app, 'VersionOverrides', 'Hosts', 'Host');
-    const eps = kids(one(host, 'AllFormFactors'), 'ExtensionPoint').filter((e) => e.$!['xsi:type'] === 'CustomFunctions');
+    const eps = kids(one(host, 'AllFormFactors'), 'ExtensionPoint').filter(
+      (e) => e.$!['xsi:type'] === 'CustomFunctions',
+    );
     expect(eps).toHaveLength(1);
     const ep = eps[0];
     expect(res(one(ep, 'Script', 'SourceLocation').$!.resid)).toMatch(/\/functions\.js$/);
@@ -143,7 +146,8 @@ describe('manifest.xml', () => {
     const urls: string[] = [];
     for (const [, n] of walk(app)) {
       for (const v of [...Object.values(n.$ ?? {}), n._ ?? ''])
-        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.trim()) && !/schemas\.microsoft\.com|www\.w3\.org/.test(v)) urls.push(v.trim());
+        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.trim()) && !/schemas\.microsoft\.com|www\.w3\.org/.test(v))
+          urls.push(v.trim());
     }
     expect(urls).toContain('https://dchub.cloud'); // text content (AppDomain) is checked too
     expect(urls.length).toBeGreaterThan(8);
@@ -158,7 +162,9 @@ describe('manifest.json (unified manifest)', () => {
 
   it('validates against the bundled teams JSON schema of its $schema version', () => {
     const { version, validate } = unifiedSchemaValidator(m.$schema);
-    expect(version === 'vDevPreview' || Number(version.slice(3)) >= 25, 'a teams v1.25+ or devPreview $schema').toBe(true);
+    expect(version === 'vDevPreview' || Number(version.slice(3)) >= 25, 'a teams v1.25+ or devPreview $schema').toBe(
+      true,
+    );
     expect(validate(m), JSON.stringify(validate.errors, null, 1)).toBe(true);
     expect(m.manifestVersion).toBe(version.slice(1));
     // The validator does catch mistakes.
@@ -185,7 +191,9 @@ describe('manifest.json (unified manifest)', () => {
 
   it('shows the task pane from a ribbon button (openPage, no view: one pane per shared runtime)', () => {
     const actions = new Map(runtime.actions.map((a: { id: string }) => [a.id, a]));
-    const controls = ext.ribbons.flatMap((r: any) => r.tabs.flatMap((t: any) => t.groups.flatMap((g: any) => g.controls)));
+    const controls = ext.ribbons.flatMap((r: any) =>
+      r.tabs.flatMap((t: any) => t.groups.flatMap((g: any) => g.controls)),
+    );
     expect(controls.length).toBeGreaterThan(0);
     for (const c of controls) {
       const a = actions.get(c.actionId) as { type: string; view?: string } | undefined;
@@ -197,7 +205,8 @@ describe('manifest.json (unified manifest)', () => {
   });
 
   it('names icon files that exist beside the build', () => {
-    for (const rel of Object.values<string>(m.icons)) expect(existsSync(path.join(dir ?? path.join(root, 'excel-addin'), rel)), rel).toBe(true);
+    for (const rel of Object.values<string>(m.icons))
+      expect(existsSync(path.join(dir ?? path.join(root, 'excel-addin'), rel)), rel).toBe(true);
   });
 
   it('uses https for every URL', () => {
@@ -229,11 +238,17 @@ describe('the two manifests describe the same add-in', () => {
     const xmlImages = new Set([...resources.values()].filter((r) => r.kind === 'bt:Images').map((r) => r.value));
     const jsonImages = new Set<string>(
       ext.ribbons
-        .flatMap((r: any) => r.tabs.flatMap((t: any) => t.groups.flatMap((g: any) => [...g.icons, ...g.controls.flatMap((c: any) => c.icons)])))
+        .flatMap((r: any) =>
+          r.tabs.flatMap((t: any) =>
+            t.groups.flatMap((g: any) => [...g.icons, ...g.controls.flatMap((c: any) => c.icons)]),
+          ),
+        )
         .map((i: { url: string }) => i.url),
     );
     expect(jsonImages).toEqual(xmlImages);
-    expect(m.validDomains.map((d: string) => `https://${d}`)).toEqual(kids(one(app, 'AppDomains'), 'AppDomain').map(text));
+    expect(m.validDomains.map((d: string) => `https://${d}`)).toEqual(
+      kids(one(app, 'AppDomains'), 'AppDomain').map(text),
+    );
   });
 
   it('same display strings', () => {

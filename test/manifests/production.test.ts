@@ -12,7 +12,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const read = (f: string) => readFileSync(path.join(root, 'manifests', f), 'utf8');
 const PROD = 'https://addins.example.com/dchub/';
 /** The URLs a manifest declares (comments left out). */
-const urls = (text: string) => [...text.replace(/<!--[\s\S]*?-->/g, '').matchAll(/https:\/\/[^"'<>\s]+/g)].map((m) => m[0]);
+const urls = (text: string) =>
+  [...text.replace(/<!--[\s\S]*?-->/g, '').matchAll(/https:\/\/[^"'<>\s]+/g)].map((m) => m[0]);
 
 describe('production manifests', () => {
   it('takes the deployed URL from DCHUB_ADDIN_URL: https only, a trailing slash added', () => {
@@ -33,7 +34,9 @@ describe('production manifests', () => {
       const after = urls(prod);
       expect(after).toHaveLength(before.length);
       expect(before.filter((u) => u.startsWith(DEV_URL)).length).toBeGreaterThanOrEqual(6);
-      after.forEach((u, i) => expect(u).toBe(before[i].startsWith(DEV_URL) ? PROD + before[i].slice(DEV_URL.length) : before[i]));
+      after.forEach((u, i) =>
+        expect(u).toBe(before[i].startsWith(DEV_URL) ? PROD + before[i].slice(DEV_URL.length) : before[i]),
+      );
     });
   }
 

@@ -29,7 +29,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Every file under `dir`, recursively. */
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 
 /** `dchub` as installed into the prefix, run as a user would: from a fresh home, node on PATH and nothing else
  * (asynchronously: the sandbox answering it runs in this process). */
@@ -37,7 +39,12 @@ const dchub = async (args: string[], env: Record<string, string> = {}) =>
   await promisify(execFile)(path.join(prefix, 'bin', 'dchub'), args, {
     cwd: home,
     encoding: 'utf8',
-    env: { PATH: `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}`, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), ...env },
+    env: {
+      PATH: `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}`,
+      HOME: home,
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      ...env,
+    },
     timeout: 60_000,
   });
 
@@ -45,7 +52,11 @@ describe(`release ${version} (${release})`, () => {
   it('npm run release left the wheel, the CLI tarball, the add-in (folder and zip), and SHA256SUMS that verify', () => {
     const sums = readFileSync(path.join(release, 'SHA256SUMS'), 'utf8').trim().split('\n');
     const listed = sums.map((l) => l.split(/\s+\*?/)[1]).sort();
-    expect(listed).toEqual([`dchub-cli-${version}.tgz`, `dchub-excel-addin-${version}.zip`, `dchub_jupyterlab-${version}-py3-none-any.whl`]);
+    expect(listed).toEqual([
+      `dchub-cli-${version}.tgz`,
+      `dchub-excel-addin-${version}.zip`,
+      `dchub_jupyterlab-${version}-py3-none-any.whl`,
+    ]);
     for (const line of sums) {
       const [sum, file] = line.split(/\s+\*?/);
       expect(
@@ -63,7 +74,16 @@ describe(`release ${version} (${release})`, () => {
     beforeAll(async () => {
       execFileSync(
         'npm',
-        ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', path.join(release, `dchub-cli-${version}.tgz`)],
+        [
+          'install',
+          '--global',
+          '--prefix',
+          prefix,
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          path.join(release, `dchub-cli-${version}.tgz`),
+        ],
         {
           cwd: tmp,
           stdio: 'inherit',
@@ -79,7 +99,9 @@ describe(`release ${version} (${release})`, () => {
     });
 
     it('dchub --help lists the commands', async () => {
-      expect((await dchub(['--help'])).stdout).toMatch(/^dchub — DC Hub from the command line[\s\S]*Commands:[\s\S]*queue[\s\S]*Exit codes:/);
+      expect((await dchub(['--help'])).stdout).toMatch(
+        /^dchub — DC Hub from the command line[\s\S]*Commands:[\s\S]*queue[\s\S]*Exit codes:/,
+      );
     });
 
     it('answers from a sandbox standalone (no repository on its way): queue as JSON, then from its cache', async () => {
@@ -92,7 +114,9 @@ describe(`release ${version} (${release})`, () => {
       expect(JSON.parse(again.stdout)).toEqual(first);
       expect(again.stderr).toMatch(/from cache/);
       const installed = path.join(prefix, 'lib', 'node_modules', '@dchub', 'cli');
-      expect(readdirSync(installed)).toEqual(expect.arrayContaining(['dchub.mjs', 'THIRD-PARTY-LICENSES.txt', 'LICENSE']));
+      expect(readdirSync(installed)).toEqual(
+        expect.arrayContaining(['dchub.mjs', 'THIRD-PARTY-LICENSES.txt', 'LICENSE']),
+      );
     });
   });
 
@@ -124,7 +148,11 @@ describe(`release ${version} (${release})`, () => {
 
     it('the folder has what the manifests name (pages, scripts, functions.json, icons) and no source maps', () => {
       const have = new Set(files(addin).map((f) => path.relative(addin, f)));
-      const named = [...`${xmlText()}${JSON.stringify(json())}`.matchAll(new RegExp(`${url.replace(/[.?]/g, '\\$&')}([^"'<>\\s]+)`, 'g'))];
+      const named = [
+        ...`${xmlText()}${JSON.stringify(json())}`.matchAll(
+          new RegExp(`${url.replace(/[.?]/g, '\\$&')}([^"'<>\\s]+)`, 'g'),
+        ),
+      ];
       expect(named.length).toBeGreaterThan(6);
       for (const [, rel] of named) expect(have.has(rel), rel).toBe(true);
       for (const rel of Object.values<string>(json().icons)) expect(have.has(rel), rel).toBe(true);
@@ -137,9 +165,23 @@ describe(`release ${version} (${release})`, () => {
     expect(key, 'DCHUB_API_KEY: the key to look for').toBeTruthy();
     const open = path.join(tmp, 'open');
     for (const [name, cmd, args] of [
-      ['wheel', 'python3', ['-m', 'zipfile', '-e', path.join(release, `dchub_jupyterlab-${version}-py3-none-any.whl`), path.join(open, 'wheel')]],
+      [
+        'wheel',
+        'python3',
+        [
+          '-m',
+          'zipfile',
+          '-e',
+          path.join(release, `dchub_jupyterlab-${version}-py3-none-any.whl`),
+          path.join(open, 'wheel'),
+        ],
+      ],
       ['cli', 'tar', ['-xzf', path.join(release, `dchub-cli-${version}.tgz`), '-C', path.join(open, 'cli')]],
-      ['zip', 'python3', ['-m', 'zipfile', '-e', path.join(release, `dchub-excel-addin-${version}.zip`), path.join(open, 'zip')]],
+      [
+        'zip',
+        'python3',
+        ['-m', 'zipfile', '-e', path.join(release, `dchub-excel-addin-${version}.zip`), path.join(open, 'zip')],
+      ],
     ] as const) {
       mkdirSync(path.join(open, name), { recursive: true });
       execFileSync(cmd, args);

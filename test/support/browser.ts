@@ -8,7 +8,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -25,7 +32,10 @@ const TYPES: Record<string, string> = {
 export type HeadersFor = (rel: string) => Record<string, string> | undefined;
 
 /** A static file server on 127.0.0.1 over the given roots (first match wins). */
-export async function serveStatic(roots: string[], headersFor: HeadersFor = () => undefined): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveStatic(
+  roots: string[],
+  headersFor: HeadersFor = () => undefined,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     sendFile(roots, req, res, headersFor).catch(() => {
       if (!res.headersSent) res.writeHead(400);
@@ -38,14 +48,22 @@ export async function serveStatic(roots: string[], headersFor: HeadersFor = () =
 }
 
 /** Answers with the first root's file at the request's path (404 when none has it). */
-async function sendFile(roots: string[], req: IncomingMessage, res: ServerResponse, headersFor: HeadersFor): Promise<void> {
+async function sendFile(
+  roots: string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  headersFor: HeadersFor,
+): Promise<void> {
   const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
   for (const root of roots) {
     const file = path.resolve(root, rel);
     if (!file.startsWith(path.resolve(root))) break;
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...headersFor(rel) });
+      res.writeHead(200, {
+        'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        ...headersFor(rel),
+      });
       res.end(body);
       return;
     } catch {

@@ -124,7 +124,10 @@ export class DirectoryStore implements KeyValueStore {
       });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException | null)?.code;
-      if (code === 'ELOCKED') throw new Error(`the cache directory ${this.dir} stayed locked for ${LOCK_WAIT_MS / 1000} s (${fileNameOf(key)})`);
+      if (code === 'ELOCKED')
+        throw new Error(
+          `the cache directory ${this.dir} stayed locked for ${LOCK_WAIT_MS / 1000} s (${fileNameOf(key)})`,
+        );
       this.#giveUp(err);
       return this.update(key, change);
     }

@@ -1,5 +1,13 @@
 import { attachMeta, type CallOptions, type FetchMeta, type Fetched } from '../call.js';
-import { DchubError, NetworkError, NotCachedError, QuotaSpentError, RateLimitError, SchemaDriftError, ServerError } from '../errors.js';
+import {
+  DchubError,
+  NetworkError,
+  NotCachedError,
+  QuotaSpentError,
+  RateLimitError,
+  SchemaDriftError,
+  ServerError,
+} from '../errors.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
 import { cacheKey, fingerprint } from './keys.js';
@@ -43,7 +51,13 @@ interface InFlight {
 }
 
 /** Headers an answer needs when it is read back from the cache (a CSV page's total and tier too). */
-const KEPT_HEADERS = ['content-disposition', 'content-type', 'x-total-available', 'x-market-brief-tier', 'x-market-brief-mode'];
+const KEPT_HEADERS = [
+  'content-disposition',
+  'content-type',
+  'x-total-available',
+  'x-market-brief-tier',
+  'x-market-brief-mode',
+];
 
 /** Rejects with an AbortError when `signal` fires, without cancelling `p` for others. */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
@@ -77,10 +91,12 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: (
  */
 function staleReason(err: unknown): string | undefined {
   if (err instanceof QuotaSpentError) return 'daily limit reached';
-  if (err instanceof RateLimitError) return err.daily ? `daily limit reached${err.resetAt ? `, resets ${err.resetAt}` : ''}` : 'rate limited';
+  if (err instanceof RateLimitError)
+    return err.daily ? `daily limit reached${err.resetAt ? `, resets ${err.resetAt}` : ''}` : 'rate limited';
   if (err instanceof NetworkError) return err.timeout ? 'offline (no answer in time)' : 'offline';
   if (err instanceof ServerError) return 'service error'; // hosts show it as is ("cached 09:14, service error")
-  if (err instanceof SchemaDriftError) return `the service's answer was unusable: ${err.message.length > 120 ? `${err.message.slice(0, 119)}…` : err.message}`;
+  if (err instanceof SchemaDriftError)
+    return `the service's answer was unusable: ${err.message.length > 120 ? `${err.message.slice(0, 119)}…` : err.message}`;
   return undefined;
 }
 
@@ -98,7 +114,9 @@ export class CachedFetcher {
     const { path, params, body } = call;
     const { callerId, service } = this.deps;
     if (body !== undefined) return cacheKey(callerId, service, 'POST', `${path}#${fingerprint(JSON.stringify(body))}`);
-    const query = params ? new URLSearchParams([...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString() : '';
+    const query = params
+      ? new URLSearchParams([...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString()
+      : '';
     return cacheKey(callerId, service, 'GET', `${path}${query ? `?${query}` : ''}`);
   }
 
@@ -138,15 +156,31 @@ export class CachedFetcher {
   }
 
   /** Sends once, never cached (POSTs that change or cost something); the ledger still applies. */
-  async send<T>(method: 'get' | 'post', call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions = {}): Promise<Fetched<T>> {
+  async send<T>(
+    method: 'get' | 'post',
+    call: CallSpec,
+    decode: AnswerDecoder<T>,
+    opts: CallOptions = {},
+  ): Promise<Fetched<T>> {
     const warning = await this.#reserve();
     try {
-      const raw = await this.deps.send(method, call.path, { searchParams: call.params, json: call.body, signal: opts.signal });
+      const raw = await this.deps.send(method, call.path, {
+        searchParams: call.params,
+        json: call.body,
+        signal: opts.signal,
+      });
       await this.deps.ledger?.correct(raw.headers);
       const d = decode(raw, this.#ctx(call));
       const at = this.deps.now();
       const answer: StoredAnswer = { text: raw.text, storedAt: at, expiresAt: at, preview: d.preview !== undefined };
-      return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning, relay: this.#relayFacts(raw) });
+      return this.#deliver(d.value, answer, {
+        fromCache: false,
+        stale: false,
+        now: at,
+        notes: d,
+        extra: warning,
+        relay: this.#relayFacts(raw),
+      });
     } catch (err) {
       await this.#settleFailure(err);
       if (warning && err instanceof DchubError) err.allowance ??= warning;
@@ -159,9 +193,16 @@ export class CachedFetcher {
   }
 
   /** A stored answer decoded again (its notes with it), or undefined when it no longer reads. */
-  #readStored<T>(key: string, call: CallSpec, stored: StoredAnswer, decode: AnswerDecoder<T>, cache: ResponseCache): Decoded<T> | undefined {
+  #readStored<T>(
+    key: string,
+    call: CallSpec,
+    stored: StoredAnswer,
+    decode: AnswerDecoder<T>,
+    cache: ResponseCache,
+  ): Decoded<T> | undefined {
     const mem = cache.peek(key);
-    if (mem && mem.answer === stored) return { value: mem.value as T, warnings: mem.notes?.warnings ?? [], preview: mem.notes?.preview };
+    if (mem && mem.answer === stored)
+      return { value: mem.value as T, warnings: mem.notes?.warnings ?? [], preview: mem.notes?.preview };
     try {
       const d = decode({ status: 200, headers: new Headers(stored.headers ?? {}), text: stored.text }, this.#ctx(call));
       cache.remember(key, stored, d.value, d);
@@ -178,10 +219,19 @@ export class CachedFetcher {
     if (!stored || !d) throw new NotCachedError(call.path);
     const now = this.deps.now();
     const stale = stored.expiresAt <= now;
-    return this.#deliver(d.value, stored, { fromCache: true, stale, now, notes: d, ...(stale ? { reason: 'not refreshed in preview' } : {}) });
+    return this.#deliver(d.value, stored, {
+      fromCache: true,
+      stale,
+      now,
+      notes: d,
+      ...(stale ? { reason: 'not refreshed in preview' } : {}),
+    });
   }
 
-  /** The newest stored answer: memory's, unless it expired and the store (shared with other processes) holds a newer one. */
+  /**
+   * The newest stored answer: memory's, unless it expired and the store (shared with other processes) holds a newer
+   * one.
+   */
   async #stored(key: string, cache: ResponseCache): Promise<StoredAnswer | undefined> {
     const mem = cache.peek(key)?.answer;
     if (mem && (mem.expiresAt > this.deps.now() || !cache.store.shared)) return mem;
@@ -208,7 +258,9 @@ export class CachedFetcher {
       reason?: string;
       notes?: { warnings: string[]; preview?: FetchMeta['previewInfo'] };
       extra?: string;
-      /** The relay's account of the answer, which replaces this client's (it sent the request, the relay answered it). */
+      /**
+       * The relay's account of the answer, which replaces this client's (it sent the request, the relay answered it).
+       */
       relay?: AnswerFacts;
     },
   ): Fetched<T> {
@@ -248,11 +300,25 @@ export class CachedFetcher {
   async #settleFailure(err: unknown): Promise<void> {
     const ledger = this.deps.ledger;
     if (!ledger || err instanceof QuotaSpentError) return;
-    if ((err instanceof NetworkError && err.status === undefined) || (err instanceof DOMException && err.name === 'AbortError')) await ledger.release();
-    else if (err instanceof RateLimitError && (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached') await ledger.exhaust(err.resetAt);
+    if (
+      (err instanceof NetworkError && err.status === undefined) ||
+      (err instanceof DOMException && err.name === 'AbortError')
+    )
+      await ledger.release();
+    else if (
+      err instanceof RateLimitError &&
+      (err.body as { error?: string } | undefined)?.error === 'daily_limit_reached'
+    )
+      await ledger.exhaust(err.resetAt);
   }
 
-  async #fetchThrough<T>(key: string, call: CallSpec, decode: AnswerDecoder<T>, opts: CallOptions, cache: ResponseCache | undefined): Promise<Fetched<T>> {
+  async #fetchThrough<T>(
+    key: string,
+    call: CallSpec,
+    decode: AnswerDecoder<T>,
+    opts: CallOptions,
+    cache: ResponseCache | undefined,
+  ): Promise<Fetched<T>> {
     let stored = cache ? await this.#stored(key, cache) : undefined;
     const storedRead = stored && cache ? this.#readStored(key, call, stored, decode, cache) : undefined;
     if (!storedRead) stored = undefined;
@@ -263,10 +329,14 @@ export class CachedFetcher {
     }
     if (cache) cache.stats.misses++;
     // Another process asking the same question right now (the CLI's directory is shared): wait for its answer.
-    const claim = cache?.store.claim && !opts.refresh ? await cache.store.claim(key, { waitMs: this.deps.waitMs ?? 30_000, signal: opts.signal }) : undefined;
+    const claim =
+      cache?.store.claim && !opts.refresh
+        ? await cache.store.claim(key, { waitMs: this.deps.waitMs ?? 30_000, signal: opts.signal })
+        : undefined;
     if (claim === 'waited') {
       const theirs = await cache!.load(key);
-      const read = theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache!) : undefined;
+      const read =
+        theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache!) : undefined;
       if (theirs && read) {
         cache!.stats.hits++;
         return this.#deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
@@ -277,7 +347,13 @@ export class CachedFetcher {
       const landed = typeof claim === 'function' && cache ? await cache.load(key) : undefined;
       if (landed && landed.expiresAt > this.deps.now() && landed.storedAt !== stored?.storedAt) {
         const read = this.#readStored(key, call, landed, decode, cache!);
-        if (read) return this.#deliver(read.value, landed, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
+        if (read)
+          return this.#deliver(read.value, landed, {
+            fromCache: true,
+            stale: false,
+            now: this.deps.now(),
+            notes: read,
+          });
       }
       return await this.#send(key, call, decode, opts, cache, stored, storedRead);
     } finally {
@@ -300,7 +376,13 @@ export class CachedFetcher {
       const reason = staleReason(err);
       if (!stored || !storedRead || reason === undefined) throw err;
       cache!.stats.staleServed++;
-      return this.#deliver(storedRead.value, stored, { fromCache: true, stale: true, now: this.deps.now(), reason, notes: storedRead });
+      return this.#deliver(storedRead.value, stored, {
+        fromCache: true,
+        stale: true,
+        now: this.deps.now(),
+        reason,
+        notes: storedRead,
+      });
     };
     let warning: string | undefined;
     try {
@@ -324,10 +406,20 @@ export class CachedFetcher {
     await this.deps.ledger?.correct(raw.headers);
     const at = this.deps.now();
     if (raw.status === 304 && stored && storedRead) {
-      const refreshed: StoredAnswer = { ...stored, storedAt: at, expiresAt: at + lifetimeFor(call.path, at, storedRead.value) };
+      const refreshed: StoredAnswer = {
+        ...stored,
+        storedAt: at,
+        expiresAt: at + lifetimeFor(call.path, at, storedRead.value),
+      };
       cache!.stats.revalidated++;
       await cache!.save(key, refreshed, storedRead.value, storedRead);
-      return this.#deliver(storedRead.value, refreshed, { fromCache: true, stale: false, now: at, notes: storedRead, extra: warning });
+      return this.#deliver(storedRead.value, refreshed, {
+        fromCache: true,
+        stale: false,
+        now: at,
+        notes: storedRead,
+        extra: warning,
+      });
     }
     let d: Decoded<T>;
     try {
@@ -356,7 +448,14 @@ export class CachedFetcher {
     // A preview is stored as a preview (so it is never served as full data), under this caller only;
     // an answer that echoes the key is never written down.
     if (cache && (this.deps.mayStore?.(raw.text) ?? true)) await cache.save(key, answer, d.value, d);
-    return this.#deliver(d.value, answer, { fromCache: false, stale: false, now: at, notes: d, extra: warning, relay: this.#relayFacts(raw) });
+    return this.#deliver(d.value, answer, {
+      fromCache: false,
+      stale: false,
+      now: at,
+      notes: d,
+      extra: warning,
+      relay: this.#relayFacts(raw),
+    });
   }
 
   /** How the relay obtained this answer; only a relayed client asks (the service's headers are never read so). */

@@ -134,7 +134,15 @@ export class QuotaLedger {
     return this.#mutate((s) => Math.max(0, s.limit - s.used), { read: true });
   }
 
-  async snapshot(): Promise<{ day: string; used: number; limit: number; tier: string; confirmed: boolean; remaining: number; resetsAt: string }> {
+  async snapshot(): Promise<{
+    day: string;
+    used: number;
+    limit: number;
+    tier: string;
+    confirmed: boolean;
+    remaining: number;
+    resetsAt: string;
+  }> {
     const now = this.#now();
     return this.#mutate(
       (s) => ({

@@ -38,10 +38,18 @@ export function readAnswerHeader(headers: Headers): AnswerFacts | undefined {
   } catch {
     return undefined;
   }
-  if (!f || typeof f !== 'object' || typeof f.from_cache !== 'boolean' || typeof f.stale !== 'boolean' || !isAge(f.age_ms)) return undefined;
+  if (
+    !f ||
+    typeof f !== 'object' ||
+    typeof f.from_cache !== 'boolean' ||
+    typeof f.stale !== 'boolean' ||
+    !isAge(f.age_ms)
+  )
+    return undefined;
   if (!optionalText(f.reason) || !optionalText(f.allowance)) return undefined;
   const d = f.derived_from as Record<string, unknown> | undefined;
-  if (d !== undefined && !(d && typeof d.path === 'string' && typeof d.query === 'string' && isAge(d.ageMs))) return undefined;
+  if (d !== undefined && !(d && typeof d.path === 'string' && typeof d.query === 'string' && isAge(d.ageMs)))
+    return undefined;
   return {
     fromCache: f.from_cache,
     stale: f.stale,

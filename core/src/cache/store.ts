@@ -132,7 +132,9 @@ export class OfficeRuntimeStore implements KeyValueStore {
           list = [];
         }
         const pairs = Array.isArray(list)
-          ? list.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number')
+          ? list.filter(
+              (e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number',
+            )
           : [];
         return (this.#index ??= new Map(pairs));
       },

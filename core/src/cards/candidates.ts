@@ -23,7 +23,11 @@ function metrics(properties: unknown, prefix: string, out: Rec): void {
   for (const [k, v] of Object.entries(properties)) {
     if (!isRec(v) || k === 'id') continue;
     if (v.type === 'Entity') metrics(v.properties, `${prefix}${k}.`, out);
-    else if ((v.type === 'Double' || v.type === 'FormattedNumber') && typeof v.basicValue === 'number' && Number.isFinite(v.basicValue)) {
+    else if (
+      (v.type === 'Double' || v.type === 'FormattedNumber') &&
+      typeof v.basicValue === 'number' &&
+      Number.isFinite(v.basicValue)
+    ) {
       if (!DATE_FORMATS.has(String(v.numberFormat))) out[`${prefix}${k}`] = v.basicValue;
     }
   }
@@ -47,7 +51,11 @@ export function cardCandidates(range: unknown, name = 'candidates'): Rec[] | und
   const out: Rec[] = [];
   for (const c of cells) {
     if (blank(c)) continue;
-    if (!isCard(c)) throw new ValidationError(name, 'mixes cards with other values: give a range of site or project cards, or a table with a header row');
+    if (!isCard(c))
+      throw new ValidationError(
+        name,
+        'mixes cards with other values: give a range of site or project cards, or a table with a header row',
+      );
     const rec: Rec = { id: idOf(c) };
     metrics(c.properties, '', rec);
     out.push(rec);

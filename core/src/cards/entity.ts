@@ -1,5 +1,13 @@
 import { previewSentence, type PreviewInfo } from '../preview.js';
-import { dateOfTime, text, withMetadata, type CardHost, type CardSection, type CardValue, type EntityValue } from './values.js';
+import {
+  dateOfTime,
+  text,
+  withMetadata,
+  type CardHost,
+  type CardSection,
+  type CardValue,
+  type EntityValue,
+} from './values.js';
 
 /**
  * One card (an Excel entity value) from its properties and a layout stated once per kind: the title
@@ -13,7 +21,9 @@ export interface CardContext {
   host: CardHost;
   /** When the answer was fetched (ms since 1970): the card's `as_of`. */
   retrievedAt?: number;
-  /** One line when the answer was served from the cache after a failure, e.g. "cached 3 h ago (09:14), service error". */
+  /**
+   * One line when the answer was served from the cache after a failure, e.g. "cached 3 h ago (09:14), service error".
+   */
   stale?: string;
   /** What a gated preview withholds. */
   preview?: PreviewInfo;

@@ -1,7 +1,26 @@
 import { DCPI_CITATION } from '../briefs.js';
 import { DCPI_INPUT_FIELDS, type DcpiLeaderboardT } from '../schemas/markets.js';
-import { SOURCE_SECTION, entity, idValue, provenanceProperties, retrieved, summaryOf, type CardContext, type SectionSpec } from './entity.js';
-import { date, number, shown, text, withMetadata, type Attribution, type CardValue, type EntityValue, type FormatName } from './values.js';
+import {
+  SOURCE_SECTION,
+  entity,
+  idValue,
+  provenanceProperties,
+  retrieved,
+  summaryOf,
+  type CardContext,
+  type SectionSpec,
+} from './entity.js';
+import {
+  date,
+  number,
+  shown,
+  text,
+  withMetadata,
+  type Attribution,
+  type CardValue,
+  type EntityValue,
+  type FormatName,
+} from './values.js';
 
 /**
  * Market cards: one market's DC Hub Power Index (DCPI) — verdict, scores, time to power, the power
@@ -14,7 +33,12 @@ import { date, number, shown, text, withMetadata, type Attribution, type CardVal
 const CC_BY = 'https://creativecommons.org/licenses/by/4.0/';
 
 export function dcpiAttribution(address: string): Attribution {
-  return { sourceText: 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud', sourceAddress: address, licenseText: 'CC-BY-4.0', licenseAddress: CC_BY };
+  return {
+    sourceText: 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud',
+    sourceAddress: address,
+    licenseText: 'CC-BY-4.0',
+    licenseAddress: CC_BY,
+  };
 }
 
 /** DCPI members shown as numbers, with their formats (API names, so `=A1.composite_score` needs no brackets). */
@@ -44,7 +68,17 @@ const LISTS: ReadonlyArray<[string, string]> = [
 ];
 
 const SECTIONS: readonly SectionSpec[] = [
-  { headline: true, properties: ['verdict', 'composite_score', 'excess_power_score', 'constraint_score', 'time_to_power_months', 'rank'] },
+  {
+    headline: true,
+    properties: [
+      'verdict',
+      'composite_score',
+      'excess_power_score',
+      'constraint_score',
+      'time_to_power_months',
+      'rank',
+    ],
+  },
   { title: 'Market', properties: ['market_slug', 'state', 'iso', 'latitude', 'longitude', 'quality_score'] },
   { title: 'Power', properties: [...DCPI_INPUT_FIELDS, 'avg_kwh_cents'] },
   { title: 'Risks', properties: ['top_risks', 'top_opportunities', 'reasoning'] },

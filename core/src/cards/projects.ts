@@ -1,7 +1,27 @@
 import { QUEUE_COLUMNS } from '../queue.js';
 import type { QueueRecordT, QueueResultT } from '../schemas/queue.js';
-import { SOURCE_SECTION, entity, idValue, provenanceProperties, retrieved, summaryOf, type CardContext } from './entity.js';
-import { bool, date, number, shown, text, withMetadata, type Attribution, type CardHost, type CardValue, type EntityValue, type FormatName } from './values.js';
+import {
+  SOURCE_SECTION,
+  entity,
+  idValue,
+  provenanceProperties,
+  retrieved,
+  summaryOf,
+  type CardContext,
+} from './entity.js';
+import {
+  bool,
+  date,
+  number,
+  shown,
+  text,
+  withMetadata,
+  type Attribution,
+  type CardHost,
+  type CardValue,
+  type EntityValue,
+  type FormatName,
+} from './values.js';
 
 /**
  * Project cards: one interconnection-queue survivor each — its name and MW as the cell's text,
@@ -30,7 +50,11 @@ function argsCard(name: string, args: Rec, host: CardHost): EntityValue {
   for (const [k, v] of Object.entries(args)) {
     if (typeof v === 'boolean') properties[k] = bool(v);
     else if (typeof v === 'number')
-      properties[k] = number(v, k === 'capacity_mw' ? 'mw' : k === 'lat' || k === 'lon' || k === 'lng' ? 'degrees' : 'score', host);
+      properties[k] = number(
+        v,
+        k === 'capacity_mw' ? 'mw' : k === 'lat' || k === 'lon' || k === 'lng' ? 'degrees' : 'score',
+        host,
+      );
     else if (typeof v === 'string') properties[k] = text(v);
   }
   const shownArgs = Object.entries(args)
@@ -38,7 +62,12 @@ function argsCard(name: string, args: Rec, host: CardHost): EntityValue {
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(', ');
   return entity(
-    { text: `${name}(${shownArgs})`, icon: 'Code', properties: { name: text(name), ...properties }, sections: [{ properties: Object.keys(properties) }] },
+    {
+      text: `${name}(${shownArgs})`,
+      icon: 'Code',
+      properties: { name: text(name), ...properties },
+      sections: [{ properties: Object.keys(properties) }],
+    },
     host,
   );
 }
@@ -80,7 +109,8 @@ export function projectCard(p: QueueRecordT, r: QueueResultT, ctx: CardContext):
     const f = FORMATS_OF[k];
     props[k] = f ? number(rec[k], f, host) : k === 'queue_date' ? date(rec[k], host) : text(rec[k]);
   }
-  if (isRec(rec.site_evaluation_handoff)) props.site_evaluation_handoff = handoffCard(rec.site_evaluation_handoff, host);
+  if (isRec(rec.site_evaluation_handoff))
+    props.site_evaluation_handoff = handoffCard(rec.site_evaluation_handoff, host);
   const name = str(p.project_name) ?? p.queue_id;
   const mw = shown(p.capacity_mw, 0);
   const about = [p.iso, str(p.state), str(p.fuel_type), str(p.queue_status)].filter(Boolean).join(' · ');
@@ -96,12 +126,20 @@ export function projectCard(p: QueueRecordT, r: QueueResultT, ctx: CardContext):
         summary: text(summaryOf(about, ctx)),
         ...props,
         // The licence once per card, on its citation: a column of 1,000 cards stays within Excel on the web's 5 MB.
-        citation: withMetadata(text(`${citation.replace(/[.\s]+$/, '')}.${retrieved(ctx)}`), { attribution: [queueAttribution(r)] }),
+        citation: withMetadata(text(`${citation.replace(/[.\s]+$/, '')}.${retrieved(ctx)}`), {
+          attribution: [queueAttribution(r)],
+        }),
         ...provenanceProperties(ctx),
       },
       sections: [
-        { headline: true, properties: ['capacity_mw', 'queue_status', 'estimated_ttp_months', 'fuel_type', 'fuel_class'] },
-        { title: 'Location', properties: ['state', 'county', 'poi_name', 'lat', 'lng', 'coordinate_precision', 'fiber_km'] },
+        {
+          headline: true,
+          properties: ['capacity_mw', 'queue_status', 'estimated_ttp_months', 'fuel_type', 'fuel_class'],
+        },
+        {
+          title: 'Location',
+          properties: ['state', 'county', 'poi_name', 'lat', 'lng', 'coordinate_precision', 'fiber_km'],
+        },
         { title: 'Queue', properties: ['queue_id', 'iso', 'queue_date', 'project_name', 'candidate_id'] },
         { title: 'Site evaluation', properties: ['site_evaluation_handoff'] },
         SOURCE_SECTION(['citation']),
@@ -112,4 +150,5 @@ export function projectCard(p: QueueRecordT, r: QueueResultT, ctx: CardContext):
 }
 
 /** The survivors of a queue answer as cards, in the answer's order. */
-export const projectCards = (r: QueueResultT, ctx: CardContext): EntityValue[] => r.results.map((p) => projectCard(p, r, ctx));
+export const projectCards = (r: QueueResultT, ctx: CardContext): EntityValue[] =>
+  r.results.map((p) => projectCard(p, r, ctx));

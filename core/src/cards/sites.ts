@@ -1,6 +1,25 @@
 import type { SiteScoreT } from '../schemas/sites.js';
-import { SOURCE_SECTION, entity, idValue, provenanceProperties, retrieved, summaryOf, type CardContext } from './entity.js';
-import { blank, bool, number, shown, text, withMetadata, type CardHost, type CardValue, type EntityValue, type FormatName } from './values.js';
+import {
+  SOURCE_SECTION,
+  entity,
+  idValue,
+  provenanceProperties,
+  retrieved,
+  summaryOf,
+  type CardContext,
+} from './entity.js';
+import {
+  blank,
+  bool,
+  number,
+  shown,
+  text,
+  withMetadata,
+  type CardHost,
+  type CardValue,
+  type EntityValue,
+  type FormatName,
+} from './values.js';
 
 /**
  * Site cards: a location's site score — overall score and interpretation, location, the sub-scores,
@@ -38,7 +57,14 @@ function numbers(r: Rec, spec: ReadonlyArray<[string, FormatName]>, host: CardHo
 }
 
 /** A nested card (no provider: the top-level card names it). */
-function nested(name: string, label: string, icon: string, properties: Record<string, CardValue>, host: CardHost, table = false): EntityValue {
+function nested(
+  name: string,
+  label: string,
+  icon: string,
+  properties: Record<string, CardValue>,
+  host: CardHost,
+  table = false,
+): EntityValue {
   return entity(
     {
       text: label,
@@ -60,7 +86,11 @@ function fiberCard(fiber: Rec, host: CardHost): EntityValue {
   const carriers = Array.isArray(fiber.top_carriers)
     ? fiber.top_carriers
         .filter(isRec)
-        .map((c) => [str(c.carrier), typeof c.distance_km === 'number' ? `${shown(c.distance_km, 1)} km` : undefined].filter(Boolean).join(' '))
+        .map((c) =>
+          [str(c.carrier), typeof c.distance_km === 'number' ? `${shown(c.distance_km, 1)} km` : undefined]
+            .filter(Boolean)
+            .join(' '),
+        )
         .join('; ')
     : undefined;
   const props: Record<string, CardValue> = {
@@ -71,7 +101,13 @@ function fiberCard(fiber: Rec, host: CardHost): EntityValue {
     ...(carriers !== undefined ? { top_carriers: text(carriers) } : {}),
   };
   const score = shown(fiber.connectivity_score, 1);
-  return nested('Fiber', ['Fiber', score, str(fiber.near_net_bucket)].filter(Boolean).join(' · '), 'Connector', props, host);
+  return nested(
+    'Fiber',
+    ['Fiber', score, str(fiber.near_net_bucket)].filter(Boolean).join(' · '),
+    'Connector',
+    props,
+    host,
+  );
 }
 
 function nearbyCard(nearby: Rec, host: CardHost): EntityValue {
@@ -90,7 +126,8 @@ function capacityCard(c: Rec, host: CardHost): EntityValue {
 }
 
 /** A point as the card names it: `39.04, -77.49`. */
-const point = (lat: unknown, lon: unknown) => `${typeof lat === 'number' ? lat : '?'}, ${typeof lon === 'number' ? lon : '?'}`;
+const point = (lat: unknown, lon: unknown) =>
+  `${typeof lat === 'number' ? lat : '?'}, ${typeof lon === 'number' ? lon : '?'}`;
 
 /** One site's card from its site-score answer. */
 export function siteCard(s: SiteScoreT, ctx: CardContext): EntityValue {

@@ -94,21 +94,31 @@ export const blank = (): StringValue => ({ type: 'String', basicValue: '' });
 
 export function text(v: unknown): StringValue {
   if (v === null || v === undefined) return blank();
-  const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? '');
+  const s =
+    typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? '');
   return { type: 'String', basicValue: s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s };
 }
 
-export const bool = (v: unknown): BooleanValue | StringValue => (typeof v === 'boolean' ? { type: 'Boolean', basicValue: v } : blank());
+export const bool = (v: unknown): BooleanValue | StringValue =>
+  typeof v === 'boolean' ? { type: 'Boolean', basicValue: v } : blank();
 
 /** A number with its format: `numberFormat` on a Double at ExcelApi 1.19, the older FormattedNumber below it. */
-export function number(v: unknown, format: FormatName, host: CardHost): DoubleValue | FormattedNumberValue | StringValue {
+export function number(
+  v: unknown,
+  format: FormatName,
+  host: CardHost,
+): DoubleValue | FormattedNumberValue | StringValue {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
   if (!Number.isFinite(n)) return blank();
   const numberFormat = FORMATS[format];
-  return host.excelApi119 ? { type: 'Double', basicValue: n, numberFormat } : { type: 'FormattedNumber', basicValue: n, numberFormat };
+  return host.excelApi119
+    ? { type: 'Double', basicValue: n, numberFormat }
+    : { type: 'FormattedNumber', basicValue: n, numberFormat };
 }
 
-/** An ISO date or timestamp as an Excel date with a fixed format (UTC): `yyyy-mm-dd hh:mm`, or `yyyy-mm-dd` for a day. */
+/**
+ * An ISO date or timestamp as an Excel date with a fixed format (UTC): `yyyy-mm-dd hh:mm`, or `yyyy-mm-dd` for a day.
+ */
 export function date(iso: unknown, host: CardHost): CardValue {
   if (typeof iso !== 'string') return blank();
   const serial = excelSerial(iso.trim());
@@ -123,13 +133,20 @@ export function withMetadata<T extends CardValue>(v: T, meta: PropertyMetadata |
   return meta ? { ...v, propertyMetadata: meta } : v;
 }
 
-/** One formatter per number of digits: toLocaleString with options builds a new one on every call (about a millisecond a card). */
+/**
+ * One formatter per number of digits: toLocaleString with options builds a new one on every call (about a millisecond a
+ * card).
+ */
 const FORMATTERS = new Map<number, Intl.NumberFormat>();
 
 /** A number as the cards' text shows it (`65.8`, `2,568`). */
 export function shown(v: unknown, digits: number): string | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
   let f = FORMATTERS.get(digits);
-  if (!f) FORMATTERS.set(digits, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  if (!f)
+    FORMATTERS.set(
+      digits,
+      (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })),
+    );
   return f.format(v);
 }

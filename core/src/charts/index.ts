@@ -23,7 +23,17 @@ export { lacksCoordinates, leaderboardSummary, withMarketCoordinates } from './m
 export { queueMixSummary, queueMixTotals } from './queue.js';
 export { rankingSummary } from './sites.js';
 export { GEO_NOTICE } from './geo.js';
-export { leaderboard, marketQuadrant, marketsMap, marketTimeToPower, queueMap, queueMix, queueTimeToPower, ranking, siteScore };
+export {
+  leaderboard,
+  marketQuadrant,
+  marketsMap,
+  marketTimeToPower,
+  queueMap,
+  queueMix,
+  queueTimeToPower,
+  ranking,
+  siteScore,
+};
 export { POINT_SELECTION, SELECTABLE_CHARTS, STORE_TUPLES_MAX, selectedRows, selectionStore } from './select.js';
 
 /** Options a chart may take: the user's time-to-power limit, how many to show, a ranking's weights. */
@@ -34,7 +44,9 @@ export interface ChartOptions {
 }
 
 /** Every chart by name (the names the Python API's `charts` module and the hosts use), and what it draws from. */
-export const CHARTS: Readonly<Record<string, { from: string; build: (d: ChartData, o: ChartOptions) => VegaLiteSpec | Promise<VegaLiteSpec> }>> = {
+export const CHARTS: Readonly<
+  Record<string, { from: string; build: (d: ChartData, o: ChartOptions) => VegaLiteSpec | Promise<VegaLiteSpec> }>
+> = {
   queue_map: { from: 'refined queue', build: (d) => queueMap(d) },
   queue_mix: { from: 'refined queue', build: (d) => queueMix(d) },
   queue_time_to_power: { from: 'refined queue', build: (d, o) => queueTimeToPower(d, o) },
@@ -49,7 +61,11 @@ export const CHARTS: Readonly<Record<string, { from: string; build: (d: ChartDat
 /** A chart by name; an unknown name is refused with the known ones. */
 export async function buildChart(name: string, data: ChartData, options: ChartOptions = {}): Promise<VegaLiteSpec> {
   const chart = Object.prototype.hasOwnProperty.call(CHARTS, name) ? CHARTS[name] : undefined;
-  if (!chart) throw new ValidationError('chart', `unknown chart ${JSON.stringify(name)}; one of ${Object.keys(CHARTS).join(', ')}`);
+  if (!chart)
+    throw new ValidationError(
+      'chart',
+      `unknown chart ${JSON.stringify(name)}; one of ${Object.keys(CHARTS).join(', ')}`,
+    );
   return chart.build(data, options);
 }
 

@@ -105,7 +105,12 @@ export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLite
     width: 480,
     ctx: d,
     notes: omittedNote(all.length - scored.length, all.length, NO_SCORE),
-    facts: { chart: 'leaderboard', rows: all.length, drawn: shown.length, omitted: { no_score: all.length - scored.length } },
+    facts: {
+      chart: 'leaderboard',
+      rows: all.length,
+      drawn: shown.length,
+      omitted: { no_score: all.length - scored.length },
+    },
   });
 }
 
@@ -164,7 +169,12 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
     width: 640,
     ctx: d,
     notes: omittedNote(all.length - placed.length, all.length, 'markets have no coordinates'),
-    facts: { chart: 'markets_map', rows: all.length, drawn: placed.length, omitted: { no_coordinates: all.length - placed.length } },
+    facts: {
+      chart: 'markets_map',
+      rows: all.length,
+      drawn: placed.length,
+      omitted: { no_coordinates: all.length - placed.length },
+    },
   });
 }
 
@@ -172,7 +182,10 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
 export function marketQuadrant(d: ChartData): VegaLiteSpec {
   const all = d.rows.map(marketOf);
   const both = all.filter((m) => m.excess !== undefined && m.constraint !== undefined);
-  const mid = (v: number) => ({ data: { values: [{ v }] }, mark: { type: 'rule', color: '#999999', strokeDash: [2, 2] } });
+  const mid = (v: number) => ({
+    data: { values: [{ v }] },
+    mark: { type: 'rule', color: '#999999', strokeDash: [2, 2] },
+  });
   const view: VegaLiteSpec = {
     width: 420,
     height: 420,
@@ -183,8 +196,18 @@ export function marketQuadrant(d: ChartData): VegaLiteSpec {
         data: { values: both },
         mark: { type: 'point', filled: true, size: 80, opacity: 0.85 },
         encoding: {
-          x: { field: 'excess', type: 'quantitative', title: 'Excess power score (0–100)', scale: { domain: [0, 100] } },
-          y: { field: 'constraint', type: 'quantitative', title: 'Constraint score (0–100, higher is more constrained)', scale: { domain: [0, 100] } },
+          x: {
+            field: 'excess',
+            type: 'quantitative',
+            title: 'Excess power score (0–100)',
+            scale: { domain: [0, 100] },
+          },
+          y: {
+            field: 'constraint',
+            type: 'quantitative',
+            title: 'Constraint score (0–100, higher is more constrained)',
+            scale: { domain: [0, 100] },
+          },
           color: verdictColor(),
           shape: verdictShape(),
           tooltip,
@@ -198,8 +221,17 @@ export function marketQuadrant(d: ChartData): VegaLiteSpec {
     view,
     width: 420,
     ctx: d,
-    notes: omittedNote(all.length - both.length, all.length, 'markets lack an excess-power or constraint score (free keys get null scores)'),
-    facts: { chart: 'market_quadrant', rows: all.length, drawn: both.length, omitted: { no_scores: all.length - both.length } },
+    notes: omittedNote(
+      all.length - both.length,
+      all.length,
+      'markets lack an excess-power or constraint score (free keys get null scores)',
+    ),
+    facts: {
+      chart: 'market_quadrant',
+      rows: all.length,
+      drawn: both.length,
+      omitted: { no_scores: all.length - both.length },
+    },
   });
 }
 
@@ -223,6 +255,11 @@ export function marketTimeToPower(d: ChartData, opts: { maxTtpMonths?: number; t
     width: 480,
     ctx: d,
     notes: omittedNote(all.length - known.length, all.length, 'markets have no time to power'),
-    facts: { chart: 'market_time_to_power', rows: all.length, drawn: shown.length, omitted: { no_estimate: all.length - known.length } },
+    facts: {
+      chart: 'market_time_to_power',
+      rows: all.length,
+      drawn: shown.length,
+      omitted: { no_estimate: all.length - known.length },
+    },
   });
 }

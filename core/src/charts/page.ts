@@ -9,7 +9,8 @@ export function chartPage(spec: VegaLiteSpec, scripts: { vega: string; vegaLite:
   const t = (spec.title as { text?: unknown } | undefined)?.text;
   const title = typeof t === 'string' ? t : 'DC Hub chart';
   const description = typeof spec.description === 'string' ? spec.description : title;
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const escape = (s: string) =>
+    s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   // `</script` inside inline code or data would end the element early.
   const inline = (s: string) => s.replace(/<\/script/gi, '<\\/script');
   return `<!doctype html>

@@ -47,7 +47,11 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
   const notes = [
     ...omittedNote(noCoords, d.rows.length, 'projects have no coordinates'),
     ...omittedNote(offMap, d.rows.length, 'projects lie outside the map (territories)'),
-    ...(noMw ? [`${noMw.toLocaleString('en-US')} of ${d.rows.length.toLocaleString('en-US')} projects have no capacity (drawn smallest).`] : []),
+    ...(noMw
+      ? [
+          `${noMw.toLocaleString('en-US')} of ${d.rows.length.toLocaleString('en-US')} projects have no capacity (drawn smallest).`,
+        ]
+      : []),
   ];
   const view: VegaLiteSpec = {
     width: MAP_WIDTH,
@@ -65,7 +69,13 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
         encoding: {
           longitude: { field: 'lon', type: 'quantitative' },
           latitude: { field: 'lat', type: 'quantitative' },
-          size: { condition: { test: '!isValid(datum.mw)', value: 8 }, field: 'mw', type: 'quantitative', title: 'Capacity (MW)', scale: { range: [8, 360] } },
+          size: {
+            condition: { test: '!isValid(datum.mw)', value: 8 },
+            field: 'mw',
+            type: 'quantitative',
+            title: 'Capacity (MW)',
+            scale: { range: [8, 360] },
+          },
           color: fuelColor(),
           shape: {
             field: 'location',
@@ -96,7 +106,12 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
     width: MAP_WIDTH,
     ctx: d,
     notes,
-    facts: { chart: 'queue_map', rows: d.rows.length, drawn: points.length, omitted: { no_coordinates: noCoords, outside_map: offMap } },
+    facts: {
+      chart: 'queue_map',
+      rows: d.rows.length,
+      drawn: points.length,
+      omitted: { no_coordinates: noCoords, outside_map: offMap },
+    },
   });
 }
 
@@ -105,7 +120,10 @@ export const QUEUE_MW_TITLE = 'Queued capacity (MW)';
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** MW and projects per ISO and fuel group (core's `fuelGroup`); projects without a capacity are counted apart. */
-export function queueMixTotals(rows: ChartData['rows']): { totals: Array<{ iso: string; fuel_group: FuelGroup; mw: number; projects: number }>; noMw: number } {
+export function queueMixTotals(rows: ChartData['rows']): {
+  totals: Array<{ iso: string; fuel_group: FuelGroup; mw: number; projects: number }>;
+  noMw: number;
+} {
   const sums = new Map<string, { iso: string; fuel_group: FuelGroup; mw: number; projects: number }>();
   let noMw = 0;
   for (const r of rows) {
@@ -212,7 +230,12 @@ export function monthsBars(opts: {
             ],
           },
         };
-  return { width: 480, height: Math.max(120, 18 * opts.values.length), data: { values: opts.values }, layer: rule ? [bars, rule] : [bars] };
+  return {
+    width: 480,
+    height: Math.max(120, 18 * opts.values.length),
+    data: { values: opts.values },
+    layer: rule ? [bars, rule] : [bars],
+  };
 }
 
 /** Median estimated months to power per ISO of the survivors, against `maxTtpMonths`. */
@@ -252,6 +275,11 @@ export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } =
     width: 480,
     ctx: d,
     notes: omittedNote(missing, d.rows.length, 'projects have no time-to-power estimate'),
-    facts: { chart: 'queue_time_to_power', rows: d.rows.length, drawn: values.length, omitted: { no_estimate: missing } },
+    facts: {
+      chart: 'queue_time_to_power',
+      rows: d.rows.length,
+      drawn: values.length,
+      omitted: { no_estimate: missing },
+    },
   });
 }

@@ -44,7 +44,9 @@ export const STORE_TUPLES_MAX = 100;
  * STORE_TUPLES_MAX; beyond, one tuple enumerating them all (5,370 rows: 0.1 s to draw instead of
  * 1.5 s), where a shift-click adds a point but cannot take one of them out.
  */
-export function selectionStore(rows: Iterable<number>): Array<{ unit: string; fields: typeof FIELDS; values: [number] | [number[]] }> {
+export function selectionStore(
+  rows: Iterable<number>,
+): Array<{ unit: string; fields: typeof FIELDS; values: [number] | [number[]] }> {
   const unique = [...new Set(rows)];
   if (unique.length > STORE_TUPLES_MAX) return [{ unit: POINT_SELECTION.unit, fields: FIELDS, values: [unique] }];
   return unique.map((row) => ({ unit: POINT_SELECTION.unit, fields: FIELDS, values: [row] }));
@@ -52,6 +54,9 @@ export function selectionStore(rows: Iterable<number>): Array<{ unit: string; fi
 
 /** The rows of a `pick` signal's value (`{row: [...]}`), in order, without repeats; nothing selected gives []. */
 export function selectedRows(value: unknown): number[] {
-  const rows = value && typeof value === 'object' ? (value as Record<string, unknown>)[POINT_SELECTION.field] : undefined;
-  return Array.isArray(rows) ? [...new Set(rows.filter((r): r is number => typeof r === 'number' && Number.isInteger(r) && r >= 0))] : [];
+  const rows =
+    value && typeof value === 'object' ? (value as Record<string, unknown>)[POINT_SELECTION.field] : undefined;
+  return Array.isArray(rows)
+    ? [...new Set(rows.filter((r): r is number => typeof r === 'number' && Number.isInteger(r) && r >= 0))]
+    : [];
 }

@@ -7,7 +7,8 @@ import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary
  */
 
 /** A candidate as the charts name it: `#1 Name`. */
-const candidateName = (r: Record<string, unknown>) => `#${field(r, 'rank') ?? '?'} ${label(r, 'project_name', 'name', 'id') ?? ''}`.trim();
+const candidateName = (r: Record<string, unknown>) =>
+  `#${field(r, 'rank') ?? '?'} ${label(r, 'project_name', 'name', 'id') ?? ''}`.trim();
 const SCORE_TITLE = 'Objective score (0–100)';
 const RANKING_TITLE = 'Why the ranking came out this way';
 const NO_OBJECTIVE = 'candidates carry no objective';
@@ -31,7 +32,9 @@ function contributions(d: ChartData, opts: { objectives?: Record<string, number>
       ];
   const weight = (m: string) => Math.abs(opts.objectives?.[m] ?? 1);
   const ranked = d.rows.filter((r) => field(r, 'objective_score') !== undefined);
-  const shown = [...ranked].sort((a, b) => (field(a, 'rank') ?? Infinity) - (field(b, 'rank') ?? Infinity)).slice(0, opts.top ?? 15);
+  const shown = [...ranked]
+    .sort((a, b) => (field(a, 'rank') ?? Infinity) - (field(b, 'rank') ?? Infinity))
+    .slice(0, opts.top ?? 15);
   const values: Record<string, unknown>[] = [];
   for (const r of shown) {
     const norms = metrics.map((m) => [m, field(r, `norm_${m}`)] as const).filter(([, n]) => n !== undefined);
@@ -55,10 +58,19 @@ function contributions(d: ChartData, opts: { objectives?: Record<string, number>
  * A ranking as a table, one row per candidate in rank order: with the objectives' weights, each
  * objective's contribution (stacked, they make the score); without them, the objective score alone.
  */
-export function rankingSummary(d: ChartData, opts: { objectives?: Record<string, number>; top?: number } = {}): ChartSummary {
+export function rankingSummary(
+  d: ChartData,
+  opts: { objectives?: Record<string, number>; top?: number } = {},
+): ChartSummary {
   const { metrics, ranked, shown, values } = contributions(d, opts);
   const notes = omittedNote(d.rows.length - ranked.length, d.rows.length, NO_OBJECTIVE);
-  const base = { chart: 'ranking', categoryTitle: 'Candidate', valueTitle: SCORE_TITLE, valueRange: [0, 100] as [number, number], notes };
+  const base = {
+    chart: 'ranking',
+    categoryTitle: 'Candidate',
+    valueTitle: SCORE_TITLE,
+    valueRange: [0, 100] as [number, number],
+    notes,
+  };
   if (!opts.objectives) {
     return {
       ...base,
@@ -70,7 +82,8 @@ export function rankingSummary(d: ChartData, opts: { objectives?: Record<string,
       stacked: false,
     };
   }
-  const share = (c: string, m: string) => (values.find((v) => v.candidate === c && v.metric === m)?.contribution as number | undefined) ?? 0;
+  const share = (c: string, m: string) =>
+    (values.find((v) => v.candidate === c && v.metric === m)?.contribution as number | undefined) ?? 0;
   return {
     ...base,
     title: RANKING_TITLE,
@@ -93,7 +106,12 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
     encoding: {
       y: { field: 'candidate', type: 'nominal', title: 'Candidate', sort: { field: 'rank', order: 'ascending' } },
       x: { aggregate: 'sum', field: 'contribution', type: 'quantitative', title: SCORE_TITLE },
-      color: { field: 'metric', type: 'nominal', title: 'Objective', scale: { domain: metrics, range: METRIC_COLORS.slice(0, Math.max(1, metrics.length)) } },
+      color: {
+        field: 'metric',
+        type: 'nominal',
+        title: 'Objective',
+        scale: { domain: metrics, range: METRIC_COLORS.slice(0, Math.max(1, metrics.length)) },
+      },
       tooltip: [
         { field: 'candidate', title: 'Candidate' },
         { field: 'metric', title: 'Objective' },
@@ -112,14 +130,21 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
     width: 480,
     ctx: d,
     notes: omittedNote(d.rows.length - ranked.length, d.rows.length, NO_OBJECTIVE),
-    facts: { chart: 'ranking', rows: d.rows.length, drawn: shown.length, omitted: { no_objective: d.rows.length - ranked.length } },
+    facts: {
+      chart: 'ranking',
+      rows: d.rows.length,
+      drawn: shown.length,
+      omitted: { no_objective: d.rows.length - ranked.length },
+    },
   });
 }
 
 /** A member of a site-score record, nested (`scores.fiber_connectivity` as an object path) or flattened. */
 function member(r: Record<string, unknown>, path: string): unknown {
   if (path in r) return r[path];
-  return path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), r);
+  return path
+    .split('.')
+    .reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), r);
 }
 
 const COMPONENTS: Array<[string, string]> = [
@@ -134,7 +159,9 @@ const COMPONENTS: Array<[string, string]> = [
 export function siteScore(d: ChartData): VegaLiteSpec {
   const r = d.rows[0] ?? {};
   const num = (p: string) => field({ v: member(r, p) }, 'v');
-  const values = COMPONENTS.map(([p, name]) => ({ component: name, score: num(p) })).filter((v) => v.score !== undefined);
+  const values = COMPONENTS.map(([p, name]) => ({ component: name, score: num(p) })).filter(
+    (v) => v.score !== undefined,
+  );
   const overall = num('overall_score');
   const capacity = num('capacity_requested_mw') ?? num('capacity_mw');
   const lat = num('location.lat');
@@ -167,15 +194,24 @@ export function siteScore(d: ChartData): VegaLiteSpec {
       },
     });
   }
-  const interpretation = typeof member(r, 'interpretation') === 'string' ? String(member(r, 'interpretation')) : undefined;
+  const interpretation =
+    typeof member(r, 'interpretation') === 'string' ? String(member(r, 'interpretation')) : undefined;
   return chartSpec({
     title: `Site score at ${place}${overall !== undefined ? `: ${overall.toFixed(1)}` : ''}`,
-    subtitle: [interpretation, capacity !== undefined ? `for ${capacity.toLocaleString('en-US')} MW` : undefined].filter(Boolean).join(' · ') || undefined,
+    subtitle:
+      [interpretation, capacity !== undefined ? `for ${capacity.toLocaleString('en-US')} MW` : undefined]
+        .filter(Boolean)
+        .join(' · ') || undefined,
     description: `Bars of the five components of the DC Hub site score at ${place} (0 to 100)${overall !== undefined ? `, with the overall score ${overall.toFixed(1)} as a rule` : ''}.`,
     view: { width: 420, height: 160, layer: layers },
     width: 420,
     ctx: d,
     notes: omittedNote(COMPONENTS.length - values.length, COMPONENTS.length, 'components are withheld or blank'),
-    facts: { chart: 'site_score', rows: d.rows.length, drawn: values.length, omitted: { no_value: COMPONENTS.length - values.length } },
+    facts: {
+      chart: 'site_score',
+      rows: d.rows.length,
+      drawn: values.length,
+      omitted: { no_value: COMPONENTS.length - values.length },
+    },
   });
 }

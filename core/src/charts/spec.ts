@@ -20,7 +20,10 @@ export interface ChartContext {
   preview?: { shown?: number | null; total?: number | null } | null;
   /** A stale answer: its age and why. */
   stale?: { ageMs: number; reason?: string | null } | null;
-  /** Lines the host already worded about the data (a spilled table's closing rows: its preview, its age), shown as they are. */
+  /**
+   * Lines the host already worded about the data (a spilled table's closing rows: its preview, its age), shown as they
+   * are.
+   */
   notes?: readonly string[] | null;
 }
 
@@ -105,9 +108,17 @@ export function timeText(iso: string): string {
 export function footerLines(ctx: ChartContext, notes: readonly string[]): string[] {
   const lines = [...notes, ...(ctx.notes ?? [])];
   const p = ctx.preview;
-  if (p) lines.push(`Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`);
-  if (ctx.stale) lines.push(`Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`);
-  const source = [ctx.asOf ? `Data as of ${timeText(ctx.asOf)}` : undefined, ctx.citation ?? undefined].filter(Boolean).join(' · ');
+  if (p)
+    lines.push(
+      `Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`,
+    );
+  if (ctx.stale)
+    lines.push(
+      `Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`,
+    );
+  const source = [ctx.asOf ? `Data as of ${timeText(ctx.asOf)}` : undefined, ctx.citation ?? undefined]
+    .filter(Boolean)
+    .join(' · ');
   if (source) lines.push(source);
   return lines;
 }
@@ -123,7 +134,11 @@ function footerView(lines: readonly string[], width: number): VegaLiteSpec {
   return {
     data: { values: lines.map((text, i) => ({ i, text })) },
     mark: { type: 'text', align: 'left', baseline: 'top', fontSize: 10, color: '#444' },
-    encoding: { y: { field: 'i', type: 'ordinal', axis: null }, x: { value: 0 }, text: { field: 'text', type: 'nominal' } },
+    encoding: {
+      y: { field: 'i', type: 'ordinal', axis: null },
+      x: { value: 0 },
+      text: { field: 'text', type: 'nominal' },
+    },
     width,
     height: Math.max(14, 14 * lines.length),
   };

@@ -95,13 +95,21 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
   switch (command) {
     case 'queue': {
       // Each predicate's flag is its name with dashes (--min-mw for min_mw).
-      const r = await refineQueue(client, Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])), call);
+      const r = await refineQueue(
+        client,
+        Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, f[k.replace(/_/g, '-')]])),
+        call,
+      );
       emit(queueTable(r), r);
       return EXIT.ok;
     }
     case 'score': {
       if (rest.length < 2) throw new UsageError('score needs <lat> <lon>');
-      const s = await siteScore(client, { lat: rest[0], lon: rest[1], capacity_mw: num('--capacity-mw', f['capacity-mw']) }, call);
+      const s = await siteScore(
+        client,
+        { lat: rest[0], lon: rest[1], capacity_mw: num('--capacity-mw', f['capacity-mw']) },
+        call,
+      );
       emit(siteScoreTable(s), s);
       return EXIT.ok;
     }
@@ -110,7 +118,8 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       const paged = {
         ...call,
         onProgress: (p: PagesProgress) => {
-          if (p.pagesTotal > 1) io.err(`dchub: briefs page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} rows)\n`);
+          if (p.pagesTotal > 1)
+            io.err(`dchub: briefs page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} rows)\n`);
         },
       };
       if (f.since) {
@@ -121,7 +130,11 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         return EXIT.ok;
       }
       if (f.limit || f.offset) {
-        const all = await fetchBriefsAll(client, { limit: num('--limit', f.limit), offset: num('--offset', f.offset) }, call);
+        const all = await fetchBriefsAll(
+          client,
+          { limit: num('--limit', f.limit), offset: num('--offset', f.offset) },
+          call,
+        );
         const t = briefsAllTable(all);
         emit(t, all, f.csv ? toCsv(t) : undefined);
         return EXIT.ok;
@@ -161,7 +174,11 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       return EXIT.ok;
     }
     case 'facilities': {
-      const r = await searchFacilities(client, { q: rest.join(' ') || undefined, country: str(f.country), limit: num('--limit', f.limit) }, call);
+      const r = await searchFacilities(
+        client,
+        { q: rest.join(' ') || undefined, country: str(f.country), limit: num('--limit', f.limit) },
+        call,
+      );
       emit(facilitiesTable(r), r);
       return EXIT.ok;
     }
@@ -173,7 +190,13 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
     case 'deals': {
       const r = await transactions(
         client,
-        { limit: num('--limit', f.limit), deal_type: str(f['deal-type']), year: num('--year', f.year), buyer: str(f.buyer), seller: str(f.seller) },
+        {
+          limit: num('--limit', f.limit),
+          deal_type: str(f['deal-type']),
+          year: num('--year', f.year),
+          buyer: str(f.buyer),
+          seller: str(f.seller),
+        },
         call,
       );
       emit(dealsTable(r), r);
@@ -187,7 +210,11 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
           : await readFile(rest[0], 'utf8').catch(() => {
               throw new UsageError(`cannot read ${rest[0]}`);
             });
-      const p = await analyzeParcel(client, parcelGeometry(text, rest[0] === '-' ? 'standard input' : rest[0]), num('--capacity-mw', f['capacity-mw']));
+      const p = await analyzeParcel(
+        client,
+        parcelGeometry(text, rest[0] === '-' ? 'standard input' : rest[0]),
+        num('--capacity-mw', f['capacity-mw']),
+      );
       emit(parcelTable(p), p);
       return EXIT.ok;
     }
@@ -200,7 +227,10 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       );
       const candidates = table.rows.map((r) =>
         Object.fromEntries(
-          table.columns.map((c, j) => [c === 'lon' ? 'lng' : c, r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]]),
+          table.columns.map((c, j) => [
+            c === 'lon' ? 'lng' : c,
+            r[j] === '' ? undefined : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j],
+          ]),
         ),
       );
       const objectives = parseObjectives(str(f.objectives), '--objectives');
@@ -216,7 +246,12 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
     }
     case 'chain': {
       const input = {
-        filters: { iso: str(f.iso), min_mw: str(f['min-mw']), max_ttp_months: str(f['max-ttp-months']), geocoded_only: true },
+        filters: {
+          iso: str(f.iso),
+          min_mw: str(f['min-mw']),
+          max_ttp_months: str(f['max-ttp-months']),
+          geocoded_only: true,
+        },
         objectives: parseObjectives(str(f.objectives), '--objectives'),
         constraints: parseConstraints(str(f.constraints), '--constraints'),
         mode: parseScoringMode(str(f.mode), '--mode'),
@@ -256,7 +291,13 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         const t = toolTable(r);
         io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
         if (r.fromCache) io.err('dchub: from cache\n');
-        const notes = { fromCache: false, stale: false, ageMs: 0, warnings: r.warnings ?? [], explanations: toolExplanations(r) };
+        const notes = {
+          fromCache: false,
+          stale: false,
+          ageMs: 0,
+          warnings: r.warnings ?? [],
+          explanations: toolExplanations(r),
+        };
         for (const line of answerNotes(notes, r.previewInfo)) io.err(line);
       } finally {
         await mcp.close();
@@ -270,7 +311,10 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt, s.confirmed]],
       };
       io.out(render(format, table, s));
-      if (!s.confirmed) io.err('dchub: the allowance is assumed from the tier (the service has not stated it yet); it warns but never refuses calls\n');
+      if (!s.confirmed)
+        io.err(
+          'dchub: the allowance is assumed from the tier (the service has not stated it yet); it warns but never refuses calls\n',
+        );
       return EXIT.ok;
     }
     case 'cache': {
@@ -281,7 +325,13 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
       }
       if (rest[0] === 'stats' || rest[0] === undefined) {
         const n = await ctx.cache.count();
-        io.out(render(format, { columns: ['directory', 'answers'], rows: [[ctx.cacheDir, n]] }, { directory: ctx.cacheDir, answers: n }));
+        io.out(
+          render(
+            format,
+            { columns: ['directory', 'answers'], rows: [[ctx.cacheDir, n]] },
+            { directory: ctx.cacheDir, answers: n },
+          ),
+        );
         return EXIT.ok;
       }
       throw new UsageError('cache takes stats or clear');

@@ -10,9 +10,15 @@ import { UsageError, type CliIO } from './report.js';
  */
 
 /** The key for this run: --api-key, then --api-key-file, then DCHUB_API_KEY, then the stored one. */
-export async function resolveKey(flags: { apiKey?: string; apiKeyFile?: string }, baseUrl: string, io: CliIO): Promise<string | undefined> {
+export async function resolveKey(
+  flags: { apiKey?: string; apiKeyFile?: string },
+  baseUrl: string,
+  io: CliIO,
+): Promise<string | undefined> {
   if (flags.apiKey !== undefined) {
-    io.err('dchub: --api-key is visible to other users of this machine (ps); prefer `dchub login`, --api-key-file or DCHUB_API_KEY\n');
+    io.err(
+      'dchub: --api-key is visible to other users of this machine (ps); prefer `dchub login`, --api-key-file or DCHUB_API_KEY\n',
+    );
     return checkApiKey(flags.apiKey, '--api-key');
   }
   if (flags.apiKeyFile !== undefined) return checkApiKey(await readKeyFile(flags.apiKeyFile), '--api-key-file');
@@ -70,11 +76,17 @@ export async function login(baseUrl: string, flags: { apiKeyFile?: string }, io:
   const key = checkApiKey(raw);
   if (!key) throw new UsageError('login: no key was given');
   const place = await storeKey(baseUrl, key, io.env);
-  io.out(`Stored the key for ${new URL(baseUrl).origin} in ${place.where}${place.kind === 'file' ? ' (readable by you only)' : ''}.\n`);
+  io.out(
+    `Stored the key for ${new URL(baseUrl).origin} in ${place.where}${place.kind === 'file' ? ' (readable by you only)' : ''}.\n`,
+  );
 }
 
 /** `dchub logout`: forgets the stored key of the service. */
 export async function logout(baseUrl: string, io: CliIO): Promise<void> {
   const found = await forgetKey(baseUrl, io.env);
-  io.out(found ? `Forgot the stored key for ${new URL(baseUrl).origin}.\n` : `No key was stored for ${new URL(baseUrl).origin}.\n`);
+  io.out(
+    found
+      ? `Forgot the stored key for ${new URL(baseUrl).origin}.\n`
+      : `No key was stored for ${new URL(baseUrl).origin}.\n`,
+  );
 }

@@ -1,6 +1,14 @@
 import { formatAge, type FetchMeta } from '../call.js';
 import { describeDerived } from '../derive/sources.js';
-import { AuthError, DchubError, NetworkError, NotFoundError, RateLimitError, ServerError, ValidationError } from '../errors.js';
+import {
+  AuthError,
+  DchubError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from '../errors.js';
 import { oneLine, stripUserinfo } from '../http/words.js';
 import { previewSentence, type PreviewInfo } from '../preview.js';
 
@@ -24,11 +32,17 @@ const MAX_WARNINGS = 8;
  * preview withholds.
  */
 export function answerNotes(
-  meta: Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom' | 'explanations'> | undefined,
+  meta:
+    | Pick<
+        FetchMeta,
+        'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom' | 'explanations'
+      >
+    | undefined,
   preview?: PreviewInfo,
 ): string[] {
   const lines: string[] = [];
-  if (meta?.stale) lines.push(`served from cache (${formatAge(meta.ageMs)} old): ${meta.reason ?? 'the service could not be asked'}`);
+  if (meta?.stale)
+    lines.push(`served from cache (${formatAge(meta.ageMs)} old): ${meta.reason ?? 'the service could not be asked'}`);
   else if (meta?.derivedFrom) lines.push(`${describeDerived(meta.derivedFrom)}; --no-derive asks the service`);
   else if (meta?.fromCache) lines.push(`from cache (${formatAge(meta.ageMs)} old)`);
   const warnings = meta?.warnings ?? [];

@@ -28,7 +28,8 @@ export interface ListItemPair {
 }
 
 /** The list rows' keys are the item endpoint's canonical ones: an alias or other spelling is fetched. */
-const rowFor = (pair: ListItemPair, list: unknown, key: string): Row | undefined => pair.rows(list).find((r) => r[pair.keyField] === key);
+const rowFor = (pair: ListItemPair, list: unknown, key: string): Row | undefined =>
+  pair.rows(list).find((r) => r[pair.keyField] === key);
 
 function setPath(obj: Row, path: string, value: unknown): void {
   const parts = path.split('.');
@@ -38,14 +39,21 @@ function setPath(obj: Row, path: string, value: unknown): void {
 }
 
 /** The asked fields of `key` from one list answer, or undefined when the list does not carry them all. */
-function serve(pair: ListItemPair, list: unknown, key: string, fields: readonly string[], tier: string | undefined): Row | undefined {
+function serve(
+  pair: ListItemPair,
+  list: unknown,
+  key: string,
+  fields: readonly string[],
+  tier: string | undefined,
+): Row | undefined {
   if (list && typeof list === 'object' && (list as Row)._preview_params_not_applied !== undefined) return undefined;
   const row = rowFor(pair, list, key);
   if (!row) return undefined;
   const out: Row = { [pair.keyField]: key };
   for (const field of fields) {
     const v = readPath(row, field);
-    if (v === undefined || v === null || !pair.mayCarry(field, tier) || pair.withholds(list, row, field)) return undefined;
+    if (v === undefined || v === null || !pair.mayCarry(field, tier) || pair.withholds(list, row, field))
+      return undefined;
     setPath(out, field, v);
   }
   return out;
@@ -71,7 +79,12 @@ async function fromLists(
 }
 
 /** Notes a fetched list answer as a source of items. */
-export async function noteList(client: DchubClient, pair: ListItemPair, query: string, r: Fetched<unknown>): Promise<void> {
+export async function noteList(
+  client: DchubClient,
+  pair: ListItemPair,
+  query: string,
+  r: Fetched<unknown>,
+): Promise<void> {
   const params = (r.data as Row | null)?._preview_params_not_applied;
   if (!r.stale && params === undefined) await noteSource(client, pair.listPath, query, false, r.fetchedAt);
 }
@@ -101,7 +114,12 @@ export async function answerItemFields<T>(
       // The list cannot serve these fields to this caller, or it is cached and did not.
       if (!fields.every((f) => pair.mayCarry(f, tier))) return undefined;
       if (await freshCached(client, pair.listPath, pair.listSchema, pair.widenQuery)) return undefined;
-      const list = await client.fetchJson(pair.listPath, pair.listSchema, pair.widenQuery ? new URLSearchParams(pair.widenQuery) : undefined, opts);
+      const list = await client.fetchJson(
+        pair.listPath,
+        pair.listSchema,
+        pair.widenQuery ? new URLSearchParams(pair.widenQuery) : undefined,
+        opts,
+      );
       await noteList(client, pair, pair.widenQuery, list);
       const served = list.stale ? undefined : serve(pair, list.data, key, fields, tier);
       return served ? deliverDerived(served, list, pair.listPath, pair.widenQuery) : undefined;

@@ -25,7 +25,9 @@ export const DCPI_LIST_FIELDS = [
   'composite_score',
 ] as const;
 
-/** The paid numerics: masked in the list below a paid plan, and in the single answer below Developer (notes §2.5, §2.6). */
+/**
+ * The paid numerics: masked in the list below a paid plan, and in the single answer below Developer (notes §2.5, §2.6).
+ */
 export const DCPI_PAID_FIELDS = [
   'composite_score',
   'excess_power_score',
@@ -46,13 +48,28 @@ export const DCPI_FROM_SCORES: ListItemPair = {
   // A paid numeric shown in the list may still be null in the single answer below Developer: only
   // a tier the service confirmed at Developer or above takes them from the list.
   mayCarry: (field, tier) =>
-    (DCPI_LIST_FIELDS as readonly string[]).includes(field) && (!DCPI_PAID_FIELDS.includes(field) || (tier !== undefined && NUMERICS_FROM.has(tier))),
+    (DCPI_LIST_FIELDS as readonly string[]).includes(field) &&
+    (!DCPI_PAID_FIELDS.includes(field) || (tier !== undefined && NUMERICS_FROM.has(tier))),
   withholds: (list, row, field) =>
-    ((list as DcpiScoreListT)._locked_fields?.includes(field) ?? false) || (row.locked === true && DCPI_PAID_FIELDS.includes(field)),
+    ((list as DcpiScoreListT)._locked_fields?.includes(field) ?? false) ||
+    (row.locked === true && DCPI_PAID_FIELDS.includes(field)),
 };
 
 /** Sections of a brief in an /all page, the same as the single brief's for the same caller (notes §2.29). */
-export const BRIEF_LIST_SECTIONS = ['slug', 'hero', 'live_as_of', 'kpis', 'outlook', 'power_grid', 'pipeline', 'operators', 'ma', 'comps', 'risk', 'paywall'];
+export const BRIEF_LIST_SECTIONS = [
+  'slug',
+  'hero',
+  'live_as_of',
+  'kpis',
+  'outlook',
+  'power_grid',
+  'pipeline',
+  'operators',
+  'ma',
+  'comps',
+  'risk',
+  'paywall',
+];
 
 /** A GET /api/v1/market-brief/all page answers BRIEF(slug, field) for the briefs it holds. */
 export const BRIEF_FROM_ALL: ListItemPair = {

@@ -34,7 +34,13 @@ async function note(client: DchubClient, g: QueueFiltersT, query: string, r: Fet
 }
 
 /** F answered from a cached wider answer, or undefined. */
-async function fromCache(client: DchubClient, f: QueueFiltersT, fQuery: string, allowStale: boolean, reason?: string): Promise<QueueResultT | undefined> {
+async function fromCache(
+  client: DchubClient,
+  f: QueueFiltersT,
+  fQuery: string,
+  allowStale: boolean,
+  reason?: string,
+): Promise<QueueResultT | undefined> {
   const wider = (q: string) => {
     const g = filtersOf(q);
     return q !== fQuery && g !== undefined && whyNotWider(g, f) === undefined;

@@ -56,16 +56,19 @@ const sameSet = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => a.size === b.size &
 export function whyNotWider(g: QueueFiltersT, f: QueueFiltersT): string | undefined {
   if (g.iso && (!f.iso || !f.iso.every((iso) => g.iso!.includes(iso)))) return 'iso: not a subset';
   if (g.min_mw !== undefined && (f.min_mw === undefined || f.min_mw < g.min_mw)) return 'min_mw: lower';
-  if (g.max_ttp_months !== undefined && (f.max_ttp_months === undefined || f.max_ttp_months > g.max_ttp_months)) return 'max_ttp_months: higher';
+  if (g.max_ttp_months !== undefined && (f.max_ttp_months === undefined || f.max_ttp_months > g.max_ttp_months))
+    return 'max_ttp_months: higher';
   // A label containing F's token contains every substring of it, so F's union must be covered token by token.
   if (g.fuel_type) {
     const gl = [...lowerSet(g.fuel_type)];
-    if (!f.fuel_type || ![...lowerSet(f.fuel_type)].every((t) => gl.some((u) => t.includes(u)))) return 'fuel_type: not covered';
+    if (!f.fuel_type || ![...lowerSet(f.fuel_type)].every((t) => gl.some((u) => t.includes(u))))
+      return 'fuel_type: not covered';
   }
   if (!statusRelation(g.status, f.status)) return 'status: not narrower';
   if (g.baseload_only && !f.baseload_only) return 'baseload_only: dropped';
   if (g.geocoded_only && !f.geocoded_only) return 'geocoded_only: dropped';
-  if (g.max_fiber_km !== undefined && (f.max_fiber_km === undefined || f.max_fiber_km > g.max_fiber_km)) return 'max_fiber_km: higher';
+  if (g.max_fiber_km !== undefined && (f.max_fiber_km === undefined || f.max_fiber_km > g.max_fiber_km))
+    return 'max_fiber_km: higher';
   return undefined;
 }
 
@@ -99,7 +102,11 @@ export function echoFilters(f: QueueFiltersT): QueueResultT['filters_applied'] {
 }
 
 /** The per-answer summary the service computes over the returned rows. */
-export function summarize(rows: readonly QueueRecordT[]): { by_iso: Record<string, number>; by_fuel_class: Record<string, number>; geocoded_returned: number } {
+export function summarize(rows: readonly QueueRecordT[]): {
+  by_iso: Record<string, number>;
+  by_fuel_class: Record<string, number>;
+  geocoded_returned: number;
+} {
   const byIso: Record<string, number> = {};
   const byClass: Record<string, number> = {};
   let geocoded = 0;
@@ -113,7 +120,8 @@ export function summarize(rows: readonly QueueRecordT[]): { by_iso: Record<strin
 }
 
 /** Sum of capacity over every match, 1 decimal (a sum of 1-decimal numbers: the order cannot change it). */
-const totalMw = (rows: readonly QueueRecordT[]) => Math.round(rows.reduce((s, r) => s + (r.capacity_mw ?? 0), 0) * 10) / 10;
+const totalMw = (rows: readonly QueueRecordT[]) =>
+  Math.round(rows.reduce((s, r) => s + (r.capacity_mw ?? 0), 0) * 10) / 10;
 
 /** The zero-row advice of spec §7 rule 4, as the service words it. */
 export function ttpCutMitigation(value: number): NonNullable<QueueResultT['_error_mitigation']> {
@@ -165,15 +173,27 @@ function stricterTests(g: QueueFiltersT, f: QueueFiltersT): RowTest[] {
   const tests: RowTest[] = [];
   if (f.iso && (!g.iso || !sameSet(new Set(f.iso), new Set(g.iso)))) {
     const isos = new Set<string>(f.iso);
-    tests.push({ name: 'iso', carries: (r) => normalizeIso(r.iso) !== undefined, keeps: (r) => isos.has(normalizeIso(r.iso)!) });
+    tests.push({
+      name: 'iso',
+      carries: (r) => normalizeIso(r.iso) !== undefined,
+      keeps: (r) => isos.has(normalizeIso(r.iso)!),
+    });
   }
   if (f.min_mw !== undefined && (g.min_mw === undefined || f.min_mw > g.min_mw)) {
     const min = f.min_mw;
-    tests.push({ name: 'min_mw', carries: (r) => r.capacity_mw !== undefined, keeps: (r) => r.capacity_mw !== null && r.capacity_mw! >= min });
+    tests.push({
+      name: 'min_mw',
+      carries: (r) => r.capacity_mw !== undefined,
+      keeps: (r) => r.capacity_mw !== null && r.capacity_mw! >= min,
+    });
   }
   if (f.baseload_only && !g.baseload_only) {
     // The service's own classification of each label, carried by every survivor.
-    tests.push({ name: 'baseload_only', carries: (r) => r.fuel_class === FIRM || r.fuel_class === INTERMITTENT, keeps: (r) => r.fuel_class === FIRM });
+    tests.push({
+      name: 'baseload_only',
+      carries: (r) => r.fuel_class === FIRM || r.fuel_class === INTERMITTENT,
+      keeps: (r) => r.fuel_class === FIRM,
+    });
   }
   if (f.fuel_type && (!g.fuel_type || !sameSet(lowerSet(f.fuel_type), lowerSet(g.fuel_type)))) {
     const tokens = [...lowerSet(f.fuel_type)];
@@ -185,14 +205,26 @@ function stricterTests(g: QueueFiltersT, f: QueueFiltersT): RowTest[] {
   }
   if (statusRelation(g.status, f.status) === 'narrower') {
     const rule = statusRule(f.status);
-    tests.push({ name: 'status', carries: (r) => typeof r.queue_status === 'string', keeps: (r) => statusKeeps(rule, r.queue_status!) });
+    tests.push({
+      name: 'status',
+      carries: (r) => typeof r.queue_status === 'string',
+      keeps: (r) => statusKeeps(rule, r.queue_status!),
+    });
   }
   if (f.max_fiber_km !== undefined && (g.max_fiber_km === undefined || f.max_fiber_km < g.max_fiber_km)) {
     const max = f.max_fiber_km;
-    tests.push({ name: 'max_fiber_km', carries: (r) => r.fiber_km !== undefined, keeps: (r) => r.fiber_km !== null && r.fiber_km! <= max });
+    tests.push({
+      name: 'max_fiber_km',
+      carries: (r) => r.fiber_km !== undefined,
+      keeps: (r) => r.fiber_km !== null && r.fiber_km! <= max,
+    });
   }
   if (f.geocoded_only && !g.geocoded_only) {
-    tests.push({ name: 'geocoded_only', carries: (r) => r.lat !== undefined && r.lng !== undefined, keeps: (r) => r.lat !== null && r.lng !== null });
+    tests.push({
+      name: 'geocoded_only',
+      carries: (r) => r.lat !== undefined && r.lng !== undefined,
+      keeps: (r) => r.lat !== null && r.lng !== null,
+    });
   }
   return tests;
 }
@@ -203,12 +235,16 @@ function stricterTests(g: QueueFiltersT, f: QueueFiltersT): RowTest[] {
  */
 export function sourceProblem(a: QueueResultT, g: QueueFiltersT): string | undefined {
   if (isPreview(a)) return 'a gated preview answers nothing but itself';
-  if (a.count_total_matching !== a.count_returned || a.count_returned !== a.results.length) return 'incomplete: the limit cut it';
+  if (a.count_total_matching !== a.count_returned || a.count_returned !== a.results.length)
+    return 'incomplete: the limit cut it';
   if (!sameJson(a.filters_applied, echoFilters(g))) return 'filters_applied is not echoed as expected';
-  if (a.summary !== undefined && !sameJson(a.summary, summarize(a.results))) return 'summary is not rebuilt as expected';
-  if (typeof a.total_queued_mw === 'number' && a.total_queued_mw !== totalMw(a.results)) return 'total_queued_mw is not rebuilt as expected';
+  if (a.summary !== undefined && !sameJson(a.summary, summarize(a.results)))
+    return 'summary is not rebuilt as expected';
+  if (typeof a.total_queued_mw === 'number' && a.total_queued_mw !== totalMw(a.results))
+    return 'total_queued_mw is not rebuilt as expected';
   const m = a._error_mitigation;
-  if (m && !sameJson(m, ttpCutMitigation(Number(m.suggested_params?.max_ttp_months)))) return '_error_mitigation is worded differently';
+  if (m && !sameJson(m, ttpCutMitigation(Number(m.suggested_params?.max_ttp_months))))
+    return '_error_mitigation is worded differently';
   return undefined;
 }
 
@@ -220,7 +256,8 @@ export function deriveQueueAnswer(a: QueueResultT, g: QueueFiltersT, f: QueueFil
   if (problem) return refuse(problem);
 
   const tests = stricterTests(g, f);
-  for (const t of tests) if (!a.results.every(t.carries)) return refuse(`${t.name}: a survivor lacks the field it reads`);
+  for (const t of tests)
+    if (!a.results.every(t.carries)) return refuse(`${t.name}: a survivor lacks the field it reads`);
 
   const cut = f.max_ttp_months;
   const scope: QueueIso[] = f.iso ?? [...QUEUE_ISOS];
@@ -231,7 +268,8 @@ export function deriveQueueAnswer(a: QueueResultT, g: QueueFiltersT, f: QueueFil
     waits = known.value;
     const unknown = scope.filter((iso) => !waits.has(iso));
     if (unknown.length) return refuse(`max_ttp_months: the wait of ${unknown.join(', ')} is not in the source`);
-    if (!a.results.every((r) => normalizeIso(r.iso) !== undefined)) return refuse('max_ttp_months: a survivor names an unknown ISO');
+    if (!a.results.every((r) => normalizeIso(r.iso) !== undefined))
+      return refuse('max_ttp_months: a survivor names an unknown ISO');
   }
   const cutsLocally = cut !== undefined && (g.max_ttp_months === undefined || cut < g.max_ttp_months);
   const withinCut = (r: QueueRecordT) => !cutsLocally || waits.get(normalizeIso(r.iso)!)! <= cut;
@@ -266,7 +304,8 @@ export function deriveQueueAnswer(a: QueueResultT, g: QueueFiltersT, f: QueueFil
     const unseen = excluded.filter((iso) => !seen.includes(iso));
     const withRows = seen.filter((iso) => base.some((r) => normalizeIso(r.iso) === iso));
     if (withRows.length) out._error_mitigation = ttpCutMitigation(Math.min(...withRows.map((iso) => waits.get(iso)!)));
-    else if (unseen.length) return refuse(`_error_mitigation: whether ${unseen.join(', ')} holds matching rows is not in the source`);
+    else if (unseen.length)
+      return refuse(`_error_mitigation: whether ${unseen.join(', ')} holds matching rows is not in the source`);
   }
   return { ok: true, value: inSchemaOrder(out) };
 }

@@ -27,7 +27,10 @@ const CANDIDATES_MAX = 8;
 const INDEXES = new WeakMap<ResponseCache, Map<string, Promise<SourceEntry[]>>>();
 
 const isSourceEntry = (e: unknown): e is SourceEntry =>
-  typeof e === 'object' && e !== null && typeof (e as SourceEntry).q === 'string' && typeof (e as SourceEntry).at === 'number';
+  typeof e === 'object' &&
+  e !== null &&
+  typeof (e as SourceEntry).q === 'string' &&
+  typeof (e as SourceEntry).at === 'number';
 
 /** The stored index (JSON), its entries that read; anything else is an empty index. */
 function parseIndex(text: string | undefined): SourceEntry[] {
@@ -62,7 +65,13 @@ export async function sourcesOf(client: DchubClient, path: string): Promise<read
 }
 
 /** Notes that the answer to `path?query` is cached and may serve other questions (or is a preview). */
-export async function noteSource(client: DchubClient, path: string, query: string, preview: boolean, now: number): Promise<void> {
+export async function noteSource(
+  client: DchubClient,
+  path: string,
+  query: string,
+  preview: boolean,
+  now: number,
+): Promise<void> {
   const cache = client.cache;
   if (!cache) return;
   const add = (entries: SourceEntry[]) => {
@@ -83,7 +92,12 @@ export async function noteSource(client: DchubClient, path: string, query: strin
 }
 
 /** The cached answer to `path?query` (fresh or stale) without sending anything; undefined if none fits. */
-export async function cachedAnswer<T>(client: DchubClient, path: string, schema: AnswerReader<T>, query: string): Promise<Fetched<T> | undefined> {
+export async function cachedAnswer<T>(
+  client: DchubClient,
+  path: string,
+  schema: AnswerReader<T>,
+  query: string,
+): Promise<Fetched<T> | undefined> {
   try {
     return await client.fetchJson(path, schema, query ? new URLSearchParams(query) : undefined, { cacheOnly: true });
   } catch {
@@ -107,7 +121,8 @@ export async function* cachedSources<T>(
     if (e.preview || !accept(e.q)) continue;
     if (read++ >= CANDIDATES_MAX) return;
     const answer = await cachedAnswer(client, path, schema, e.q);
-    if (answer && (opts.allowStale || !answer.stale) && (opts.previews || !answer.preview)) yield { query: e.q, answer };
+    if (answer && (opts.allowStale || !answer.stale) && (opts.previews || !answer.preview))
+      yield { query: e.q, answer };
   }
 }
 
@@ -122,7 +137,12 @@ export async function previewsSeen(client: DchubClient, path: string, schema: An
 }
 
 /** The fresh cached answer to exactly this request, if any (memory or the store underneath). */
-export async function freshCached<T>(client: DchubClient, path: string, schema: AnswerReader<T>, query: string): Promise<Fetched<T> | undefined> {
+export async function freshCached<T>(
+  client: DchubClient,
+  path: string,
+  schema: AnswerReader<T>,
+  query: string,
+): Promise<Fetched<T> | undefined> {
   const a = await cachedAnswer(client, path, schema, query);
   return a && !a.stale ? a : undefined;
 }

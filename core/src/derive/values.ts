@@ -23,5 +23,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export function isPreview(a: unknown): boolean {
   if (!a || typeof a !== 'object') return false;
   const o = a as Record<string, unknown>;
-  return o._gated === true || o._preview_only === true || o._preview_params_not_applied !== undefined || o._locked_fields !== undefined;
+  return (
+    o._gated === true ||
+    o._preview_only === true ||
+    o._preview_params_not_applied !== undefined ||
+    o._locked_fields !== undefined
+  );
 }

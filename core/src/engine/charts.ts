@@ -13,10 +13,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
-/** `{rows, as_of, citation, preview: {shown, total_available}, stale, age_seconds, stale_reason}` as core's ChartData. */
+/**
+ * `{rows, as_of, citation, preview: {shown, total_available}, stale, age_seconds, stale_reason}` as core's ChartData.
+ */
 export function chartDataOf(v: unknown): ChartData {
   if (!isRecord(v) || !Array.isArray(v.rows)) throw new ValidationError('data', 'must hold rows (a list of records)');
-  const preview = isRecord(v.preview) ? { shown: num(v.preview.shown), total: num(v.preview.total_available) ?? num(v.preview.total) } : null;
+  const preview = isRecord(v.preview)
+    ? { shown: num(v.preview.shown), total: num(v.preview.total_available) ?? num(v.preview.total) }
+    : null;
   return {
     rows: v.rows.filter(isRecord),
     asOf: text(v.as_of),
@@ -29,7 +33,9 @@ export function chartDataOf(v: unknown): ChartData {
 /** Chart options in the host's names (`max_ttp_months`, `top`, `objectives`). */
 export function chartOptionsOf(v: unknown): ChartOptions {
   if (!isRecord(v)) return {};
-  const objectives = isRecord(v.objectives) ? Object.fromEntries(Object.entries(v.objectives).filter(([, w]) => num(w) !== undefined)) : undefined;
+  const objectives = isRecord(v.objectives)
+    ? Object.fromEntries(Object.entries(v.objectives).filter(([, w]) => num(w) !== undefined))
+    : undefined;
   return {
     ...(num(v.max_ttp_months) !== undefined ? { maxTtpMonths: num(v.max_ttp_months) } : {}),
     ...(num(v.top) !== undefined ? { top: num(v.top) } : {}),
@@ -38,7 +44,11 @@ export function chartOptionsOf(v: unknown): ChartOptions {
 }
 
 export const chartFor = (params: Record<string, unknown>): Promise<VegaLiteSpec> =>
-  buildChart(typeof params.name === 'string' ? params.name : '', chartDataOf(params.data), chartOptionsOf(params.options));
+  buildChart(
+    typeof params.name === 'string' ? params.name : '',
+    chartDataOf(params.data),
+    chartOptionsOf(params.options),
+  );
 
 /** The text of a Vega or Vega-Lite build: beside the engine bundle (`vendor/`), else from the installed package. */
 async function build(file: 'vega.min.js' | 'vega-lite.min.js'): Promise<string> {
@@ -54,12 +64,16 @@ async function build(file: 'vega.min.js' | 'vega-lite.min.js'): Promise<string> 
 export async function chartFile(params: Record<string, unknown>): Promise<{ text: string }> {
   const spec = params.spec;
   if (!isRecord(spec)) throw new ValidationError('spec', 'must be a Vega-Lite specification (an object)');
-  if (params.format === 'html') return { text: chartPage(spec, { vega: await build('vega.min.js'), vegaLite: await build('vega-lite.min.js') }) };
+  if (params.format === 'html')
+    return { text: chartPage(spec, { vega: await build('vega.min.js'), vegaLite: await build('vega-lite.min.js') }) };
   if (params.format === 'svg') {
     const [vegaModule, vegaLiteModule] = await Promise.all([import('vega'), import('vega-lite')]);
     // Bundled, the CommonJS builds arrive as a default export.
     const vega = 'View' in vegaModule ? vegaModule : (vegaModule as unknown as { default: typeof vegaModule }).default;
-    const vegaLite = 'compile' in vegaLiteModule ? vegaLiteModule : (vegaLiteModule as unknown as { default: typeof vegaLiteModule }).default;
+    const vegaLite =
+      'compile' in vegaLiteModule
+        ? vegaLiteModule
+        : (vegaLiteModule as unknown as { default: typeof vegaLiteModule }).default;
     const view = new vega.View(vega.parse(vegaLite.compile(spec as never).spec), { renderer: 'none' });
     try {
       return { text: await view.toSVG() };

@@ -12,7 +12,14 @@ import {
 } from '../errors.js';
 
 /** JSON-RPC error codes: a DC Hub failure (its class in `data.type`), and the protocol's own. */
-export const RPC = { dchub: -32000, parse: -32700, invalidRequest: -32600, noMethod: -32601, invalidParams: -32602, internal: -32603 } as const;
+export const RPC = {
+  dchub: -32000,
+  parse: -32700,
+  invalidRequest: -32600,
+  noMethod: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+} as const;
 
 /** Most characters of a service body carried in an error (the message says what matters). */
 const BODY_MAX = 20_000;
@@ -47,16 +54,26 @@ export function rpcError(err: unknown): { code: number; message: string; data?: 
     const code = (err as { rpcCode?: unknown } | null)?.rpcCode;
     if (typeof code === 'number') return { code, message: err instanceof Error ? err.message : String(err) };
     const aborted = err instanceof DOMException && err.name === 'AbortError';
-    if (aborted) return { code: RPC.dchub, message: 'the call was cancelled', data: { type: 'Cancelled', kind: 'cancelled' } };
+    if (aborted)
+      return { code: RPC.dchub, message: 'the call was cancelled', data: { type: 'Cancelled', kind: 'cancelled' } };
     return { code: RPC.internal, message: `internal error: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const data: Record<string, unknown> = { type: typeOf(err), kind: err.kind, status: err.status ?? null, body: bounded(err.body) };
+  const data: Record<string, unknown> = {
+    type: typeOf(err),
+    kind: err.kind,
+    status: err.status ?? null,
+    body: bounded(err.body),
+  };
   // What the service explained beyond the message (a hint, valid names), a line each: hosts add them to theirs.
   if (err.explanations.length) data.explanations = [...err.explanations];
   if (err.allowance) data.warnings = [{ category: 'allowance', message: `DC Hub: ${err.allowance}` }];
   if (err instanceof ValidationError) data.param = err.param;
   if (err instanceof RateLimitError)
-    Object.assign(data, { retry_after_seconds: err.retryAfterSeconds ?? null, reset_at: err.resetAt ?? null, daily: err.daily });
+    Object.assign(data, {
+      retry_after_seconds: err.retryAfterSeconds ?? null,
+      reset_at: err.resetAt ?? null,
+      daily: err.daily,
+    });
   if (err instanceof QuotaSpentError) data.limit = err.limit;
   if (err instanceof AuthError) {
     Object.assign(data, {
@@ -67,7 +84,11 @@ export function rpcError(err: unknown): { code: number; message: string; data?: 
     });
   }
   if (err instanceof GatedPreviewError)
-    Object.assign(data, { preview: bounded(err.preview), hidden_count: err.hiddenCount ?? null, unlock_url: err.unlockUrl ?? null });
+    Object.assign(data, {
+      preview: bounded(err.preview),
+      hidden_count: err.hiddenCount ?? null,
+      unlock_url: err.unlockUrl ?? null,
+    });
   if (err instanceof NetworkError) data.timeout = err.timeout;
   if (err instanceof SchemaDriftError) data.path = err.path;
   return { code: RPC.dchub, message: err.message, data };

@@ -69,14 +69,26 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 /** A failure as the service would have answered it, so the browser's core reads the same error. */
 function failure(err: unknown): RelayAnswer {
   if (err instanceof QuotaSpentError) {
-    return json(429, { error: 'daily_limit_reached', message: err.message, resets_at: err.resetAt, limit: err.limit, _relay: true });
+    return json(429, {
+      error: 'daily_limit_reached',
+      message: err.message,
+      resets_at: err.resetAt,
+      limit: err.limit,
+      _relay: true,
+    });
   }
   if (err instanceof DchubError && err.status !== undefined && err.body !== undefined) {
-    return typeof err.body === 'string' ? { status: err.status, headers: { 'content-type': 'text/plain' }, body: err.body } : json(err.status, err.body);
+    return typeof err.body === 'string'
+      ? { status: err.status, headers: { 'content-type': 'text/plain' }, body: err.body }
+      : json(err.status, err.body);
   }
-  if (err instanceof DchubError && err.kind === 'validation') return json(400, { error: err.message, param: (err as ValidationError).param });
+  if (err instanceof DchubError && err.kind === 'validation')
+    return json(400, { error: err.message, param: (err as ValidationError).param });
   if (err instanceof DchubError)
-    return json(err.status ?? 502, { error: err.kind === 'network' ? 'upstream_unreachable' : 'upstream_error', message: err.message });
+    return json(err.status ?? 502, {
+      error: err.kind === 'network' ? 'upstream_unreachable' : 'upstream_error',
+      message: err.message,
+    });
   throw err;
 }
 
@@ -104,7 +116,14 @@ function withoutSecret(headers: Record<string, string>, secret: string | undefin
 /** Whether a POST is a pure computation whose answer may be cached by its body. */
 const CACHEABLE_POSTS = new Set(['/api/v1/rank-sites', '/api/v1/analyze-parcel']);
 
-async function relayRest(s: Session, method: string, path: string, query: string, body: string | undefined, signal: AbortSignal): Promise<RelayAnswer> {
+async function relayRest(
+  s: Session,
+  method: string,
+  path: string,
+  query: string,
+  body: string | undefined,
+  signal: AbortSignal,
+): Promise<RelayAnswer> {
   const params = new URLSearchParams(query);
   if (method === 'GET' && path === QUEUE_PATH) {
     // Through the derive setting: answered from the shared wide answers, or widened for later questions.
@@ -113,8 +132,15 @@ async function relayRest(s: Session, method: string, path: string, query: string
     return json(200, r, answerHeader(fetchMeta(r)));
   }
   if (method === 'GET') {
-    const r = await s.client.fetchText(path, rawDecoder, params, { signal, cache: !path.endsWith('/market-brief/diff') });
-    return { status: 200, headers: { 'content-type': 'application/json', ...withoutSecret(r.data.headers, s.secret), ...answerHeader(r) }, body: r.data.text };
+    const r = await s.client.fetchText(path, rawDecoder, params, {
+      signal,
+      cache: !path.endsWith('/market-brief/diff'),
+    });
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json', ...withoutSecret(r.data.headers, s.secret), ...answerHeader(r) },
+      body: r.data.text,
+    };
   }
   let parsed: unknown;
   try {
@@ -158,7 +184,15 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
     }
     // Past an assumed allowance the call goes out, and the browser's tool result says so.
     if (r.warning)
-      note = answerHeader({ fromCache: false, stale: false, preview: false, fetchedAt: s.client.now(), ageMs: 0, warnings: [], allowance: r.warning });
+      note = answerHeader({
+        fromCache: false,
+        stale: false,
+        preview: false,
+        fetchedAt: s.client.now(),
+        ageMs: 0,
+        warnings: [],
+        allowance: r.warning,
+      });
   }
   const headers = new Headers();
   for (const h of MCP_REQUEST_HEADERS) if (p.headers?.[h] !== undefined) headers.set(h, p.headers[h]);
@@ -181,15 +215,23 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
 export async function relayRequest(s: Session, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
   const method = String(p.method ?? '').toUpperCase();
   const path = String(p.path ?? '');
-  if (!isRelayedPath(path)) return json(404, { error: 'not_relayed', message: 'the DC Hub relay serves api/..., mcp and openapi.json only' });
+  if (!isRelayedPath(path))
+    return json(404, { error: 'not_relayed', message: 'the DC Hub relay serves api/..., mcp and openapi.json only' });
   try {
     if (path === 'mcp') return await relayMcp(s, { ...p, method }, signal);
     if (method !== 'GET' && method !== 'POST')
-      return json(405, { error: 'method_not_allowed', message: 'the relay passes GET and POST' }, { allow: 'GET, POST' });
+      return json(
+        405,
+        { error: 'method_not_allowed', message: 'the relay passes GET and POST' },
+        { allow: 'GET, POST' },
+      );
     return await relayRest(s, method, `/${path}`, p.query ?? '', p.body, signal);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     if (err instanceof DchubError) return failure(err);
-    return json(502, { error: 'upstream_unreachable', message: `cannot reach the DC Hub service (${err instanceof Error ? err.name : 'error'})` });
+    return json(502, {
+      error: 'upstream_unreachable',
+      message: `cannot reach the DC Hub service (${err instanceof Error ? err.name : 'error'})`,
+    });
   }
 }

@@ -60,7 +60,8 @@ export class Engine {
     let line = JSON.stringify({ jsonrpc: '2.0', ...message });
     // A key is found as it stands in the line: escaped as JSON escapes it (a quote, a backslash, a control character).
     for (const s of this.#secrets) {
-      for (const form of [s, JSON.stringify(s).slice(1, -1)]) if (line.includes(form)) line = line.split(form).join('[redacted]');
+      for (const form of [s, JSON.stringify(s).slice(1, -1)])
+        if (line.includes(form)) line = line.split(form).join('[redacted]');
     }
     this.opts.output.write(`${line}\n`);
   }
@@ -78,7 +79,8 @@ export class Engine {
     }
     const id = req.id;
     if (!isRecord(req) || typeof req.method !== 'string') {
-      if (id !== undefined) this.#send({ id, error: { code: RPC.invalidRequest, message: 'a request needs a method' } });
+      if (id !== undefined)
+        this.#send({ id, error: { code: RPC.invalidRequest, message: 'a request needs a method' } });
       return;
     }
     const params = isRecord(req.params) ? req.params : {};
@@ -117,14 +119,22 @@ export class Engine {
       case 'describe': {
         const env = isRecord(params.env) ? (params.env as Record<string, string | undefined>) : process.env;
         const home = (process.platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
-        return { ...describeNotebook(this.opts.version), default_cache_dir: defaultCacheDir(env, process.platform, home) };
+        return {
+          ...describeNotebook(this.opts.version),
+          default_cache_dir: defaultCacheDir(env, process.platform, home),
+        };
       }
       case 'open': {
         const s = await Session.open(params, this.#log);
         if (s.secret) this.#secrets.add(s.secret);
         const name = `s${++this.#next}`;
         this.#sessions.set(name, s);
-        return { session: name, base_url: s.client.baseUrl.replace(/\/$/, ''), cache_dir: s.cacheDir, has_key: s.hasKey };
+        return {
+          session: name,
+          base_url: s.client.baseUrl.replace(/\/$/, ''),
+          cache_dir: s.cacheDir,
+          has_key: s.hasKey,
+        };
       }
       case 'close': {
         const s = this.#sessions.get(String(params.session));
@@ -150,7 +160,14 @@ export class Engine {
       }
       case 'quota': {
         const snap = await this.#session(params).ledger.snapshot();
-        return { tier: snap.tier, limit: snap.limit, used: snap.used, remaining: snap.remaining, resets_at: snap.resetsAt, confirmed: snap.confirmed };
+        return {
+          tier: snap.tier,
+          limit: snap.limit,
+          used: snap.used,
+          remaining: snap.remaining,
+          resets_at: snap.resetsAt,
+          confirmed: snap.confirmed,
+        };
       }
       case 'cache_info': {
         const s = this.#session(params);

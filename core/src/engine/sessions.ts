@@ -62,7 +62,10 @@ export class Session {
       baseUrl = normalizeBaseUrl(base.trim());
     } catch (err) {
       const words = err instanceof DchubError ? err.message.replace(/^base URL /, '') : 'is not a valid URL';
-      throw new ValidationError('base_url', words.replace(/--api-key or DCHUB_API_KEY \(or the key field\)/, 'api_key'));
+      throw new ValidationError(
+        'base_url',
+        words.replace(/--api-key or DCHUB_API_KEY \(or the key field\)/, 'api_key'),
+      );
     }
     const key = (given(p.api_key) ?? env.DCHUB_API_KEY ?? '').trim();
     this.#apiKey = key || undefined;

@@ -39,7 +39,9 @@ export function redirectSafeFetch(fetchImpl: typeof fetch = globalThis.fetch.bin
       void response.body?.cancel().catch(() => undefined);
       const target = new URL(location, request.url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new RedirectError(`${originOf(request.url)} redirected to a ${target.protocol} address; not followed`, { status: response.status });
+        throw new RedirectError(`${originOf(request.url)} redirected to a ${target.protocol} address; not followed`, {
+          status: response.status,
+        });
       }
       const from = new URL(request.url);
       const sameOrigin = target.origin === from.origin;
@@ -55,7 +57,8 @@ export function redirectSafeFetch(fetchImpl: typeof fetch = globalThis.fetch.bin
           location: target.origin,
         });
       }
-      const toGet = response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
+      const toGet =
+        response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
       const method = toGet ? 'GET' : request.method;
       const headers = new Headers(request.headers);
       if (toGet) {

@@ -1,5 +1,12 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { DchubError, MAX_RETRY_WAIT_SECONDS, NetworkError, RateLimitError, errorFromResponse, retryAfterSeconds } from '../errors.js';
+import {
+  DchubError,
+  MAX_RETRY_WAIT_SECONDS,
+  NetworkError,
+  RateLimitError,
+  errorFromResponse,
+  retryAfterSeconds,
+} from '../errors.js';
 import { redirectSafeFetch } from './redirects.js';
 
 export interface RawResponse {
@@ -97,13 +104,25 @@ export class Transport {
         throw errorFromResponse(err.response.status, parseJson(text) ?? text, err.response.headers);
       }
       const timedOut = err instanceof TimeoutError || (deadline.aborted && !init.signal?.aborted);
-      if (timedOut) throw new NetworkError(`${path}: no answer within ${Math.round(this.#timeoutMs / 1000)} s`, { timeout: true, cause: err });
+      if (timedOut)
+        throw new NetworkError(`${path}: no answer within ${Math.round(this.#timeoutMs / 1000)} s`, {
+          timeout: true,
+          cause: err,
+        });
       if (err instanceof DOMException && err.name === 'AbortError') throw err;
       if (init.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
       if (err instanceof DchubError) throw err;
-      const reason = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
+      const reason =
+        err instanceof Error
+          ? err.cause instanceof Error
+            ? `${err.message}: ${err.cause.message}`
+            : err.message
+          : String(err);
       // The service answered, then the connection broke: not "cannot reach".
-      if (droppedMidAnswer(err)) throw new NetworkError(`${path}: the connection dropped before the whole answer arrived (${reason})`, { cause: err });
+      if (droppedMidAnswer(err))
+        throw new NetworkError(`${path}: the connection dropped before the whole answer arrived (${reason})`, {
+          cause: err,
+        });
       throw new NetworkError(`${path}: cannot reach ${this.#baseUrl} (${reason})`, { cause: err });
     }
     const text = await response.text().catch((err: unknown) => {

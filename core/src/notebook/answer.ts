@@ -85,7 +85,12 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
     age_seconds: (meta?.ageMs ?? 0) / 1000,
   };
   if (meta?.reason) attrs.stale_reason = meta.reason;
-  if (meta?.derivedFrom) attrs.derived_from = { path: meta.derivedFrom.path, query: meta.derivedFrom.query, age_seconds: meta.derivedFrom.ageMs / 1000 };
+  if (meta?.derivedFrom)
+    attrs.derived_from = {
+      path: meta.derivedFrom.path,
+      query: meta.derivedFrom.query,
+      age_seconds: meta.derivedFrom.ageMs / 1000,
+    };
   if (meta?.warnings.length) attrs.warnings = [...meta.warnings];
   Object.assign(attrs, facts.extra ?? {});
   const warnings: NotebookWarning[] = [];
@@ -96,7 +101,11 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
     });
   }
   if (meta?.allowance) warnings.push({ category: 'allowance', message: `DC Hub: ${meta.allowance}` });
-  if (preview) warnings.push({ category: 'preview', message: previewSentence({ ...preview, shown: preview.shown ?? facts.shown }) });
+  if (preview)
+    warnings.push({
+      category: 'preview',
+      message: previewSentence({ ...preview, shown: preview.shown ?? facts.shown }),
+    });
   for (const e of explanations) warnings.push({ category: 'note', message: `DC Hub: ${e}` });
   return { attrs, warnings };
 }
@@ -109,7 +118,11 @@ export function tableAnswer(
   facts: AnswerFacts,
   opts: { only?: boolean } = {},
 ): NotebookAnswer {
-  return { shape: 'table', columns: frameColumns(records, preferred, opts), ...describeAnswer(fetchMeta(data), { shown: records.length, ...facts }) };
+  return {
+    shape: 'table',
+    columns: frameColumns(records, preferred, opts),
+    ...describeAnswer(fetchMeta(data), { shown: records.length, ...facts }),
+  };
 }
 
 /** A single-record answer: every scalar leaf of `record`, described by `facts`. */
@@ -118,7 +131,12 @@ export function recordAnswer(record: unknown, data: unknown, facts: AnswerFacts)
 }
 
 /** Plain data (a tool's record, the quota), with nothing to describe. */
-export const dataAnswer = (data: unknown, warnings: NotebookWarning[] = []): NotebookAnswer => ({ shape: 'data', data, attrs: {}, warnings });
+export const dataAnswer = (data: unknown, warnings: NotebookWarning[] = []): NotebookAnswer => ({
+  shape: 'data',
+  data,
+  attrs: {},
+  warnings,
+});
 
 export const DEFAULT_CITATION = 'DC Hub, dchub.cloud, CC-BY-4.0';
 
@@ -128,6 +146,10 @@ export function citationOf(body: unknown, fallback: string = DEFAULT_CITATION): 
   const b = body as Record<string, unknown>;
   const c = b.citation;
   const prov = b.provenance as { cite_as?: unknown } | undefined;
-  const pick = [b._cite, c && typeof c === 'object' ? (c as { cite_as?: unknown }).cite_as : c, prov && typeof prov === 'object' ? prov.cite_as : undefined];
+  const pick = [
+    b._cite,
+    c && typeof c === 'object' ? (c as { cite_as?: unknown }).cite_as : c,
+    prov && typeof prov === 'object' ? prov.cite_as : undefined,
+  ];
   return (pick.find((v) => typeof v === 'string' && v.trim()) as string | undefined) ?? fallback;
 }

@@ -44,7 +44,8 @@ const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 /** ISO 8601 dates and times (a time without a zone is UTC, as pandas reads it with `utc=True`). */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
-const isBlank = (v: unknown): boolean => v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || Number.isNaN(v);
+const isBlank = (v: unknown): boolean =>
+  v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || Number.isNaN(v);
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Whether a field (a dotted path's last part) holds numbers. */
@@ -58,20 +59,32 @@ export function scalarValue(v: unknown): ColumnValue {
   if (v === undefined || v === null) return null;
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return v.map((x) => (x === null || x === undefined ? '' : String(x))).join(', ');
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))
+    return v.map((x) => (x === null || x === undefined ? '' : String(x))).join(', ');
   return JSON.stringify(v);
 }
 
 /** The kind of a column, from its name and every value present. */
 export function columnKind(name: string, values: readonly ColumnValue[]): ColumnKind {
   const present = values.filter((v) => !isBlank(v));
-  if (!present.length) return DATE_FIELDS.has(name) ? 'date' : NUMERIC_FIELDS.has(name) ? (INTEGER_FIELDS.has(name) ? 'integer' : 'number') : 'text';
+  if (!present.length)
+    return DATE_FIELDS.has(name)
+      ? 'date'
+      : NUMERIC_FIELDS.has(name)
+        ? INTEGER_FIELDS.has(name)
+          ? 'integer'
+          : 'number'
+        : 'text';
   if (present.every((v) => typeof v === 'boolean')) return 'boolean';
   const numeric = present.every((v) => isNumber(v) || (typeof v === 'string' && NUMBER_TEXT.test(v)));
   if (numeric && (NUMERIC_FIELDS.has(name) || present.some(isNumber))) {
     return INTEGER_FIELDS.has(name) && present.every((v) => Number.isInteger(Number(v))) ? 'integer' : 'number';
   }
-  if ((DATE_FIELDS.has(name) || name.endsWith('_at')) && present.every((v) => typeof v === 'string' && ISO_TIME.test(v.trim()))) return 'date';
+  if (
+    (DATE_FIELDS.has(name) || name.endsWith('_at')) &&
+    present.every((v) => typeof v === 'string' && ISO_TIME.test(v.trim()))
+  )
+    return 'date';
   return 'text';
 }
 
@@ -93,8 +106,14 @@ export function typedColumn(name: string, raw: readonly unknown[]): FrameColumn 
  * Records as typed columns: `preferred` first (every one with `only`, else those some record
  * has), then, unless `only`, every other member that is not private (`_…`) and not an object.
  */
-export function frameColumns(records: readonly unknown[], preferred: readonly string[] = [], opts: { only?: boolean } = {}): FrameColumn[] {
-  const rows = records.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r));
+export function frameColumns(
+  records: readonly unknown[],
+  preferred: readonly string[] = [],
+  opts: { only?: boolean } = {},
+): FrameColumn[] {
+  const rows = records.filter(
+    (r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r),
+  );
   const names: string[] = [];
   const seen = new Set<string>();
   for (const c of preferred) {
@@ -139,7 +158,10 @@ export function flattenRecord(obj: unknown, prefix = ''): Array<[string, ColumnV
 export function recordFields(obj: unknown): Array<[string, ColumnValue]> {
   return flattenRecord(obj)
     .filter(([k]) => !k.slice(k.lastIndexOf('.') + 1).startsWith('_'))
-    .map(([k, v]): [string, ColumnValue] => [k, typeof v === 'string' && isNumericField(k) && NUMBER_TEXT.test(v) ? Number(v) : v]);
+    .map(([k, v]): [string, ColumnValue] => [
+      k,
+      typeof v === 'string' && isNumericField(k) && NUMBER_TEXT.test(v) ? Number(v) : v,
+    ]);
 }
 
 /** The latest of some ISO times (as given), or undefined. */

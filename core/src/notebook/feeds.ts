@@ -1,7 +1,19 @@
 import { receipts as fetchReceipts } from '../agent.js';
-import { energyPrices, fuelMix as fetchFuelMix, gridRegions as fetchGridRegions, GRID_REGION_COLUMNS } from '../energy.js';
+import {
+  energyPrices,
+  fuelMix as fetchFuelMix,
+  gridRegions as fetchGridRegions,
+  GRID_REGION_COLUMNS,
+} from '../energy.js';
 import { searchFacilities } from '../facilities.js';
-import { DEAL_COLUMNS, news as fetchNews, NEWS_COLUMNS, pipeline as fetchPipeline, PIPELINE_COLUMNS, transactions } from '../feeds.js';
+import {
+  DEAL_COLUMNS,
+  news as fetchNews,
+  NEWS_COLUMNS,
+  pipeline as fetchPipeline,
+  PIPELINE_COLUMNS,
+  transactions,
+} from '../feeds.js';
 import { FuelMixQuery } from '../schemas/energy.js';
 import { parseParams } from '../validate.js';
 import { citationOf, recordAnswer, tableAnswer, type NotebookAnswer } from './answer.js';
@@ -25,8 +37,17 @@ const renamed = async <T>(p: Promise<T>, names: Record<string, string>): Promise
   });
 
 export async function facilities(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
-  const q = { q: args.query, country: args.country, limit: args.limit, market: args.market, state: args.state, status: args.status };
-  const r = await renamed(searchFacilities(ctx.client, q as Parameters<typeof searchFacilities>[1], ctx.call), { q: 'query' });
+  const q = {
+    q: args.query,
+    country: args.country,
+    limit: args.limit,
+    market: args.market,
+    state: args.state,
+    status: args.status,
+  };
+  const r = await renamed(searchFacilities(ctx.client, q as Parameters<typeof searchFacilities>[1], ctx.call), {
+    q: 'query',
+  });
   return tableAnswer(r.data, FACILITY_COLUMNS, r, {
     path: '/api/v1/facilities',
     citation: citationOf(r),
@@ -47,7 +68,11 @@ export async function news(args: Record<string, unknown>, ctx: MethodContext): P
 export async function deals(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const q = { limit: args.limit, deal_type: args.deal_type, year: args.year, buyer: args.buyer, seller: args.seller };
   const r = await transactions(ctx.client, q as Parameters<typeof transactions>[1], ctx.call);
-  return tableAnswer(r.transactions, DEAL_COLUMNS, r, { path: '/api/v1/transactions', citation: citationOf(r), note: 'Values in millions USD' });
+  return tableAnswer(r.transactions, DEAL_COLUMNS, r, {
+    path: '/api/v1/transactions',
+    citation: citationOf(r),
+    note: 'Values in millions USD',
+  });
 }
 
 export async function pipeline(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
@@ -77,7 +102,10 @@ export async function prices(args: Record<string, unknown>, ctx: MethodContext):
   const state = text(args.state) ?? '';
   const p = await energyPrices(ctx.client, state, ctx.call);
   const { price_trend_12mo: trend, ...rest } = p;
-  const flat = { ...rest, ...(Array.isArray(trend) ? { price_trend_12mo: Object.fromEntries(trend.map((t) => [t.period, t.price])) } : {}) };
+  const flat = {
+    ...rest,
+    ...(Array.isArray(trend) ? { price_trend_12mo: Object.fromEntries(trend.map((t) => [t.period, t.price])) } : {}),
+  };
   return recordAnswer(flat, p, {
     path: `/api/energy/prices/${state.trim()}`,
     citation: citationOf(p),
@@ -98,9 +126,14 @@ export async function gridRegions(_args: Record<string, unknown>, ctx: MethodCon
 export async function receipts(_args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const l = await fetchReceipts(ctx.client, ctx.call);
   const rows = l.receipts.map((r) => ({ ...r, api_call_count: r.api_calls.length }));
-  return tableAnswer(rows, ['run_id', 'model_id', 'platform', 'status', 'evaluated_at', 'published_at', 'api_call_count'], l, {
-    path: '/api/v1/receipts',
-    citation: citationOf(l),
-    asOf: l.as_of ?? null,
-  });
+  return tableAnswer(
+    rows,
+    ['run_id', 'model_id', 'platform', 'status', 'evaluated_at', 'published_at', 'api_call_count'],
+    l,
+    {
+      path: '/api/v1/receipts',
+      citation: citationOf(l),
+      asOf: l.as_of ?? null,
+    },
+  );
 }

@@ -9,6 +9,7 @@ import {
   dcpiScores as fetchDcpiScores,
   getMarket,
   listMarkets,
+  MARKET_LIST_COLUMNS,
   marketBrief,
   marketBriefFields,
 } from '../markets.js';
@@ -24,17 +25,23 @@ export const LEADERBOARD_COLUMNS = [
   'time_to_power_months', 'computed_at',
 ]; // prettier-ignore
 
-export const MARKET_COLUMNS = ['slug', 'id', 'name', 'state', 'country', 'facility_count', 'total_power_mw', 'pipeline_mw_total', 'avg_kwh_price_usd'];
-
 /** The slugs the reader left out because the service failed to build their brief (its warning lines say so). */
 function failedBriefs(warnings: readonly string[]): string[] {
-  return warnings.map((w) => /^(.+?): brief failed to build on the service\b/.exec(w)?.[1]).filter((s): s is string => s !== undefined);
+  return warnings
+    .map((w) => /^(.+?): brief failed to build on the service\b/.exec(w)?.[1])
+    .filter((s): s is string => s !== undefined);
 }
 
-const pagesLine = (what: string) => (p: PagesProgress) => `${what}: page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} rows)`;
+const pagesLine = (what: string) => (p: PagesProgress) =>
+  `${what}: page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} rows)`;
 
 /** Brief rows as the CSV's columns; the markets whose brief failed to build named in a note and a warning. */
-function briefsAnswer(briefs: readonly MarketBriefT[], data: object, path: string, extra: Record<string, unknown>): NotebookAnswer {
+function briefsAnswer(
+  briefs: readonly MarketBriefT[],
+  data: object,
+  path: string,
+  extra: Record<string, unknown>,
+): NotebookAnswer {
   const rows = briefs.map(briefToRow);
   const meta = fetchMeta(data);
   const failed = failedBriefs(meta?.warnings ?? []);
@@ -58,7 +65,10 @@ export async function briefs(args: Record<string, unknown>, ctx: MethodContext):
   const all =
     limit !== undefined || offset !== undefined
       ? await fetchBriefsAll(ctx.client, { limit: limit ?? 50, offset: offset ?? 0 }, ctx.call)
-      : await fetchBriefsAllPages(ctx.client, { ...ctx.call, onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('briefs')(p)) });
+      : await fetchBriefsAllPages(ctx.client, {
+          ...ctx.call,
+          onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('briefs')(p)),
+        });
   return briefsAnswer(all.briefs, all, '/api/v1/market-brief/all', { tier: all.tier || null });
 }
 
@@ -70,14 +80,19 @@ export async function briefsDiff(args: Record<string, unknown>, ctx: MethodConte
     ...ctx.call,
     onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('changed briefs')(p)),
   });
-  return briefsAnswer(d.briefs, d, '/api/v1/market-brief/diff', { tier: d.tier || null, changed_total: d.changed_total, since: since.trim() });
+  return briefsAnswer(d.briefs, d, '/api/v1/market-brief/diff', {
+    tier: d.tier || null,
+    changed_total: d.changed_total,
+    since: since.trim(),
+  });
 }
 
 /** `fields` as a list: a list of paths, or their comma-separated text; anything else is refused. */
 function fieldList(v: unknown): string[] | undefined {
   if (v === null || v === undefined) return undefined;
   const items = Array.isArray(v) ? (v as unknown[]) : typeof v === 'string' ? v.split(',') : undefined;
-  if (!items || !items.every((s) => typeof s === 'string')) throw new ValidationError('fields', 'must be a field path or a list of them');
+  if (!items || !items.every((s) => typeof s === 'string'))
+    throw new ValidationError('fields', 'must be a field path or a list of them');
   return items.map((s) => s.trim()).filter(Boolean);
 }
 
@@ -120,8 +135,15 @@ export async function dcpi(args: Record<string, unknown>, ctx: MethodContext): P
     const s = await dcpiScore(ctx.client, market, ctx.call);
     return recordAnswer(s, s, { path, citation: DCPI_CITATION, asOf: s.computed_at ?? null });
   }
-  const board = await dcpiLeaderboard(ctx.client, { verdict: text(args.verdict), limit: args.limit as number | undefined }, ctx.call);
-  const citation = typeof (board as { citation?: unknown }).citation === 'string' ? (board as { citation: string }).citation : DCPI_CITATION;
+  const board = await dcpiLeaderboard(
+    ctx.client,
+    { verdict: text(args.verdict), limit: args.limit as number | undefined },
+    ctx.call,
+  );
+  const citation =
+    typeof (board as { citation?: unknown }).citation === 'string'
+      ? (board as { citation: string }).citation
+      : DCPI_CITATION;
   return tableAnswer(board.leaderboard, LEADERBOARD_COLUMNS, board, {
     path: '/api/v1/dcpi/leaderboard',
     citation,
@@ -129,9 +151,18 @@ export async function dcpi(args: Record<string, unknown>, ctx: MethodContext): P
   });
 }
 
-/** Every market's DCPI (its coordinates too: the markets map and the quadrant draw from it); numbers masked below a paid plan. */
+/**
+ * Every market's DCPI (its coordinates too: the markets map and the quadrant draw from it); numbers masked below a paid
+ * plan.
+ */
 export async function dcpiScores(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
-  const q = { verdict: text(args.verdict), iso: text(args.iso), state: text(args.state), sort: text(args.sort), limit: args.limit as number | undefined };
+  const q = {
+    verdict: text(args.verdict),
+    iso: text(args.iso),
+    state: text(args.state),
+    sort: text(args.sort),
+    limit: args.limit as number | undefined,
+  };
   const l = await fetchDcpiScores(ctx.client, q, ctx.call);
   return tableAnswer(l.scores, DCPI_SCORE_COLUMNS, l, {
     path: '/api/v1/dcpi/scores',
@@ -143,7 +174,7 @@ export async function dcpiScores(args: Record<string, unknown>, ctx: MethodConte
 /** Scored markets of the caller's tier. */
 export async function markets(_args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const m = await listMarkets(ctx.client, ctx.call);
-  return tableAnswer(m.data, MARKET_COLUMNS, m, {
+  return tableAnswer(m.data, MARKET_LIST_COLUMNS, m, {
     path: '/api/v1/markets/list',
     citation: citationOf(m),
     note: m.locked ? `${m.locked} more markets with a higher tier` : null,

@@ -30,7 +30,10 @@ export const NOTEBOOK_METHODS: Readonly<Record<string, NotebookMethod>> = {
   queue: method(QUEUE_PREDICATES, queue),
   site_score: method(['lat', 'lon', 'capacity_mw', 'state'], siteScoreAnswer),
   rank: method(['candidates', 'objectives', 'constraints', 'mode', 'top_k'], rank),
-  chain: method(['objectives', 'iso', 'min_mw', 'max_ttp_months', 'constraints', 'mode', 'top_k', 'max_sites', 'budget'], chain),
+  chain: method(
+    ['objectives', 'iso', 'min_mw', 'max_ttp_months', 'constraints', 'mode', 'top_k', 'max_sites', 'budget'],
+    chain,
+  ),
   parcel: method(['geometry', 'capacity_mw'], parcel),
   briefs: method(['limit', 'offset'], briefs),
   briefs_diff: method(['since'], briefsDiff),
@@ -67,7 +70,10 @@ export function describeNotebook(version: string): Record<string, unknown> {
     pipeline_statuses: [...PIPELINE_STATUSES],
     tools: [...MCP_TOOL_NAMES],
     tiers: Object.fromEntries(
-      PLAN_TIERS.map((t) => [t, { rest_calls_per_day: finite(REST_DAILY_REQUESTS[t]), mcp_calls_per_day: finite(MCP_DAILY_CALLS[t]) }]),
+      PLAN_TIERS.map((t) => [
+        t,
+        { rest_calls_per_day: finite(REST_DAILY_REQUESTS[t]), mcp_calls_per_day: finite(MCP_DAILY_CALLS[t]) },
+      ]),
     ),
     dcpi_citation: DCPI_CITATION,
   };

@@ -44,12 +44,20 @@ export async function queue(args: Record<string, unknown>, ctx: MethodContext): 
 
 /** One location's score (spec §2.3): the overall score and every member. */
 export async function siteScoreAnswer(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
-  const query = { lat: args.lat, lon: args.lon, capacity_mw: args.capacity_mw, state: args.state } as SiteScoreQueryInput;
+  const query = {
+    lat: args.lat,
+    lon: args.lon,
+    capacity_mw: args.capacity_mw,
+    state: args.state,
+  } as SiteScoreQueryInput;
   const s = await siteScore(ctx.client, query, ctx.call);
   const source = (s as { source?: unknown }).source;
   return recordAnswer(s, s, {
     path: '/api/site-score',
-    citation: typeof source === 'string' && source ? `DC Hub site score (${source}), dchub.cloud` : 'DC Hub site score, dchub.cloud',
+    citation:
+      typeof source === 'string' && source
+        ? `DC Hub site score (${source}), dchub.cloud`
+        : 'DC Hub site score, dchub.cloud',
     note: s.interpretation ?? null,
   });
 }
@@ -67,7 +75,12 @@ function rankedAnswer(
     for (const o of objectives) row[o] = rec[o];
     for (const o of objectives) row[`norm_${o}`] = site.normalized?.[o];
     for (const [k, v] of Object.entries(rec)) {
-      if (!(k in row) && !['normalized', 'missing_objectives', 'site_evaluation_handoff'].includes(k) && (v === null || typeof v !== 'object')) row[k] = v;
+      if (
+        !(k in row) &&
+        !['normalized', 'missing_objectives', 'site_evaluation_handoff'].includes(k) &&
+        (v === null || typeof v !== 'object')
+      )
+        row[k] = v;
     }
     return row;
   });
@@ -98,7 +111,13 @@ export async function rank(args: Record<string, unknown>, ctx: MethodContext): P
   const objectives = parseObjectives(args.objectives);
   const r = await rankSites(
     ctx.client,
-    { candidates, objectives, constraints: parseConstraints(args.constraints), mode: parseScoringMode(args.mode), top_k: args.top_k as number | undefined },
+    {
+      candidates,
+      objectives,
+      constraints: parseConstraints(args.constraints),
+      mode: parseScoringMode(args.mode),
+      top_k: args.top_k as number | undefined,
+    },
     ctx.call,
   );
   return rankedAnswer(r, objectives);
@@ -107,7 +126,12 @@ export async function rank(args: Record<string, unknown>, ctx: MethodContext): P
 /** Queue → site score → ranking within today's calls, with progress. */
 export async function chain(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const input = {
-    filters: { iso: args.iso, min_mw: args.min_mw, max_ttp_months: args.max_ttp_months, geocoded_only: true } as QueueFiltersInput,
+    filters: {
+      iso: args.iso,
+      min_mw: args.min_mw,
+      max_ttp_months: args.max_ttp_months,
+      geocoded_only: true,
+    } as QueueFiltersInput,
     objectives: parseObjectives(args.objectives),
     constraints: parseConstraints(args.constraints),
     mode: parseScoringMode(args.mode),
@@ -123,7 +147,11 @@ export async function chain(args: Record<string, unknown>, ctx: MethodContext): 
   const skipped = r.skippedForBudget
     ? `${r.skippedForBudget} survivors not scored to stay within the budget of ${input.budget ?? cost.remaining} calls.`
     : undefined;
-  return rankedAnswer(r.ranked, input.objectives, { note: skipped, citation: r.table.citation, explanations: r.explanations });
+  return rankedAnswer(r.ranked, input.objectives, {
+    note: skipped,
+    citation: r.table.citation,
+    explanations: r.explanations,
+  });
 }
 
 /** A geometry given as a value, GeoJSON text or the path of a GeoJSON file; a FeatureCollection's first feature. */
@@ -139,7 +167,8 @@ async function geometryArg(v: unknown): Promise<unknown> {
   }
   if (typeof g === 'string') g = parcelGeometry(g);
   const fc = g as { type?: unknown; features?: unknown } | null;
-  if (fc && typeof fc === 'object' && fc.type === 'FeatureCollection') g = Array.isArray(fc.features) ? (fc.features[0] as unknown) : undefined;
+  if (fc && typeof fc === 'object' && fc.type === 'FeatureCollection')
+    g = Array.isArray(fc.features) ? (fc.features[0] as unknown) : undefined;
   return g;
 }
 
@@ -147,5 +176,9 @@ async function geometryArg(v: unknown): Promise<unknown> {
 export async function parcel(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const capacity = positiveNumber(args, 'capacity_mw');
   const p = await analyzeParcel(ctx.client, await geometryArg(args.geometry), capacity, ctx.call);
-  return recordAnswer(p, p, { path: '/api/v1/analyze-parcel', citation: citationOf(p), note: (p as { note?: string }).note ?? null });
+  return recordAnswer(p, p, {
+    path: '/api/v1/analyze-parcel',
+    citation: citationOf(p),
+    note: (p as { note?: string }).note ?? null,
+  });
 }

@@ -10,13 +10,17 @@ const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typ
 function recordsOf(data: unknown): Record<string, unknown>[] | undefined {
   if (Array.isArray(data)) return data.length && data.every(isRecord) ? data : undefined;
   if (!isRecord(data)) return undefined;
-  return Object.values(data).find((v): v is Record<string, unknown>[] => Array.isArray(v) && v.length > 0 && v.every(isRecord));
+  return Object.values(data).find(
+    (v): v is Record<string, unknown>[] => Array.isArray(v) && v.length > 0 && v.every(isRecord),
+  );
 }
 
 /** What to tell the user about a tool call: a stale answer's age and why, an assumed MCP allowance exceeded. */
 function toolWarnings(name: string, r: ToolResult): NotebookWarning[] {
   return (r.warnings ?? []).map((line) =>
-    r.stale ? { category: 'stale', message: `DC Hub: MCP ${name}: ${line}` } : { category: 'allowance', message: `DC Hub: MCP: ${line}` },
+    r.stale
+      ? { category: 'stale', message: `DC Hub: MCP ${name}: ${line}` }
+      : { category: 'allowance', message: `DC Hub: MCP: ${line}` },
   );
 }
 

@@ -25,7 +25,8 @@ const slugOf = (r: unknown): string | undefined =>
 function buildFailure(r: unknown): string | undefined {
   if (!isRecord(r)) return undefined;
   const err = text(r.error);
-  if (r.ok === false || err !== undefined || !isRecord(r.hero)) return `brief failed to build on the service${err ? ` (${err})` : ''}`;
+  if (r.ok === false || err !== undefined || !isRecord(r.hero))
+    return `brief failed to build on the service${err ? ` (${err})` : ''}`;
   return undefined;
 }
 
@@ -59,7 +60,9 @@ function mendBrief(r: Record<string, unknown>, warn: (w: string) => void): Recor
       slug: text(hero.slug) ?? slug,
       name: text(hero.name) ?? slug,
     },
-    live_as_of: isRecord(r.live_as_of) ? { iso: null, age_hours: null, ...r.live_as_of } : { iso: null, age_hours: null },
+    live_as_of: isRecord(r.live_as_of)
+      ? { iso: null, age_hours: null, ...r.live_as_of }
+      : { iso: null, age_hours: null },
     kpis: isRecord(r.kpis) ? { ...NULL_KPIS, ...r.kpis } : NULL_KPIS,
     // A section the service sent in part is filled the same way (the missing members blank).
     outlook: {
@@ -86,7 +89,9 @@ function notePaywall(briefs: readonly MarketBriefT[], ctx: ReadContext): void {
   const walled = briefs.find((b) => b.paywall);
   if (!walled?.paywall) return;
   const empty = (v: unknown) =>
-    v === null || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.values(v).every((x) => Array.isArray(x) && x.length === 0));
+    v === null ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isRecord(v) && Object.values(v).every((x) => Array.isArray(x) && x.length === 0));
   ctx.preview = previewInfo({
     withheldSections: PRO_SECTIONS.filter((k) => empty((walled as Record<string, unknown>)[k])),
     requiredTier: walled.paywall.required_tier,
@@ -111,7 +116,9 @@ function readBriefPage(json: unknown, ctx: ReadContext): Record<string, unknown>
   head.streamed = typeof head.streamed === 'boolean' ? head.streamed : false;
   head.tier = typeof head.tier === 'string' ? head.tier : '';
   head.as_of =
-    typeof head.as_of === 'string' ? head.as_of : briefs.reduce((m, b) => (b.hero.computed_at && b.hero.computed_at > m ? b.hero.computed_at : m), '');
+    typeof head.as_of === 'string'
+      ? head.as_of
+      : briefs.reduce((m, b) => (b.hero.computed_at && b.hero.computed_at > m ? b.hero.computed_at : m), '');
   notePaywall(briefs, ctx);
   return { ...head, briefs };
 }

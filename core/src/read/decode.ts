@@ -53,8 +53,11 @@ export function parseAnswerJson(path: string, raw: RawResponse): unknown {
   try {
     return JSON.parse(raw.text);
   } catch {
-    if (looksLikeHtml(raw.text, raw.headers.get('content-type'))) throw new SchemaDriftError('', `${path}: ${htmlPageMessage(raw.status)}`);
-    throw new SchemaDriftError('', `${path} answered ${raw.text.trim().length ? 'malformed JSON' : 'an empty body'}`, { body: raw.text.slice(0, 200) });
+    if (looksLikeHtml(raw.text, raw.headers.get('content-type')))
+      throw new SchemaDriftError('', `${path}: ${htmlPageMessage(raw.status)}`);
+    throw new SchemaDriftError('', `${path} answered ${raw.text.trim().length ? 'malformed JSON' : 'an empty body'}`, {
+      body: raw.text.slice(0, 200),
+    });
   }
 }
 
@@ -77,11 +80,18 @@ export function decodeJson<T>(raw: RawResponse, reader: Reader<T>, ctx: ReadCont
   } catch (err) {
     // `{"error": "Unsupported ISO: X", ...}` with a 200: the service's refusal, not drift.
     const said = (json as { error?: unknown } | null)?.error;
-    if (err instanceof SchemaDriftError && typeof said === 'string' && said.trim()) throw errorFromResponse(500, json, raw.headers);
+    if (err instanceof SchemaDriftError && typeof said === 'string' && said.trim())
+      throw errorFromResponse(500, json, raw.headers);
     if (err instanceof SchemaDriftError) throw err;
-    // Whatever odd shape tripped the reader, it is an unreadable answer (served stale when one is cached), never a crash.
-    throw new SchemaDriftError('', `${ctx.path}: the ${reader.what} could not be read (${err instanceof Error ? err.message : String(err)})`, { body: json });
+    // Whatever odd shape tripped the reader, it is an unreadable answer (served stale when one is cached), never a
+    // crash.
+    throw new SchemaDriftError(
+      '',
+      `${ctx.path}: the ${reader.what} could not be read (${err instanceof Error ? err.message : String(err)})`,
+      { body: json },
+    );
   }
-  const preview = ctx.preview ?? describeGated(json, { sent: ctx.params ?? (ctx.body as Record<string, unknown> | undefined) });
+  const preview =
+    ctx.preview ?? describeGated(json, { sent: ctx.params ?? (ctx.body as Record<string, unknown> | undefined) });
   return { value, warnings: ctx.warnings, ...(preview ? { preview } : {}) };
 }

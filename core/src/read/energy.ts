@@ -14,7 +14,13 @@ export const readFuelMix: Reader<FuelMixT> = {
       name: (r, i) => `fuel ${scalarText((r as Record<string, unknown> | null)?.source) ?? i + 1}`,
     });
     if (typeof json.note === 'string' && json.total_generation_mw === undefined) ctx.warnings.push(json.note);
-    const parsed = parseTolerant(FuelMix, { iso: ctx.params?.get('iso') ?? '', timestamp: null, source: '', ...json, fuel_mix: [] });
+    const parsed = parseTolerant(FuelMix, {
+      iso: ctx.params?.get('iso') ?? '',
+      timestamp: null,
+      source: '',
+      ...json,
+      fuel_mix: [],
+    });
     parsed.fuel_mix = entries;
     return parsed;
   },
@@ -25,7 +31,9 @@ export const readEnergyPrices: Reader<EnergyPricesT> = {
   what: 'energy prices',
   read(json, ctx) {
     if (isRecord(json) && json.data_quality === 'fallback')
-      ctx.warnings.push(`prices are the service's fallback (${typeof json.source === 'string' ? json.source : 'historical data'}), not live`);
+      ctx.warnings.push(
+        `prices are the service's fallback (${typeof json.source === 'string' ? json.source : 'historical data'}), not live`,
+      );
     return parseTolerant(EnergyPrices, { source: '', ...(isRecord(json) ? json : {}) });
   },
 };

@@ -6,7 +6,14 @@ import { listAnswer, isRecord, parseTolerant, readRecords } from './tolerant.js'
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 /** Fields of the full record that the keyless (basic) rows leave out. */
 const FULL_FIELDS = ['operator', 'market', 'latitude', 'longitude', 'power_mw', 'status'];
-const BasicOrFull = FacilityRow.partial({ operator: true, market: true, latitude: true, longitude: true, power_mw: true, status: true });
+const BasicOrFull = FacilityRow.partial({
+  operator: true,
+  market: true,
+  latitude: true,
+  longitude: true,
+  power_mw: true,
+  status: true,
+});
 
 /**
  * GET /api/v1/facilities (notes §2.9): the keyless answer (5 rows, basic fields, `total_matching`,
@@ -36,8 +43,20 @@ export const readFacilities: Reader<FacilitySearchT> = {
     });
     if (noId) ctx.warnings.push(`${noId} ${noId > 1 ? 'facilities' : 'facility'} without an id (left blank)`);
     const pagination = isRecord(head.pagination) ? head.pagination : {};
-    const total = typeof head.total_matching === 'number' ? head.total_matching : typeof pagination.total === 'number' ? pagination.total : rows.length;
-    const parsed = parseTolerant(FacilitySearch, { success: true, tier: '', ...head, count: rows.length, total_matching: total, data: [] });
+    const total =
+      typeof head.total_matching === 'number'
+        ? head.total_matching
+        : typeof pagination.total === 'number'
+          ? pagination.total
+          : rows.length;
+    const parsed = parseTolerant(FacilitySearch, {
+      success: true,
+      tier: '',
+      ...head,
+      count: rows.length,
+      total_matching: total,
+      data: [],
+    });
     parsed.data = rows;
     const gated = describeGated(top, { rows, sent: ctx.params });
     if (gated) ctx.preview = gated;
@@ -46,7 +65,13 @@ export const readFacilities: Reader<FacilitySearchT> = {
       const present = new Set(rows.flatMap((r) => Object.keys(r)));
       const locked = FULL_FIELDS.filter((f) => !present.has(f));
       if (locked.length && rows.length) {
-        ctx.preview = previewInfo({ shown: rows.length, total, lockedFields: locked, message: text(head.note), upgradeUrl: text(head.upgrade_url) });
+        ctx.preview = previewInfo({
+          shown: rows.length,
+          total,
+          lockedFields: locked,
+          message: text(head.note),
+          upgradeUrl: text(head.upgrade_url),
+        });
       }
     }
     return parsed;

@@ -42,7 +42,13 @@ function notePartial(
   const present = new Set(rows.flatMap((r) => Object.keys(r)));
   const locked = full.filter((f) => !present.has(f));
   if (top.full_results_available === true && rows.length && locked.length) {
-    ctx.preview = previewInfo({ shown: rows.length, total, lockedFields: locked, message: text(top.note), upgradeUrl: text(top.upgrade_url) });
+    ctx.preview = previewInfo({
+      shown: rows.length,
+      total,
+      lockedFields: locked,
+      message: text(top.note),
+      upgradeUrl: text(top.upgrade_url),
+    });
   }
 }
 
@@ -56,7 +62,14 @@ export const readNews: Reader<NewsListT> = {
       name: (r, i) => `article ${text((r as Record<string, unknown> | null)?.title)?.slice(0, 40) ?? i + 1}`,
       mend: blanks(['summary', 'url', 'source', 'published_at', 'category']),
     });
-    const parsed = parseTolerant(NewsList, { success: true, source: '', total: articles.length, ...head, count: articles.length, articles: [] });
+    const parsed = parseTolerant(NewsList, {
+      success: true,
+      source: '',
+      total: articles.length,
+      ...head,
+      count: articles.length,
+      articles: [],
+    });
     parsed.articles = articles;
     return parsed;
   },
@@ -75,12 +88,21 @@ export const readTransactions: Reader<TransactionListT> = {
       what: 'deal',
       name: (r, i) => {
         const o = (r ?? {}) as Record<string, unknown>;
-        return `deal ${text(o.buyer) ?? '?'} / ${text(o.seller) ?? '?'}${text(o.date) ? ` (${text(o.date)})` : ''}`.replace('deal ? / ?', `deal ${i + 1}`);
+        return `deal ${text(o.buyer) ?? '?'} / ${text(o.seller) ?? '?'}${text(o.date) ? ` (${text(o.date)})` : ''}`.replace(
+          'deal ? / ?',
+          `deal ${i + 1}`,
+        );
       },
       mend: blanks(['date', 'buyer', 'seller', 'type', 'market', 'region']),
     });
     const total = num(head.total_count) ?? num(head.total_matching) ?? num(head.total) ?? deals.length;
-    const parsed = parseTolerant(TransactionList, { success: true, ...head, count: deals.length, total_count: total, transactions: [] });
+    const parsed = parseTolerant(TransactionList, {
+      success: true,
+      ...head,
+      count: deals.length,
+      total_count: total,
+      transactions: [],
+    });
     parsed.transactions = deals;
     notePartial(top, deals, total, ['id', 'year', 'value', 'value_display', 'mw'], ctx);
     return parsed;
@@ -101,7 +123,14 @@ export const readPipeline: Reader<PipelineResponseT> = {
       }),
     });
     const total = num(head.total_count) ?? num(head.total) ?? projects.length;
-    const parsed = parseTolerant(PipelineResponse, { success: true, ...head, count: projects.length, total_count: total, data: [], pipeline: [] });
+    const parsed = parseTolerant(PipelineResponse, {
+      success: true,
+      ...head,
+      count: projects.length,
+      total_count: total,
+      data: [],
+      pipeline: [],
+    });
     parsed.data = projects;
     parsed.pipeline = projects;
     notePartial(top, projects, total, [], ctx);

@@ -49,7 +49,10 @@ export const readMarketList: Reader<MarketListT> = {
     let derived = 0;
     const rows = readRecords(list, MarketListRow, ctx.warnings, {
       what: 'market',
-      name: (r, i) => text((r as Record<string, unknown> | null)?.id) ?? text((r as Record<string, unknown> | null)?.name) ?? `market ${i + 1}`,
+      name: (r, i) =>
+        text((r as Record<string, unknown> | null)?.id) ??
+        text((r as Record<string, unknown> | null)?.name) ??
+        `market ${i + 1}`,
       mend: (r) => {
         if (text(r.id)) return r;
         const id = text(r.slug) ?? text(r.name)?.toLowerCase();
@@ -57,7 +60,8 @@ export const readMarketList: Reader<MarketListT> = {
         return { ...r, id };
       },
     });
-    if (derived) ctx.warnings.push(`${derived} market${derived > 1 ? 's' : ''} without an id: the slug or name stands in`);
+    if (derived)
+      ctx.warnings.push(`${derived} market${derived > 1 ? 's' : ''} without an id: the slug or name stands in`);
     const count = rows.length;
     const total = typeof head.total === 'number' ? head.total : count;
     const parsed = parseTolerant(MarketList, {
@@ -134,7 +138,8 @@ export const readAiCapacity: Reader<AiCapacityIndexT> = {
       name: (r, i) => text((r as Record<string, unknown> | null)?.market) ?? `market ${i + 1}`,
       mend: (r, _w, i) => {
         const out: Record<string, unknown> = { rank: i + 1, horizon_days: top.horizon_days ?? null, ...r };
-        if (typeof out.deployable_mw === 'number' || out.deployable_mw === null) out.deployable_mw = { value: out.deployable_mw };
+        if (typeof out.deployable_mw === 'number' || out.deployable_mw === null)
+          out.deployable_mw = { value: out.deployable_mw };
         if (!isRecord(out.ai_ready_mw)) {
           filled++;
           out.ai_ready_mw = { value: null, basis: 'not served' };
@@ -187,7 +192,10 @@ export const readDcpiLeaderboard: Reader<DcpiLeaderboardT> = {
       }),
       keepBad: (r) => r as DcpiLeaderboardT['leaderboard'][number],
     });
-    const asOf = rows.reduce((m, r) => (typeof r.computed_at === 'string' && r.computed_at > m ? r.computed_at : m), '');
+    const asOf = rows.reduce(
+      (m, r) => (typeof r.computed_at === 'string' && r.computed_at > m ? r.computed_at : m),
+      '',
+    );
     const parsed = parseTolerant(DcpiLeaderboard, {
       as_of: asOf,
       count: rows.length,

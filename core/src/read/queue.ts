@@ -3,7 +3,16 @@ import { QueueRecordShape, QueueResult, type QueueResultT } from '../schemas/que
 import type { Reader } from './decode.js';
 import { listAnswer, isRecord, parseTolerant, readRecords } from './tolerant.js';
 
-const FILTER_KEYS = ['baseload_only', 'fuel_type', 'geocoded_only', 'iso', 'max_fiber_km', 'max_ttp_months', 'min_mw', 'status'] as const;
+const FILTER_KEYS = [
+  'baseload_only',
+  'fuel_type',
+  'geocoded_only',
+  'iso',
+  'max_fiber_km',
+  'max_ttp_months',
+  'min_mw',
+  'status',
+] as const;
 
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
@@ -33,17 +42,23 @@ export const readQueue: Reader<QueueResultT> = {
     head._entity ??= 'queue_results';
     head.ok ??= true;
     if (typeof head.count_returned !== 'number') {
-      if (head.count_returned === undefined) ctx.warnings.push('count_returned missing from the answer; counted from the rows');
+      if (head.count_returned === undefined)
+        ctx.warnings.push('count_returned missing from the answer; counted from the rows');
       head.count_returned = results.length;
-    } else if (results.length < list.length) head.count_returned = results.length; // the rows delivered, after left-out ones
+    } else if (results.length < list.length) {
+      head.count_returned = results.length; // the rows delivered, after left-out ones
+    }
     if (typeof head.count_total_matching !== 'number') {
       const total = typeof head._total_available === 'number' ? head._total_available : undefined;
       head.count_total_matching = total ?? head.count_returned;
-      if (total === undefined) ctx.warnings.push('count_total_matching missing from the answer; the total is not known beyond the rows shown');
+      if (total === undefined)
+        ctx.warnings.push('count_total_matching missing from the answer; the total is not known beyond the rows shown');
     }
     const filters = isRecord(head.filters_applied) ? head.filters_applied : {};
     head.filters_applied = Object.fromEntries(
-      FILTER_KEYS.map((k) => [k, filters[k] ?? null]).concat(Object.entries(filters).filter(([k]) => !(FILTER_KEYS as readonly string[]).includes(k))),
+      FILTER_KEYS.map((k) => [k, filters[k] ?? null]).concat(
+        Object.entries(filters).filter(([k]) => !(FILTER_KEYS as readonly string[]).includes(k)),
+      ),
     );
     const parsed = parseTolerant(QueueResult, { ...head, results: [] });
     parsed.results = results;

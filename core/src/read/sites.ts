@@ -20,7 +20,8 @@ export const readSiteScore: Reader<SiteScoreT> = {
   read(json, ctx) {
     if (!isRecord(json)) throw new SchemaDriftError('', 'the site score answer is not an object');
     let o: Record<string, unknown> = json;
-    if (isRecord(o.data) && o.overall_score === undefined && 'overall_score' in o.data) o = { ...o, ...o.data, data: undefined };
+    if (isRecord(o.data) && o.overall_score === undefined && 'overall_score' in o.data)
+      o = { ...o, ...o.data, data: undefined };
     const loc = isRecord(o.location) ? o.location : undefined;
     const lat = loc?.lat ?? ctx.params?.get('lat');
     const lon = loc?.lon ?? loc?.lng ?? loc?.longitude ?? ctx.params?.get('lon');
@@ -28,7 +29,12 @@ export const readSiteScore: Reader<SiteScoreT> = {
     const mended = {
       ...o,
       success: typeof o.success === 'boolean' ? o.success : true,
-      interpretation: typeof o.interpretation === 'string' ? o.interpretation : typeof o.verdict === 'string' ? o.verdict : interpretationOf(o.overall_score),
+      interpretation:
+        typeof o.interpretation === 'string'
+          ? o.interpretation
+          : typeof o.verdict === 'string'
+            ? o.verdict
+            : interpretationOf(o.overall_score),
       location: { ...(loc ?? {}), lat, lon },
     };
     if (o.data === undefined) delete (mended as Record<string, unknown>).data;

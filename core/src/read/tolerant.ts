@@ -67,7 +67,8 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
     return n ?? value;
   }
   const s = core(schema);
-  if (Array.isArray(value)) return s instanceof z.ZodArray ? value.map((x) => fitNumbers(s.element as AnySchema, x)) : value;
+  if (Array.isArray(value))
+    return s instanceof z.ZodArray ? value.map((x) => fitNumbers(s.element as AnySchema, x)) : value;
   if (typeof value !== 'object') return value;
   if (s instanceof z.ZodObject) {
     let out: Record<string, unknown> | undefined;
@@ -88,7 +89,8 @@ export function fitNumbers(schema: AnySchema, value: unknown): unknown {
 }
 
 /** Where a zod issue points, as `a.b.0.c`. */
-export const issuePath = (issue: z.core.$ZodIssue | undefined, prefix = ''): string => [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
+export const issuePath = (issue: z.core.$ZodIssue | undefined, prefix = ''): string =>
+  [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
 
 /** What a zod issue says, in words for a person (the received value when it helps). */
 export function issueWords(issue: z.core.$ZodIssue | undefined, input?: unknown): string {
@@ -109,7 +111,13 @@ function readAt(v: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 const describe = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'string' ? `text ${JSON.stringify(v.length > 30 ? `${v.slice(0, 29)}…` : v)}` : typeof v;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'a list'
+      : typeof v === 'string'
+        ? `text ${JSON.stringify(v.length > 30 ? `${v.slice(0, 29)}…` : v)}`
+        : typeof v;
 
 /**
  * Parses `value` with `schema`; on failure coerces decimal strings and tries again. Still failing:
@@ -126,16 +134,21 @@ export function parseTolerant<S extends AnySchema>(schema: S, value: unknown, wh
 }
 
 /** Like parseTolerant, without throwing: the parsed value, or why not. */
-export function tryTolerant<S extends AnySchema>(schema: S, value: unknown): { ok: true; value: z.output<S> } | { ok: false; path: string; words: string } {
+export function tryTolerant<S extends AnySchema>(
+  schema: S,
+  value: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; path: string; words: string } {
   try {
     return { ok: true, value: parseTolerant(schema, value) };
   } catch (err) {
-    if (err instanceof SchemaDriftError) return { ok: false, path: err.path, words: err.message.replace(/^response did not match at [^:]*: /, '') };
+    if (err instanceof SchemaDriftError)
+      return { ok: false, path: err.path, words: err.message.replace(/^response did not match at [^:]*: /, '') };
     throw err;
   }
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The record list of a list answer, wherever the service put it: under `key`, one of the legacy
@@ -150,7 +163,8 @@ export function findList(
   if (Array.isArray(json)) return { top: {}, list: json, from: '(list)' };
   if (!isRecord(json)) return { top: {}, list: undefined };
   if (Array.isArray(json[key])) return { top: json, list: json[key] as unknown[], from: key };
-  for (const k of alternatives) if (k !== key && Array.isArray(json[k])) return { top: json, list: json[k] as unknown[], from: k };
+  for (const k of alternatives)
+    if (k !== key && Array.isArray(json[k])) return { top: json, list: json[k] as unknown[], from: k };
   // `{success, data: {<key>: [...]}}`: a legacy envelope around the modern answer.
   if (isRecord(json.data)) {
     const inner = findList(json.data, key, alternatives);
@@ -190,7 +204,12 @@ export interface RecordsOptions<T> {
 }
 
 /** Validates each record; a bad one is skipped (or kept as-is) and named in `warnings`, never fatal. */
-export function readRecords<S extends AnySchema>(list: readonly unknown[], schema: S, warnings: string[], o: RecordsOptions<z.output<S>>): Array<z.output<S>> {
+export function readRecords<S extends AnySchema>(
+  list: readonly unknown[],
+  schema: S,
+  warnings: string[],
+  o: RecordsOptions<z.output<S>>,
+): Array<z.output<S>> {
   const out: Array<z.output<S>> = [];
   const warn = (w: string) => warnings.push(w);
   for (let i = 0; i < list.length; i++) {

@@ -4,7 +4,8 @@ import { optionalNumber, optionalString } from './params.js';
 
 /** Agent and account endpoints (spec §4.5, notes §2.24, §2.26, §2.27) and receipts (spec §2.9). */
 
-// ---------------------------------------------------------------- keys (one schema: core's calls and the sandbox's route)
+// ---------------------------------------------------------------- keys (one schema: core's calls and the sandbox's
+// route)
 
 /** Body of POST /api/v1/keys/claim (limits as the service's): what core sends and the sandbox accepts. */
 export const KeyClaimRequest = z.object({
@@ -64,8 +65,16 @@ export const AGENT_FACILITIES_MAX_LIMIT = 100;
 
 export const AgentFacilitiesQuery = z.object({
   q: optionalString({ maxLength: 200, description: 'Text matched against name, city and provider' }),
-  country: optionalString({ maxLength: 80, description: 'Country name (substring, case-insensitive); a two-letter code also matches' }),
-  limit: optionalNumber({ min: 1, max: AGENT_FACILITIES_MAX_LIMIT, int: true, description: 'Rows to return (default 20, max 100)' }),
+  country: optionalString({
+    maxLength: 80,
+    description: 'Country name (substring, case-insensitive); a two-letter code also matches',
+  }),
+  limit: optionalNumber({
+    min: 1,
+    max: AGENT_FACILITIES_MAX_LIMIT,
+    int: true,
+    description: 'Rows to return (default 20, max 100)',
+  }),
 });
 
 export const AgentFacilities = z.looseObject({
@@ -94,7 +103,9 @@ export const AgentStats = z.looseObject({
 export const ONBOARD_TYPES = ['browse', 'mcp', 'connector', 'rest'] as const;
 
 export const OnboardQuery = z.object({
-  type: feedChoiceParam(ONBOARD_TYPES, { description: 'browse, mcp, connector or rest (default: detected from the User-Agent, else browse)' }),
+  type: feedChoiceParam(ONBOARD_TYPES, {
+    description: 'browse, mcp, connector or rest (default: detected from the User-Agent, else browse)',
+  }),
 });
 
 export const Onboard = z.looseObject({

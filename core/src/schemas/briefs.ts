@@ -206,7 +206,12 @@ export const MarketBriefCapExceeded = z.looseObject({
 
 /** Paging of the bulk brief endpoints; the tier's maximum (50, or 500 from Pro) is checked per call. */
 export const BriefPageQuery = z.object({
-  limit: optionalNumber({ int: true, min: 1, max: 500, description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)' }).transform((n) => n ?? 50),
+  limit: optionalNumber({
+    int: true,
+    min: 1,
+    max: 500,
+    description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)',
+  }).transform((n) => n ?? 50),
   offset: optionalNumber({ int: true, min: 0, max: 1_000_000, description: 'Briefs to skip' }).transform((n) => n ?? 0),
 });
 

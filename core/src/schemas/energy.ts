@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { GatedFields, Provenance } from './envelope.js';
 import { feedChoiceParam } from './feeds.js';
 
-/** Grid fuel mix, retail electricity prices and the grid-region intelligence preview (spec §2.8, §4.1; notes §2.16-2.17). */
+/**
+ * Grid fuel mix, retail electricity prices and the grid-region intelligence preview (spec §2.8, §4.1; notes
+ * §2.16-2.17).
+ */
 
 export const FUEL_MIX_ISOS = ['ERCOT', 'PJM', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'] as const;
 export type FuelMixIso = (typeof FUEL_MIX_ISOS)[number];

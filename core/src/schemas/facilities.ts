@@ -18,7 +18,12 @@ export const countryCodeParam = optionalString({
 export const FacilitySearchQuery = z.object({
   q: optionalString({ maxLength: 200, description: 'Text matched against name, city, operator (provider) and market' }),
   country: countryCodeParam,
-  limit: optionalNumber({ min: 1, max: FACILITIES_MAX_LIMIT, int: true, description: 'Rows to return (default 25, max 100; keyless callers get at most 5)' }),
+  limit: optionalNumber({
+    min: 1,
+    max: FACILITIES_MAX_LIMIT,
+    int: true,
+    description: 'Rows to return (default 25, max 100; keyless callers get at most 5)',
+  }),
   market: optionalString({ maxLength: 100, description: 'Market slug or name' }),
   state: optionalString({ maxLength: 40, description: 'US state code' }),
   status: optionalString({ maxLength: 20, description: 'operational, construction or announced' }),

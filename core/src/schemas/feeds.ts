@@ -13,7 +13,12 @@ export const feedChoiceParam = choiceParam;
 export const NEWS_MAX_LIMIT = 200;
 
 export const NewsQuery = z.object({
-  limit: optionalNumber({ min: 1, max: NEWS_MAX_LIMIT, int: true, description: 'Articles to return (default 10; 50 on the alias paths; max 200)' }),
+  limit: optionalNumber({
+    min: 1,
+    max: NEWS_MAX_LIMIT,
+    int: true,
+    description: 'Articles to return (default 10; 50 on the alias paths; max 200)',
+  }),
   query: optionalString({ maxLength: 200, description: 'Case-insensitive text match on title, summary or source' }),
   category: optionalString({ maxLength: 60, description: 'Case-insensitive category match' }),
   source: optionalString({ maxLength: 100, description: 'Case-insensitive source-name match' }),
@@ -53,7 +58,10 @@ export const TransactionsQuery = z.object({
     int: true,
     description: 'Deals to return (default 20; 100 on /api/deals and /api/v1/deals; max 500)',
   }),
-  deal_type: feedChoiceParam(DEAL_TYPES, { description: 'Deal type', aliases: { 'joint-venture': 'joint_venture', jv: 'joint_venture', ma: 'acquisition' } }),
+  deal_type: feedChoiceParam(DEAL_TYPES, {
+    description: 'Deal type',
+    aliases: { 'joint-venture': 'joint_venture', jv: 'joint_venture', ma: 'acquisition' },
+  }),
   year: optionalNumber({ min: 2000, max: 2100, int: true, description: 'Calendar year of the deal' }),
   buyer: optionalString({ maxLength: 100, description: 'Case-insensitive buyer substring' }),
   seller: optionalString({ maxLength: 100, description: 'Case-insensitive seller substring' }),

@@ -114,7 +114,9 @@ const MARKET_NAME = '[^,\\s](?:[^,]*[^,\\s])?';
 const marketList = readWithShape(
   z
     .string()
-    .regex(new RegExp(`^\\s*${MARKET_NAME}(?:\\s*,\\s*${MARKET_NAME}){1,3}\\s*$`), { error: 'provide 2-4 markets to compare, comma-separated' })
+    .regex(new RegExp(`^\\s*${MARKET_NAME}(?:\\s*,\\s*${MARKET_NAME}){1,3}\\s*$`), {
+      error: 'provide 2-4 markets to compare, comma-separated',
+    })
     .meta({ maxLength: MARKET_COMPARE_MAX_LENGTH }),
   (v, ctx): string[] => {
     const names =
@@ -126,7 +128,8 @@ const marketList = readWithShape(
         : [];
     if (typeof v === 'string' && [...v].length > MARKET_COMPARE_MAX_LENGTH)
       ctx.issues.push({ code: 'custom', message: `must be at most ${MARKET_COMPARE_MAX_LENGTH} characters`, input: v });
-    else if (names.length === 0) ctx.issues.push({ code: 'custom', message: 'parameter required (comma-separated)', input: v });
+    else if (names.length === 0)
+      ctx.issues.push({ code: 'custom', message: 'parameter required (comma-separated)', input: v });
     else if (names.length < 2 || names.length > 4)
       ctx.issues.push({ code: 'custom', message: `provide 2-4 markets to compare, got ${names.length}`, input: v });
     return names;
@@ -219,7 +222,8 @@ export type DcpiScoreResponseT = z.infer<typeof DcpiScoreResponse>;
 /** DCPI orderings and their other names. */
 export const DCPI_SORTS = ['excess', 'constraint', 'time_to_power', 'composite'] as const;
 export type DcpiSort = (typeof DCPI_SORTS)[number];
-const dcpiSortParam = (description: string) => choiceParam(DCPI_SORTS, { description, aliases: { ttp: 'time_to_power', rank: 'composite' } });
+const dcpiSortParam = (description: string) =>
+  choiceParam(DCPI_SORTS, { description, aliases: { ttp: 'time_to_power', rank: 'composite' } });
 
 export const DcpiScoreListQuery = z.object({
   sort: dcpiSortParam('Order: excess (default), constraint, time_to_power (ttp), composite (rank)'),
@@ -294,8 +298,12 @@ export const DCPI_LEADERBOARD_CSV_COLUMNS = [
 export const AI_CAPACITY_HORIZONS = [30, 60, 90] as const;
 
 export const AiCapacityIndexQuery = z.object({
-  horizon: numberChoiceParam(AI_CAPACITY_HORIZONS, { description: 'Days ahead (default 90)' }).transform((n) => n ?? 90),
-  limit: optionalNumber({ int: true, min: 1, max: 50, description: 'Markets (default 20, max 50)' }).transform((n) => n ?? 20),
+  horizon: numberChoiceParam(AI_CAPACITY_HORIZONS, { description: 'Days ahead (default 90)' }).transform(
+    (n) => n ?? 90,
+  ),
+  limit: optionalNumber({ int: true, min: 1, max: 50, description: 'Markets (default 20, max 50)' }).transform(
+    (n) => n ?? 20,
+  ),
 });
 
 const MwValue = z.looseObject({ value: nnum, band: z.string().optional(), note: z.string().optional() });

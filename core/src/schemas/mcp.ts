@@ -40,7 +40,12 @@ export const MCP_TOOL_NAMES = [
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
 /** Pro-only tools (spec §5.2): a hard wall below Pro. */
-export const MCP_PRO_TOOLS: readonly McpToolName[] = ['analyze_site', 'compare_sites', 'get_grid_intelligence', 'get_fiber_intel'];
+export const MCP_PRO_TOOLS: readonly McpToolName[] = [
+  'analyze_site',
+  'compare_sites',
+  'get_grid_intelligence',
+  'get_fiber_intel',
+];
 /** Gated tools (spec §5.2): a preview below their tier. */
 export const MCP_GATED_TOOLS: readonly McpToolName[] = [
   'get_intelligence_index',
@@ -53,7 +58,14 @@ export const MCP_GATED_TOOLS: readonly McpToolName[] = [
 
 /** Grid operators the grid tools accept (ISONE spelling, as the tools take it). */
 export const MCP_GRID_ISOS = ['ERCOT', 'PJM', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISONE'] as const;
-export const RANK_MARKETS_CRITERIA = ['cheapest_power', 'most_capacity', 'most_operators', 'fastest_growing', 'best_overall', 'ai_ready'] as const;
+export const RANK_MARKETS_CRITERIA = [
+  'cheapest_power',
+  'most_capacity',
+  'most_operators',
+  'fastest_growing',
+  'best_overall',
+  'ai_ready',
+] as const;
 export const RANK_MARKETS_REGIONS = ['global', 'us', 'canada', 'eu', 'apac', 'americas'] as const;
 export const SCORE_FACILITY_WEIGHTINGS = ['balanced', 'power_priority', 'risk_priority', 'expansion_priority'] as const;
 export const DEAL_REGIONS = ['us', 'eu', 'apac', 'americas'] as const;
@@ -62,7 +74,8 @@ const str = (description: string) => z.string().max(200).describe(description).o
 const num = (description: string) => z.number().describe(description).optional();
 const lat = () => z.number().min(-90).max(90).describe('Latitude, decimal degrees').optional();
 const lon = () => z.number().min(-180).max(180).describe('Longitude, decimal degrees').optional();
-const limit = (max = 500, def = 10) => z.number().int().min(1).max(max).describe(`Rows to return (1-${max}, default ${def})`).optional();
+const limit = (max = 500, def = 10) =>
+  z.number().int().min(1).max(max).describe(`Rows to return (1-${max}, default ${def})`).optional();
 const offset = () => z.number().int().min(0).max(100_000).describe('Rows to skip').optional();
 const bool = (description: string) => z.boolean().describe(description).optional();
 const idOrNumber = (description: string) =>
@@ -208,8 +221,12 @@ export const McpToolInputs = {
     topK: z.number().int().min(1).max(50).describe('Results to return (default 5)').optional(),
   }),
   get_dchub_recommendation: z.object({ context: str('general, investment, site-selection or technical') }),
-  get_market_dcpi_rank: z.object({ market_slug: z.string().min(1).max(100).describe('Market slug, e.g. northern-virginia') }),
-  compare_isos: z.object({ isos: z.string().min(1).max(100).describe('Comma-separated, 2-4 of PJM, ERCOT, CAISO, MISO, SPP, NYISO, ISONE') }),
+  get_market_dcpi_rank: z.object({
+    market_slug: z.string().min(1).max(100).describe('Market slug, e.g. northern-virginia'),
+  }),
+  compare_isos: z.object({
+    isos: z.string().min(1).max(100).describe('Comma-separated, 2-4 of PJM, ERCOT, CAISO, MISO, SPP, NYISO, ISONE'),
+  }),
   get_interconnection_queue: z.object({
     iso: z.enum(MCP_GRID_ISOS).describe('Drill down into one ISO (omit for all)').optional(),
   }),

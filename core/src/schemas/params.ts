@@ -10,7 +10,10 @@ import { z } from 'zod';
  * a spreadsheet user can act on; the zod issue path names the parameter.
  */
 
-/** A value for a message: text quoted, other scalars as written, lists and objects named, at most `max` characters. Never throws. */
+/**
+ * A value for a message: text quoted, other scalars as written, lists and objects named, at most `max` characters.
+ * Never throws.
+ */
 export function showValue(v: unknown, max = 40): string {
   let s: string;
   if (typeof v === 'string') s = JSON.stringify(v);
@@ -22,7 +25,8 @@ export function showValue(v: unknown, max = 40): string {
 
 /** "Not given": null or blank text (an empty spreadsheet cell, `?limit=`). */
 const BLANK_TEXT = /^\s*$/;
-const isBlank = (v: unknown): v is null | undefined | string => v === undefined || v === null || (typeof v === 'string' && BLANK_TEXT.test(v));
+const isBlank = (v: unknown): v is null | undefined | string =>
+  v === undefined || v === null || (typeof v === 'string' && BLANK_TEXT.test(v));
 
 /** The documented "not given" forms; `abort` keeps a failed blank check from masking the real problem. */
 const blankForms = () => [z.null(), z.string().regex(BLANK_TEXT, { abort: true })] as const;
@@ -33,10 +37,13 @@ const blankForms = () => [z.null(), z.string().regex(BLANK_TEXT, { abort: true }
  * fails with `refused(value)`.
  */
 function param<In, S extends z.ZodType>(read: (v: In) => unknown, accepted: S, refused: (v: unknown) => string) {
-  const error = (iss: { code?: string; input?: unknown }) => (iss.code === 'invalid_union' ? refused(iss.input) : undefined);
+  const error = (iss: { code?: string; input?: unknown }) =>
+    iss.code === 'invalid_union' ? refused(iss.input) : undefined;
   return z.pipe(
     z.transform((v: In) => read(v)),
-    z.union([accepted, ...blankForms()], { error }).transform((v): z.output<S> | undefined => (isBlank(v) ? undefined : (v as z.output<S>))),
+    z
+      .union([accepted, ...blankForms()], { error })
+      .transform((v): z.output<S> | undefined => (isBlank(v) ? undefined : (v as z.output<S>))),
   );
 }
 
@@ -71,20 +78,29 @@ const numberRefused = (rule: NumberRule) => (v: unknown) =>
   rule.int ? `must be a whole number, got ${showValue(v)}` : `must be a number, got ${showValue(v)}`;
 
 /** Adds a description to the JSON Schema when there is one. */
-const described = <S extends z.ZodType>(schema: S, description: string | undefined): S => (description ? schema.meta({ description }) : schema);
+const described = <S extends z.ZodType>(schema: S, description: string | undefined): S =>
+  description ? schema.meta({ description }) : schema;
 
 function numberSchema(rule: NumberRule, required = false) {
-  let n = z.number({ error: (iss) => (required && isBlank(iss.input) ? 'is required' : numberRefused(rule)(iss.input)) });
+  let n = z.number({
+    error: (iss) => (required && isBlank(iss.input) ? 'is required' : numberRefused(rule)(iss.input)),
+  });
   if (rule.int) n = n.int({ error: (iss) => `must be a whole number, got ${showValue(iss.input)}` });
-  if (rule.gt !== undefined) n = n.gt(rule.gt, { error: (iss) => `must be greater than ${rule.gt}, got ${showValue(iss.input)}` });
-  if (rule.min !== undefined) n = n.min(rule.min, { error: (iss) => `must be at least ${rule.min}, got ${showValue(iss.input)}` });
-  if (rule.max !== undefined) n = n.max(rule.max, { error: (iss) => `must be at most ${rule.max}, got ${showValue(iss.input)}` });
+  if (rule.gt !== undefined)
+    n = n.gt(rule.gt, { error: (iss) => `must be greater than ${rule.gt}, got ${showValue(iss.input)}` });
+  if (rule.min !== undefined)
+    n = n.min(rule.min, { error: (iss) => `must be at least ${rule.min}, got ${showValue(iss.input)}` });
+  if (rule.max !== undefined)
+    n = n.max(rule.max, { error: (iss) => `must be at most ${rule.max}, got ${showValue(iss.input)}` });
   return n;
 }
 
 /** An optional number (or its text); null or blank mean "not given". */
 export const optionalNumber = (rule: NumberRule = {}) =>
-  described(param((v: NumberArg) => readNumber(v), numberSchema(rule), numberRefused(rule)).optional(), rule.description);
+  described(
+    param((v: NumberArg) => readNumber(v), numberSchema(rule), numberRefused(rule)).optional(),
+    rule.description,
+  );
 
 /** A number (or its text) that must be given. */
 export const requiredNumber = (rule: NumberRule = {}) =>
@@ -104,12 +120,15 @@ const BOOLEAN_TEXT = new RegExp(`^\\s*(?:${[...TRUE_WORDS, ...FALSE_WORDS].map(c
 /** A JSON Schema pattern matching `word` in any case (JSON Schema patterns have no `i` flag). */
 export function caseless(word: string): string {
   // Only syntax characters are escaped: the pattern must also compile in Unicode mode, where `\-` is an error.
-  return word.replace(/[.*+?^${}()|[\]\\/]/g, (c) => `\\${c}`).replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+  return word
+    .replace(/[.*+?^${}()|[\]\\/]/g, (c) => `\\${c}`)
+    .replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 }
 
 const readBoolean = (v: unknown): unknown => {
   if (v === 0 || v === 1) return v === 1;
-  if (typeof v === 'string' && BOOLEAN_TEXT.test(v)) return (TRUE_WORDS as readonly string[]).includes(v.trim().toLowerCase());
+  if (typeof v === 'string' && BOOLEAN_TEXT.test(v))
+    return (TRUE_WORDS as readonly string[]).includes(v.trim().toLowerCase());
   return v;
 };
 
@@ -117,7 +136,11 @@ const readBoolean = (v: unknown): unknown => {
 export const booleanParam = (fallback: boolean, description?: string) => {
   const refused = (v: unknown) => `must be true or false, got ${showValue(v)}`;
   // The text forms are read as booleans first; the pattern documents them.
-  const accepted = z.union([z.boolean(), z.literal([0, 1]), z.string().regex(BOOLEAN_TEXT, { error: (iss) => refused(iss.input) })]);
+  const accepted = z.union([
+    z.boolean(),
+    z.literal([0, 1]),
+    z.string().regex(BOOLEAN_TEXT, { error: (iss) => refused(iss.input) }),
+  ]);
   return described(
     param((v: BooleanArg) => readBoolean(v), accepted, refused)
       .optional()
@@ -126,15 +149,22 @@ export const booleanParam = (fallback: boolean, description?: string) => {
   );
 };
 
-/** Text of at most `maxLength` characters (surrounding space trimmed); a number is read as its text; blank means "not given". */
-export const optionalString = (opts: { maxLength?: number; pattern?: RegExp; description?: string; refused?: (v: unknown) => string } = {}) => {
+/**
+ * Text of at most `maxLength` characters (surrounding space trimmed); a number is read as its text; blank means "not
+ * given".
+ */
+export const optionalString = (
+  opts: { maxLength?: number; pattern?: RegExp; description?: string; refused?: (v: unknown) => string } = {},
+) => {
   let s = z.string({ error: (iss) => `must be text, got ${showValue(iss.input)}` });
   const refused = opts.refused ?? ((v: unknown) => `is not accepted: ${showValue(v)}`);
   if (opts.pattern) s = s.regex(opts.pattern, { error: (iss) => refused(iss.input) });
   const text =
     opts.maxLength === undefined
       ? s
-      : s.refine((t) => codePoints(t) <= opts.maxLength!, { error: `must be at most ${opts.maxLength} characters` }).meta({ maxLength: opts.maxLength });
+      : s
+          .refine((t) => codePoints(t) <= opts.maxLength!, { error: `must be at most ${opts.maxLength} characters` })
+          .meta({ maxLength: opts.maxLength });
   const read = (v: TextArg) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v);
   // Free text also takes a number (read as its text) where any number's text fits (24 characters at most).
   const accepted = opts.pattern || (opts.maxLength ?? Infinity) < 24 ? text : z.union([text, z.number()]);
@@ -150,7 +180,10 @@ export const optionalString = (opts: { maxLength?: number; pattern?: RegExp; des
  * One of a fixed list of words (any case, surrounding space ignored). Unknown words are refused
  * with a message naming the accepted values; `aliases` maps other spellings; blank means `fallback`.
  */
-export function choiceParam<const T extends string>(values: readonly T[], opts: { description?: string; aliases?: Record<string, T>; fallback?: T } = {}) {
+export function choiceParam<const T extends string>(
+  values: readonly T[],
+  opts: { description?: string; aliases?: Record<string, T>; fallback?: T } = {},
+) {
   const byKey = new Map<string, T>(values.map((v) => [v.toLowerCase(), v]));
   for (const [k, v] of Object.entries(opts.aliases ?? {})) byKey.set(k.toLowerCase(), v);
   const spellings = [...byKey.keys()];
@@ -175,8 +208,15 @@ export type ListArg = string | readonly string[] | null | undefined;
  * A list parameter: text matching `pattern` (or an array of texts, joined with commas), split by
  * `split`; blank means "not given".
  */
-export function listParam<T>(pattern: RegExp, split: (s: string) => T[], refused: (v: unknown) => string, description: string) {
-  const accepted = z.string({ error: (iss) => refused(iss.input) }).regex(pattern, { error: (iss) => refused(iss.input) });
+export function listParam<T>(
+  pattern: RegExp,
+  split: (s: string) => T[],
+  refused: (v: unknown) => string,
+  description: string,
+) {
+  const accepted = z
+    .string({ error: (iss) => refused(iss.input) })
+    .regex(pattern, { error: (iss) => refused(iss.input) });
   const read = (v: ListArg): unknown => (Array.isArray(v) && v.every((t) => typeof t === 'string') ? v.join(',') : v);
   return described(
     param(read, accepted, refused)
@@ -187,9 +227,19 @@ export function listParam<T>(pattern: RegExp, split: (s: string) => T[], refused
 }
 
 /** One of a few numbers (or its text); blank means "not given". */
-export function numberChoiceParam<const T extends number>(values: readonly [T, ...T[]], opts: { description?: string } = {}) {
+export function numberChoiceParam<const T extends number>(
+  values: readonly [T, ...T[]],
+  opts: { description?: string } = {},
+) {
   const refused = (v: unknown) => `must be one of ${values.join(', ')}, got ${showValue(v)}`;
-  return described(param((v: NumberArg) => readNumber(v), z.literal(values, { error: (iss) => refused(iss.input) }), refused).optional(), opts.description);
+  return described(
+    param(
+      (v: NumberArg) => readNumber(v),
+      z.literal(values, { error: (iss) => refused(iss.input) }),
+      refused,
+    ).optional(),
+    opts.description,
+  );
 }
 
 /** A positive whole number of at most 12 digits (ids in paths); its text is accepted. */
@@ -207,7 +257,10 @@ export const idParam = (description: string) =>
  * documented `shape`: read once as a check, then the shape, then read again for the value. The
  * input is typed and documented by `shape`; `read` adds what JSON Schema cannot say.
  */
-export function readWithShape<S extends z.ZodType, Out>(shape: S, read: (v: unknown, ctx: z.core.$RefinementCtx) => Out) {
+export function readWithShape<S extends z.ZodType, Out>(
+  shape: S,
+  read: (v: unknown, ctx: z.core.$RefinementCtx) => Out,
+) {
   // One pipe whose first step is the transform: zod then documents (and requires) the key by `shape`.
   return z.pipe(
     z.transform((v: z.input<S>, ctx): unknown => {
@@ -237,6 +290,10 @@ export function safeParseParams<S extends z.ZodType>(
     const r = schema.safeParse(input);
     return r.success ? { success: true, data: r.data } : { success: false, ...describeIssue(r.error) };
   } catch (e) {
-    return { success: false, param: 'request', message: `could not be read (${e instanceof Error ? e.message : 'invalid value'})` };
+    return {
+      success: false,
+      param: 'request',
+      message: `could not be read (${e instanceof Error ? e.message : 'invalid value'})`,
+    };
   }
 }

@@ -16,9 +16,12 @@ const show = (v: unknown): string => showValue(v);
  * field is wrong. Only each member's outer ring is used; a ring needs at least 3 distinct points.
  * Sizes are checked before coordinates are read, so a huge geometry is refused quickly.
  */
-export function readParcelGeometry(g: unknown): { rings: ParcelRing[] } | { path: (string | number)[]; message: string } {
+export function readParcelGeometry(
+  g: unknown,
+): { rings: ParcelRing[] } | { path: (string | number)[]; message: string } {
   const fail = (path: (string | number)[], message: string) => ({ path, message });
-  if (g === undefined || g === null) return fail([], 'is required: a GeoJSON Polygon or MultiPolygon with >=3-point outer rings');
+  if (g === undefined || g === null)
+    return fail([], 'is required: a GeoJSON Polygon or MultiPolygon with >=3-point outer rings');
   if (typeof g !== 'object' || Array.isArray(g)) return fail([], `must be a GeoJSON object, got ${show(g)}`);
   const obj = g as Record<string, unknown>;
   const type = typeof obj.type === 'string' ? obj.type.toLowerCase() : '';
@@ -52,16 +55,20 @@ export function readParcelGeometry(g: unknown): { rings: ParcelRing[] } | { path
     const ring: ParcelRing = [];
     for (let j = 0; j < outer.length; j++) {
       const p = outer[j];
-      if (!Array.isArray(p) || p.length < 2) return fail([...base, j], `must be a [lng, lat] pair, got ${show(JSON.stringify(p))}`);
+      if (!Array.isArray(p) || p.length < 2)
+        return fail([...base, j], `must be a [lng, lat] pair, got ${show(JSON.stringify(p))}`);
       const [lng, lat] = p as unknown[];
-      if (typeof lng !== 'number' || !Number.isFinite(lng)) return fail([...base, j, 0], `longitude must be a number, got ${show(lng)}`);
-      if (typeof lat !== 'number' || !Number.isFinite(lat)) return fail([...base, j, 1], `latitude must be a number, got ${show(lat)}`);
+      if (typeof lng !== 'number' || !Number.isFinite(lng))
+        return fail([...base, j, 0], `longitude must be a number, got ${show(lng)}`);
+      if (typeof lat !== 'number' || !Number.isFinite(lat))
+        return fail([...base, j, 1], `latitude must be a number, got ${show(lat)}`);
       if (lng < -180 || lng > 180) return fail([...base, j, 0], `longitude must be between -180 and 180, got ${lng}`);
       if (lat < -90 || lat > 90) return fail([...base, j, 1], `latitude must be between -90 and 90, got ${lat}`);
       ring.push([lng, lat]);
     }
     // Drop the closing point (GeoJSON repeats the first) and count distinct points.
-    if (ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1]) ring.pop();
+    if (ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1])
+      ring.pop();
     const distinct = new Set(ring.map(([x, y]) => `${x},${y}`)).size;
     if (distinct < 3) return fail(base, `an outer ring needs at least 3 distinct points, got ${distinct}`);
     rings.push(ring);
@@ -69,7 +76,10 @@ export function readParcelGeometry(g: unknown): { rings: ParcelRing[] } | { path
   return { rings };
 }
 
-/** The accepted geometry's shape, as documented (the reader above adds what JSON Schema cannot say: distinct points, the vertex total). */
+/**
+ * The accepted geometry's shape, as documented (the reader above adds what JSON Schema cannot say: distinct points, the
+ * vertex total).
+ */
 /** `[lng, lat]` or `[lng, lat, elevation]`: GeoJSON positions carry two or three numbers (RFC 7946 §3.1.1). */
 const Position = z
   .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().optional()])
@@ -80,7 +90,10 @@ const Ring = z.array(Position).max(PARCEL_MAX_VERTICES).meta({ minItems: 4 });
 const PolygonRings = z.array(Ring).min(1);
 export const ParcelGeometryShape = z.union([
   z.looseObject({ type: z.string().regex(new RegExp(`^${caseless('Polygon')}$`)), coordinates: PolygonRings }),
-  z.looseObject({ type: z.string().regex(new RegExp(`^${caseless('MultiPolygon')}$`)), coordinates: z.array(PolygonRings).min(1).max(PARCEL_MAX_MEMBERS) }),
+  z.looseObject({
+    type: z.string().regex(new RegExp(`^${caseless('MultiPolygon')}$`)),
+    coordinates: z.array(PolygonRings).min(1).max(PARCEL_MAX_MEMBERS),
+  }),
 ]);
 export type ParcelGeometryInput = z.input<typeof ParcelGeometryShape>;
 
@@ -95,7 +108,10 @@ const geometryParam = z
     }),
     ParcelGeometryShape.transform((v) => (readParcelGeometry(v) as { rings: ParcelRing[] }).rings),
   )
-  .meta({ description: 'GeoJSON Polygon or MultiPolygon (type in any case), coordinates [lng, lat]; outer rings only; each outer ring >= 3 distinct points' });
+  .meta({
+    description:
+      'GeoJSON Polygon or MultiPolygon (type in any case), coordinates [lng, lat]; outer rings only; each outer ring >= 3 distinct points',
+  });
 
 /** Request body of `POST /api/v1/analyze-parcel` (spec §4.3). */
 export const ParcelRequest = z.object({

@@ -26,7 +26,9 @@ const splitTokens = (s: string) =>
     .filter(Boolean);
 
 /** The ISO spellings accepted: canonical names, any case; ISO-NE also as ISONE, ISO NE, ISO_NE. */
-const ISO_TOKEN = [...QUEUE_ISOS.filter((iso) => iso !== 'ISO-NE'), 'ISO[-_ ]?NE'].map((w) => w.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`)).join('|');
+const ISO_TOKEN = [...QUEUE_ISOS.filter((iso) => iso !== 'ISO-NE'), 'ISO[-_ ]?NE']
+  .map((w) => w.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`))
+  .join('|');
 
 const isoParam = listParam(
   listPattern(ISO_TOKEN),
@@ -50,13 +52,15 @@ const FUEL_TOKEN = '[A-Za-z0-9/+-](?:[A-Za-z0-9 /+-]{0,22}[A-Za-z0-9/+-])?';
 const fuelParam = listParam(
   listPattern(FUEL_TOKEN),
   splitTokens,
-  (v) => `must be fuel labels of 1-24 letters, digits, spaces or / + -, comma- or semicolon-separated, got ${showValue(v)}`,
+  (v) =>
+    `must be fuel labels of 1-24 letters, digits, spaces or / + -, comma- or semicolon-separated, got ${showValue(v)}`,
   'Case-insensitive substring of the raw fuel label; comma or semicolon separates a union',
 );
 
 const statusParam = optionalString({
   maxLength: 64,
-  description: '"active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every status; other text is a substring match',
+  description:
+    '"active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every status; other text is a substring match',
 }).transform((s) => s ?? 'active');
 
 export const QUEUE_LIMIT_MAX = 1000;
@@ -66,15 +70,24 @@ export const QUEUE_LIMIT_DEFAULT = 200;
 export const QueueFilters = z.object({
   iso: isoParam,
   min_mw: optionalNumber({ min: 0, description: 'Minimum project capacity, MW' }),
-  max_ttp_months: optionalNumber({ gt: 0, description: 'Keep ISOs whose average time to power is at or under this many months' }),
+  max_ttp_months: optionalNumber({
+    gt: 0,
+    description: 'Keep ISOs whose average time to power is at or under this many months',
+  }),
   fuel_type: fuelParam,
   status: statusParam,
   baseload_only: booleanParam(false, 'Keep firm/dispatchable fuels only (drops wind, solar, storage)'),
-  max_fiber_km: optionalNumber({ min: 0, description: 'Maximum km to the nearest mapped long-haul fiber endpoint; implies geocoded rows' }),
+  max_fiber_km: optionalNumber({
+    min: 0,
+    description: 'Maximum km to the nearest mapped long-haul fiber endpoint; implies geocoded rows',
+  }),
   geocoded_only: booleanParam(false, 'Keep survivors with latitude and longitude'),
-  limit: optionalNumber({ int: true, min: 1, max: QUEUE_LIMIT_MAX, description: 'Maximum rows returned (default 200)' }).transform(
-    (n) => n ?? QUEUE_LIMIT_DEFAULT,
-  ),
+  limit: optionalNumber({
+    int: true,
+    min: 1,
+    max: QUEUE_LIMIT_MAX,
+    description: 'Maximum rows returned (default 200)',
+  }).transform((n) => n ?? QUEUE_LIMIT_DEFAULT),
 });
 /** What a caller may pass: numbers or their text, booleans or yes/no text, lists as arrays or comma-separated text. */
 export type QueueFiltersInput = z.input<typeof QueueFilters>;
@@ -89,7 +102,13 @@ export function queueSearchParams(f: QueueFiltersT): URLSearchParams {
   const p = new URLSearchParams();
   for (const k of QUEUE_PREDICATES) {
     const v = f[k];
-    if (v === undefined || v === false || (k === 'status' && v === 'active') || (k === 'limit' && v === QUEUE_LIMIT_DEFAULT)) continue;
+    if (
+      v === undefined ||
+      v === false ||
+      (k === 'status' && v === 'active') ||
+      (k === 'limit' && v === QUEUE_LIMIT_DEFAULT)
+    )
+      continue;
     p.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   return p;

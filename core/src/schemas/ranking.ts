@@ -10,14 +10,18 @@ export const RANK_MAX_CONSTRAINTS = 100;
 
 const show = (v: unknown): string => showValue(v);
 
-/** A candidate: `{id?, lat?, lng?|lon?, <metric>: number...}`; nested `{id, fields:{...}}` is flattened (top-level keys win). */
+/**
+ * A candidate: `{id?, lat?, lng?|lon?, <metric>: number...}`; nested `{id, fields:{...}}` is flattened (top-level keys
+ * win).
+ */
 const candidate = readWithShape(z.looseObject({}), (v, ctx): Record<string, unknown> => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
     ctx.addIssue({ code: 'custom', message: `must be an object, got ${show(Array.isArray(v) ? 'array' : v)}` });
     return z.NEVER;
   }
   const { fields, ...top } = v as Record<string, unknown>;
-  if (fields && typeof fields === 'object' && !Array.isArray(fields)) return { ...(fields as Record<string, unknown>), ...top };
+  if (fields && typeof fields === 'object' && !Array.isArray(fields))
+    return { ...(fields as Record<string, unknown>), ...top };
   return fields === undefined ? top : { ...top, fields };
 });
 
@@ -44,7 +48,8 @@ const objectives = readWithShape(
       ctx.addIssue({ code: 'custom', message, path });
       return z.NEVER;
     };
-    if (v === undefined || v === null) return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
+    if (v === undefined || v === null)
+      return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
     if (typeof v !== 'object' || Array.isArray(v)) return fail('must be an object {field: weight}');
     const out: Record<string, number> = {};
     for (const [k, w] of Object.entries(v as Record<string, unknown>)) {
@@ -53,7 +58,8 @@ const objectives = readWithShape(
       if (n === 0) return fail('weight must be non-zero (+ maximizes, - minimizes)', [k]);
       out[k] = n;
     }
-    if (!Object.keys(out).length) return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
+    if (!Object.keys(out).length)
+      return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
     return out;
   },
 ).meta({ description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' });
@@ -109,9 +115,12 @@ const constraints = readWithShape(
   .transform((c) => c ?? {})
   .meta({ description: 'Object {field: {min?, max?}}: hard filters, fail-closed (min at most max)' });
 
-const topK = optionalNumber({ int: true, min: 1, max: RANK_MAX_CANDIDATES, description: `Results returned (default ${RANK_DEFAULT_TOP_K})` }).transform(
-  (n) => n ?? RANK_DEFAULT_TOP_K,
-);
+const topK = optionalNumber({
+  int: true,
+  min: 1,
+  max: RANK_MAX_CANDIDATES,
+  description: `Results returned (default ${RANK_DEFAULT_TOP_K})`,
+}).transform((n) => n ?? RANK_DEFAULT_TOP_K);
 
 /** Request body of `POST /api/v1/rank-sites` (spec §4.4). */
 export const RankSitesRequest = z.object({
@@ -140,7 +149,14 @@ export const RankedSites = Envelope.extend({
   _entity: z.literal('ranked_sites'),
   ok: z.literal(true),
   scoring_mode: z.enum(RANK_SCORING_MODES),
-  objective_status: z.array(z.looseObject({ objective: z.string(), status: z.string(), basis: z.string().optional(), reason: z.string().optional() })),
+  objective_status: z.array(
+    z.looseObject({
+      objective: z.string(),
+      status: z.string(),
+      basis: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+  ),
   constraint_coverage: z.record(z.string(), z.string()),
   count_ranked: z.number().int(),
   count_returned: z.number().int(),
@@ -148,7 +164,12 @@ export const RankedSites = Envelope.extend({
   results: z.array(RankedSite),
   normalization_basis: z.record(z.string(), z.looseObject({ direction: z.enum(['maximize', 'minimize']) })),
   baseline: z
-    .looseObject({ age_hours: z.number(), computed_at: z.string(), metrics: z.number().int(), min_sample_size: z.number().int() })
+    .looseObject({
+      age_hours: z.number(),
+      computed_at: z.string(),
+      metrics: z.number().int(),
+      min_sample_size: z.number().int(),
+    })
     .partial()
     .optional(),
   percentile_baseline_available: z.array(z.string()).optional(),

@@ -58,7 +58,10 @@ export const SiteScore = z.looseObject({
     })
     .partial()
     .optional(),
-  capacity_context: z.looseObject({ affects_overall_score: z.boolean(), basis: z.string(), instead: z.string() }).partial().optional(),
+  capacity_context: z
+    .looseObject({ affects_overall_score: z.boolean(), basis: z.string(), instead: z.string() })
+    .partial()
+    .optional(),
   source: z.string().optional(),
   upgrade_url: z.string().optional(),
 });

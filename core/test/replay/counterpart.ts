@@ -27,7 +27,10 @@ function matches(route: Route, method: string, path: string, query: URLSearchPar
   return Object.entries(route.query ?? {}).every(([k, v]) => query.get(k) === v);
 }
 
-/** "Another origin" of the redirect cases: answers case `n`'s `otherOrigin` under `/c/<n>/…` and counts what it was asked. */
+/**
+ * "Another origin" of the redirect cases: answers case `n`'s `otherOrigin` under `/c/<n>/…` and counts what it was
+ * asked.
+ */
 export interface OtherOrigin {
   url: string;
   hits(n: number): number;
@@ -52,8 +55,10 @@ export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Co
 
   const send = (res: http.ServerResponse, reply: Reply, n: number) => {
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-    if (reply.redirect) headers.Location = reply.redirect.replace(/^other:/, `${other.url}/c/${n}`).replace(/^self:/, `/c/${n}`);
-    const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    if (reply.redirect)
+      headers.Location = reply.redirect.replace(/^other:/, `${other.url}/c/${n}`).replace(/^self:/, `/c/${n}`);
+    const text =
+      reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type') && reply.body !== undefined) {
       headers['Content-Type'] = typeof reply.body === 'string' ? 'text/plain' : 'application/json';
     }
@@ -62,11 +67,17 @@ export async function startCounterpart(cases: readonly ReplayCase[]): Promise<Co
   };
 
   const mcp = async (req: http.IncomingMessage, res: http.ServerResponse, c: ReplayCase, body: string) => {
-    const server = new Server({ name: 'DC Hub Intelligence (replay)', version: '2.12.0' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 'DC Hub Intelligence (replay)', version: '2.12.0' },
+      { capabilities: { tools: {} } },
+    );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [{ name: c.mcp?.tool ?? 'none', inputSchema: { type: 'object' as const, properties: {} } }],
     }));
-    server.setRequestHandler(CallToolRequestSchema, async () => (c.mcp?.result ?? { content: [{ type: 'text', text: '{}' }] }) as never);
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      async () => (c.mcp?.result ?? { content: [{ type: 'text', text: '{}' }] }) as never,
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

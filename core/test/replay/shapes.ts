@@ -5,7 +5,15 @@
 
 export const KEY = 'dch_live_replaysecret0123456789abcdef01';
 
-export const ISO_TTP: Record<string, number> = { PJM: 50.5, ERCOT: 32.6, MISO: 33.7, CAISO: 39.9, SPP: 24.0, NYISO: 31.4, 'ISO-NE': 33.8 };
+export const ISO_TTP: Record<string, number> = {
+  PJM: 50.5,
+  ERCOT: 32.6,
+  MISO: 33.7,
+  CAISO: 39.9,
+  SPP: 24.0,
+  NYISO: 31.4,
+  'ISO-NE': 33.8,
+};
 
 /** One survivor of the refined queue (notes §2.21), synthetic. */
 export function queueRecord(i: number, iso = 'ERCOT', over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -50,7 +58,10 @@ export const PROVENANCE = {
 };
 
 /** A full refined-queue answer (notes §2.21). */
-export function queueAnswer(rows: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function queueAnswer(
+  rows: Array<Record<string, unknown>>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     _entity: 'queue_results',
     ok: true,
@@ -86,7 +97,16 @@ export function queueTease(total: number, notApplied: string[]): Record<string, 
     const r = queueRecord(i);
     const lat = Math.round((r.lat as number) * 100) / 100;
     const lng = Math.round((r.lng as number) * 100) / 100;
-    return { ...r, capacity_mw: null, estimated_ttp_months: null, fiber_km: null, site_evaluation_handoff: null, lat, lng, representative_point: { lat, lng } };
+    return {
+      ...r,
+      capacity_mw: null,
+      estimated_ttp_months: null,
+      fiber_km: null,
+      site_evaluation_handoff: null,
+      lat,
+      lng,
+      representative_point: { lat, lng },
+    };
   });
   const a = queueAnswer(rows, {
     count_total_matching: total,
@@ -98,8 +118,18 @@ export function queueTease(total: number, notApplied: string[]): Record<string, 
     _preview_params_not_applied: notApplied,
     upgrade_url: 'https://dchub.cloud/go/c/replay-token',
     upgrade_options: [
-      { plan: 'pack', opens: 'rest', label: '$10 one-time = 1,000 API credits; each full answer here uses one', url: 'https://dchub.cloud/go/c/pack' },
-      { plan: 'developer', opens: 'rest', label: 'Developer $49/mo opens this endpoint', url: 'https://dchub.cloud/go/c/dev' },
+      {
+        plan: 'pack',
+        opens: 'rest',
+        label: '$10 one-time = 1,000 API credits; each full answer here uses one',
+        url: 'https://dchub.cloud/go/c/pack',
+      },
+      {
+        plan: 'developer',
+        opens: 'rest',
+        label: 'Developer $49/mo opens this endpoint',
+        url: 'https://dchub.cloud/go/c/dev',
+      },
     ],
   });
   delete a.snapshot_id;
@@ -113,7 +143,13 @@ export function siteScore(over: Record<string, unknown> = {}): Record<string, un
     location: { lat: 33.45, lon: -112.07, state: 'AZ' },
     capacity_requested_mw: 100.0,
     overall_score: 71.4,
-    scores: { power_infrastructure: 78.0, gas_pipeline_access: 70.0, fiber_connectivity: 80.0, market_conditions: 85.0, risk_resilience: 62.0 },
+    scores: {
+      power_infrastructure: 78.0,
+      gas_pipeline_access: 70.0,
+      fiber_connectivity: 80.0,
+      market_conditions: 85.0,
+      risk_resilience: 62.0,
+    },
     nearby: {
       facilities_100km: 14,
       total_capacity_mw: 650.0,

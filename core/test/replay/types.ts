@@ -58,7 +58,14 @@ export interface ReplayCase {
   /** The other origin must never be asked (a keyed redirect elsewhere). */
   otherOriginUntouched?: boolean;
   /** MCP: the tool the CLI calls and the result the server gives. */
-  mcp?: { tool: string; result: { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean } };
+  mcp?: {
+    tool: string;
+    result: {
+      content: Array<{ type: 'text'; text: string }>;
+      structuredContent?: Record<string, unknown>;
+      isError?: boolean;
+    };
+  };
   /**
    * The expectations that hold against any counterpart serving the real shapes (the sandbox's
    * `real` profile in CI, or DCHUB_REPLAY_BASE_URL); cases without them run locally only.

@@ -21,7 +21,8 @@ export const STANDIN = {
   keyUrl: 'https://dchub.cloud/dashboard.html#api-keys',
   planWall: 'A key on the Pro plan or above opens this tool over MCP.',
   rpcRefused: 'Unauthorized: the session key was revoked',
-  ttpHint: 'No queued capacity matches this time-to-power constraint for the selected ISO(s). Expand max_ttp_months to at least 50.5 to return rows.',
+  ttpHint:
+    'No queued capacity matches this time-to-power constraint for the selected ISO(s). Expand max_ttp_months to at least 50.5 to return rows.',
   priceSource: 'EIA 2024 Historical Data',
 } as const;
 
@@ -87,7 +88,9 @@ const fallbackPrices = {
   data_quality: 'fallback',
 };
 
-/** The refined queue's zero-row answer to a time-to-power cut, as the MCP layer sends it: a tool error (notes §2.21). */
+/**
+ * The refined queue's zero-row answer to a time-to-power cut, as the MCP layer sends it: a tool error (notes §2.21).
+ */
 export const ttpCutAnswer = {
   _entity: 'queue_results',
   ok: true,
@@ -109,14 +112,20 @@ export const ttpCutAnswer = {
 const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, X-API-Key',
+  'Access-Control-Allow-Headers':
+    'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, X-API-Key',
   'Access-Control-Expose-Headers': 'Mcp-Session-Id',
 };
 
 /** The tools the stand-in lists (their own input schemas stay core's). */
 const TOOLS = ['get_news', 'get_interconnection_queue'];
 
-const keyRefused = { success: false, error: 'invalid_api_key', message: STANDIN.keyRefused, get_key_url: STANDIN.keyUrl };
+const keyRefused = {
+  success: false,
+  error: 'invalid_api_key',
+  message: STANDIN.keyRefused,
+  get_key_url: STANDIN.keyUrl,
+};
 const planWall = {
   success: false,
   error: 'plan_upgrade_required',
@@ -129,15 +138,27 @@ const planWall = {
 export async function startExplainStandin(opts: { cors?: boolean } = {}) {
   const cors = opts.cors ? CORS : {};
   const send = (res: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...cors, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers });
+    res.writeHead(status, {
+      ...cors,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    });
     res.end(body === undefined ? '' : JSON.stringify(body));
   };
   const rpc = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', id, result });
-  const text = (payload: unknown, isError = false) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }], ...(isError ? { isError: true } : {}) });
+  const text = (payload: unknown, isError = false) => ({
+    content: [{ type: 'text', text: JSON.stringify(payload) }],
+    ...(isError ? { isError: true } : {}),
+  });
 
   const mcp = (scenario: McpScenario, req: http.IncomingMessage, res: http.ServerResponse, body: string) => {
     if (req.method === 'GET')
-      return send(res, 405, { error: 'Streamable HTTP subscription is not supported. Use POST /mcp.' }, { Allow: 'POST, DELETE, OPTIONS' });
+      return send(
+        res,
+        405,
+        { error: 'Streamable HTTP subscription is not supported. Use POST /mcp.' },
+        { Allow: 'POST, DELETE, OPTIONS' },
+      );
     if (req.method === 'DELETE') return send(res, 200, { ok: true });
     const m = JSON.parse(body || '{}') as { id?: unknown; method?: string; params?: { protocolVersion?: string } };
     if (m.id === undefined) return send(res, 202);
@@ -160,18 +181,32 @@ export async function startExplainStandin(opts: { cors?: boolean } = {}) {
           res,
           200,
           rpc(m.id, {
-            tools: TOOLS.map((name) => ({ name, inputSchema: { type: 'object', properties: { iso: { type: 'string' }, limit: { type: 'integer' } } } })),
+            tools: TOOLS.map((name) => ({
+              name,
+              inputSchema: { type: 'object', properties: { iso: { type: 'string' }, limit: { type: 'integer' } } },
+            })),
           }),
           session,
         );
       case 'tools/call':
         if (scenario === 'call-401') return send(res, 401, keyRefused);
         if (scenario === 'call-403') return send(res, 403, planWall);
-        if (scenario === 'call-rpc') return send(res, 200, { jsonrpc: '2.0', id: m.id, error: { code: -32001, message: STANDIN.rpcRefused } }, session);
+        if (scenario === 'call-rpc')
+          return send(
+            res,
+            200,
+            { jsonrpc: '2.0', id: m.id, error: { code: -32001, message: STANDIN.rpcRefused } },
+            session,
+          );
         if (scenario === 'call-key-error') return send(res, 200, rpc(m.id, text(keyRefused, true)), session);
         return send(res, 200, rpc(m.id, text(ttpCutAnswer, true)), session);
       default:
-        return send(res, 200, { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }, session);
+        return send(
+          res,
+          200,
+          { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } },
+          session,
+        );
     }
   };
 
@@ -186,6 +221,11 @@ export async function startExplainStandin(opts: { cors?: boolean } = {}) {
     if (path === '/api/energy/prices/TX') return send(res, 200, fallbackPrices);
     return send(res, 404, { error: `the stand-in has no ${req.method} ${path}` });
   });
-  return { url: server.url, base: (scenario: string) => `${server.url}/s/${scenario}`, seen: server.seen, close: server.close };
+  return {
+    url: server.url,
+    base: (scenario: string) => `${server.url}/s/${scenario}`,
+    seen: server.seen,
+    close: server.close,
+  };
 }
 export type ExplainStandin = Awaited<ReturnType<typeof startExplainStandin>>;

@@ -13,14 +13,21 @@ export interface Seen {
  * A loopback HTTP server on port 0 for tests: records every request (with its X-API-Key and body)
  * and lets `handler` answer (or not, to hang). `close` also drops open connections.
  */
-export async function loopback(handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => unknown) {
+export async function loopback(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => unknown,
+) {
   const seen: Seen[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', key: req.headers['x-api-key'] as string | undefined, body });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        key: req.headers['x-api-key'] as string | undefined,
+        body,
+      });
       void handler(req, res, body);
     });
   });

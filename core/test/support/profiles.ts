@@ -19,5 +19,7 @@ export type { Profile };
  * one of the five briefs every tier sees each day (notes §2.29); core names it and leaves it out.
  */
 export function failedBriefSlugs(answer: unknown): string[] {
-  return (fetchMeta(answer)?.warnings ?? []).flatMap((w) => /^(\S+): brief failed to build on the service/.exec(w)?.[1] ?? []);
+  return (fetchMeta(answer)?.warnings ?? []).flatMap(
+    (w) => /^(\S+): brief failed to build on the service/.exec(w)?.[1] ?? [],
+  );
 }

@@ -18,5 +18,7 @@ export function quota(): Promise<number> {
  * @returns The attribution text.
  */
 export function citation(): Promise<string> {
-  return formula(({ DCPI_CITATION }) => `${DCPI_CITATION}. Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud".`);
+  return formula(
+    ({ DCPI_CITATION }) => `${DCPI_CITATION}. Data: DC Hub (dchub.cloud), CC-BY-4.0 — cite as "DC Hub, dchub.cloud".`,
+  );
 }

@@ -4,7 +4,8 @@ const blank = (v: unknown) => v === null || v === undefined || v === '';
 
 /** A 2-D range with a header row → records (blank cells left out, numbers kept). */
 export function rangeRecords(name: string, range: unknown): Array<Record<string, unknown>> {
-  if (!Array.isArray(range) || !Array.isArray(range[0])) throw new ValidationError(name, 'must be a range with a header row');
+  if (!Array.isArray(range) || !Array.isArray(range[0]))
+    throw new ValidationError(name, 'must be a range with a header row');
   const [header, ...rows] = range as unknown[][];
   const cols = header.map((h) => (scalarText(h) ?? '').trim());
   if (cols.some((c) => !c)) throw new ValidationError(name, 'every column needs a name in the header row');
@@ -22,13 +23,17 @@ export function rangeRecords(name: string, range: unknown): Array<Record<string,
 }
 
 /** RANK's candidates: a range of site or project cards (core's cardCandidates), or a table with a header row. */
-export const candidatesArg = (range: unknown): Array<Record<string, unknown>> => cardCandidates(range, 'candidates') ?? rangeRecords('candidates', range);
+export const candidatesArg = (range: unknown): Array<Record<string, unknown>> =>
+  cardCandidates(range, 'candidates') ?? rangeRecords('candidates', range);
 
 /** Objectives: field → signed weight, from a two-column range or "field:weight,..." text (core's one reader). */
 export const objectivesArg = (v: unknown): Record<string, number> => parseObjectives(rangeOrText(v), 'objectives');
 
-/** Constraints: field → {min?, max?}, from a (field, min, max) range or "field:min:max,..." text (core's one reader). */
-export const constraintsArg = (v: unknown): Record<string, { min?: number; max?: number }> | undefined => parseConstraints(rangeOrText(v), 'constraints');
+/**
+ * Constraints: field → {min?, max?}, from a (field, min, max) range or "field:min:max,..." text (core's one reader).
+ */
+export const constraintsArg = (v: unknown): Record<string, { min?: number; max?: number }> | undefined =>
+  parseConstraints(rangeOrText(v), 'constraints');
 
 /** A text argument that must be present. */
 export function requiredText(name: string, v: unknown): string {

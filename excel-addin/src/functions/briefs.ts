@@ -24,14 +24,30 @@ enum HeaderRows {
  * @param invocation Invocation (set by Excel).
  * @returns One row per market: verdict, scores, MW, operators, dates.
  */
-export function briefs(limit: unknown, offset: unknown, headers: HeaderRows, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ fetchBriefsAll, briefsAllTable, optional, closingRows, callOptions, headerMode, serviceClient, spill }) => {
-    const h = headerMode(headers);
-    // The page as the cells give it: the service refuses a limit or offset that is not a whole number, naming it.
-    const page = { limit: optional(limit) as number | undefined, offset: optional(offset) as number | undefined };
-    const all = await fetchBriefsAll(await serviceClient(), page, callOptions(invocation));
-    return spill(briefsAllTable(all), h, closingRows(all));
-  });
+export function briefs(
+  limit: unknown,
+  offset: unknown,
+  headers: HeaderRows,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return formula(
+    async ({
+      fetchBriefsAll,
+      briefsAllTable,
+      optional,
+      closingRows,
+      callOptions,
+      headerMode,
+      serviceClient,
+      spill,
+    }) => {
+      const h = headerMode(headers);
+      // The page as the cells give it: the service refuses a limit or offset that is not a whole number, naming it.
+      const page = { limit: optional(limit) as number | undefined, offset: optional(offset) as number | undefined };
+      const all = await fetchBriefsAll(await serviceClient(), page, callOptions(invocation));
+      return spill(briefsAllTable(all), h, closingRows(all));
+    },
+  );
 }
 
 /**
@@ -40,12 +56,28 @@ export function briefs(limit: unknown, offset: unknown, headers: HeaderRows, inv
  * @param slug Market slug or alias (e.g. "northern-virginia", "nova", "dfw").
  * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
  * @param invocation Invocation (set by Excel).
- * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as "hero").
+ * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as
+ * "hero").
  * @requiresAddress
  */
-export function brief(slug: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function brief(
+  slug: unknown,
+  field: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(
-    async ({ marketBrief, marketBriefFields, briefTable, optional, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+    async ({
+      marketBrief,
+      marketBriefFields,
+      briefTable,
+      optional,
+      requiredText,
+      tableOr,
+      callOptions,
+      serviceClient,
+      cellOf,
+      oneCellFormula,
+    }) => {
       const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
       return oneCellFormula(at, async () => {
         const client = await serviceClient();
@@ -56,7 +88,12 @@ export function brief(slug: unknown, field: unknown, invocation: CustomFunctions
         }
         // One member, through core's derive setting: a cached /all page answers a column of BRIEF cells.
         const f = requiredText('field', field);
-        return tableOr(await marketBriefFields(client, s, f, callOptions(invocation)), f, () => ({ columns: [], rows: [] }), at);
+        return tableOr(
+          await marketBriefFields(client, s, f, callOptions(invocation)),
+          f,
+          () => ({ columns: [], rows: [] }),
+          at,
+        );
       });
     },
   );
@@ -66,21 +103,31 @@ export function brief(slug: unknown, field: unknown, invocation: CustomFunctions
  * Power-readiness index (DCPI) of a market: the verdict, or any score.
  * @customfunction DCPI
  * @param slug Market slug or alias.
- * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score, time_to_power_months, ...
+ * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score,
+ * time_to_power_months, ...
  * @param invocation Invocation (set by Excel).
  * @returns BUILD, CAUTION or AVOID, or the score named by field.
  * @requiresAddress
  */
-export function dcpi(slug: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
-  return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'DCPI', [slug, field]), formula: 'DCPI' };
-    return oneCellFormula(at, async () => {
-      const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
-      // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
-      const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
-      return pick(s, f, { ...at, shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined });
-    });
-  });
+export function dcpi(
+  slug: unknown,
+  field: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown> {
+  return formula(
+    async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+      const at = { cell: cellOf(invocation, 'DCPI', [slug, field]), formula: 'DCPI' };
+      return oneCellFormula(at, async () => {
+        const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
+        // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
+        const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
+        return pick(s, f, {
+          ...at,
+          shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined,
+        });
+      });
+    },
+  );
 }
 
 /**

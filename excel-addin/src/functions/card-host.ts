@@ -3,21 +3,32 @@ import { fetchMeta, type CardContext, type CardHost } from '@dchub/core';
 import { cardSupport } from '../shared/card-support';
 import { previewOf, provenance } from './notes';
 
-/** What the host supports for cards (../shared/card-support), or undefined where it has none: the card functions then answer their table. */
+/**
+ * What the host supports for cards (../shared/card-support), or undefined where it has none: the card functions then
+ * answer their table.
+ */
 export function cardHost(): CardHost | undefined {
   const support = cardSupport();
   return support === 'none' ? undefined : { excelApi119: support === 'formatted' };
 }
 
-/** How the answer behind a card was obtained, in the add-in's words: fetched when, stale why, what a preview withholds. */
+/**
+ * How the answer behind a card was obtained, in the add-in's words: fetched when, stale why, what a preview withholds.
+ */
 export function cardContext(data: unknown, host: CardHost): CardContext {
   const meta = fetchMeta(data);
   const how = provenance(meta);
-  return { host, retrievedAt: meta?.fetchedAt, stale: how?.kind === 'stale' ? how.text : undefined, preview: previewOf(data) };
+  return {
+    host,
+    retrievedAt: meta?.fetchedAt,
+    stale: how?.kind === 'stale' ? how.text : undefined,
+    preview: previewOf(data),
+  };
 }
 
 /** A column of cards, or #N/A saying why there is none (an empty spill is not a value Excel accepts). */
 export function cardColumn(cards: readonly unknown[], none: string): unknown[][] {
-  if (!cards.length) throw new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, `DC Hub: ${none}`.slice(0, 255));
+  if (!cards.length)
+    throw new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, `DC Hub: ${none}`.slice(0, 255));
   return cards.map((c) => [c]);
 }

@@ -37,7 +37,19 @@ enum DcpiVerdict {
  */
 export function marketcard(name: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(
-    async ({ dcpiScore, dcpiTable, marketCard, marketSlug, requiredText, closingRows, callOptions, serviceClient, spill, cardHost, cardContext }) => {
+    async ({
+      dcpiScore,
+      dcpiTable,
+      marketCard,
+      marketSlug,
+      requiredText,
+      closingRows,
+      callOptions,
+      serviceClient,
+      spill,
+      cardHost,
+      cardContext,
+    }) => {
       const d = await dcpiScore(await serviceClient(), marketSlug(requiredText('name', name)), callOptions(invocation));
       const host = cardHost();
       return host ? [[marketCard(d, cardContext(d, host))]] : spill(dcpiTable(d), 1, closingRows(d));
@@ -53,7 +65,11 @@ export function marketcard(name: unknown, invocation: CustomFunctions.Cancelable
  * @param invocation Invocation (set by Excel).
  * @returns One market card per row; where Excel has no cards, the leaderboard as a table.
  */
-export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function marketcards(
+  verdict: DcpiVerdict,
+  limit: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(
     async ({
       dcpiLeaderboard,
@@ -82,21 +98,44 @@ export function marketcards(verdict: DcpiVerdict, limit: unknown, invocation: Cu
 }
 
 /**
- * One site's card: overall score and interpretation, location, sub-scores, fiber and nearby infrastructure, capacity context.
+ * One site's card: overall score and interpretation, location, sub-scores, fiber and nearby infrastructure, capacity
+ * context.
  * @customfunction SITECARD
  * @param lat Latitude in decimal degrees, -90 to 90.
  * @param lon Longitude in decimal degrees, -180 to 180.
  * @param [capacity_mw] Target load in MW.
  * @param invocation Invocation (set by Excel).
- * @returns A site card (=A1.overall_score, =A1.fiber.connectivity_score); where Excel has no cards, the site score as field/value rows.
+ * @returns A site card (=A1.overall_score, =A1.fiber.connectivity_score); where Excel has no cards, the site score as
+ * field/value rows.
  */
-export function sitecard(lat: unknown, lon: unknown, capacity_mw: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ siteScore, siteScoreTable, siteCard, closingRows, callOptions, serviceClient, spill, cardHost, cardContext }) => {
-    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-    const s = await siteScore(await serviceClient(), { lat, lon, capacity_mw } as SiteScoreQueryInput, callOptions(invocation));
-    const host = cardHost();
-    return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, closingRows(s));
-  });
+export function sitecard(
+  lat: unknown,
+  lon: unknown,
+  capacity_mw: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return formula(
+    async ({
+      siteScore,
+      siteScoreTable,
+      siteCard,
+      closingRows,
+      callOptions,
+      serviceClient,
+      spill,
+      cardHost,
+      cardContext,
+    }) => {
+      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+      const s = await siteScore(
+        await serviceClient(),
+        { lat, lon, capacity_mw } as SiteScoreQueryInput,
+        callOptions(invocation),
+      );
+      const host = cardHost();
+      return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, closingRows(s));
+    },
+  );
 }
 
 /**
@@ -126,12 +165,38 @@ export function queuecards(
   limit: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ refineQueue, queueTable, projectCards, closingRows, callOptions, serviceClient, spill, cardHost, cardContext, cardColumn }) => {
-    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-    const filters = { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit } as QueueFiltersInput;
-    const r = await refineQueue(await serviceClient(), filters, callOptions(invocation));
-    const host = cardHost();
-    if (!host) return spill(queueTable(r), 1, closingRows(r), 'No queued projects match these filters');
-    return cardColumn(projectCards(r, cardContext(r, host)), r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters');
-  });
+  return formula(
+    async ({
+      refineQueue,
+      queueTable,
+      projectCards,
+      closingRows,
+      callOptions,
+      serviceClient,
+      spill,
+      cardHost,
+      cardContext,
+      cardColumn,
+    }) => {
+      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+      const filters = {
+        iso,
+        min_mw,
+        max_ttp_months,
+        fuel_type,
+        status,
+        baseload_only,
+        max_fiber_km,
+        geocoded_only,
+        limit,
+      } as QueueFiltersInput;
+      const r = await refineQueue(await serviceClient(), filters, callOptions(invocation));
+      const host = cardHost();
+      if (!host) return spill(queueTable(r), 1, closingRows(r), 'No queued projects match these filters');
+      return cardColumn(
+        projectCards(r, cardContext(r, host)),
+        r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters',
+      );
+    },
+  );
 }

@@ -10,12 +10,33 @@ import { formula } from './load';
  * @param invocation Invocation (set by Excel).
  * @returns One row per facility.
  */
-export function facilities(query: unknown, country: unknown, limit: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ searchFacilities, facilitiesTable, optional, requiredText, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
-    const q = { q: requiredText('query', query), country: optional(country as string), limit: optional(limit as number) };
-    const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
-    return spill(withoutPreviewNote(facilitiesTable(r), r), 1, closingRows(r), 'No facilities match this search');
-  });
+export function facilities(
+  query: unknown,
+  country: unknown,
+  limit: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return formula(
+    async ({
+      searchFacilities,
+      facilitiesTable,
+      optional,
+      requiredText,
+      closingRows,
+      withoutPreviewNote,
+      callOptions,
+      serviceClient,
+      spill,
+    }) => {
+      const q = {
+        q: requiredText('query', query),
+        country: optional(country as string),
+        limit: optional(limit as number),
+      };
+      const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
+      return spill(withoutPreviewNote(facilitiesTable(r), r), 1, closingRows(r), 'No facilities match this search');
+    },
+  );
 }
 
 /**

@@ -51,17 +51,28 @@ export function deals(
   seller: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ transactions, dealsTable, optional, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
-    const q = {
-      limit: optional(limit as number),
-      deal_type: optional(deal_type as string),
-      year: optional(year as number),
-      buyer: optional(buyer as string),
-      seller: optional(seller as string),
-    };
-    const r = await transactions(await serviceClient(), q, callOptions(invocation));
-    return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, closingRows(r), 'No deals match');
-  });
+  return formula(
+    async ({
+      transactions,
+      dealsTable,
+      optional,
+      closingRows,
+      withoutPreviewNote,
+      callOptions,
+      serviceClient,
+      spill,
+    }) => {
+      const q = {
+        limit: optional(limit as number),
+        deal_type: optional(deal_type as string),
+        year: optional(year as number),
+        buyer: optional(buyer as string),
+        seller: optional(seller as string),
+      };
+      const r = await transactions(await serviceClient(), q, callOptions(invocation));
+      return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, closingRows(r), 'No deals match');
+    },
+  );
 }
 
 /**
@@ -90,10 +101,14 @@ export function price(state: unknown, invocation: CustomFunctions.CancelableInvo
  * @returns One row per article.
  */
 export function news(limit: unknown, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
-  stream(invocation, 5 * 60_000, async ({ news: fetchNews, newsTable, optional, closingRows, serviceClient, spill }, refresh) => {
-    const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
-    return spill(newsTable(r), 1, closingRows(r), 'No news');
-  });
+  stream(
+    invocation,
+    5 * 60_000,
+    async ({ news: fetchNews, newsTable, optional, closingRows, serviceClient, spill }, refresh) => {
+      const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
+      return spill(newsTable(r), 1, closingRows(r), 'No news');
+    },
+  );
 }
 
 /**
@@ -104,8 +119,12 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
  * @returns One row per fuel: source, MW, percentage.
  */
 export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
-  stream(invocation, 5 * 60_000, async ({ fuelMix, fuelMixTable, requiredText, closingRows, serviceClient, spill }, refresh) => {
-    const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
-    return spill(fuelMixTable(r), 1, closingRows(r));
-  });
+  stream(
+    invocation,
+    5 * 60_000,
+    async ({ fuelMix, fuelMixTable, requiredText, closingRows, serviceClient, spill }, refresh) => {
+      const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
+      return spill(fuelMixTable(r), 1, closingRows(r));
+    },
+  );
 }

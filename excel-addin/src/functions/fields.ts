@@ -18,7 +18,10 @@ function member(obj: unknown, field: unknown): unknown {
   const v = readPath(obj, path); // own members only (core)
   if (v === undefined) {
     const some = someMembers(obj);
-    throw new ValidationError('field', `no member ${JSON.stringify(path.slice(0, 60))} in this answer${some ? ` (members: ${some}, ...)` : ''}`);
+    throw new ValidationError(
+      'field',
+      `no member ${JSON.stringify(path.slice(0, 60))} in this answer${some ? ` (members: ${some}, ...)` : ''}`,
+    );
   }
   return v;
 }
@@ -29,7 +32,8 @@ function asCell(v: unknown, field: unknown): Cell {
   if (typeof v === 'number') return Number.isFinite(v) ? v : '';
   if (typeof v === 'string' || typeof v === 'boolean') return fit(v);
   const json = JSON.stringify(v);
-  if (json.length > MAX_CELL_TEXT) throw new ValidationError('field', `${String(field)} is too large for one cell; name one of its members`);
+  if (json.length > MAX_CELL_TEXT)
+    throw new ValidationError('field', `${String(field)} is too large for one cell; name one of its members`);
   return json;
 }
 

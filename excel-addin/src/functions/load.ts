@@ -18,9 +18,14 @@ export function loadEngine(): Promise<Engine> {
 }
 
 const unloaded = () =>
-  new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: the add-in could not load its code (network?); recalculate to retry');
+  new CustomFunctions.Error(
+    CustomFunctions.ErrorCode.notAvailable,
+    'DC Hub: the add-in could not load its code (network?); recalculate to retry',
+  );
 
-/** The one wrapper of every formula: runs its work with the engine; whatever fails becomes the cell error Excel shows. */
+/**
+ * The one wrapper of every formula: runs its work with the engine; whatever fails becomes the cell error Excel shows.
+ */
 export async function formula<T>(work: (engine: Engine) => Promise<T> | T): Promise<T> {
   let engine: Engine;
   try {

@@ -8,10 +8,12 @@ import { formula } from './load';
  * @returns One row per market.
  */
 export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ listMarkets, marketsTable, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
-    const m = await listMarkets(await serviceClient(), callOptions(invocation));
-    return spill(withoutPreviewNote(marketsTable(m), m), 1, closingRows(m));
-  });
+  return formula(
+    async ({ listMarkets, marketsTable, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
+      const m = await listMarkets(await serviceClient(), callOptions(invocation));
+      return spill(withoutPreviewNote(marketsTable(m), m), 1, closingRows(m));
+    },
+  );
 }
 
 /**
@@ -23,14 +25,20 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  * @requiresAddress
  */
-export function market(name: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'MARKET', [name, field]), formula: 'MARKET' };
-    return oneCellFormula(at, async () => {
-      const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
-      return tableOr(m, field, () => fieldTable(m), at);
-    });
-  });
+export function market(
+  name: unknown,
+  field: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return formula(
+    async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
+      const at = { cell: cellOf(invocation, 'MARKET', [name, field]), formula: 'MARKET' };
+      return oneCellFormula(at, async () => {
+        const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
+        return tableOr(m, field, () => fieldTable(m), at);
+      });
+    },
+  );
 }
 
 /**
@@ -41,17 +49,29 @@ export function market(name: unknown, field: unknown, invocation: CustomFunction
  * @returns One row per market.
  */
 export function compare(markets: unknown[][], invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ compareMarkets, compareTable, optional, rangeOrText, requiredText, closingRows, callOptions, serviceClient, spill }) => {
-    const given = rangeOrText(markets);
-    const list = Array.isArray(given)
-      ? (given as unknown[][])
-          .flat()
-          .filter((v) => optional(v) !== undefined)
-          .map(String)
-      : requiredText('markets', given);
-    const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
-    return spill(compareTable(c), 1, closingRows(c));
-  });
+  return formula(
+    async ({
+      compareMarkets,
+      compareTable,
+      optional,
+      rangeOrText,
+      requiredText,
+      closingRows,
+      callOptions,
+      serviceClient,
+      spill,
+    }) => {
+      const given = rangeOrText(markets);
+      const list = Array.isArray(given)
+        ? (given as unknown[][])
+            .flat()
+            .filter((v) => optional(v) !== undefined)
+            .map(String)
+        : requiredText('markets', given);
+      const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
+      return spill(compareTable(c), 1, closingRows(c));
+    },
+  );
 }
 
 /**

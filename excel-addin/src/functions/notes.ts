@@ -1,5 +1,15 @@
 /* global CustomFunctions */
-import { beyond, describeGated, fetchMeta, formatAge, planName, previewSentence, type FetchMeta, type PreviewInfo, type Table } from '@dchub/core';
+import {
+  beyond,
+  describeGated,
+  fetchMeta,
+  formatAge,
+  planName,
+  previewSentence,
+  type FetchMeta,
+  type PreviewInfo,
+  type Table,
+} from '@dchub/core';
 import { noteCell, type CellNoteKind } from '../shared/cell-notes';
 
 /**
@@ -18,10 +28,12 @@ const clock = (ms: number) => {
 };
 
 /** ISO instants in a message as people read them in a cell: `2026-11-24 00:00 UTC`. */
-export const readableTimes = (s: string): string => s.replace(/\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)/g, '$1 $2 UTC');
+export const readableTimes = (s: string): string =>
+  s.replace(/\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)/g, '$1 $2 UTC');
 
 /** What a preview withholds: the reader's description, or the markers of an answer that carries them itself. */
-export const previewOf = (data: unknown): PreviewInfo | undefined => fetchMeta(data)?.previewInfo ?? describeGated(data);
+export const previewOf = (data: unknown): PreviewInfo | undefined =>
+  fetchMeta(data)?.previewInfo ?? describeGated(data);
 
 /** How the answer was obtained when that is not "just now from the service": stale, or derived locally. */
 export function provenance(meta: FetchMeta | undefined): { kind: CellNoteKind; text: string } | undefined {
@@ -32,7 +44,10 @@ export function provenance(meta: FetchMeta | undefined): { kind: CellNoteKind; t
     };
   if (meta?.derivedFrom) {
     const { path, query, ageMs } = meta.derivedFrom;
-    return { kind: 'derived', text: `answered locally from a cached wider answer, ${formatAge(ageMs)} old (GET ${path}${query ? `?${query}` : ''})` };
+    return {
+      kind: 'derived',
+      text: `answered locally from a cached wider answer, ${formatAge(ageMs)} old (GET ${path}${query ? `?${query}` : ''})`,
+    };
   }
   return undefined;
 }
@@ -40,7 +55,10 @@ export function provenance(meta: FetchMeta | undefined): { kind: CellNoteKind; t
 /** The reader's warnings, one line each, at most MAX_WARNINGS of them and a count of the rest. */
 function warningLines(meta: FetchMeta | undefined): string[] {
   const w = meta?.warnings ?? [];
-  return [...w.slice(0, MAX_WARNINGS), ...(w.length > MAX_WARNINGS ? [`… and ${w.length - MAX_WARNINGS} more warnings`] : [])];
+  return [
+    ...w.slice(0, MAX_WARNINGS),
+    ...(w.length > MAX_WARNINGS ? [`… and ${w.length - MAX_WARNINGS} more warnings`] : []),
+  ];
 }
 
 /** The closing rows of a spilled table: what the service explains, then what the add-in notes. */
@@ -67,7 +85,11 @@ export function closingRows(data: unknown): ClosingRows {
   const said = meta?.explanations ?? [];
   return {
     explanations: preview ? beyond(previewSentence(preview), said) : [...said],
-    notes: [...warningLines(meta), ...(preview ? [previewSentence(preview)] : []), ...(provenance(meta) ? [provenance(meta)!.text] : [])],
+    notes: [
+      ...warningLines(meta),
+      ...(preview ? [previewSentence(preview)] : []),
+      ...(provenance(meta) ? [provenance(meta)!.text] : []),
+    ],
   };
 }
 
@@ -90,7 +112,10 @@ export function withoutPreviewNote(table: Table, data: unknown, keep?: string): 
 function withheld(p: PreviewInfo, path: string): boolean {
   const parts = path.split('.');
   const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('.'));
-  return prefixes.some((x) => p.lockedFields.includes(x) || p.withheldSections.includes(x)) || p.lockedFields.includes(parts[parts.length - 1]);
+  return (
+    prefixes.some((x) => p.lockedFields.includes(x) || p.withheldSections.includes(x)) ||
+    p.lockedFields.includes(parts[parts.length - 1])
+  );
 }
 
 /** The one line of a withheld value: what is withheld, what the preview does show, how to open it. */
@@ -104,7 +129,10 @@ function withheldMessage(p: PreviewInfo, path: string, shown?: string): string {
  * @requiresAddress get it from Excel), else the formula and its arguments.
  */
 export function cellOf(invocation: { address?: string } | undefined, formula: string, args: unknown[]): string {
-  return invocation?.address ?? `${formula}(${args.map((a) => (a === null || a === undefined ? '' : JSON.stringify(a))).join(',')})`;
+  return (
+    invocation?.address ??
+    `${formula}(${args.map((a) => (a === null || a === undefined ? '' : JSON.stringify(a))).join(',')})`
+  );
 }
 
 export interface OneCell {
@@ -126,7 +154,10 @@ export function oneCell<T>(data: unknown, path: string, value: T | null | undefi
   const preview = previewOf(data);
   if ((value === null || value === undefined) && preview && withheld(preview, path)) {
     noteCell(at.cell, at.formula, { kind: 'preview', text: `${path} withheld: ${previewSentence(preview)}` });
-    const err = new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(withheldMessage(preview, path, at.shown)));
+    const err = new CustomFunctions.Error(
+      CustomFunctions.ErrorCode.notAvailable,
+      clip(withheldMessage(preview, path, at.shown)),
+    );
     withheldErrors.add(err);
     throw err;
   }

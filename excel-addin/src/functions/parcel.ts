@@ -11,7 +11,12 @@ import { formula } from './load';
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
  * @requiresAddress
  */
-export function parcel(geojson: unknown, capacity_mw: unknown, field: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function parcel(
+  geojson: unknown,
+  capacity_mw: unknown,
+  field: unknown,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(
     async ({
       NotCachedError,
@@ -26,13 +31,21 @@ export function parcel(geojson: unknown, capacity_mw: unknown, field: unknown, i
       cellOf,
       oneCellFormula,
     }) => {
-      const at = { cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]), formula: 'PARCEL' };
+      const at = {
+        cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]),
+        formula: 'PARCEL',
+      };
       return oneCellFormula(at, async () => {
         // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
         const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
         const opts = callOptions(invocation);
         if (opts.cacheOnly) throw new NotCachedError('PARCEL');
-        const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw) as number | undefined, opts);
+        const p = await analyzeParcel(
+          await serviceClient(),
+          geometry,
+          optional(capacity_mw) as number | undefined,
+          opts,
+        );
         return tableOr(p, field, () => parcelTable(p), at);
       });
     },

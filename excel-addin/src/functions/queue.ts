@@ -49,7 +49,17 @@ export function queue(
     // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
     const r = await refineQueue(
       await serviceClient(),
-      { iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit } as QueueFiltersInput,
+      {
+        iso,
+        min_mw,
+        max_ttp_months,
+        fuel_type,
+        status,
+        baseload_only,
+        max_fiber_km,
+        geocoded_only,
+        limit,
+      } as QueueFiltersInput,
       callOptions(invocation),
     );
     return spill(queueTable(r), mode, closingRows(r), 'No queued projects match these filters');

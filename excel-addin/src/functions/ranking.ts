@@ -75,7 +75,13 @@ export function rank(
     if (opts.cacheOnly) throw new NotCachedError('RANK');
     const r = await rankSites(
       await serviceClient(),
-      { candidates: recs, objectives: obj, constraints: constraintsArg(constraints), mode: m, top_k: optional(top_k) as number | undefined },
+      {
+        candidates: recs,
+        objectives: obj,
+        constraints: constraintsArg(constraints),
+        mode: m,
+        top_k: optional(top_k) as number | undefined,
+      },
       opts,
     );
     return spill(rankedTable(r, Object.keys(obj)), h, closingRows(r));
@@ -107,8 +113,16 @@ export function chain(
     if (opts.cacheOnly) throw new NotCachedError('CHAIN');
     // Cell values as Excel passes them: core's schemas read them and refuse a wrong one by name.
     const filters = { iso, min_mw, max_ttp_months, geocoded_only: true } as QueueFiltersInput;
-    const r = await runChain(await serviceClient(), { filters, objectives: obj, top_k: optional(top_k) as number | undefined, maxSites: 10 });
+    const r = await runChain(await serviceClient(), {
+      filters,
+      objectives: obj,
+      top_k: optional(top_k) as number | undefined,
+      maxSites: 10,
+    });
     // What the service explained (the queue's cut, the ranking's caveats), then the run's cost.
-    return spill(r.table, 1, { explanations: r.explanations, notes: [`${r.scored} sites scored with ${r.callsSpent} calls`] });
+    return spill(r.table, 1, {
+      explanations: r.explanations,
+      notes: [`${r.scored} sites scored with ${r.callsSpent} calls`],
+    });
   });
 }

@@ -24,7 +24,8 @@ import { readableTimes } from './notes';
 let cached: { signature: string; client: DchubClient } | undefined;
 
 function storage(): KeyValueStore {
-  const office = (globalThis as { OfficeRuntime?: { storage?: ConstructorParameters<typeof OfficeRuntimeStore>[0] } }).OfficeRuntime;
+  const office = (globalThis as { OfficeRuntime?: { storage?: ConstructorParameters<typeof OfficeRuntimeStore>[0] } })
+    .OfficeRuntime;
   return office?.storage ? new OfficeRuntimeStore(office.storage, 2_000_000) : new MemoryStore();
 }
 
@@ -33,7 +34,13 @@ export async function serviceClient(): Promise<DchubClient> {
   useDateMode(s.dates);
   const signature = `${s.baseUrl}\u0000${s.apiKey ?? ''}\u0000${s.derive ?? ''}`;
   if (!cached || cached.signature !== signature) {
-    const { client } = createCallerClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: 45_000, store: storage(), derive: s.derive });
+    const { client } = createCallerClient({
+      baseUrl: s.baseUrl,
+      apiKey: s.apiKey,
+      timeoutMs: 45_000,
+      store: storage(),
+      derive: s.derive,
+    });
     cached = { signature, client };
   }
   return cached.client;
@@ -63,12 +70,16 @@ export function toCellError(err: unknown): CustomFunctions.Error {
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.invalidValue, clip(errorSentence(err)));
   }
   if (err instanceof NotCachedError) {
-    return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, 'DC Hub: press Enter to fetch (no call is made while you edit)');
+    return new CustomFunctions.Error(
+      CustomFunctions.ErrorCode.notAvailable,
+      'DC Hub: press Enter to fetch (no call is made while you edit)',
+    );
   }
   if (err instanceof RateLimitError) {
     // A daily cap or a long wait answers at once (core never waits for it): say when it resets.
     const said = readableTimes(errorSentence(err));
-    const reset = err.resetAt && !said.includes(readableTimes(err.resetAt)) ? `; resets ${readableTimes(err.resetAt)}` : '';
+    const reset =
+      err.resetAt && !said.includes(readableTimes(err.resetAt)) ? `; resets ${readableTimes(err.resetAt)}` : '';
     return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, clip(`DC Hub: ${said}${reset}`));
   }
   if (err instanceof DchubError) {
@@ -82,7 +93,10 @@ export function toCellError(err: unknown): CustomFunctions.Error {
 }
 
 // The runtime's typings declare isInValuePreview as a string; Excel passes a boolean. Accept both.
-type AnyInvocation = Omit<CustomFunctions.Invocation, 'isInValuePreview'> & { isInValuePreview?: unknown; onCanceled?: () => void };
+type AnyInvocation = Omit<CustomFunctions.Invocation, 'isInValuePreview'> & {
+  isInValuePreview?: unknown;
+  onCanceled?: () => void;
+};
 
 /**
  * Call options for an invocation: abort when Excel cancels; answer from the cache only during
@@ -92,7 +106,10 @@ export function callOptions(invocation?: AnyInvocation): CallOptions {
   if (!invocation) return {};
   const ctl = new AbortController();
   invocation.onCanceled = () => ctl.abort();
-  return { signal: ctl.signal, cacheOnly: invocation.isInValuePreview === true || invocation.isInValuePreview === 'true' };
+  return {
+    signal: ctl.signal,
+    cacheOnly: invocation.isInValuePreview === true || invocation.isInValuePreview === 'true',
+  };
 }
 
 /** `headers` argument: 0 none, 1 a header row (default), 2 a source/as-of row plus the header row. */
@@ -100,5 +117,8 @@ export function headerMode(v: unknown): 0 | 1 | 2 {
   if (v === null || v === undefined || v === '') return 1;
   const n = Number(v);
   if (n === 0 || n === 1 || n === 2) return n;
-  throw new ValidationError('headers', `must be 0 (none), 1 (header row) or 2 (source row and header row), got ${JSON.stringify(v)}`);
+  throw new ValidationError(
+    'headers',
+    `must be 0 (none), 1 (header row) or 2 (source row and header row), got ${JSON.stringify(v)}`,
+  );
 }

@@ -27,7 +27,12 @@ const pad = (row: readonly Cell[], width: number): Cell[] => {
  * when it gave one (a time-to-power cut, its hint), else `emptyText`. Blanks as "" never null
  * (Excel would show 0).
  */
-export function spill(table: Table, mode: 0 | 1 | 2, closing: readonly string[] | ClosingRows = [], emptyText = 'No rows match these arguments'): Cell[][] {
+export function spill(
+  table: Table,
+  mode: 0 | 1 | 2,
+  closing: readonly string[] | ClosingRows = [],
+  emptyText = 'No rows match these arguments',
+): Cell[][] {
   const width = Math.max(1, table.columns.length);
   const rows: (readonly Cell[])[] = [];
   if (mode === 2) {
@@ -36,7 +41,9 @@ export function spill(table: Table, mode: 0 | 1 | 2, closing: readonly string[] 
     rows.push(width > 1 ? [source, asOf] : [asOf ? `${source}, ${asOf}` : source]);
   }
   rows.push(...tableToMatrix(table, mode !== 0 && table.columns.length > 0));
-  const { explanations, notes } = Array.isArray(closing) ? { explanations: [], notes: closing as readonly string[] } : (closing as ClosingRows);
+  const { explanations, notes } = Array.isArray(closing)
+    ? { explanations: [], notes: closing as readonly string[] }
+    : (closing as ClosingRows);
   const said = table.rows.length === 0 && !table.note && explanations.length === 0 ? [emptyText] : [];
   for (const n of [...said, ...(table.note ? [table.note] : []), ...explanations, ...notes]) rows.push([n]);
   return rows.map((r) => pad(r, width));

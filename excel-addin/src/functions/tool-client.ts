@@ -37,7 +37,8 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
     // Typed by the tool's input schema (core); in formula preview from core's copy, without connecting.
     typed = await client.typedArguments(name, toolArgs(args), { cacheOnly: opts.cacheOnly });
   } catch (err) {
-    if (err instanceof ValidationError && err.param !== 'args' && err.param !== 'name') throw new ValidationError('args', err.message);
+    if (err instanceof ValidationError && err.param !== 'args' && err.param !== 'name')
+      throw new ValidationError('args', err.message);
     throw err;
   }
   const r = await client.callTool(name, typed, { cacheOnly: opts.cacheOnly });
@@ -47,7 +48,12 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
   // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A);
   // the call's warnings (past an assumed daily allowance, the call still went out) come first, then
   // a list the server cut for this caller ("3 of 10") says so in its closing row.
-  const preview = r.partial && r.previewInfo ? [previewSentence(r.previewInfo)] : r.partial ? ['Partial answer: the service sent a preview of this list.'] : [];
+  const preview =
+    r.partial && r.previewInfo
+      ? [previewSentence(r.previewInfo)]
+      : r.partial
+        ? ['Partial answer: the service sent a preview of this list.']
+        : [];
   const closing = { explanations: toolExplanations(r), notes: [...(r.warnings ?? []), ...preview] };
   const t = toolTable(r);
   return t ? spill(t, 1, closing) : spill({ columns: ['text'], rows: [[r.text]] }, 0, closing);

@@ -12,7 +12,11 @@ const loadToolClient = () => import(/* webpackChunkName: "mcp" */ './tool-client
  * @param invocation Invocation (set by Excel).
  * @returns The tool's answer as a table, or its text.
  */
-export function tool(name: unknown, args: unknown[][], invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
+export function tool(
+  name: unknown,
+  args: unknown[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
   return formula(async ({ requiredText, callOptions }) => {
     const toolName = requiredText('name', name);
     const { toolCall } = await loadToolClient();

@@ -22,6 +22,7 @@ export function cardSupport(): CardSupport {
 export function cardSupportText(s: CardSupport): string {
   if (s === 'formatted')
     return 'This Excel shows cards: the card functions return one cell per record, opened with a click, fields by dot syntax (=A1.composite_score).';
-  if (s === 'cards') return 'This Excel shows cards (=A1.composite_score), with numbers formatted the older way (ExcelApi 1.19 adds two-column sections).';
+  if (s === 'cards')
+    return 'This Excel shows cards (=A1.composite_score), with numbers formatted the older way (ExcelApi 1.19 adds two-column sections).';
   return 'This Excel has no cards (it lacks CustomFunctionsRuntime 1.4: perpetual Office, iPad or a build before 2208): the card functions answer tables instead.';
 }

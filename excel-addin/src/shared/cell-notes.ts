@@ -20,7 +20,9 @@ export interface CellNote {
   at: number;
 }
 
-/** The pane lists at most this many cells (the latest); a workbook of thousands of stale cells is summarized by count. */
+/**
+ * The pane lists at most this many cells (the latest); a workbook of thousands of stale cells is summarized by count.
+ */
 export const MAX_CELL_NOTES = 200;
 
 const notes = new Map<string, CellNote>();

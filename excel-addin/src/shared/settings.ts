@@ -8,7 +8,12 @@ import { parseDeriveMode, type DeriveMode } from '@dchub/core';
 
 declare const DCHUB_DEFAULT_BASE_URL: string;
 
-export const SETTINGS_KEYS = { baseUrl: 'dchub.baseUrl', apiKey: 'dchub.apiKey', dates: 'dchub.dates', derive: 'dchub.derive' } as const;
+export const SETTINGS_KEYS = {
+  baseUrl: 'dchub.baseUrl',
+  apiKey: 'dchub.apiKey',
+  dates: 'dchub.dates',
+  derive: 'dchub.derive',
+} as const;
 
 interface KeyValueStore {
   getItem(key: string): Promise<string | null>;
@@ -68,7 +73,12 @@ export function loadSettings(): Promise<AddinSettings> {
 }
 
 /** `derive: null` goes back to the default of the caller's plan. */
-export async function saveSettings(next: { baseUrl?: string; apiKey?: string | null; dates?: 'serial' | 'text'; derive?: DeriveMode | null }): Promise<void> {
+export async function saveSettings(next: {
+  baseUrl?: string;
+  apiKey?: string | null;
+  dates?: 'serial' | 'text';
+  derive?: DeriveMode | null;
+}): Promise<void> {
   remembered = undefined;
   const s = store();
   if (next.dates !== undefined) await s.setItem(SETTINGS_KEYS.dates, next.dates);

@@ -46,13 +46,18 @@ export interface PaneStatus {
   warning: string;
 }
 
-export function healthWarning(staleServed: number, health = last, online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine): string {
+export function healthWarning(
+  staleServed: number,
+  health = last,
+  online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine,
+): string {
   if (online === false) return 'Offline: DCHUB formulas answer from the cache.';
   if (health && !health.ok) {
     const at = new Date(health.at).toISOString().slice(11, 16);
     return `Last call failed at ${at} UTC (${health.what}): ${health.message ?? 'error'}`;
   }
-  if (staleServed > 0) return `${staleServed} answer${staleServed === 1 ? '' : 's'} served stale from the cache (service unreachable or quota spent).`;
+  if (staleServed > 0)
+    return `${staleServed} answer${staleServed === 1 ? '' : 's'} served stale from the cache (service unreachable or quota spent).`;
   return '';
 }
 
@@ -68,7 +73,8 @@ export async function readStatus(client: DchubClient, opts: { account?: boolean 
       account = w.authenticated ? { name: w.agent.name, remaining: w.agent.api_calls_remaining } : { error: w.message };
       noteSuccess('whoami');
     } catch (err) {
-      if (err instanceof NetworkError || !(err instanceof DchubError) || err.status === undefined || err.status >= 500) noteFailure('whoami', err);
+      if (err instanceof NetworkError || !(err instanceof DchubError) || err.status === undefined || err.status >= 500)
+        noteFailure('whoami', err);
       account = { error: err instanceof Error ? err.message : String(err) };
     }
   }

@@ -19,7 +19,15 @@ import { provenance } from '../functions/notes';
 import { clearCellNotes } from '../shared/cell-notes';
 import { noteFailure, noteSuccess } from '../shared/status';
 import { fromTable, updateCharts } from './charts';
-import { findBriefTable, insertBriefSheet, recalculate, refreshBriefSheet, writeRankedSheet, type BriefRefresh, type WrittenSheet } from './excel';
+import {
+  findBriefTable,
+  insertBriefSheet,
+  recalculate,
+  refreshBriefSheet,
+  writeRankedSheet,
+  type BriefRefresh,
+  type WrittenSheet,
+} from './excel';
 
 type Run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -32,7 +40,8 @@ export const excelRun: Run = (batch) => {
 
 /** Fails before any call is spent when the result could not be written (no Excel). */
 function needExcel(run: Run): void {
-  if (run === excelRun && !(globalThis as { Excel?: { run?: Run } }).Excel?.run) throw new Error('Open this pane in Excel to write sheets.');
+  if (run === excelRun && !(globalThis as { Excel?: { run?: Run } }).Excel?.run)
+    throw new Error('Open this pane in Excel to write sheets.');
 }
 
 async function tracked<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -61,7 +70,11 @@ export interface AnswerNotes {
 const notesOf = (data: unknown): AnswerNotes => {
   const meta = fetchMeta(data);
   const how = provenance(meta);
-  return { warnings: meta?.warnings ?? [], explanations: meta?.explanations ?? [], ...(how ? { served: how.text } : {}) };
+  return {
+    warnings: meta?.warnings ?? [],
+    explanations: meta?.explanations ?? [],
+    ...(how ? { served: how.text } : {}),
+  };
 };
 
 /** Downloads /all.csv (every page, through core) and inserts it as a brief sheet. */
@@ -102,7 +115,8 @@ export interface ChainPlan {
   maxSites: number;
 }
 
-export const estimateChain = (client: DchubClient, plan: ChainPlan): Promise<ChainCost> => chainCost(client, { maxSites: plan.maxSites });
+export const estimateChain = (client: DchubClient, plan: ChainPlan): Promise<ChainCost> =>
+  chainCost(client, { maxSites: plan.maxSites });
 
 /** Runs the chain (progress reported) and writes the ranked table on a new sheet. */
 export async function runChainToSheet(
@@ -112,7 +126,12 @@ export async function runChainToSheet(
   run: Run = excelRun,
 ): Promise<WrittenSheet & { callsSpent: number; scored: number }> {
   needExcel(run);
-  const input: ChainInput = { filters: { geocoded_only: true, ...plan.filters }, objectives: plan.objectives, top_k: plan.top_k, maxSites: plan.maxSites };
+  const input: ChainInput = {
+    filters: { geocoded_only: true, ...plan.filters },
+    objectives: plan.objectives,
+    top_k: plan.top_k,
+    maxSites: plan.maxSites,
+  };
   const r = await tracked('chain', () => runChain(client, input, onProgress));
   const summary = `Chain: ${r.scored} sites scored, ${r.callsSpent} calls spent${r.skippedForBudget ? `, ${r.skippedForBudget} skipped for budget` : ''}; generated ${new Date().toISOString().slice(0, 16)}Z`;
   const written = await run((ctx) => writeRankedSheet(ctx, r.table, { summary, explanations: r.explanations }));

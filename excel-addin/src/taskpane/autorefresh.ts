@@ -45,18 +45,24 @@ export async function readAutoRefresh(context: Excel.RequestContext): Promise<Au
   await context.sync();
   if (item.isNullObject) return { ...DEFAULT_AUTO_REFRESH };
   try {
-    const v = (typeof item.value === 'string' ? JSON.parse(item.value) : item.value) as Partial<Record<keyof AutoRefreshSettings, unknown>> | null;
+    const v = (typeof item.value === 'string' ? JSON.parse(item.value) : item.value) as Partial<
+      Record<keyof AutoRefreshSettings, unknown>
+    > | null;
     const minutes = Number(v?.everyMinutes);
     return {
       enabled: v?.enabled === true,
-      everyMinutes: Number.isFinite(minutes) && minutes >= 5 ? Math.min(minutes, 1440) : DEFAULT_AUTO_REFRESH.everyMinutes,
+      everyMinutes:
+        Number.isFinite(minutes) && minutes >= 5 ? Math.min(minutes, 1440) : DEFAULT_AUTO_REFRESH.everyMinutes,
     };
   } catch {
     return { ...DEFAULT_AUTO_REFRESH };
   }
 }
 
-type StartupOffice = { addin?: { setStartupBehavior?: (b: unknown) => Promise<void> }; StartupBehavior?: { load: unknown; none: unknown } };
+type StartupOffice = {
+  addin?: { setStartupBehavior?: (b: unknown) => Promise<void> };
+  StartupBehavior?: { load: unknown; none: unknown };
+};
 
 /**
  * Opts this workbook in or out: the workbook setting, and whether Office loads the add-in with the
@@ -120,7 +126,11 @@ export async function checkBriefTables(client: DchubClient, run: Run, now = Date
  * Runs a check now (the workbook just opened) and every `everyMinutes` while it stays open.
  * Returns a stop function. Failures are reported, never thrown: the next tick tries again.
  */
-export function scheduleAutoRefresh(settings: AutoRefreshSettings, check: () => Promise<CheckResult>, report: (r: CheckResult | Error) => void): () => void {
+export function scheduleAutoRefresh(
+  settings: AutoRefreshSettings,
+  check: () => Promise<CheckResult>,
+  report: (r: CheckResult | Error) => void,
+): () => void {
   let running = false;
   const tick = async () => {
     if (running) return;

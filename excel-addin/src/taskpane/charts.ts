@@ -51,19 +51,28 @@ export interface InsertedChart {
 }
 
 /** The chart a source's table makes: the queue's mix, a ranking, else the markets' leaderboard. */
-const kindOf = (s: Source): SummaryName => (s.kind === 'queue' ? 'queue_mix' : s.kind === 'ranking' ? 'ranking' : 'leaderboard');
+const kindOf = (s: Source): SummaryName =>
+  s.kind === 'queue' ? 'queue_mix' : s.kind === 'ranking' ? 'ranking' : 'leaderboard';
 
-const summarize = (kind: SummaryName, s: Source, top?: number): ChartSummary => SUMMARIES[kind](s, { top, objectives: s.objectives });
+const summarize = (kind: SummaryName, s: Source, top?: number): ChartSummary =>
+  SUMMARIES[kind](s, { top, objectives: s.objectives });
 
 /** Column charts for a mix over ISOs; bars (names read across) for markets and candidates. */
 type NativeChart = 'ColumnStacked' | 'BarStacked' | 'BarClustered';
-const chartType = (s: ChartSummary): NativeChart => (s.chart === 'queue_mix' ? 'ColumnStacked' : s.stacked ? 'BarStacked' : 'BarClustered');
+const chartType = (s: ChartSummary): NativeChart =>
+  s.chart === 'queue_mix' ? 'ColumnStacked' : s.stacked ? 'BarStacked' : 'BarClustered';
 
-const matrixOf = (s: ChartSummary): (string | number | boolean)[][] => [safeRow(s.columns), ...s.rows.map((r) => safeRow(r))];
+const matrixOf = (s: ChartSummary): (string | number | boolean)[][] => [
+  safeRow(s.columns),
+  ...s.rows.map((r) => safeRow(r)),
+];
 
 /** The lines under the chart: where the data is from, as of when, what was left out, what it was drawn from. */
 function linesOf(s: ChartSummary, src: Source): string[] {
-  const source = [src.citation ? `Source: ${src.citation}` : 'Source: DC Hub, dchub.cloud, CC-BY-4.0', src.asOf ? `as of ${src.asOf}` : undefined];
+  const source = [
+    src.citation ? `Source: ${src.citation}` : 'Source: DC Hub, dchub.cloud, CC-BY-4.0',
+    src.asOf ? `as of ${src.asOf}` : undefined,
+  ];
   return [
     source.filter(Boolean).join('; '),
     ...s.notes,
@@ -73,9 +82,14 @@ function linesOf(s: ChartSummary, src: Source): string[] {
 }
 
 const readRecords = (context: Ctx): Promise<ChartRecord[]> =>
-  readSettingList<ChartRecord>(context, CHARTS_SETTINGS_KEY, (r) => typeof r.sheet === 'string' && Boolean(r.source) && r.kind in SUMMARIES);
+  readSettingList<ChartRecord>(
+    context,
+    CHARTS_SETTINGS_KEY,
+    (r) => typeof r.sheet === 'string' && Boolean(r.source) && r.kind in SUMMARIES,
+  );
 
-const writeRecords = (context: Ctx, records: readonly ChartRecord[]) => context.workbook.settings.add(CHARTS_SETTINGS_KEY, JSON.stringify(records));
+const writeRecords = (context: Ctx, records: readonly ChartRecord[]) =>
+  context.workbook.settings.add(CHARTS_SETTINGS_KEY, JSON.stringify(records));
 
 /** Titles with units, the value axis of a score fixed at 0–100, one colour per series (never per point). */
 function decorate(chart: Excel.Chart, s: ChartSummary, type: NativeChart): void {
@@ -99,7 +113,10 @@ function lay(sheet: Excel.Worksheet, chart: Excel.Chart, s: ChartSummary, lines:
   table.values = matrix;
   sheet.getRangeByIndexes(0, 0, 1, s.columns.length).format.font.bold = true;
   const col = s.columns.length + 1;
-  chart.setPosition(sheet.getRangeByIndexes(0, col, 1, 1), sheet.getRangeByIndexes(CHART_ROWS - 1, col + CHART_COLS - 1, 1, 1));
+  chart.setPosition(
+    sheet.getRangeByIndexes(0, col, 1, 1),
+    sheet.getRangeByIndexes(CHART_ROWS - 1, col + CHART_COLS - 1, 1, 1),
+  );
   sheet.getRangeByIndexes(CHART_ROWS, col, lines.length, 1).values = lines.map((l) => safeRow([l]));
   // Verdicts beside the bars keep their fills (the charted columns carry no rule: the chart is the picture).
   if (excelApi('1.6'))
@@ -118,7 +135,10 @@ export async function insertChart(context: Ctx, opts: { top?: number } = {}): Pr
   const src = await selectedSource(context);
   const kind = kindOf(src);
   const s = summarize(kind, src, opts.top);
-  if (!s.rows.length) throw new Error(`Nothing to chart in ${src.label}: ${[...s.notes, ...(src.notes ?? [])].join(' ') || 'the table has no rows.'}`);
+  if (!s.rows.length)
+    throw new Error(
+      `Nothing to chart in ${src.label}: ${[...s.notes, ...(src.notes ?? [])].join(' ') || 'the table has no rows.'}`,
+    );
   const records = await readRecords(context);
   const { sheet: name } = await freeNames(context, `DC Hub ${kind.replace('_', ' ')}`, `DCHub_${kind}`);
   const sheet = context.workbook.worksheets.add(name);
@@ -129,7 +149,18 @@ export async function insertChart(context: Ctx, opts: { top?: number } = {}): Pr
   chart.name = CHART_NAME;
   lay(sheet, chart, s, lines);
   decorate(chart, s, type);
-  writeRecords(context, [...records, { sheet: name, kind, source: src.ref, top: opts.top, rows: s.rows.length, cols: s.columns.length, lines: lines.length }]);
+  writeRecords(context, [
+    ...records,
+    {
+      sheet: name,
+      kind,
+      source: src.ref,
+      top: opts.top,
+      rows: s.rows.length,
+      cols: s.columns.length,
+      lines: lines.length,
+    },
+  ]);
   sheet.activate();
   await context.sync();
   return { sheet: name, kind, type, rows: s.rows.length, from: src.label, notes: [...s.notes, ...(src.notes ?? [])] };
@@ -149,7 +180,10 @@ const sameValues = (a: readonly (readonly unknown[])[], b: readonly (readonly un
  * numbers changed is rewritten and the chart re-bound to it; a chart whose sheet was deleted is
  * forgotten; a source that no longer reads is reported and its chart left as it was.
  */
-export async function updateCharts(context: Ctx, which: (r: ChartRecord) => boolean = () => true): Promise<ChartUpdate[]> {
+export async function updateCharts(
+  context: Ctx,
+  which: (r: ChartRecord) => boolean = () => true,
+): Promise<ChartUpdate[]> {
   const records = await readRecords(context);
   const kept: ChartRecord[] = [];
   const out: ChartUpdate[] = [];
@@ -181,7 +215,9 @@ export async function updateCharts(context: Ctx, which: (r: ChartRecord) => bool
         out.push({
           sheet: rec.sheet,
           updated: false,
-          ...(s.rows.length ? {} : { error: `Nothing to chart in ${src.label} now; the chart keeps its last numbers.` }),
+          ...(s.rows.length
+            ? {}
+            : { error: `Nothing to chart in ${src.label} now; the chart keeps its last numbers.` }),
         });
         continue;
       }
@@ -213,7 +249,11 @@ export const fromTable =
  * While the pane is open, charts follow their spilled sources: Excel's calculated event (ExcelApi
  * 1.8) after a QUEUE or RANK recalculates, coalesced over `delayMs`. Returns a function that stops.
  */
-export async function followSpilledSources(run: Run, onUpdate: (r: ChartUpdate[]) => void, delayMs = 1500): Promise<() => void> {
+export async function followSpilledSources(
+  run: Run,
+  onUpdate: (r: ChartUpdate[]) => void,
+  delayMs = 1500,
+): Promise<() => void> {
   if (!excelApi('1.8')) return () => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;

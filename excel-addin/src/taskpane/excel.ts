@@ -44,7 +44,8 @@ export const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
 type ColumnFormat = (column: string) => '@' | typeof DATE_FORMAT | 'General';
 const briefFormat: ColumnFormat = (c) => (TEXT_COLUMNS.has(c) ? '@' : DATE_COLUMNS.has(c) ? DATE_FORMAT : 'General');
 /** A brief value with its timestamps as serial numbers. */
-const briefValue = (column: string, v: unknown): unknown => (DATE_COLUMNS.has(column) && typeof v === 'string' ? (excelSerial(v) ?? v) : v);
+const briefValue = (column: string, v: unknown): unknown =>
+  DATE_COLUMNS.has(column) && typeof v === 'string' ? (excelSerial(v) ?? v) : v;
 /** A brief value as written: dates as serial numbers, text neutralized. */
 const briefCell = (column: string, v: unknown): Cell => neutralizeCell(cell(briefValue(column, v)));
 const CHUNK_ROWS = 1000; // keeps each request far below Excel on the web's 5 MB payload limit
@@ -76,7 +77,10 @@ const isoMinute = (d = new Date()) => `${d.toISOString().slice(0, 16)}Z`;
 
 // ---------------------------------------------------------------- workbook settings
 
-/** A list kept as JSON in a workbook setting (the pane's own records), the entries `keep` accepts; [] when absent or unreadable. */
+/**
+ * A list kept as JSON in a workbook setting (the pane's own records), the entries `keep` accepts; [] when absent or
+ * unreadable.
+ */
 export async function readSettingList<T>(context: Ctx, key: string, keep: (r: T) => boolean): Promise<T[]> {
   const item = context.workbook.settings.getItemOrNullObject(key);
   item.load('value');
@@ -91,18 +95,32 @@ export async function readSettingList<T>(context: Ctx, key: string, keep: (r: T)
 }
 
 export const readBriefRecords = (context: Ctx): Promise<BriefTableRecord[]> =>
-  readSettingList<BriefTableRecord>(context, BRIEF_SETTINGS_KEY, (r) => typeof r.table === 'string' && typeof r.asOf === 'string');
+  readSettingList<BriefTableRecord>(
+    context,
+    BRIEF_SETTINGS_KEY,
+    (r) => typeof r.table === 'string' && typeof r.asOf === 'string',
+  );
 
 /** Queues the write of the records (the caller syncs). Only table/sheet names and times: no key. */
 function writeBriefRecords(context: Ctx, records: readonly BriefTableRecord[]): void {
-  const clean = records.map(({ table, sheet, asOf, insertedAt, refreshedAt }) => ({ table, sheet, asOf, insertedAt, ...(refreshedAt ? { refreshedAt } : {}) }));
+  const clean = records.map(({ table, sheet, asOf, insertedAt, refreshedAt }) => ({
+    table,
+    sheet,
+    asOf,
+    insertedAt,
+    ...(refreshedAt ? { refreshedAt } : {}),
+  }));
   context.workbook.settings.add(BRIEF_SETTINGS_KEY, JSON.stringify(clean));
 }
 
 // ---------------------------------------------------------------- sheets and tables
 
 /** The first free "<base>", "<base> (2)", … sheet name with its table name (both checked). */
-export async function freeNames(context: Ctx, sheetBase: string, tableBase: string): Promise<{ sheet: string; table: string }> {
+export async function freeNames(
+  context: Ctx,
+  sheetBase: string,
+  tableBase: string,
+): Promise<{ sheet: string; table: string }> {
   const candidates = Array.from({ length: 20 }, (_, i) => ({
     sheet: i === 0 ? sheetBase : `${sheetBase} (${i + 1})`,
     table: i === 0 ? tableBase : `${tableBase}${i + 1}`,
@@ -165,7 +183,9 @@ export async function insertBriefSheet(
   const records = await readBriefRecords(context);
   const names = await freeNames(context, 'DC Hub briefs', 'DCHubBriefs');
   const cols = BRIEF_TABLE_COLUMNS;
-  const data = rows.map((r) => cols.map((c) => (c === CHANGED_COLUMN ? '' : briefValue(c, (r as Record<string, unknown>)[c]))));
+  const data = rows.map((r) =>
+    cols.map((c) => (c === CHANGED_COLUMN ? '' : briefValue(c, (r as Record<string, unknown>)[c]))),
+  );
   await writeTableSheet(
     context,
     names,
@@ -244,7 +264,8 @@ export async function refreshBriefSheet(
   const rec = await findBriefTable(context, opts.table);
   if (!rec) throw new Error('No DC Hub brief table in this workbook: insert a brief sheet first.');
   const table = context.workbook.tables.getItem(rec.table);
-  // eslint-disable-next-line office-addins/load-object-before-read, office-addins/call-sync-before-read -- a navigation property: a proxy to use, nothing to read
+  // A navigation property: a proxy to use, nothing to read.
+  // eslint-disable-next-line office-addins/load-object-before-read, office-addins/call-sync-before-read
   const sheet = table.worksheet;
   const header = table.getHeaderRowRange();
   header.load('values,rowIndex,columnIndex');
@@ -285,7 +306,8 @@ export async function refreshBriefSheet(
 
   const ownValues = (row: BriefCsvRowT, mark: string): Map<number, Cell> => {
     const m = new Map<number, Cell>();
-    for (const [c, j] of colOf) m.set(j, c === CHANGED_COLUMN ? mark : briefCell(c, (row as Record<string, unknown>)[c]));
+    for (const [c, j] of colOf)
+      m.set(j, c === CHANGED_COLUMN ? mark : briefCell(c, (row as Record<string, unknown>)[c]));
     return m;
   };
   const writeRuns = (rowIndex: number, values: Map<number, Cell>) => {
@@ -333,7 +355,10 @@ export async function refreshBriefSheet(
     }
   }
 
-  const asOf = newestComputedAt([...diffRows.map((r) => ('hero' in r ? { computed_at: (r as MarketBriefT).hero.computed_at } : r))], rec.asOf);
+  const asOf = newestComputedAt(
+    [...diffRows.map((r) => ('hero' in r ? { computed_at: (r as MarketBriefT).hero.computed_at } : r))],
+    rec.asOf,
+  );
   // The as-of stamp sits two rows above the header (when the user has not moved things around).
   if (header.rowIndex >= 2) {
     const stampCell = sheet.getRangeByIndexes(header.rowIndex - 2, header.columnIndex, 1, 1);
@@ -353,7 +378,14 @@ export async function refreshBriefSheet(
   );
   await context.sync();
   const formats = await formatBriefTable(context, rec.table); // over the appended rows too, never one rule more
-  return { table: rec.table, changed, added: added.map((r) => r.market_slug), unchanged, asOf, ...(formats ? { formats } : {}) };
+  return {
+    table: rec.table,
+    changed,
+    added: added.map((r) => r.market_slug),
+    unchanged,
+    asOf,
+    ...(formats ? { formats } : {}),
+  };
 }
 
 /**
@@ -372,7 +404,11 @@ export async function writeRankedSheet(
   ];
   if (table.note) lines.push(table.note);
   lines.push(...(opts.explanations ?? []));
-  const numeric = new Set(table.columns.filter((_, j) => table.rows.length > 0 && table.rows.every((r) => typeof r[j] === 'number' || r[j] === '')));
+  const numeric = new Set(
+    table.columns.filter(
+      (_, j) => table.rows.length > 0 && table.rows.every((r) => typeof r[j] === 'number' || r[j] === ''),
+    ),
+  );
   await writeTableSheet(context, names, table.columns, table.rows, lines, (c) => (numeric.has(c) ? 'General' : '@'));
   return { ...names, rows: table.rows.length };
 }

@@ -14,7 +14,9 @@ type Ctx = Excel.RequestContext;
 
 /** Whether this Excel has an ExcelApi requirement set (false outside Office). */
 export function excelApi(version: string): boolean {
-  const office = (globalThis as { Office?: { context?: { requirements?: { isSetSupported?: (s: string, v: string) => boolean } } } }).Office;
+  const office = (
+    globalThis as { Office?: { context?: { requirements?: { isSetSupported?: (s: string, v: string) => boolean } } } }
+  ).Office;
   return Boolean(office?.context?.requirements?.isSetSupported?.('ExcelApi', version));
 }
 
@@ -63,7 +65,13 @@ function monthsScale(range: Excel.Range): void {
  * Lays the rules on the columns of a block whose header row is `headers` (sheet columns from `x0`,
  * data rows `y0`…`y0 + rows - 1`); the caller syncs. Returns the columns formatted.
  */
-export function formatColumns(sheet: Excel.Worksheet, headers: readonly unknown[], x0: number, y0: number, rows: number): string[] {
+export function formatColumns(
+  sheet: Excel.Worksheet,
+  headers: readonly unknown[],
+  x0: number,
+  y0: number,
+  rows: number,
+): string[] {
   const done: string[] = [];
   if (rows < 1) return done;
   headers.forEach((h, j) => {
@@ -90,7 +98,7 @@ export async function formatBriefTable(context: Ctx, tableName: string): Promise
   const body = table.getDataBodyRange();
   body.load('rowIndex,rowCount');
   await context.sync();
-  // eslint-disable-next-line office-addins/load-object-before-read -- a navigation property: a proxy to use, nothing to read
+  // eslint-disable-next-line office-addins/load-object-before-read -- a navigation property: a proxy, nothing to read
   formatColumns(table.worksheet, header.values[0] ?? [], header.columnIndex, body.rowIndex, body.rowCount);
   await context.sync();
   return undefined;

@@ -55,14 +55,23 @@ const CARDS: Readonly<Record<string, string>> = {
 };
 
 /** `DCHUB.QUEUE(iso, [min_mw], …)`: the signature as Excel's formula tip shows it. */
-export const signature = (f: FunctionMeta): string => `${NAMESPACE}.${f.id}(${f.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
+export const signature = (f: FunctionMeta): string =>
+  `${NAMESPACE}.${f.id}(${f.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ')})`;
 
 /** What a result looks like in the grid. */
 export const shape = (f: FunctionMeta): string =>
-  CARDS[f.id] ?? (f.options?.stream ? 'spills, refreshed every 5 minutes' : f.result?.dimensionality === 'matrix' ? 'spills a table' : 'one value');
+  CARDS[f.id] ??
+  (f.options?.stream
+    ? 'spills, refreshed every 5 minutes'
+    : f.result?.dimensionality === 'matrix'
+      ? 'spills a table'
+      : 'one value');
 
 /** Writes a formula into the active cell (Excel.run). */
-export async function insertIntoActiveCell(run: <T>(batch: (ctx: Excel.RequestContext) => Promise<T>) => Promise<T>, formula: string): Promise<string> {
+export async function insertIntoActiveCell(
+  run: <T>(batch: (ctx: Excel.RequestContext) => Promise<T>) => Promise<T>,
+  formula: string,
+): Promise<string> {
   return run(async (context) => {
     const cell = context.workbook.getActiveCell();
     cell.formulas = [[formula]];
@@ -73,7 +82,11 @@ export async function insertIntoActiveCell(run: <T>(batch: (ctx: Excel.RequestCo
 }
 
 /** Renders the list into `host`; each Insert button calls `onInsert(example)`. */
-export function renderFormulas(host: HTMLElement, functions: readonly FunctionMeta[], onInsert: (formula: string, id: string) => void): void {
+export function renderFormulas(
+  host: HTMLElement,
+  functions: readonly FunctionMeta[],
+  onInsert: (formula: string, id: string) => void,
+): void {
   const cards = document.createElement('p');
   cards.id = 'cardSupport';
   cards.className = 'dchub-muted';

@@ -35,12 +35,22 @@ export function fitToPane(spec: VegaLiteSpec, width: number): VegaLiteSpec {
   const fit = (v: VegaLiteSpec): VegaLiteSpec => {
     if (typeof v.width !== 'number' || v.width <= width) return wrapFooter(v, width);
     const scale = width / v.width;
-    return wrapFooter({ ...v, width, ...(typeof v.height === 'number' && v.projection ? { height: Math.round(v.height * scale) } : {}) }, width);
+    return wrapFooter(
+      {
+        ...v,
+        width,
+        ...(typeof v.height === 'number' && v.projection ? { height: Math.round(v.height * scale) } : {}),
+      },
+      width,
+    );
   };
   const config = (spec.config ?? {}) as Record<string, unknown>;
   return {
     ...spec,
     vconcat: views.map(fit),
-    config: { ...config, legend: { ...((config.legend as object) ?? {}), orient: 'bottom', direction: 'vertical', columns: 1 } },
+    config: {
+      ...config,
+      legend: { ...((config.legend as object) ?? {}), orient: 'bottom', direction: 'vertical', columns: 1 },
+    },
   };
 }

@@ -18,16 +18,41 @@ import '@fluentui/web-components/tablist.js';
 import '@fluentui/web-components/text-input.js';
 import { setTheme } from '@fluentui/web-components/theme/set-theme.js';
 import { webLightTheme } from '@fluentui/tokens';
-import { DchubClient, claimKey, deriveModeOf, parseDeriveMode, restDailyRequests, type ChainCost, type PagesProgress } from '@dchub/core';
+import {
+  DchubClient,
+  claimKey,
+  deriveModeOf,
+  parseDeriveMode,
+  restDailyRequests,
+  type ChainCost,
+  type PagesProgress,
+} from '@dchub/core';
 import { objectivesArg } from '../functions/args';
 import { resetServiceClient, serviceClient } from '../functions/service';
 import { loadSettings, saveSettings } from '../shared/settings';
 import { cellNotes, onCellNotes, type CellNote } from '../shared/cell-notes';
 import { noteFailure, readStatus } from '../shared/status';
-import { clearCache, estimateChain, excelRun, insertBriefs, refreshBriefs, refreshNow, runChainToSheet, type AnswerNotes, type ChainPlan } from './actions';
+import {
+  clearCache,
+  estimateChain,
+  excelRun,
+  insertBriefs,
+  refreshBriefs,
+  refreshNow,
+  runChainToSheet,
+  type AnswerNotes,
+  type ChainPlan,
+} from './actions';
 import { insertIntoActiveCell, renderFormulas, type FunctionMeta } from './formulas';
 import { initVisuals } from './visuals';
-import { checkBriefTables, readAutoRefresh, scheduleAutoRefresh, setAutoRefresh, type AutoRefreshSettings, type CheckResult } from './autorefresh';
+import {
+  checkBriefTables,
+  readAutoRefresh,
+  scheduleAutoRefresh,
+  setAutoRefresh,
+  type AutoRefreshSettings,
+  type CheckResult,
+} from './autorefresh';
 
 /** A Fluent text input, switch, button or progress bar: the properties the pane uses. */
 type Control = HTMLElement & { value: string; placeholder: string; disabled: boolean; checked: boolean };
@@ -63,7 +88,8 @@ function action(buttonId: string, statusId: string, fn: () => Promise<string>): 
 
 /** A status line that follows a read of several pages (core's brief readers). */
 const pageProgress = (statusId: string) => (p: PagesProgress) => {
-  if (p.pagesTotal > 1) say(statusId, `Working… page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} briefs)`);
+  if (p.pagesTotal > 1)
+    say(statusId, `Working… page ${p.pagesDone} of ${p.pagesTotal} (${p.rowsDone} of ${p.rowsTotal} briefs)`);
 };
 
 async function showSettings(): Promise<void> {
@@ -76,7 +102,8 @@ async function showSettings(): Promise<void> {
   $<Control>('datesAsText').checked = s.dates === 'text';
   // The group's value attribute checks the matching radio when the radios connect; the loop, when they already have.
   $('deriveMode').setAttribute('value', s.derive ?? 'default');
-  for (const r of $('deriveMode').querySelectorAll<Control>('fluent-radio')) r.checked = r.value === (s.derive ?? 'default');
+  for (const r of $('deriveMode').querySelectorAll<Control>('fluent-radio'))
+    r.checked = r.value === (s.derive ?? 'default');
 }
 
 const DERIVE_TEXT = {
@@ -89,11 +116,15 @@ const DERIVE_TEXT = {
 async function showDerive(): Promise<void> {
   const chosen = (await loadSettings()).derive;
   const mode = await deriveModeOf(await serviceClient());
-  say('deriveText', `In force: ${DERIVE_TEXT[mode]}${chosen ? '' : ', the default for your plan'}. Cells answered locally cost no call.`);
+  say(
+    'deriveText',
+    `In force: ${DERIVE_TEXT[mode]}${chosen ? '' : ', the default for your plan'}. Cells answered locally cost no call.`,
+  );
 }
 
 /** The checked choice of the derive radio group. */
-const chosenDerive = (): string | undefined => [...$('deriveMode').querySelectorAll<Control>('fluent-radio')].find((r) => r.checked)?.value;
+const chosenDerive = (): string | undefined =>
+  [...$('deriveMode').querySelectorAll<Control>('fluent-radio')].find((r) => r.checked)?.value;
 
 async function setDerive(): Promise<string> {
   const chosen = chosenDerive();
@@ -108,17 +139,29 @@ async function setDerive(): Promise<string> {
 async function showStatus(account = false): Promise<void> {
   try {
     const st = await readStatus(await serviceClient(), { account });
-    say('tier', `Tier: ${st.tier}${st.confirmed ? '' : ' (assumed until the first answer)'}${st.keyed ? ' · key set' : ' · no key'}`);
+    say(
+      'tier',
+      `Tier: ${st.tier}${st.confirmed ? '' : ' (assumed until the first answer)'}${st.keyed ? ' · key set' : ' · no key'}`,
+    );
     say('tierBadge', st.tier);
     const meter = $<Progress>('quota');
     if (Number.isFinite(st.limit)) {
       meter.max = st.limit;
       meter.value = st.remaining;
-      meter.validationState = st.remaining <= st.limit * 0.2 ? 'error' : st.remaining <= st.limit * 0.5 ? 'warning' : 'success';
-      say('quotaText', `${st.remaining} of ${st.limit} calls left today (used ${st.used}); resets ${st.resetsAt.slice(0, 16).replace('T', ' ')} UTC`);
+      meter.validationState =
+        st.remaining <= st.limit * 0.2 ? 'error' : st.remaining <= st.limit * 0.5 ? 'warning' : 'success';
+      say(
+        'quotaText',
+        `${st.remaining} of ${st.limit} calls left today (used ${st.used}); resets ${st.resetsAt.slice(0, 16).replace('T', ' ')} UTC`,
+      );
     } else say('quotaText', 'No daily limit applied.');
     if (st.account)
-      say('account', 'error' in st.account ? `Service: ${st.account.error}` : `Service: ${st.account.name}, ${st.account.remaining} calls remaining`);
+      say(
+        'account',
+        'error' in st.account
+          ? `Service: ${st.account.error}`
+          : `Service: ${st.account.name}, ${st.account.remaining} calls remaining`,
+      );
     say('cacheText', `${st.cacheEntries} cached answer${st.cacheEntries === 1 ? '' : 's'} on this computer.`);
     void showDerive().catch(() => undefined);
     say('warningText', st.warning);
@@ -259,7 +302,9 @@ async function setDates(): Promise<string> {
   const dates = $<Control>('datesAsText').checked ? 'text' : 'serial';
   await saveSettings({ dates });
   resetServiceClient();
-  return dates === 'text' ? 'Dates come back as ISO text after "Refresh now".' : 'Dates come back as Excel dates after "Refresh now".';
+  return dates === 'text'
+    ? 'Dates come back as ISO text after "Refresh now".'
+    : 'Dates come back as Excel dates after "Refresh now".';
 }
 
 /** The Formulas section, from the build's functions.json. */
@@ -282,7 +327,8 @@ const autoText = (r: CheckResult | Error): string => {
   if (r instanceof Error) return `Automatic refresh failed: ${r.message}`;
   const at = r.at.slice(11, 16);
   const done = r.refreshed.map(
-    (t) => `${t.table}: ${t.changed} changed, ${t.added} added${t.warnings.length ? ` (${t.warnings.slice(0, 3).join('; ')})` : ''}`,
+    (t) =>
+      `${t.table}: ${t.changed} changed, ${t.added} added${t.warnings.length ? ` (${t.warnings.slice(0, 3).join('; ')})` : ''}`,
   );
   if (done.length) return `Refreshed at ${at} UTC: ${done.join('; ')}.`;
   if (r.skipped) return `Checked at ${at} UTC: ${r.skipped}.`;
@@ -308,10 +354,15 @@ function applyAutoRefresh(s: AutoRefreshSettings): void {
 
 async function changeAutoRefresh(): Promise<string> {
   const minutes = Number(input('autoEvery').value);
-  const next = { enabled: $<Control>('autoRefresh').checked, everyMinutes: Number.isFinite(minutes) && minutes >= 5 ? minutes : 60 };
+  const next = {
+    enabled: $<Control>('autoRefresh').checked,
+    everyMinutes: Number.isFinite(minutes) && minutes >= 5 ? minutes : 60,
+  };
   await setAutoRefresh(excelRun, next);
   applyAutoRefresh(next);
-  return next.enabled ? `On for this workbook: on open and every ${next.everyMinutes} minutes.` : 'Off for this workbook.';
+  return next.enabled
+    ? `On for this workbook: on open and every ${next.everyMinutes} minutes.`
+    : 'Off for this workbook.';
 }
 
 /** The workbook's choice, read when the pane starts (with the document, once opted in). */
@@ -355,7 +406,11 @@ async function init(): Promise<void> {
     await showStatus(true);
     return '';
   });
-  action('refreshNow', 'cacheStatus', async () => `Cleared ${await refreshNow(await serviceClient())} answers; Excel is recalculating.`);
+  action(
+    'refreshNow',
+    'cacheStatus',
+    async () => `Cleared ${await refreshNow(await serviceClient())} answers; Excel is recalculating.`,
+  );
   action('clearCache', 'cacheStatus', async () => `Cleared ${await clearCache(await serviceClient())} cached answers.`);
   action('insertBriefs', 'briefStatus', async () => {
     const r = await insertBriefs(await serviceClient(), excelRun, pageProgress('briefStatus'));

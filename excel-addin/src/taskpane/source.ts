@@ -64,7 +64,10 @@ export function readBlock(values: readonly (readonly unknown[])[]): {
   asOf?: string;
 } {
   const h = values.slice(0, 4).findIndex((r) => r.some((v) => KEY_COLUMNS.includes(text(v))));
-  if (h < 0) throw new Error('The selection is not in a DC Hub table with a header row (QUEUE, RANK, a brief sheet …; headers 1 or 2).');
+  if (h < 0)
+    throw new Error(
+      'The selection is not in a DC Hub table with a header row (QUEUE, RANK, a brief sheet …; headers 1 or 2).',
+    );
   let citation: string | undefined;
   let asOf: string | undefined;
   for (const line of values.slice(0, h).flat().map(text)) {
@@ -93,7 +96,9 @@ function kindOf(columns: readonly string[]): SourceKind {
   if (has('objective_score')) return 'ranking';
   if (has('capacity_mw') && has('iso')) return 'queue';
   if (has('market_slug') || has('composite_score') || has('verdict')) return 'markets';
-  throw new Error(`Nothing to draw from a table of ${columns.filter(Boolean).slice(0, 6).join(', ')}: select a QUEUE, RANK or brief table.`);
+  throw new Error(
+    `Nothing to draw from a table of ${columns.filter(Boolean).slice(0, 6).join(', ')}: select a QUEUE, RANK or brief table.`,
+  );
 }
 
 /** The text of a formula's argument `index` (0-based), when it is a string literal. */
@@ -146,7 +151,7 @@ export async function readSource(context: Ctx, ref: SourceRef): Promise<Source> 
   } else range = sheet.getRange(ref.cell).getSurroundingRegion();
   range.load('values');
   await context.sync();
-  // eslint-disable-next-line office-addins/load-object-before-read -- isNullObject is known after a sync, without a load
+  // eslint-disable-next-line office-addins/load-object-before-read -- isNullObject is known after a sync, unloaded
   if (range.isNullObject) throw new Error(`${ref.sheet}!${ref.cell} no longer spills a table.`);
   const block = readBlock(range.values);
   const formula = anchor ? String(anchor.formulas[0]?.[0] ?? '') : undefined;
@@ -187,6 +192,9 @@ export async function selectedSource(context: Ctx): Promise<Source> {
     await context.sync();
     if (!parent.isNullObject) return readSource(context, { how: 'spill', ...splitAddress(parent.address) });
   }
-  if (!excelApi('1.7')) throw new Error('Select a cell of a DC Hub table; this version of Excel cannot find the table around it (ExcelApi 1.7).');
+  if (!excelApi('1.7'))
+    throw new Error(
+      'Select a cell of a DC Hub table; this version of Excel cannot find the table around it (ExcelApi 1.7).',
+    );
   return readSource(context, { how: 'region', sheet, cell });
 }

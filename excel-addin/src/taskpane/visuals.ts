@@ -53,10 +53,14 @@ function loadMap(): Promise<MapModule> {
   return mapModule;
 }
 
-/** The map of the selected table: the queue's projects, or the markets (placed by the DCPI scores when a brief carries no coordinates). */
+/**
+ * The map of the selected table: the queue's projects, or the markets (placed by the DCPI scores when a brief carries
+ * no coordinates).
+ */
 async function drawMap(): Promise<string> {
   const src = await excelRun(selectedSource);
-  if (src.kind === 'ranking') throw new Error('The map draws a QUEUE table or a market table (briefs, DCPI); select a cell of one.');
+  if (src.kind === 'ranking')
+    throw new Error('The map draws a QUEUE table or a market table (briefs, DCPI); select a cell of one.');
   const name = src.kind === 'queue' ? 'queue_map' : 'markets_map';
   let rows = src.rows;
   let placed = '';

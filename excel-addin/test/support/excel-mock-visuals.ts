@@ -54,7 +54,8 @@ export interface VisualsHost {
 const ERRORS = new Set(['Error, property was not loaded', 'Error, context.sync() was not called']);
 const set = (x: unknown) => x !== undefined && x !== '' && !(typeof x === 'string' && ERRORS.has(x));
 
-const overlaps = (a: Area, b: Area) => a.sheet === b.sheet && a.r < b.r + b.h && b.r < a.r + a.h && a.c < b.c + b.w && b.c < a.c + a.w;
+const overlaps = (a: Area, b: Area) =>
+  a.sheet === b.sheet && a.r < b.r + b.h && b.r < a.r + a.h && a.c < b.c + b.w && b.c < a.c + a.w;
 
 /** `range.conditionalFormats`: add(type) makes a rule over the range, clearAll() drops the rules it touches. */
 export function conditionalFormats(host: VisualsHost, area: Area): Record<string, unknown> {
@@ -65,7 +66,12 @@ export function conditionalFormats(host: VisualsHost, area: Area): Record<string
         type,
         textComparison: fill(),
         cellValue: fill(),
-        dataBar: { barDirection: '', lowerBoundRule: '', upperBoundRule: '', positiveFormat: { fillColor: '', gradientFill: true } },
+        dataBar: {
+          barDirection: '',
+          lowerBoundRule: '',
+          upperBoundRule: '',
+          positiveFormat: { fillColor: '', gradientFill: true },
+        },
         colorScale: { criteria: '' },
       });
       host.rules.push({ ...area, type, cf });
@@ -80,7 +86,10 @@ export function conditionalFormats(host: VisualsHost, area: Area): Record<string
 /** A rule as plain data: what a test compares (only what the add-in wrote). */
 export function ruleData(rule: FakeRule): Record<string, unknown> {
   const cf = rule.cf;
-  const out: Record<string, unknown> = { type: rule.type, address: `${rule.sheet.name}!R${rule.r + 1}C${rule.c + 1}:R${rule.r + rule.h}C${rule.c + rule.w}` };
+  const out: Record<string, unknown> = {
+    type: rule.type,
+    address: `${rule.sheet.name}!R${rule.r + 1}C${rule.c + 1}:R${rule.r + rule.h}C${rule.c + rule.w}`,
+  };
   if (rule.type === 'ContainsText' || rule.type === 'CellValue') {
     const t = rule.type === 'ContainsText' ? cf.textComparison : cf.cellValue;
     out.fill = t.format.fill.color;
@@ -88,7 +97,12 @@ export function ruleData(rule: FakeRule): Record<string, unknown> {
   }
   if (rule.type === 'DataBar') {
     const d = cf.dataBar;
-    Object.assign(out, { color: d.positiveFormat.fillColor, gradient: d.positiveFormat.gradientFill, lower: d.lowerBoundRule, upper: d.upperBoundRule });
+    Object.assign(out, {
+      color: d.positiveFormat.fillColor,
+      gradient: d.positiveFormat.gradientFill,
+      lower: d.lowerBoundRule,
+      upper: d.upperBoundRule,
+    });
   }
   if (rule.type === 'ColorScale') out.criteria = cf.colorScale.criteria;
   return Object.fromEntries(Object.entries(out).filter(([, v]) => set(v) || typeof v === 'boolean'));
@@ -96,7 +110,11 @@ export function ruleData(rule: FakeRule): Record<string, unknown> {
 
 /** Series a chart has over its source, as Excel counts them (the first column or row names the categories). */
 const seriesCount = (c: FakeChart) =>
-  c.seriesBy === 'Columns' ? c.source.w - 1 : c.seriesBy === 'Rows' ? c.source.h - 1 : Math.max(c.source.w, c.source.h) - 1;
+  c.seriesBy === 'Columns'
+    ? c.source.w - 1
+    : c.seriesBy === 'Rows'
+      ? c.source.h - 1
+      : Math.max(c.source.w, c.source.h) - 1;
 
 /** Chart mocks handed out, each with the state it writes to at sync. */
 const chartMocks: Array<{ mock: any; chart: FakeChart }> = [];
@@ -107,7 +125,11 @@ function chartMock(host: VisualsHost, chart: FakeChart): any {
     title: { text: chart.title ?? '' },
     axes: {
       categoryAxis: { title: { text: chart.categoryTitle ?? '' }, reversePlotOrder: chart.reversed ?? false },
-      valueAxis: { title: { text: chart.valueTitle ?? '' }, minimum: chart.valueMin ?? '', maximum: chart.valueMax ?? '' },
+      valueAxis: {
+        title: { text: chart.valueTitle ?? '' },
+        minimum: chart.valueMin ?? '',
+        maximum: chart.valueMax ?? '',
+      },
     },
     legend: { position: '', visible: true },
     series: {
@@ -117,7 +139,8 @@ function chartMock(host: VisualsHost, chart: FakeChart): any {
       },
     },
     setPosition: (start: unknown, end: unknown) => {
-      const name = (x: unknown) => (typeof x === 'string' ? x : host.areaOf(x) ? `R${host.areaOf(x)!.r + 1}C${host.areaOf(x)!.c + 1}` : '?');
+      const name = (x: unknown) =>
+        typeof x === 'string' ? x : host.areaOf(x) ? `R${host.areaOf(x)!.r + 1}C${host.areaOf(x)!.c + 1}` : '?';
       chart.position = [name(start), name(end)];
     },
     setData: (range: unknown, seriesBy: string) => {
@@ -173,7 +196,10 @@ export function commitCharts(): void {
     chart.valueTitle = pick(mock.axes.valueAxis.title.text, chart.valueTitle);
     chart.valueMin = pick(mock.axes.valueAxis.minimum, chart.valueMin);
     chart.valueMax = pick(mock.axes.valueAxis.maximum, chart.valueMax);
-    chart.reversed = typeof mock.axes.categoryAxis.reversePlotOrder === 'boolean' ? mock.axes.categoryAxis.reversePlotOrder : chart.reversed;
+    chart.reversed =
+      typeof mock.axes.categoryAxis.reversePlotOrder === 'boolean'
+        ? mock.axes.categoryAxis.reversePlotOrder
+        : chart.reversed;
   }
 }
 
@@ -216,7 +242,14 @@ export function areaOfRef(sheet: FakeSheet, ref: string): Area {
 }
 
 /** Spills `values` from (r, c) with `formula` on the anchor; a spill already there is cleared and replaced. */
-export function addSpill(spills: Spill[], sheet: FakeSheet, r: number, c: number, values: Value[][], formula: string): void {
+export function addSpill(
+  spills: Spill[],
+  sheet: FakeSheet,
+  r: number,
+  c: number,
+  values: Value[][],
+  formula: string,
+): void {
   const old = spills.findIndex((x) => x.sheet === sheet && x.r === r && x.c === c);
   if (old >= 0) {
     const o = spills[old];

@@ -268,7 +268,14 @@ export class FakeWorkbook implements VisualsHost {
           const t = this.#ranges.find((x) => x.mock === range);
           if (!t || typeof range === 'string') throw new Error('tables.add: pass a Range from getRangeByIndexes');
           if (!hasHeaders) throw new Error('tables.add: expected a header row');
-          const table: FakeTable = { name: `Table${this.tables.length + 1}`, sheet: s, row: t.r, col: t.c, rows: t.h, cols: t.w };
+          const table: FakeTable = {
+            name: `Table${this.tables.length + 1}`,
+            sheet: s,
+            row: t.r,
+            col: t.c,
+            rows: t.h,
+            cols: t.w,
+          };
           this.tables.push(table);
           return this.#tableMock(table);
         },
@@ -356,7 +363,12 @@ export class FakeWorkbook implements VisualsHost {
       c,
       h,
       w,
-      seen: { values: mock.values, numberFormat: mock.numberFormat, color: mock.format.fill.color, formulas: mock.formulas },
+      seen: {
+        values: mock.values,
+        numberFormat: mock.numberFormat,
+        color: mock.format.fill.color,
+        formulas: mock.formulas,
+      },
     });
     return mock;
   }
@@ -376,7 +388,10 @@ export class FakeWorkbook implements VisualsHost {
   cellRef(sheet: FakeSheet, ref: string): Area {
     return areaOfRef(sheet, ref);
   }
-  /** A formula's spill at (r, c) of a sheet: its values in the grid, its formula on the anchor (a new spill replaces the old). */
+  /**
+   * A formula's spill at (r, c) of a sheet: its values in the grid, its formula on the anchor (a new spill replaces the
+   * old).
+   */
   spill(sheetName: string, r: number, c: number, values: Value[][], formula: string): void {
     addSpill(this.spills, this.sheet(sheetName)!, r, c, values, formula);
   }
@@ -397,7 +412,9 @@ export class FakeWorkbook implements VisualsHost {
       };
       if (written(m.numberFormat, t.seen.numberFormat)) {
         check(m.numberFormat, 'numberFormat');
-        (m.numberFormat as string[][]).forEach((row, i) => row.forEach((nf, j) => t.sheet.patch(t.r + i, t.c + j, { nf })));
+        (m.numberFormat as string[][]).forEach((row, i) =>
+          row.forEach((nf, j) => t.sheet.patch(t.r + i, t.c + j, { nf })),
+        );
         t.seen.numberFormat = m.numberFormat;
       }
       if (written(m.values, t.seen.values)) {

@@ -21,14 +21,20 @@ export const chartsPlugin: JupyterFrontEndPlugin<IDchubCharts> = {
   provides: IDchubCharts,
   requires: [IDchub, IRenderMimeRegistry],
   optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, rendermime: IRenderMimeRegistry, palette: ICommandPalette | null): IDchubCharts => {
+  activate: (
+    app: JupyterFrontEnd,
+    dchub: IDchub,
+    rendermime: IRenderMimeRegistry,
+    palette: ICommandPalette | null
+  ): IDchubCharts => {
     const charts = new ChartRenderer(rendermime);
     app.commands.addCommand(CommandIDs.showAs, {
       label: (args) => {
         const mode = argText(args['mode']) ?? 'chart';
         return `Show DC Hub ${argText(args['section']) ?? 'view'} as ${mode === 'table' ? 'a table' : `a ${mode}`}`;
       },
-      caption: 'Switch a DC Hub view between its table, its chart and its map (section: queue, briefs, ranking, site-score, explore:<resource>)',
+      caption:
+        'Switch a DC Hub view between its table, its chart and its map (section: queue, briefs, ranking, site-score, explore:<resource>)',
       describedBy: {
         args: {
           type: 'object',

@@ -20,9 +20,16 @@ function readConfig(settings: ISettingRegistry.ISettings): PanelConfig {
   const refresh = settings.get('briefsRefreshMinutes').composite;
   return {
     baseUrl: typeof baseUrl === 'string' && baseUrl.trim() ? baseUrl.trim() : DEFAULT_CONFIG.baseUrl,
-    limit: typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= QUEUE_LIMIT_MAX ? limit : DEFAULT_CONFIG.limit,
-    connection: connection === 'proxy' || connection === 'direct' || connection === 'auto' ? connection : DEFAULT_CONFIG.connection,
-    briefsRefreshMinutes: typeof refresh === 'number' && refresh >= 0 && refresh <= 1440 ? refresh : DEFAULT_CONFIG.briefsRefreshMinutes
+    limit:
+      typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= QUEUE_LIMIT_MAX
+        ? limit
+        : DEFAULT_CONFIG.limit,
+    connection:
+      connection === 'proxy' || connection === 'direct' || connection === 'auto'
+        ? connection
+        : DEFAULT_CONFIG.connection,
+    briefsRefreshMinutes:
+      typeof refresh === 'number' && refresh >= 0 && refresh <= 1440 ? refresh : DEFAULT_CONFIG.briefsRefreshMinutes
   };
 }
 
@@ -91,12 +98,15 @@ export const corePlugin: JupyterFrontEndPlugin<IDchub> = {
     commands.addCommand(CommandIDs.openPanel, {
       label: (args) => (args['isLauncher'] ? 'DC Hub' : 'Open DC Hub panel'),
       caption: 'Show the DC Hub sidebar (from the launcher: and the market briefs)',
-      describedBy: { args: { type: 'object', properties: { section: { type: 'string' }, isLauncher: { type: 'boolean' } } } },
+      describedBy: {
+        args: { type: 'object', properties: { section: { type: 'string' }, isLauncher: { type: 'boolean' } } }
+      },
       icon: dchubIcon,
       execute: async (args) => {
         showSection(typeof args['section'] === 'string' ? args['section'] : undefined);
         // The launcher card opens a view straight away: the briefs of your tier.
-        if (args['isLauncher'] && commands.hasCommand(CommandIDs.refreshBriefs)) await commands.execute(CommandIDs.refreshBriefs);
+        if (args['isLauncher'] && commands.hasCommand(CommandIDs.refreshBriefs))
+          await commands.execute(CommandIDs.refreshBriefs);
       }
     });
     commands.addCommand(CommandIDs.forgetKey, {
@@ -106,7 +116,8 @@ export const corePlugin: JupyterFrontEndPlugin<IDchub> = {
       isEnabled: () => connection.hasStoredKey,
       execute: () => connection.setApiKey('')
     });
-    for (const command of [CommandIDs.openPanel, CommandIDs.forgetKey]) palette?.addItem({ command, category: CATEGORY });
+    for (const command of [CommandIDs.openPanel, CommandIDs.forgetKey])
+      palette?.addItem({ command, category: CATEGORY });
     launcher?.add({ command: CommandIDs.openPanel, category: 'Other', rank: 1, args: { isLauncher: true } });
     return dchub;
   }

@@ -11,7 +11,8 @@ import { addPanelCommand, sectionActions } from './common';
  */
 export const explorePlugin: JupyterFrontEndPlugin<void> = {
   id: '@dchub/jupyterlab:explore',
-  description: 'DC Hub resources beyond the queue: grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline.',
+  description:
+    'DC Hub resources beyond the queue: grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline.',
   autoStart: true,
   requires: [IDchub],
   optional: [ICommandPalette, IDchubCharts],
@@ -23,7 +24,11 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
       showView: (view) => dchub.showView(view),
       addSource: (source) => dchub.sidebar.addSource(source),
       readFile: async (path) => {
-        const model = await app.serviceManager.contents.get(path.replace(/^\/+/, ''), { content: true, type: 'file', format: 'text' });
+        const model = await app.serviceManager.contents.get(path.replace(/^\/+/, ''), {
+          content: true,
+          type: 'file',
+          format: 'text'
+        });
         return typeof model.content === 'string' ? model.content : JSON.stringify(model.content);
       },
       actions: sectionActions(commands),
@@ -31,7 +36,11 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
     });
     dchub.addSection(explore, 600);
     const open = (resource: string, label: string, caption: string) =>
-      dchub.sidebar.addLauncherItem({ label, caption, run: () => void commands.execute(CommandIDs.openResource, { resource }) });
+      dchub.sidebar.addLauncherItem({
+        label,
+        caption,
+        run: () => void commands.execute(CommandIDs.openResource, { resource })
+      });
     open('dcpi-leaderboard', 'DCPI', 'Open the DC Hub Power Index leaderboard');
     open('grid-regions', 'Grid regions', 'Open the grid regions with their provenance');
     open('news', 'News', 'Open the latest industry news');
@@ -56,7 +65,10 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
         const resource = args['resource'];
         if (typeof resource !== 'string') return;
         const values = (args['values'] ?? {}) as Record<string, unknown>;
-        explore.fill(resource, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
+        explore.fill(
+          resource,
+          Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+        );
       },
       run: () => explore.open()
     });

@@ -65,7 +65,10 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
           const { source, table } = sectionTable(kindOf(args), 'export');
           const dir = typeof args['dir'] === 'string' ? args['dir'] : (fileBrowser?.model.path ?? '');
           const result = await exportTableCsv(app.serviceManager.contents, dir, source, table);
-          Notification.success(`Saved ${result.rows} rows to ${result.path} (citation in ${PathExt.basename(result.citationPath)})`, { autoClose: 4000 });
+          Notification.success(
+            `Saved ${result.rows} rows to ${result.path} (citation in ${PathExt.basename(result.citationPath)})`,
+            { autoClose: 4000 }
+          );
           return result;
         } catch (err) {
           return notifyError(err);
@@ -75,7 +78,8 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
 
     commands.addCommand(CommandIDs.insertNotebook, {
       label: sectionLabel((s) => `Insert DC Hub ${s} in notebook`, 'Insert DC Hub table in notebook'),
-      caption: 'Add cells that fetch the current DC Hub table with the Python API (with the panel’s arguments) to the active notebook',
+      caption:
+        'Add cells that fetch the current DC Hub table with the Python API (with the panel’s arguments) to the active notebook',
       describedBy: sectionArgs,
       isEnabled: () => !!notebooks?.currentWidget,
       execute: async (args) => {
@@ -83,11 +87,20 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
           const panel = activeNotebook();
           const source = dchub.section(kindOf(args));
           const call = source?.pythonCall?.();
-          if (!source || !call) throw new Error(`DC Hub: nothing to insert yet in ${source?.exportTitle ?? 'this section'}; load some data first.`);
+          if (!source || !call)
+            throw new Error(
+              `DC Hub: nothing to insert yet in ${source?.exportTitle ?? 'this section'}; load some data first.`
+            );
           const state = dchub.connection.state;
           // The chart the view shows, drawn from the data line (`charts.queue_map(df)`).
           const chart = source.charts?.pythonChart(call.variable ?? 'df') ?? undefined;
-          const cells = insertPythonCells(panel, { ...call, chart }, source, source.exportTable(), state.mode === 'direct' ? state.serviceUrl : undefined);
+          const cells = insertPythonCells(
+            panel,
+            { ...call, chart },
+            source,
+            source.exportTable(),
+            state.mode === 'direct' ? state.serviceUrl : undefined
+          );
           shell.activateById(panel.id);
           return cells;
         } catch (err) {
@@ -97,15 +110,24 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
     });
 
     commands.addCommand(CommandIDs.insertCsvNotebook, {
-      label: sectionLabel((s) => `Insert DC Hub ${s} CSV snapshot in notebook`, 'Insert DC Hub CSV snapshot in notebook'),
-      caption: 'Export the current DC Hub table next to the active notebook and add cells that load that snapshot with pandas',
+      label: sectionLabel(
+        (s) => `Insert DC Hub ${s} CSV snapshot in notebook`,
+        'Insert DC Hub CSV snapshot in notebook'
+      ),
+      caption:
+        'Export the current DC Hub table next to the active notebook and add cells that load that snapshot with pandas',
       describedBy: sectionArgs,
       isEnabled: () => !!notebooks?.currentWidget,
       execute: async (args) => {
         try {
           const panel = activeNotebook();
           const { source, table } = sectionTable(kindOf(args), 'insert');
-          const exported = await exportTableCsv(app.serviceManager.contents, PathExt.dirname(panel.context.path), source, table);
+          const exported = await exportTableCsv(
+            app.serviceManager.contents,
+            PathExt.dirname(panel.context.path),
+            source,
+            table
+          );
           const cells = insertLoaderCells(panel, exported, source, table);
           shell.activateById(panel.id);
           return { ...exported, ...cells };
@@ -114,6 +136,7 @@ export const exportPlugin: JupyterFrontEndPlugin<void> = {
         }
       }
     });
-    for (const command of [CommandIDs.exportCsv, CommandIDs.insertNotebook, CommandIDs.insertCsvNotebook]) palette?.addItem({ command, category: CATEGORY });
+    for (const command of [CommandIDs.exportCsv, CommandIDs.insertNotebook, CommandIDs.insertCsvNotebook])
+      palette?.addItem({ command, category: CATEGORY });
   }
 };

@@ -36,7 +36,14 @@ export const queuePlugin: JupyterFrontEndPlugin<void> = {
           properties: Object.fromEntries(
             QUEUE_PREDICATES.map((p) => {
               const kind = QUEUE_CONTROLS[p].kind;
-              const type = kind === 'isos' ? ['string', 'array'] : kind === 'check' ? 'boolean' : kind === 'number' ? ['string', 'number'] : 'string';
+              const type =
+                kind === 'isos'
+                  ? ['string', 'array']
+                  : kind === 'check'
+                    ? 'boolean'
+                    : kind === 'number'
+                      ? ['string', 'number']
+                      : 'string';
               return [p, { type, description: QueueFilters.shape[p].description ?? QUEUE_CONTROLS[p].label }];
             })
           )

@@ -26,7 +26,9 @@ export const rankingPlugin: JupyterFrontEndPlugin<void> = {
     commands.addCommand(CommandIDs.setCandidates, {
       label: 'Set DC Hub ranking candidates',
       caption: 'Hand candidates (objects with id, lat, lon and metrics) to the Rank tab',
-      describedBy: { args: { type: 'object', properties: { candidates: { type: 'array' }, source: { type: 'string' } } } },
+      describedBy: {
+        args: { type: 'object', properties: { candidates: { type: 'array' }, source: { type: 'string' } } }
+      },
       execute: (args) => {
         const candidates = Array.isArray(args['candidates']) ? (args['candidates'] as Array<Record<string, Cell>>) : [];
         rank.setCandidates(candidates, typeof args['source'] === 'string' ? args['source'] : undefined);

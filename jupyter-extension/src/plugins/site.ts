@@ -23,7 +23,8 @@ export const sitePlugin: JupyterFrontEndPlugin<void> = {
 
     addPanelCommand(app, dchub, palette, CommandIDs.scoreSite, 'site-score', {
       label: 'Score a site',
-      caption: 'Score the location in the Site score form (arguments lat, lon, capacity_mw fill it first; label names where it came from)',
+      caption:
+        'Score the location in the Site score form (arguments lat, lon, capacity_mw fill it first; label names where it came from)',
       describedBy: {
         args: {
           type: 'object',
@@ -40,7 +41,12 @@ export const sitePlugin: JupyterFrontEndPlugin<void> = {
         const lon = args['lon'];
         if (typeof lat === 'number' && typeof lon === 'number') {
           const cap = args['capacity_mw'];
-          site.setHandoff({ lat, lon, capacity_mw: typeof cap === 'number' ? cap : undefined, label: argText(args['label']) });
+          site.setHandoff({
+            lat,
+            lon,
+            capacity_mw: typeof cap === 'number' ? cap : undefined,
+            label: argText(args['label'])
+          });
         } else site.query = { lat: argText(lat), lon: argText(lon), capacity_mw: argText(args['capacity_mw']) };
       },
       run: () => site.score()

@@ -27,7 +27,13 @@ export const toolsPlugin: JupyterFrontEndPlugin<void> = {
       label: 'Call a DC Hub MCP tool',
       caption: 'Call the tool chosen in the Tools tab (arguments: tool, and args to fill its form first)',
       describedBy: {
-        args: { type: 'object', properties: { tool: { type: 'string' }, args: { type: 'object', description: 'Form values by argument name' } } }
+        args: {
+          type: 'object',
+          properties: {
+            tool: { type: 'string' },
+            args: { type: 'object', description: 'Form values by argument name' }
+          }
+        }
       },
       fill: async (args) => {
         const tool = args['tool'];
@@ -35,7 +41,14 @@ export const toolsPlugin: JupyterFrontEndPlugin<void> = {
         const values = (args['args'] ?? {}) as Record<string, unknown>;
         const form: Record<string, string | boolean> = {};
         for (const [k, v] of Object.entries(values)) {
-          form[k] = typeof v === 'boolean' ? v : Array.isArray(v) ? (v.some((x) => x && typeof x === 'object') ? JSON.stringify(v) : v.join(',')) : String(v);
+          form[k] =
+            typeof v === 'boolean'
+              ? v
+              : Array.isArray(v)
+                ? v.some((x) => x && typeof x === 'object')
+                  ? JSON.stringify(v)
+                  : v.join(',')
+                : String(v);
         }
         await tools.fill(tool, form);
       },

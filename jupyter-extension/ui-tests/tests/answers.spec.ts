@@ -51,7 +51,9 @@ test.describe('keyless, straight to the service (no relay, no key)', () => {
     const count = results.locator('.jp-DCHub-count');
     await expect(count).toBeVisible();
     // The service's own keyless answer to the same question.
-    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { params: { iso: 'PJM', min_mw: 100, max_ttp_months: 48 } })).json()) as {
+    const body = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { params: { iso: 'PJM', min_mw: 100, max_ttp_months: 48 } })
+    ).json()) as {
       count_returned: number;
       _total_available: number;
       _locked_fields: string[];
@@ -69,12 +71,16 @@ test.describe('keyless, straight to the service (no relay, no key)', () => {
     await expect(preview).toContainText(`withheld: ${[...body._locked_fields].sort().join(', ')}`);
     await expect(preview).toContainText(`your filters ${notApplied.join(', ')} were not applied`);
     // The plan that opens the full answer: a free key at the spec's service, Developer at the real one (notes §2.21).
-    await expect(preview).toContainText(PROFILE === 'real' ? 'the Developer plan opens the full answer' : 'a free API key opens the full answer');
+    await expect(preview).toContainText(
+      PROFILE === 'real' ? 'the Developer plan opens the full answer' : 'a free API key opens the full answer'
+    );
     await expect(count).toHaveText(`Showing 3 of ${body._total_available} projects`);
     await page.screenshot({ path: testInfo.outputPath('queue-preview-banner.png') });
   });
 
-  test('an MCP plan wall is the upgrade message in the Tools tab, not a table of its fields', async ({ page }, testInfo) => {
+  test('an MCP plan wall is the upgrade message in the Tools tab, not a table of its fields', async ({
+    page
+  }, testInfo) => {
     const panel = await openSection(page, 'Tools');
     await expect(panel.locator('.jp-DCHub-mcp-count')).toHaveAttribute('data-count', '29');
     await panel.locator('select[name="tool"]').selectOption('analyze_site');
@@ -132,7 +138,9 @@ test.describe('through the relay (the server holds a Pro key)', () => {
   test.afterEach(async ({ request }) => freshDay(request));
 
   test("a CDN's HTML error page is one line: status, what happened, what to do", async ({ page, request }) => {
-    const faults = await request.post(`${SANDBOX}/_sandbox/faults`, { data: [{ path_prefix: QUEUE_PATH, kind: 'html_gateway', gateway_status: 524 }] });
+    const faults = await request.post(`${SANDBOX}/_sandbox/faults`, {
+      data: [{ path_prefix: QUEUE_PATH, kind: 'html_gateway', gateway_status: 524 }]
+    });
     expect(faults.ok()).toBe(true);
     const raw = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'SPP' } });
     expect(raw.status()).toBe(524);
@@ -150,16 +158,27 @@ test.describe('through the relay (the server holds a Pro key)', () => {
     expect(text).not.toMatch(/[<>\n]/);
   });
 
-  test("a failed refresh serves the relay's last answer, marked stale with its age and reason", async ({ page, request }, testInfo) => {
+  test("a failed refresh serves the relay's last answer, marked stale with its age and reason", async ({
+    page,
+    request
+  }, testInfo) => {
     // The CLI on the server's machine asked first: its answer sits in the directory the relay answers from.
     const cli = await dchub(['queue', '--iso', 'NYISO']);
     expect(cli.code).toBe(0);
-    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'NYISO' } })).json()) as { count_returned: number };
+    const body = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'NYISO' } })
+    ).json()) as { count_returned: number };
     // Three hours and the answer's lifetime pass (the stored answer aged by hand); the relay has not
     // read it yet, so the directory is all it has.
     expect(await ageStoredAnswers((key) => key.endsWith(`${QUEUE_PATH}?iso=NYISO`), 3 * 3_600_000)).toBe(1);
 
-    expect((await request.post(`${SANDBOX}/_sandbox/faults`, { data: [{ path_prefix: QUEUE_PATH, kind: 'status', status: 503 }] })).ok()).toBe(true);
+    expect(
+      (
+        await request.post(`${SANDBOX}/_sandbox/faults`, {
+          data: [{ path_prefix: QUEUE_PATH, kind: 'status', status: 503 }]
+        })
+      ).ok()
+    ).toBe(true);
     const panel = await openSection(page, 'Queue');
     await panel.locator('select[name="iso"]').selectOption('NYISO');
     await panel.getByRole('button', { name: 'Search' }).click();
@@ -167,7 +186,9 @@ test.describe('through the relay (the server holds a Pro key)', () => {
     const banner = page.locator('.jp-DCHub-view-queue .jp-DCHub-queue-banner');
     await expect(banner).toHaveAttribute('data-stale', 'true', { timeout: 60_000 });
     await expect(banner).toHaveAttribute('data-stale-reason', 'service error');
-    await expect(banner.locator('.jp-DCHub-banner-stale')).toHaveText(/^Served from the cache \(3 h( \d+ min)? old\): service error\.$/);
+    await expect(banner.locator('.jp-DCHub-banner-stale')).toHaveText(
+      /^Served from the cache \(3 h( \d+ min)? old\): service error\.$/
+    );
     await expect(count).toHaveAttribute('data-count-returned', String(body.count_returned));
     await expect(panel.locator('.jp-DCHub-error')).toBeHidden();
     await page.screenshot({ path: testInfo.outputPath('queue-stale-banner.png') });

@@ -51,7 +51,12 @@ export async function singleDocument(page: IJupyterLabPageFixture): Promise<void
 }
 
 /** Selects body rows `from`–`to` (1-based, as numbered) of a canvas grid: a click, then a shift-click. */
-export async function selectGridRows(page: IJupyterLabPageFixture, grid: Locator, from: number, to: number): Promise<void> {
+export async function selectGridRows(
+  page: IJupyterLabPageFixture,
+  grid: Locator,
+  from: number,
+  to: number
+): Promise<void> {
   const box = (await grid.boundingBox())!;
   const rowY = (n: number) => box.y + 24 + (n - 1) * 22 + 11;
   await page.mouse.click(box.x + 120, rowY(from));
@@ -63,7 +68,9 @@ export async function selectGridRows(page: IJupyterLabPageFixture, grid: Locator
 /** Brings a main-area tab to the front by its widget id (single-document mode shows no tab bar). */
 export async function activate(page: IJupyterLabPageFixture, id: string): Promise<void> {
   await page.evaluate((widgetId) => {
-    (window as unknown as { jupyterapp: { shell: { activateById(id: string): void } } }).jupyterapp.shell.activateById(widgetId);
+    (window as unknown as { jupyterapp: { shell: { activateById(id: string): void } } }).jupyterapp.shell.activateById(
+      widgetId
+    );
   }, id);
 }
 
@@ -71,7 +78,8 @@ export async function activate(page: IJupyterLabPageFixture, id: string): Promis
 export async function showChart(view: Locator, mode: 'chart' | 'map', chart?: string): Promise<Drawn> {
   await view.locator(`.jp-DCHub-show-${mode}`).click();
   await expect(view.locator(`.jp-DCHub-show-${mode}`)).toHaveAttribute('aria-pressed', 'true');
-  if (chart && (await view.locator('.jp-DCHub-chart-pick').isVisible())) await view.locator('.jp-DCHub-chart-pick').selectOption(chart);
+  if (chart && (await view.locator('.jp-DCHub-chart-pick').isVisible()))
+    await view.locator('.jp-DCHub-chart-pick').selectOption(chart);
   const area = view.locator('.jp-DCHub-chart');
   if (chart) await expect(area).toHaveAttribute('data-chart', chart, { timeout: 60_000 });
   await expect(area).toHaveAttribute('data-state', 'drawn', { timeout: 60_000 });
@@ -95,7 +103,8 @@ export async function drawn(area: Locator): Promise<Drawn> {
         points += g.children.length;
         highlighted += [...g.children].filter((p) => p.getAttribute('stroke-width') === '2').length;
       }
-      if (type === 'rect') for (const p of g.children) barYs.add(/^M[-\d.e]+,([-\d.e]+)/.exec(p.getAttribute('d') ?? '')?.[1] ?? '');
+      if (type === 'rect')
+        for (const p of g.children) barYs.add(/^M[-\d.e]+,([-\d.e]+)/.exec(p.getAttribute('d') ?? '')?.[1] ?? '');
     }
     const d = el.dataset;
     return {
@@ -115,7 +124,12 @@ export async function drawn(area: Locator): Promise<Drawn> {
  * A screenshot of the page, kept beside the other Galata screenshots; with `view`, one of the view
  * from its top to the chart's bottom too (`view-<name>`: the README's pictures are these).
  */
-export async function keep(page: IJupyterLabPageFixture, testInfo: TestInfo, name: string, view?: Locator): Promise<void> {
+export async function keep(
+  page: IJupyterLabPageFixture,
+  testInfo: TestInfo,
+  name: string,
+  view?: Locator
+): Promise<void> {
   // No tooltip over the chart.
   await page.mouse.move(1, 1);
   await page.screenshot({ path: testInfo.outputPath(name) });

@@ -19,7 +19,10 @@ const placed = (rows: Row[], lat: string, lon: string) => rows.filter((r) => num
 
 test.use({
   viewport: { width: 1440, height: 960 },
-  mockSettings: { ...galata.DEFAULT_SETTINGS, '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, briefsRefreshMinutes: 0 } }
+  mockSettings: {
+    ...galata.DEFAULT_SETTINGS,
+    '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, briefsRefreshMinutes: 0 }
+  }
 });
 
 async function openSection(page: IJupyterLabPageFixture, label: string): Promise<Locator> {
@@ -34,19 +37,23 @@ async function openResource(page: IJupyterLabPageFixture, resource: string): Pro
   await singleDocument(page);
   await page.evaluate(
     (r) =>
-      (window as unknown as { jupyterapp: { commands: { execute(id: string, a: object): Promise<unknown> } } }).jupyterapp.commands.execute(
-        'dchub:open-resource',
-        { resource: r }
-      ),
+      (
+        window as unknown as { jupyterapp: { commands: { execute(id: string, a: object): Promise<unknown> } } }
+      ).jupyterapp.commands.execute('dchub:open-resource', { resource: r }),
     resource
   );
   const view = page.locator(`.jp-DCHub-view-res-${resource}`);
-  await expect(view.locator('.jp-DCHub-resource-count')).toHaveAttribute('data-count', /^[1-9]\d*$/, { timeout: 60_000 });
+  await expect(view.locator('.jp-DCHub-resource-count')).toHaveAttribute('data-count', /^[1-9]\d*$/, {
+    timeout: 60_000
+  });
   return view;
 }
 
 test.describe('charts and maps of the views', () => {
-  test('queue: the map draws every survivor with coordinates; queue mix and time to power draw their bars', async ({ page, request }, testInfo) => {
+  test('queue: the map draws every survivor with coordinates; queue mix and time to power draw their bars', async ({
+    page,
+    request
+  }, testInfo) => {
     const log = watchConsole(page);
     const panel = await openSection(page, 'Queue');
     await panel.locator('select[name="iso"]').selectOption(['PJM', 'ERCOT']);
@@ -54,10 +61,17 @@ test.describe('charts and maps of the views', () => {
     await panel.locator('input[name="limit"]').fill('1000');
     await panel.getByRole('button', { name: 'Search' }).click();
     const answer = (await (
-      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM,ERCOT', max_ttp_months: 60, limit: 1000 } })
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+        headers: KEYED,
+        params: { iso: 'PJM,ERCOT', max_ttp_months: 60, limit: 1000 }
+      })
     ).json()) as { results: Row[]; count_returned: number };
     const view = page.locator('.jp-DCHub-view-queue');
-    await expect(view.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(answer.count_returned), { timeout: 60_000 });
+    await expect(view.locator('.jp-DCHub-count')).toHaveAttribute(
+      'data-count-returned',
+      String(answer.count_returned),
+      { timeout: 60_000 }
+    );
     log.since();
 
     const map = await showChart(view, 'map');
@@ -90,8 +104,21 @@ test.describe('charts and maps of the views', () => {
 
     // The chart follows the filter of the table: the rows that mention "nuclear" (any column).
     await view.locator('.jp-DCHub-queue-filter').fill('nuclear');
-    const text = ['queue_id', 'project_name', 'iso', 'state', 'county', 'fuel_type', 'fuel_class', 'queue_status', 'poi_name', 'coordinate_precision'];
-    const nuclear = answer.results.filter((r) => text.some((c) => typeof r[c] === 'string' && r[c].toLowerCase().includes('nuclear')));
+    const text = [
+      'queue_id',
+      'project_name',
+      'iso',
+      'state',
+      'county',
+      'fuel_type',
+      'fuel_class',
+      'queue_status',
+      'poi_name',
+      'coordinate_precision'
+    ];
+    const nuclear = answer.results.filter((r) =>
+      text.some((c) => typeof r[c] === 'string' && r[c].toLowerCase().includes('nuclear'))
+    );
     expect(nuclear.length).toBeGreaterThan(0);
     await expect(view.locator('.jp-DCHub-chart')).toHaveAttribute('data-rows', String(nuclear.length));
     await expect(view.locator('.jp-DCHub-chart')).toHaveAttribute('data-state', 'drawn');
@@ -102,10 +129,15 @@ test.describe('charts and maps of the views', () => {
     await expect(view.locator('.jp-DCHub-chart')).toBeHidden();
   });
 
-  test('DCPI scores: the markets map, the leaderboard, the quadrant and time to power', async ({ page, request }, testInfo) => {
+  test('DCPI scores: the markets map, the leaderboard, the quadrant and time to power', async ({
+    page,
+    request
+  }, testInfo) => {
     const log = watchConsole(page);
     const view = await openResource(page, 'dcpi-scores');
-    const scores = ((await (await request.get(`${SANDBOX}/api/v1/dcpi/scores`, { headers: KEYED })).json()) as { scores: Row[] }).scores;
+    const scores = (
+      (await (await request.get(`${SANDBOX}/api/v1/dcpi/scores`, { headers: KEYED })).json()) as { scores: Row[] }
+    ).scores;
     await expect(view.locator('.jp-DCHub-resource-count')).toHaveAttribute('data-count', String(scores.length));
     log.since();
 
@@ -134,7 +166,9 @@ test.describe('charts and maps of the views', () => {
 
     // The same switch as a command (palette, scripts): back to the map.
     const shown = await page.evaluate(() =>
-      (window as unknown as { jupyterapp: { commands: { execute(id: string, a: object): Promise<unknown> } } }).jupyterapp.commands.execute('dchub:show-as', {
+      (
+        window as unknown as { jupyterapp: { commands: { execute(id: string, a: object): Promise<unknown> } } }
+      ).jupyterapp.commands.execute('dchub:show-as', {
         section: 'explore:dcpi-scores',
         mode: 'map'
       })
@@ -149,7 +183,11 @@ test.describe('charts and maps of the views', () => {
     const view = await openResource(page, 'dcpi-leaderboard');
     await expect(view.locator('.jp-DCHub-show-map')).toHaveCount(0);
     const board = await showChart(view, 'chart', 'leaderboard');
-    const rows = ((await (await request.get(`${SANDBOX}/api/v1/dcpi/leaderboard`, { headers: KEYED })).json()) as { leaderboard: Row[] }).leaderboard;
+    const rows = (
+      (await (await request.get(`${SANDBOX}/api/v1/dcpi/leaderboard`, { headers: KEYED })).json()) as {
+        leaderboard: Row[];
+      }
+    ).leaderboard;
     expect(board.rows).toBe(rows.length);
     expect(board.marks.rect).toBe(board.drawn);
     expect(board.drawn).toBe(Math.min(20, rows.filter((r) => num(r.composite_score)).length));
@@ -159,7 +197,9 @@ test.describe('charts and maps of the views', () => {
     await page.sidebar.openTab('dchub-panel');
     await page.locator('#dchub-panel').getByRole('button', { name: 'Briefs' }).click();
     const briefs = page.locator('.jp-DCHub-view-briefs');
-    await expect(briefs.locator('.jp-DCHub-briefs-count')).toHaveAttribute('data-count', /^[1-9]\d*$/, { timeout: 60_000 });
+    await expect(briefs.locator('.jp-DCHub-briefs-count')).toHaveAttribute('data-count', /^[1-9]\d*$/, {
+      timeout: 60_000
+    });
     const count = Number(await briefs.locator('.jp-DCHub-briefs-count').getAttribute('data-count'));
     const lb = await showChart(briefs, 'chart', 'leaderboard');
     expect(lb.rows).toBe(count);
@@ -172,7 +212,9 @@ test.describe('charts and maps of the views', () => {
     await keep(page, testInfo, 'charts-briefs-time-to-power.png');
   });
 
-  test('ranking: one stacked bar per ranked candidate; site score: one bar per component', async ({ page }, testInfo) => {
+  test('ranking: one stacked bar per ranked candidate; site score: one bar per component', async ({
+    page
+  }, testInfo) => {
     const log = watchConsole(page);
     const panel = await openSection(page, 'Queue');
     await panel.locator('select[name="iso"]').selectOption('PJM');
@@ -186,7 +228,9 @@ test.describe('charts and maps of the views', () => {
     await queue.getByRole('button', { name: 'Rank selected' }).click();
     await panel.locator('.jp-DCHub-rank-run').click();
     const ranking = page.locator('.jp-DCHub-view-ranking');
-    await expect(ranking.locator('.jp-DCHub-rank-count')).toHaveAttribute('data-count-returned', '5', { timeout: 60_000 });
+    await expect(ranking.locator('.jp-DCHub-rank-count')).toHaveAttribute('data-count-returned', '5', {
+      timeout: 60_000
+    });
     log.since();
     const chart = await showChart(ranking, 'chart', 'ranking');
     expect(chart.drawn).toBe(5);
@@ -217,13 +261,19 @@ test.describe('charts and maps of the views', () => {
 
 test.describe("a chart says what its answer is: a keyless preview's", () => {
   test.use({
-    mockSettings: { ...galata.DEFAULT_SETTINGS, '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, connection: 'direct', briefsRefreshMinutes: 0 } }
+    mockSettings: {
+      ...galata.DEFAULT_SETTINGS,
+      '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, connection: 'direct', briefsRefreshMinutes: 0 }
+    }
   });
   test.beforeEach(async ({ request }) => {
     expect((await request.delete(`${SANDBOX}/_sandbox/limits`)).ok()).toBe(true);
   });
 
-  test('the map of a gated preview says so in its footer, with the rows shown of how many', async ({ page, request }, testInfo) => {
+  test('the map of a gated preview says so in its footer, with the rows shown of how many', async ({
+    page,
+    request
+  }, testInfo) => {
     const panel = await openSection(page, 'Queue');
     await expect(panel.locator('.jp-DCHub-connection')).toHaveAttribute('data-has-key', 'false');
     await panel.locator('select[name="iso"]').selectOption('PJM');
@@ -236,7 +286,9 @@ test.describe("a chart says what its answer is: a keyless preview's", () => {
     await expect(view.locator('.jp-DCHub-queue-banner')).toHaveAttribute('data-preview', 'true', { timeout: 60_000 });
     const map = await showChart(view, 'map');
     expect(map.rows).toBe(body.count_returned);
-    expect(map.texts).toContain(`Gated preview: ${body.count_returned} of ${body._total_available.toLocaleString('en-US')} rows shown.`);
+    expect(map.texts).toContain(
+      `Gated preview: ${body.count_returned} of ${body._total_available.toLocaleString('en-US')} rows shown.`
+    );
     await keep(page, testInfo, 'charts-preview-map.png');
   });
 });
@@ -250,7 +302,13 @@ test.describe("a chart says what its answer is: a stale answer's", () => {
     // The CLI cached the answer the relay will fall back on; it is aged three hours, then the service fails.
     expect((await dchub(['queue', '--iso', 'CAISO'])).code).toBe(0);
     expect(await ageStoredAnswers((key) => key.endsWith(`${QUEUE_PATH}?iso=CAISO`), 3 * 3_600_000)).toBe(1);
-    expect((await request.post(`${SANDBOX}/_sandbox/faults`, { data: [{ path_prefix: QUEUE_PATH, kind: 'status', status: 503 }] })).ok()).toBe(true);
+    expect(
+      (
+        await request.post(`${SANDBOX}/_sandbox/faults`, {
+          data: [{ path_prefix: QUEUE_PATH, kind: 'status', status: 503 }]
+        })
+      ).ok()
+    ).toBe(true);
     const panel = await openSection(page, 'Queue');
     await panel.locator('select[name="iso"]').selectOption('CAISO');
     await panel.getByRole('button', { name: 'Search' }).click();

@@ -13,7 +13,10 @@ test.use({
   }
 });
 
-async function openSection(page: IJupyterLabPageFixture, label: 'Queue' | 'Briefs' | 'Site score' | 'Rank' | 'Tools' | 'More'): Promise<Locator> {
+async function openSection(
+  page: IJupyterLabPageFixture,
+  label: 'Queue' | 'Briefs' | 'Site score' | 'Rank' | 'Tools' | 'More'
+): Promise<Locator> {
   await page.sidebar.openTab('dchub-panel');
   const panel = page.locator('#dchub-panel');
   await expect(panel).toBeVisible();
@@ -45,7 +48,10 @@ interface QueueBody {
   count_total_matching: number;
   _cite: string;
   _error_mitigation?: { deterministic_hint: string; suggested_params?: { max_ttp_months?: number } };
-  results: Array<{ queue_id: string; site_evaluation_handoff?: { analyze_site: { lat: number; lon: number; capacity_mw?: number } } | null }>;
+  results: Array<{
+    queue_id: string;
+    site_evaluation_handoff?: { analyze_site: { lat: number; lon: number; capacity_mw?: number } } | null;
+  }>;
 }
 
 test.describe('DC Hub relay (server extension)', () => {
@@ -73,7 +79,12 @@ test.describe('DC Hub market briefs', () => {
     await openSection(page, 'Briefs');
     const res = await request.get(`${SANDBOX}/api/v1/market-brief/all`, { headers: KEYED, params: { limit: 500 } });
     expect(res.ok()).toBe(true);
-    const body = (await res.json()) as { count: number; total_available: number; tier: string; briefs: Array<{ slug: string; ok?: boolean }> };
+    const body = (await res.json()) as {
+      count: number;
+      total_available: number;
+      tier: string;
+      briefs: Array<{ slug: string; ok?: boolean }>;
+    };
     expect(body.tier.toLowerCase()).toBe('pro');
     expect(body.count).toBe(body.total_available);
     // The real service fails to build one of the five briefs every tier sees each day (notes §2.29):
@@ -87,7 +98,10 @@ test.describe('DC Hub market briefs', () => {
     await expect(count).toHaveAttribute('data-count', String(built));
     const banner = briefs.locator('.jp-DCHub-briefs-banner');
     await expect(banner).toHaveAttribute('data-warnings', String(failed.length));
-    for (const slug of failed) await expect(banner.locator('.jp-DCHub-banner-warnings li')).toContainText(`${slug}: brief failed to build on the service`);
+    for (const slug of failed)
+      await expect(banner.locator('.jp-DCHub-banner-warnings li')).toContainText(
+        `${slug}: brief failed to build on the service`
+      );
     if (!failed.length) await expect(banner).toBeHidden();
     await expect(count).toHaveAttribute('data-tier', body.tier);
     await expect(briefs.locator('.jp-DCHub-briefs-status')).toHaveAttribute('data-offline', 'false');
@@ -106,7 +120,10 @@ test.describe('DC Hub market briefs', () => {
     await page.screenshot({ path: testInfo.outputPath('briefs-view.png') });
   });
 
-  test('refresh after the daily recompute marks the briefs the sandbox reports changed', async ({ page, request }, testInfo) => {
+  test('refresh after the daily recompute marks the briefs the sandbox reports changed', async ({
+    page,
+    request
+  }, testInfo) => {
     const panel = await openSection(page, 'Briefs');
     const briefs = view(page, 'briefs');
     const count = briefs.locator('.jp-DCHub-briefs-count');
@@ -119,7 +136,10 @@ test.describe('DC Hub market briefs', () => {
     for (let day = 0; day < 14 && !expected.length; day++) {
       const clock = await request.post(`${SANDBOX}/_sandbox/clock`, { data: { advance_seconds: 86400 } });
       expect(clock.ok()).toBe(true);
-      const diff = await request.get(`${SANDBOX}/api/v1/market-brief/diff`, { headers: KEYED, params: { since: asOf } });
+      const diff = await request.get(`${SANDBOX}/api/v1/market-brief/diff`, {
+        headers: KEYED,
+        params: { since: asOf }
+      });
       expect(diff.ok()).toBe(true);
       // A brief the service failed to build (the real service, notes §2.29) changes nothing in the table.
       expected = ((await diff.json()) as { briefs: Array<{ slug: string; ok?: boolean }> }).briefs
@@ -196,7 +216,9 @@ test.describe('DC Hub queue explorer', () => {
     await panel.locator('input[name="max_ttp_months"]').fill('10');
     await panel.getByRole('button', { name: 'Search' }).click();
 
-    const first = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: 10 } })).json()) as QueueBody;
+    const first = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: 10 } })
+    ).json()) as QueueBody;
     const suggested = first._error_mitigation?.suggested_params?.max_ttp_months;
     expect(suggested).toBeGreaterThan(10);
 
@@ -206,9 +228,14 @@ test.describe('DC Hub queue explorer', () => {
     await apply.click();
     await expect(panel.locator('input[name="max_ttp_months"]')).toHaveValue(String(suggested));
 
-    const second = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: suggested! } })).json()) as QueueBody;
+    const second = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { max_ttp_months: suggested! } })
+    ).json()) as QueueBody;
     expect(second.count_returned).toBeGreaterThan(0);
-    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(second.count_returned));
+    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute(
+      'data-count-returned',
+      String(second.count_returned)
+    );
   });
 
   test('a selected row is handed to site scoring', async ({ page, request }) => {
@@ -219,7 +246,9 @@ test.describe('DC Hub queue explorer', () => {
     const results = view(page, 'queue');
     await expect(results.locator('.jp-DCHub-count')).toBeVisible();
 
-    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', geocoded_only: 'true' } })).json()) as QueueBody;
+    const body = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', geocoded_only: 'true' } })
+    ).json()) as QueueBody;
     const handoff = body.results[0].site_evaluation_handoff!.analyze_site;
 
     // Click the first body row of the canvas grid (below the column header, right of the row numbers).
@@ -246,13 +275,22 @@ test.describe('DC Hub queue explorer', () => {
 });
 
 test.describe('DC Hub into files and notebooks', () => {
-  test('exports the queue as CSV and loads it in a notebook with the real kernel', async ({ page, request, tmpPath }, testInfo) => {
+  test('exports the queue as CSV and loads it in a notebook with the real kernel', async ({
+    page,
+    request,
+    tmpPath
+  }, testInfo) => {
     const panel = await openSection(page, 'Queue');
     await panel.locator('select[name="iso"]').selectOption('ERCOT');
     await panel.locator('input[name="min_mw"]').fill('100');
     await panel.getByRole('button', { name: 'Search' }).click();
-    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 100 } })).json()) as QueueBody;
-    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    const body = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ERCOT', min_mw: 100 } })
+    ).json()) as QueueBody;
+    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute(
+      'data-count-returned',
+      String(body.count_returned)
+    );
 
     // Export CSV: into the file browser's folder (the test's tmpPath), citation beside it.
     const csvName = `dchub-queue-${today()}.csv`;
@@ -294,7 +332,12 @@ test.describe('DC Hub into files and notebooks', () => {
     await page.keyboard.press('Control+Shift+C');
     const input = page.locator('.lm-CommandPalette-input');
     await input.fill('DC Hub');
-    for (const label of ['Refresh market briefs', 'Export DC Hub table as CSV', 'Insert DC Hub table in notebook', 'Score a site']) {
+    for (const label of [
+      'Refresh market briefs',
+      'Export DC Hub table as CSV',
+      'Insert DC Hub table in notebook',
+      'Score a site'
+    ]) {
       await expect(page.locator('.lm-CommandPalette-item', { hasText: label })).toHaveCount(1);
     }
   });
@@ -325,9 +368,14 @@ test.describe('DC Hub without the relay (JupyterLite path)', () => {
 
     await panel.locator('select[name="iso"]').selectOption('MISO');
     await panel.getByRole('button', { name: 'Search' }).click();
-    const body = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'MISO' } })).json()) as QueueBody;
+    const body = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'MISO' } })
+    ).json()) as QueueBody;
     expect(body.count_returned).toBeGreaterThan(3);
-    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    await expect(view(page, 'queue').locator('.jp-DCHub-count')).toHaveAttribute(
+      'data-count-returned',
+      String(body.count_returned)
+    );
 
     // The settings hold no key.
     const settings = await request.get(`${JUPYTER}/lab/api/settings/@dchub/jupyterlab:plugin`);
@@ -347,9 +395,15 @@ test.describe('DC Hub market briefs in pages (Enterprise, direct)', () => {
     }
   });
 
-  test('reads every page of /all, shows the progress after each, and lists each built brief once', async ({ page, request }, testInfo) => {
+  test('reads every page of /all, shows the progress after each, and lists each built brief once', async ({
+    page,
+    request
+  }, testInfo) => {
     const served = (await (
-      await request.get(`${SANDBOX}/api/v1/market-brief/all`, { headers: { 'X-API-Key': ENTERPRISE_KEY }, params: { limit: 500 } })
+      await request.get(`${SANDBOX}/api/v1/market-brief/all`, {
+        headers: { 'X-API-Key': ENTERPRISE_KEY },
+        params: { limit: 500 }
+      })
     ).json()) as { total_available: number; briefs: Array<{ slug: string; ok?: boolean }> };
     expect(served.total_available).toBeGreaterThan(50);
     const built = served.briefs.filter((b) => b.ok !== false).length;
@@ -416,7 +470,10 @@ test.describe('DC Hub ranking', () => {
 
     // The same request straight to the sandbox: the first four survivors with their numeric fields.
     const queue = (await (
-      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', geocoded_only: 'true', limit: 10 } })
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+        headers: KEYED,
+        params: { iso: 'PJM', geocoded_only: 'true', limit: 10 }
+      })
     ).json()) as { results: Array<Record<string, unknown>> };
     const numeric = ['capacity_mw', 'lat', 'lng', 'fiber_km', 'estimated_ttp_months'];
     const candidates = queue.results.slice(0, 4).map((r) => {

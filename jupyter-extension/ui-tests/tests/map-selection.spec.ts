@@ -12,7 +12,10 @@ import { KEYED, QUEUE_PATH, SANDBOX } from './env';
 
 test.use({
   viewport: { width: 1440, height: 960 },
-  mockSettings: { ...galata.DEFAULT_SETTINGS, '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, briefsRefreshMinutes: 0 } }
+  mockSettings: {
+    ...galata.DEFAULT_SETTINGS,
+    '@dchub/jupyterlab:plugin': { baseUrl: SANDBOX, briefsRefreshMinutes: 0 }
+  }
 });
 
 const MIME = 'application/vnd.vegalite.v5+json';
@@ -26,7 +29,9 @@ async function searchPjm(page: IJupyterLabPageFixture, limit: number): Promise<L
   await panel.locator('input[name="limit"]').fill(String(limit));
   await panel.getByRole('button', { name: 'Search' }).click();
   const view = page.locator('.jp-DCHub-view-queue');
-  await expect(view.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(limit), { timeout: 60_000 });
+  await expect(view.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(limit), {
+    timeout: 60_000
+  });
   return view;
 }
 
@@ -63,7 +68,9 @@ test.describe('the queue map and its grid share one selection', () => {
     request
   }, testInfo) => {
     const view = await searchPjm(page, 60);
-    const answer = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', limit: 60 } })).json()) as {
+    const answer = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', limit: 60 } })
+    ).json()) as {
       results: Array<{ queue_id: string; lat: number | null; lng: number | null }>;
     };
     const map = await showChart(view, 'map');
@@ -129,7 +136,9 @@ test.describe('the queue map and its grid share one selection', () => {
 });
 
 test.describe('Insert in notebook from a chart', () => {
-  test('adds charts.queue_map(df) under the data line, and the real kernel draws the same map', async ({ page }, testInfo) => {
+  test('adds charts.queue_map(df) under the data line, and the real kernel draws the same map', async ({
+    page
+  }, testInfo) => {
     const view = await searchPjm(page, 100);
     const map = await showChart(view, 'map');
     await page.notebook.createNew('dchub-chart.ipynb');
@@ -154,7 +163,14 @@ test.describe('Insert in notebook from a chart', () => {
                 jupyterapp: {
                   shell: {
                     currentWidget: {
-                      content: { model: { cells: { length: number; get(i: number): { outputs?: { length: number; get(j: number): Output } } } } };
+                      content: {
+                        model: {
+                          cells: {
+                            length: number;
+                            get(i: number): { outputs?: { length: number; get(j: number): Output } };
+                          };
+                        };
+                      };
                     };
                   };
                 };
@@ -166,7 +182,8 @@ test.describe('Insert in notebook from a chart', () => {
               for (let j = 0; j < (outputs?.length ?? 0); j++) {
                 const data = outputs!.get(j).data;
                 const spec = data[mime];
-                if (spec && typeof spec === 'object') return { ...spec.usermeta?.dchub, png: typeof data['image/png'] === 'string' };
+                if (spec && typeof spec === 'object')
+                  return { ...spec.usermeta?.dchub, png: typeof data['image/png'] === 'string' };
               }
             }
             return null;
@@ -175,7 +192,12 @@ test.describe('Insert in notebook from a chart', () => {
       )
       .toMatchObject({ rows: map.rows, drawn: map.drawn, png: true });
     void out;
-    await expect(page.locator('.jp-Notebook .jp-Cell').nth(2).locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')).toHaveCount(0);
+    await expect(
+      page
+        .locator('.jp-Notebook .jp-Cell')
+        .nth(2)
+        .locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
+    ).toHaveCount(0);
     await keep(page, testInfo, 'map-notebook.png');
   });
 });

@@ -63,10 +63,16 @@ test.describe('DC Hub Python API from the panel', () => {
     await panel.locator('input[name="fuel_type"]').fill('gas');
     await panel.getByRole('button', { name: 'Search' }).click();
     const body = (await (
-      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM,ERCOT', min_mw: 50, fuel_type: 'gas' } })
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+        headers: KEYED,
+        params: { iso: 'PJM,ERCOT', min_mw: 50, fuel_type: 'gas' }
+      })
     ).json()) as { count_returned: number; _cite: string };
     const results = page.locator('.jp-DCHub-view-queue');
-    await expect(results.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(body.count_returned));
+    await expect(results.locator('.jp-DCHub-count')).toHaveAttribute(
+      'data-count-returned',
+      String(body.count_returned)
+    );
 
     await page.notebook.createNew('dchub-api.ipynb');
     await page.locator('#jp-main-dock-panel .lm-TabBar-tab', { hasText: 'DC Hub queue' }).first().click();
@@ -119,10 +125,16 @@ test.describe('DC Hub resources in the main area', () => {
   test('the DC Hub launcher card opens the sidebar and the briefs view', async ({ page }) => {
     await page.locator('.jp-LauncherCard', { hasText: 'DC Hub' }).first().click();
     await expect(page.locator('#dchub-panel')).toBeVisible();
-    await expect(page.locator('.jp-DCHub-view-briefs .jp-DCHub-briefs-count')).toHaveAttribute('data-count', /^[1-9]\d*$/);
+    await expect(page.locator('.jp-DCHub-view-briefs .jp-DCHub-briefs-count')).toHaveAttribute(
+      'data-count',
+      /^[1-9]\d*$/
+    );
   });
 
-  test('grid regions with provenance, the DCPI leaderboard and a pasted parcel open as views, several at once', async ({ page, request }, testInfo) => {
+  test('grid regions with provenance, the DCPI leaderboard and a pasted parcel open as views, several at once', async ({
+    page,
+    request
+  }, testInfo) => {
     await page.sidebar.openTab('dchub-panel');
     const panel = page.locator('#dchub-panel');
     await panel.locator('.lm-TabBar-tab', { hasText: 'More' }).click();
@@ -148,7 +160,9 @@ test.describe('DC Hub resources in the main area', () => {
     await explore.locator('select[name="resource"]').selectOption('parcel');
     await explore
       .locator('textarea[name="geojson"]')
-      .fill('{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[-97.0,32.0],[-97.0,32.01],[-96.99,32.01],[-97.0,32.0]]]}}');
+      .fill(
+        '{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[-97.0,32.0],[-97.0,32.01],[-96.99,32.01],[-97.0,32.0]]]}}'
+      );
     await panel.getByRole('button', { name: 'Open' }).click();
     const parcel = page.locator('.jp-DCHub-view-res-parcel');
     await expect(parcel.locator('.jp-DCHub-resource-count')).toHaveAttribute('data-count', /^[1-9]\d*$/);
@@ -186,7 +200,9 @@ test.describe('DC Hub resources in the main area', () => {
 });
 
 test.describe('DC Hub MCP tools through the relay', () => {
-  test('a union-typed field sends its type, array inputs can be entered, and the allowance is the key’s, not the keyless 10', async ({ page }, testInfo) => {
+  test('a union-typed field sends its type, array inputs can be entered, and the allowance is the key’s, not the keyless 10', async ({
+    page
+  }, testInfo) => {
     await page.sidebar.openTab('dchub-panel');
     const panel = page.locator('#dchub-panel');
     await panel.locator('.lm-TabBar-tab', { hasText: 'Tools' }).click();
@@ -218,11 +234,16 @@ test.describe('DC Hub MCP tools through the relay', () => {
 
     // More than the keyless 10 calls in a day go through with the server's key.
     const answered = await page.evaluate(async () => {
-      const app = (window as unknown as { jupyterapp: { commands: { execute(id: string, args?: object): Promise<unknown> } } }).jupyterapp;
+      const app = (
+        window as unknown as { jupyterapp: { commands: { execute(id: string, args?: object): Promise<unknown> } } }
+      ).jupyterapp;
       let ok = 0;
       for (let i = 0; i < 12; i++) {
         // Twelve different calls (different arguments), so none is answered from the cache.
-        const r = (await app.commands.execute('dchub:call-tool', { tool: 'hyperscaler_deals', args: { limit: i + 1 } })) as { tool?: string } | null;
+        const r = (await app.commands.execute('dchub:call-tool', {
+          tool: 'hyperscaler_deals',
+          args: { limit: i + 1 }
+        })) as { tool?: string } | null;
         if (r?.tool) ok++;
       }
       return ok;

@@ -79,14 +79,20 @@ test.describe('DC Hub queue panel', () => {
 });
 
 test.describe('DC Hub time-to-power hint', () => {
-  test('a 30-month cut on PJM: the banner says which ISO it excluded and the service hint; the button asks again', async ({ page, request }, testInfo) => {
+  test('a 30-month cut on PJM: the banner says which ISO it excluded and the service hint; the button asks again', async ({
+    page,
+    request
+  }, testInfo) => {
     await page.sidebar.openTab('dchub-panel');
     const panel = page.locator('#dchub-panel');
     await panel.locator('select[name="iso"]').selectOption('PJM');
     await panel.locator('input[name="max_ttp_months"]').fill('30');
     await panel.getByRole('button', { name: 'Search' }).click();
 
-    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', max_ttp_months: 30, limit: 200 } });
+    const res = await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+      headers: KEYED,
+      params: { iso: 'PJM', max_ttp_months: 30, limit: 200 }
+    });
     const body = (await res.json()) as {
       count_returned: number;
       isos_excluded_by_ttp: Record<string, number>;
@@ -114,10 +120,16 @@ test.describe('DC Hub time-to-power hint', () => {
     await apply.click();
     await expect(panel.locator('input[name="max_ttp_months"]')).toHaveValue(String(suggested));
     const again = (await (
-      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'PJM', max_ttp_months: suggested, limit: 200 } })
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, {
+        headers: KEYED,
+        params: { iso: 'PJM', max_ttp_months: suggested, limit: 200 }
+      })
     ).json()) as { count_returned: number };
     expect(again.count_returned).toBeGreaterThan(0);
-    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute('data-count-returned', String(again.count_returned));
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute(
+      'data-count-returned',
+      String(again.count_returned)
+    );
     await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-hint')).toBeHidden();
   });
 
@@ -151,7 +163,9 @@ test.describe('DC Hub commands', () => {
 
     // The search command fills the form from its arguments and resolves with the answer.
     const returned = await page.evaluate(async () => {
-      const app = (window as unknown as { jupyterapp: { commands: { execute(id: string, args?: object): Promise<unknown> } } }).jupyterapp;
+      const app = (
+        window as unknown as { jupyterapp: { commands: { execute(id: string, args?: object): Promise<unknown> } } }
+      ).jupyterapp;
       const result = (await app.commands.execute('dchub:search-queue', { iso: 'ERCOT', min_mw: 50 })) as {
         count_returned: number;
       } | null;
@@ -162,6 +176,9 @@ test.describe('DC Hub commands', () => {
     expect(returned).toBe(body.count_returned);
     await expect(panel.locator('select[name="iso"]')).toHaveValues(['ERCOT']);
     await expect(panel.locator('input[name="min_mw"]')).toHaveValue('50');
-    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute('data-count-total', String(body.count_total_matching));
+    await expect(page.locator('.jp-DCHub-view-queue .jp-DCHub-count')).toHaveAttribute(
+      'data-count-total',
+      String(body.count_total_matching)
+    );
   });
 });

@@ -20,7 +20,9 @@ test.use({
 });
 
 /** The relay's ledger as `GET dchub/quota` answers it (no call spent). */
-async function relayQuota(request: APIRequestContext): Promise<{ remaining: number; limit: number; confirmed: boolean }> {
+async function relayQuota(
+  request: APIRequestContext
+): Promise<{ remaining: number; limit: number; confirmed: boolean }> {
   const res = await request.get(`${JUPYTER}/dchub/quota`);
   expect(res.ok()).toBe(true);
   return (await res.json()) as { remaining: number; limit: number; confirmed: boolean };
@@ -41,7 +43,9 @@ test.describe("the relay's cache and allowance are the panel's", () => {
     const before = await relayQuota(request);
     await expect(quota).toHaveAttribute('data-remaining', String(before.remaining));
     await expect(quota).toHaveAttribute('data-shared', 'true');
-    await expect(quota).toContainText("calls left today (the server's allowance, shared with its kernels and the dchub CLI)");
+    await expect(quota).toContainText(
+      "calls left today (the server's allowance, shared with its kernels and the dchub CLI)"
+    );
 
     // The CLI on the server's machine asks a wide question (every ISO-NE project): a call of the same allowance.
     const cli = await dchub(['queue', '--iso', 'ISO-NE', '--limit', '1000']);
@@ -67,14 +71,19 @@ test.describe("the relay's cache and allowance are the panel's", () => {
     expect(databases.filter((name) => name.startsWith('dchub'))).toEqual([]);
 
     // And the derived answer is the service's own answer to the narrower question.
-    const own = (await (await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ISO-NE', min_mw: 100 } })).json()) as {
+    const own = (await (
+      await request.get(`${SANDBOX}${QUEUE_PATH}`, { headers: KEYED, params: { iso: 'ISO-NE', min_mw: 100 } })
+    ).json()) as {
       count_returned: number;
     };
     await expect(results.locator('.jp-DCHub-count')).toHaveAttribute('data-count-returned', String(own.count_returned));
     await page.screenshot({ path: testInfo.outputPath('relay-derived-banner.png') });
   });
 
-  test("the relay's spent allowance is said plainly, and the header says no calls are left", async ({ page, request }) => {
+  test("the relay's spent allowance is said plainly, and the header says no calls are left", async ({
+    page,
+    request
+  }) => {
     // A call by the CLI makes sure today's ledger of the server's key is written in the shared directory.
     expect((await dchub(['score', '40.1', '-80.1'])).code).toBe(0);
     const ledger = await serverKeyLedger();
@@ -111,11 +120,18 @@ async function serverKeyLedger() {
     const file = path.join(dir, name);
     const entry = JSON.parse(await readFile(file, 'utf8')) as { key: string; value: string };
     if (!new RegExp(`^dchub:quota:127\\.0\\.0\\.1:${port}:k[0-9a-z]+$`).test(entry.key)) continue;
-    const state = JSON.parse(entry.value) as { day: string; used: number; limit: number; tier: string; known?: boolean };
+    const state = JSON.parse(entry.value) as {
+      day: string;
+      used: number;
+      limit: number;
+      tier: string;
+      known?: boolean;
+    };
     return {
       file,
       state,
-      write: (change: Partial<typeof state>) => writeFile(file, JSON.stringify({ key: entry.key, value: JSON.stringify({ ...state, ...change }) }))
+      write: (change: Partial<typeof state>) =>
+        writeFile(file, JSON.stringify({ key: entry.key, value: JSON.stringify({ ...state, ...change }) }))
     };
   }
   throw new Error(`no ledger of the server's key in ${dir}`);

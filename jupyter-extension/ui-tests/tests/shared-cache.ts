@@ -14,13 +14,23 @@ const CLI = process.env.DCHUB_GALATA_CLI ?? '';
 
 /** Runs `dchub <args> --format json` against the sandbox with the server's key and cache directory. */
 export function dchub(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  if (!CACHE_DIR || !CLI) throw new Error('DCHUB_GALATA_CACHE_DIR and DCHUB_GALATA_CLI are set by playwright.config.cjs');
+  if (!CACHE_DIR || !CLI)
+    throw new Error('DCHUB_GALATA_CACHE_DIR and DCHUB_GALATA_CLI are set by playwright.config.cjs');
   const env = { ...process.env, DCHUB_BASE_URL: SANDBOX, DCHUB_API_KEY: API_KEY, DCHUB_CACHE_DIR: CACHE_DIR };
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args, '--format', 'json'], { env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args, '--format', 'json'],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, stdout, stderr });
+      }
+    );
   });
 }
 

@@ -1,4 +1,5 @@
-// Public geographic reference data (countries and approximate centroids/capitals) used to generate the sandbox's synthetic data set.
+// Public geographic reference data (countries and approximate centroids/capitals) used to generate the sandbox's
+// synthetic data set.
 export interface Country {
   code: string;
   name: string;

@@ -60,9 +60,36 @@ export const INVESTORS = [
   'Colony Capital',
   'Starwood Capital',
 ] as const;
-export const HYPERSCALERS = ['Microsoft', 'Google', 'Amazon Web Services', 'Meta', 'Oracle', 'Apple', 'xAI', 'OpenAI'] as const;
-export const AI_CLOUDS = ['CoreWeave', 'Lambda', 'Crusoe', 'Nebius', 'Applied Digital', 'IREN', 'Core Scientific', 'TeraWulf'] as const;
-const UTILITIES_LANDS = ['Dominion Energy', 'NextEra Energy', 'Constellation Energy', 'Vistra', 'Talen Energy', 'Hines', 'Prologis', 'Tract'] as const;
+export const HYPERSCALERS = [
+  'Microsoft',
+  'Google',
+  'Amazon Web Services',
+  'Meta',
+  'Oracle',
+  'Apple',
+  'xAI',
+  'OpenAI',
+] as const;
+export const AI_CLOUDS = [
+  'CoreWeave',
+  'Lambda',
+  'Crusoe',
+  'Nebius',
+  'Applied Digital',
+  'IREN',
+  'Core Scientific',
+  'TeraWulf',
+] as const;
+const UTILITIES_LANDS = [
+  'Dominion Energy',
+  'NextEra Energy',
+  'Constellation Energy',
+  'Vistra',
+  'Talen Energy',
+  'Hines',
+  'Prologis',
+  'Tract',
+] as const;
 
 export const DEAL_TYPE_LABELS: Record<DealType, string> = {
   acquisition: 'M&A / Acquisitions',
@@ -73,7 +100,25 @@ export const DEAL_TYPE_LABELS: Record<DealType, string> = {
   merger: 'Mergers',
 };
 
-const EUROPE = new Set(['GB', 'IE', 'DE', 'NL', 'FR', 'BE', 'ES', 'PT', 'IT', 'CH', 'AT', 'CZ', 'PL', 'SE', 'NO', 'DK', 'FI']);
+const EUROPE = new Set([
+  'GB',
+  'IE',
+  'DE',
+  'NL',
+  'FR',
+  'BE',
+  'ES',
+  'PT',
+  'IT',
+  'CH',
+  'AT',
+  'CZ',
+  'PL',
+  'SE',
+  'NO',
+  'DK',
+  'FI',
+]);
 const APAC = new Set(['JP', 'KR', 'TW', 'HK', 'SG', 'MY', 'ID', 'IN', 'AU', 'NZ', 'CN', 'TH', 'PH', 'VN']);
 const LATAM = new Set(['MX', 'BR', 'CL', 'CO', 'AR', 'PE']);
 

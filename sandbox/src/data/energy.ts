@@ -24,18 +24,55 @@ const PROFILES: Record<FuelMixIso, IsoProfile> = {
   ERCOT: {
     load: 52_000,
     utcOffset: -6,
-    shares: { 'Natural Gas': 0.42, Wind: 0.24, Solar: 0.1, Coal: 0.13, Nuclear: 0.08, 'Battery Storage': 0.02, Other: 0.01 },
+    shares: {
+      'Natural Gas': 0.42,
+      Wind: 0.24,
+      Solar: 0.1,
+      Coal: 0.13,
+      Nuclear: 0.08,
+      'Battery Storage': 0.02,
+      Other: 0.01,
+    },
   },
-  PJM: { load: 90_000, utcOffset: -5, shares: { 'Natural Gas': 0.43, Nuclear: 0.32, Coal: 0.15, Wind: 0.04, Solar: 0.03, Hydro: 0.02, Other: 0.01 } },
+  PJM: {
+    load: 90_000,
+    utcOffset: -5,
+    shares: { 'Natural Gas': 0.43, Nuclear: 0.32, Coal: 0.15, Wind: 0.04, Solar: 0.03, Hydro: 0.02, Other: 0.01 },
+  },
   CAISO: {
     load: 28_000,
     utcOffset: -8,
-    shares: { 'Natural Gas': 0.38, Solar: 0.2, Imports: 0.12, Wind: 0.08, Hydro: 0.08, Nuclear: 0.08, Geothermal: 0.04, 'Battery Storage': 0.02 },
+    shares: {
+      'Natural Gas': 0.38,
+      Solar: 0.2,
+      Imports: 0.12,
+      Wind: 0.08,
+      Hydro: 0.08,
+      Nuclear: 0.08,
+      Geothermal: 0.04,
+      'Battery Storage': 0.02,
+    },
   },
-  MISO: { load: 75_000, utcOffset: -6, shares: { 'Natural Gas': 0.33, Coal: 0.3, Wind: 0.17, Nuclear: 0.14, Solar: 0.03, Hydro: 0.02, Other: 0.01 } },
-  SPP: { load: 35_000, utcOffset: -6, shares: { Wind: 0.38, 'Natural Gas': 0.28, Coal: 0.24, Nuclear: 0.05, Hydro: 0.03, Solar: 0.02 } },
-  NYISO: { load: 18_000, utcOffset: -5, shares: { 'Natural Gas': 0.45, Nuclear: 0.2, Hydro: 0.22, Wind: 0.05, Solar: 0.03, Other: 0.05 } },
-  ISONE: { load: 14_000, utcOffset: -5, shares: { 'Natural Gas': 0.52, Nuclear: 0.24, Hydro: 0.08, Wind: 0.04, Solar: 0.05, Imports: 0.05, Other: 0.02 } },
+  MISO: {
+    load: 75_000,
+    utcOffset: -6,
+    shares: { 'Natural Gas': 0.33, Coal: 0.3, Wind: 0.17, Nuclear: 0.14, Solar: 0.03, Hydro: 0.02, Other: 0.01 },
+  },
+  SPP: {
+    load: 35_000,
+    utcOffset: -6,
+    shares: { Wind: 0.38, 'Natural Gas': 0.28, Coal: 0.24, Nuclear: 0.05, Hydro: 0.03, Solar: 0.02 },
+  },
+  NYISO: {
+    load: 18_000,
+    utcOffset: -5,
+    shares: { 'Natural Gas': 0.45, Nuclear: 0.2, Hydro: 0.22, Wind: 0.05, Solar: 0.03, Other: 0.05 },
+  },
+  ISONE: {
+    load: 14_000,
+    utcOffset: -5,
+    shares: { 'Natural Gas': 0.52, Nuclear: 0.24, Hydro: 0.08, Wind: 0.04, Solar: 0.05, Imports: 0.05, Other: 0.02 },
+  },
 };
 
 export interface FuelMixAnswer {
@@ -54,9 +91,11 @@ export function fuelMix(seed: string, iso: FuelMixIso, nowMs: number, note: stri
   const start = Math.floor(nowMs / FUEL_MIX_INTERVAL_MS) * FUEL_MIX_INTERVAL_MS;
   const localHour = (((start / 3_600_000 + p.utcOffset) % 24) + 24) % 24;
   const daylight = Math.max(0, Math.sin(((localHour - 6) / 12) * Math.PI)); // 0 at night, 1 at 12:00
-  const demand = 0.82 + 0.18 * Math.sin(((localHour - 9) / 24) * 2 * Math.PI) + 0.03 * (unit(seed, 'load', iso, start) - 0.5);
+  const demand =
+    0.82 + 0.18 * Math.sin(((localHour - 9) / 24) * 2 * Math.PI) + 0.03 * (unit(seed, 'load', iso, start) - 0.5);
   const hourIdx = Math.floor(start / 3_600_000);
-  const windFactor = 0.6 + 0.8 * (0.7 * unit(seed, 'wind', iso, Math.floor(hourIdx / 6)) + 0.3 * unit(seed, 'wind', iso, hourIdx));
+  const windFactor =
+    0.6 + 0.8 * (0.7 * unit(seed, 'wind', iso, Math.floor(hourIdx / 6)) + 0.3 * unit(seed, 'wind', iso, hourIdx));
 
   const weights: Record<string, number> = {};
   for (const [fuel, share] of Object.entries(p.shares)) {
@@ -87,7 +126,11 @@ export function fuelMix(seed: string, iso: FuelMixIso, nowMs: number, note: stri
     iso,
     timestamp: new Date(start).toISOString(),
     total_generation_mw: totalMw,
-    fuel_mix: rows.map((r) => ({ source: r.source, mw: round((totalMw * r.percentage) / 100, 1), percentage: r.percentage })),
+    fuel_mix: rows.map((r) => ({
+      source: r.source,
+      mw: round((totalMw * r.percentage) / 100, 1),
+      percentage: r.percentage,
+    })),
     source: 'DC Hub sandbox grid feed (synthetic, shaped like GridStatus.io)',
     interval_minutes: 5,
     note,
@@ -192,7 +235,13 @@ export const GRID_REGION_SPECS: readonly RegionSpec[] = [
     key_states: ['VA', 'PA', 'OH', 'MD', 'NJ', 'IL'],
     corridors: 8,
     largeLoadGw: 60,
-    sources: [{ iso: 'PJM', source_name: 'PJM New Services Queue', source_url: 'https://www.pjm.com/planning/services-requests/interconnection-queues' }],
+    sources: [
+      {
+        iso: 'PJM',
+        source_name: 'PJM New Services Queue',
+        source_url: 'https://www.pjm.com/planning/services-requests/interconnection-queues',
+      },
+    ],
   },
   {
     id: 'miso-spp',
@@ -206,8 +255,16 @@ export const GRID_REGION_SPECS: readonly RegionSpec[] = [
     corridors: 7,
     largeLoadGw: 45,
     sources: [
-      { iso: 'MISO', source_name: 'MISO GI Queue', source_url: 'https://www.misoenergy.org/planning/resource-utilization/GI_Queue/' },
-      { iso: 'SPP', source_name: 'SPP GI Active Requests', source_url: 'https://www.spp.org/engineering/generator-interconnection/' },
+      {
+        iso: 'MISO',
+        source_name: 'MISO GI Queue',
+        source_url: 'https://www.misoenergy.org/planning/resource-utilization/GI_Queue/',
+      },
+      {
+        iso: 'SPP',
+        source_name: 'SPP GI Active Requests',
+        source_url: 'https://www.spp.org/engineering/generator-interconnection/',
+      },
     ],
   },
   {
@@ -216,11 +273,18 @@ export const GRID_REGION_SPECS: readonly RegionSpec[] = [
     queueIsos: ['CAISO'],
     name: 'CAISO (California)',
     headline: 'Storage-heavy queue, high prices, constrained metro substations',
-    description: 'California ISO. Batteries and solar dominate the queue; Silicon Valley substation capacity limits new data center load.',
+    description:
+      'California ISO. Batteries and solar dominate the queue; Silicon Valley substation capacity limits new data center load.',
     key_states: ['CA'],
     corridors: 4,
     largeLoadGw: 12,
-    sources: [{ iso: 'CAISO', source_name: 'CAISO Queue Report', source_url: 'https://www.caiso.com/planning/Pages/GeneratorInterconnection/Default.aspx' }],
+    sources: [
+      {
+        iso: 'CAISO',
+        source_name: 'CAISO Queue Report',
+        source_url: 'https://www.caiso.com/planning/Pages/GeneratorInterconnection/Default.aspx',
+      },
+    ],
   },
   {
     id: 'nyiso-isone',
@@ -228,13 +292,22 @@ export const GRID_REGION_SPECS: readonly RegionSpec[] = [
     queueIsos: ['NYISO', 'ISO-NE'],
     name: 'NYISO and ISO New England',
     headline: 'Dense load, offshore wind pipeline, limited large-load headroom',
-    description: 'New York and New England. Offshore wind and storage lead the queues; large campuses look upstate and to northern New England.',
+    description:
+      'New York and New England. Offshore wind and storage lead the queues; large campuses look upstate and to northern New England.',
     key_states: ['NY', 'MA', 'CT', 'NH', 'ME', 'VT', 'RI'],
     corridors: 3,
     largeLoadGw: 8,
     sources: [
-      { iso: 'NYISO', source_name: 'NYISO Interconnection Queue', source_url: 'https://www.nyiso.com/interconnections' },
-      { iso: 'ISO-NE', source_name: 'ISO-NE Interconnection Queue', source_url: 'https://www.iso-ne.com/system-planning/interconnection-service' },
+      {
+        iso: 'NYISO',
+        source_name: 'NYISO Interconnection Queue',
+        source_url: 'https://www.nyiso.com/interconnections',
+      },
+      {
+        iso: 'ISO-NE',
+        source_name: 'ISO-NE Interconnection Queue',
+        source_url: 'https://www.iso-ne.com/system-planning/interconnection-service',
+      },
     ],
   },
 ];

@@ -11,7 +11,8 @@ const COUNTRY_NAME = new Map(COUNTRIES.map((c) => [c.code, c.name]));
 const STATE_NAME = new Map(US_STATES.map((s) => [s.code, s.name]));
 const METRO_NAME = new Map(METROS.map((m) => [m.slug, m.name]));
 
-export const countryName = (code: string): string | null => COUNTRY_NAME.get(code) ?? (code === 'US' ? 'United States' : null);
+export const countryName = (code: string): string | null =>
+  COUNTRY_NAME.get(code) ?? (code === 'US' ? 'United States' : null);
 export const marketLabel = (slug: string | null): string | null => (slug ? (METRO_NAME.get(slug) ?? slug) : null);
 
 const slugify = (s: string) =>
@@ -97,10 +98,23 @@ export function facilityDetail(seed: string, f: Facility, carriersInState: reado
     },
     certifications: rng.shuffle(CERTS).slice(0, rng.int(2, 6)).sort(),
     contacts: [
-      { role: 'sales', name: `${rng.pick(FIRST)} ${rng.pick(LAST)}`, email: `sales@${domain}`, phone: `+1-555-01${String(rng.int(0, 99)).padStart(2, '0')}` },
-      { role: 'noc', name: `${rng.pick(FIRST)} ${rng.pick(LAST)}`, email: `noc@${domain}`, phone: `+1-555-01${String(rng.int(0, 99)).padStart(2, '0')}` },
+      {
+        role: 'sales',
+        name: `${rng.pick(FIRST)} ${rng.pick(LAST)}`,
+        email: `sales@${domain}`,
+        phone: `+1-555-01${String(rng.int(0, 99)).padStart(2, '0')}`,
+      },
+      {
+        role: 'noc',
+        name: `${rng.pick(FIRST)} ${rng.pick(LAST)}`,
+        email: `noc@${domain}`,
+        phone: `+1-555-01${String(rng.int(0, 99)).padStart(2, '0')}`,
+      },
     ],
-    carriers: (carriersInState && carriersInState.length ? [...carriersInState] : rng.shuffle(FIBER_CARRIERS).slice(0, rng.int(1, 4))).sort(),
+    carriers: (carriersInState && carriersInState.length
+      ? [...carriersInState]
+      : rng.shuffle(FIBER_CARRIERS).slice(0, rng.int(1, 4))
+    ).sort(),
     year_opened: f.status === 'operational' ? rng.int(1998, 2025) : null,
     source: 'sandbox synthetic inventory',
   };
@@ -108,7 +122,16 @@ export function facilityDetail(seed: string, f: Facility, carriersInState: reado
 
 /** Searchable text of a facility: name, city, operator, market (slug and name), state and country names. */
 export function facilityText(f: Facility): string {
-  return [f.name, f.city, f.operator, f.market ?? '', marketLabel(f.market) ?? '', f.state, STATE_NAME.get(f.state) ?? '', countryName(f.country) ?? '']
+  return [
+    f.name,
+    f.city,
+    f.operator,
+    f.market ?? '',
+    marketLabel(f.market) ?? '',
+    f.state,
+    STATE_NAME.get(f.state) ?? '',
+    countryName(f.country) ?? '',
+  ]
     .join(' ')
     .toLowerCase();
 }

@@ -1,4 +1,5 @@
-// Public geographic reference data (US states, retail power prices, ISOs, counties) used to generate the sandbox's synthetic data set.
+// Public geographic reference data (US states, retail power prices, ISOs, counties) used to generate the sandbox's
+// synthetic data set.
 export interface UsState {
   code: string;
   name: string;

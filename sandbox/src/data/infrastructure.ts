@@ -83,13 +83,18 @@ export interface Infrastructure {
 }
 
 /** Facility count per market: the first markets are the big hubs. */
-const facilityCount = (rank: number, rng: Rng): number => (rank < 15 ? rng.int(60, 280) : rank < 60 ? rng.int(12, 70) : rng.int(3, 24));
+const facilityCount = (rank: number, rng: Rng): number =>
+  rank < 15 ? rng.int(60, 280) : rank < 60 ? rng.int(12, 70) : rng.int(3, 24);
 
 export function generateInfrastructure(seed: string): Infrastructure {
   const rng = new Rng(`${seed}|infra`);
   const facilities: Facility[] = [];
   let id = 1000;
-  const addFacility = (m: Pick<Metro, 'name' | 'state' | 'country' | 'lat' | 'lon'>, market: string | null, spread: number) => {
+  const addFacility = (
+    m: Pick<Metro, 'name' | 'state' | 'country' | 'lat' | 'lon'>,
+    market: string | null,
+    spread: number,
+  ) => {
     const operator = rng.pick(OPERATORS);
     const status = rng.weighted([
       ['operational', 80],
@@ -118,7 +123,8 @@ export function generateInfrastructure(seed: string): Infrastructure {
   // Facilities outside the scored markets, so the inventory spans 170+ countries.
   for (const c of COUNTRIES) {
     const n = rng.int(1, 8);
-    for (let i = 0; i < n; i++) addFacility({ name: c.name, state: '', country: c.code, lat: c.lat, lon: c.lon }, null, 0.8);
+    for (let i = 0; i < n; i++)
+      addFacility({ name: c.name, state: '', country: c.code, lat: c.lat, lon: c.lon }, null, 0.8);
   }
 
   const substations: Point[] = [];
@@ -131,14 +137,16 @@ export function generateInfrastructure(seed: string): Infrastructure {
   for (const st of US_STATES) {
     for (const c of st.counties) {
       for (let i = rng.int(2, 10); i > 0; i--) substations.push(near(c, 0.4));
-      for (let i = rng.int(0, 4); i > 0; i--) powerPlants.push({ ...near(c, 0.5), capacity_mw: round(rng.logRange(20, 2500), 1) });
+      for (let i = rng.int(0, 4); i > 0; i--)
+        powerPlants.push({ ...near(c, 0.5), capacity_mw: round(rng.logRange(20, 2500), 1) });
       for (let i = rng.int(0, 6); i > 0; i--) gasPipelines.push(near(c, 0.5));
     }
   }
   for (const m of METROS) {
     if (m.country !== 'US') continue;
     for (let i = rng.int(4, 22); i > 0; i--) substations.push(near(m, 0.35));
-    for (let i = rng.int(1, 6); i > 0; i--) powerPlants.push({ ...near(m, 0.5), capacity_mw: round(rng.logRange(50, 3000), 1) });
+    for (let i = rng.int(1, 6); i > 0; i--)
+      powerPlants.push({ ...near(m, 0.5), capacity_mw: round(rng.logRange(50, 3000), 1) });
     for (let i = rng.int(0, 12); i > 0; i--) gasPipelines.push(near(m, 0.4));
   }
 
@@ -152,7 +160,8 @@ export function generateInfrastructure(seed: string): Infrastructure {
   }
   // Long-haul routes also pass through a few county seats between the metros.
   for (const st of US_STATES) {
-    for (const c of st.counties) if (rng.chance(0.25)) fiberNodes.push({ ...near(c, 0.1), carrier: rng.pick(FIBER_CARRIERS) });
+    for (const c of st.counties)
+      if (rng.chance(0.25)) fiberNodes.push({ ...near(c, 0.1), carrier: rng.pick(FIBER_CARRIERS) });
     if (!carriersByState.has(st.code)) carriersByState.set(st.code, [rng.pick(FIBER_CARRIERS)]);
   }
   return { facilities, substations, powerPlants, gasPipelines, fiberNodes, carriersByState };

@@ -92,7 +92,11 @@ const DISCOVERY_END = Date.UTC(2026, 8, 30);
 
 /** When the facility entered the inventory (fixed per seed). */
 export const discoveredAt = (seed: string, id: number): string =>
-  new Date(DISCOVERY_START + Math.floor((unit(seed, 'discovered', id) * (DISCOVERY_END - DISCOVERY_START)) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  new Date(
+    DISCOVERY_START + Math.floor((unit(seed, 'discovered', id) * (DISCOVERY_END - DISCOVERY_START)) / 1000) * 1000,
+  )
+    .toISOString()
+    .replace('.000Z', 'Z');
 
 /**
  * Days from `day` until a pipeline facility is expected to energise; null when operational.
@@ -135,11 +139,13 @@ export function dcpiExtras(seed: string, s: DcpiScore): DcpiExtras {
   const risks: string[] = [];
   if (s.queue_wait_months >= 36) risks.push(`${Math.round(s.queue_wait_months)}-month interconnection queue`);
   if (s.reserve_margin_pct < 13) risks.push(`reserve margin only ${s.reserve_margin_pct.toFixed(1)}% (NERC floor 13%)`);
-  if (s.emergency_count_30d > 0) risks.push(`${s.emergency_count_30d} grid emergency alert${s.emergency_count_30d > 1 ? 's' : ''} in 30 days`);
+  if (s.emergency_count_30d > 0)
+    risks.push(`${s.emergency_count_30d} grid emergency alert${s.emergency_count_30d > 1 ? 's' : ''} in 30 days`);
   if (s.time_to_power_months > 36) risks.push(`time to power ${s.time_to_power_months.toFixed(1)} months`);
   const opps: string[] = [];
   if (s.curtailment_pct >= 5) opps.push(`${s.curtailment_pct.toFixed(1)}% curtailment signals stranded generation`);
-  if (s.gen_additions_12mo_mw >= 2000) opps.push(`${Math.round(s.gen_additions_12mo_mw).toLocaleString('en-US')} MW of generation added in 12 months`);
+  if (s.gen_additions_12mo_mw >= 2000)
+    opps.push(`${Math.round(s.gen_additions_12mo_mw).toLocaleString('en-US')} MW of generation added in 12 months`);
   if (s.stranded_capacity_mw >= 500) opps.push(`${Math.round(s.stranded_capacity_mw)} MW of stranded capacity`);
   if (s.reserve_margin_pct >= 20) opps.push(`reserve margin ${s.reserve_margin_pct.toFixed(1)}%`);
   const m = METRO_BY_SLUG.get(s.market_slug)!;
@@ -223,7 +229,8 @@ export function mwBand(mw: number): string {
 }
 
 /** Coarse band of a 0–400 AI capacity score. */
-export const scoreBand = (score: number): string => (score >= 300 ? '300 or more' : score >= 200 ? '200–300' : score >= 100 ? '100–200' : 'under 100');
+export const scoreBand = (score: number): string =>
+  score >= 300 ? '300 or more' : score >= 200 ? '200–300' : score >= 100 ? '100–200' : 'under 100';
 
 // ---------------------------------------------------------------- deals and comps
 
@@ -344,6 +351,7 @@ export function marketRisk(seed: string, m: Metro) {
 }
 
 /** The recompute instant (06:00 UTC) of a scoring day, ISO with +00:00. */
-export const recomputeIso = (day: number, hour: number): string => new Date(day * DAY_MS + hour * 3_600_000).toISOString().replace('.000Z', '+00:00');
+export const recomputeIso = (day: number, hour: number): string =>
+  new Date(day * DAY_MS + hour * 3_600_000).toISOString().replace('.000Z', '+00:00');
 
 export { verdictOf };

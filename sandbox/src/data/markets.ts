@@ -104,7 +104,10 @@ export function scoreMarket(seed: string, m: Metro, changeDay: number): DcpiScor
   const stranded = round(rng.logRange(10, 1500), 0);
   const btm = rng.logRange(5, 600);
   const constraint = round(
-    0.4 * clip((wait / 36) * 100) + 0.25 * clip((1 - reserve / 25) * 100) + 0.2 * clip(emergencies * 20) + 0.15 * clip((demandYoy / 12) * 100),
+    0.4 * clip((wait / 36) * 100) +
+      0.25 * clip((1 - reserve / 25) * 100) +
+      0.2 * clip(emergencies * 20) +
+      0.15 * clip((demandYoy / 12) * 100),
     1,
   );
   const excess = round(

@@ -170,18 +170,33 @@ export function generateNewsPool(seed: string, deals: readonly Deal[]): NewsTemp
       summary = `${op} is targeting AI training and inference workloads with ${mw} MW in ${m.name}.`;
     } else if (kind === 'sustainability') {
       category = 'Sustainability';
-      title = rng.pick([`${op} reports water use cut at ${m.name} facilities`, `${op} adds ${mw} MW of renewable supply for ${m.name} operations`]);
+      title = rng.pick([
+        `${op} reports water use cut at ${m.name} facilities`,
+        `${op} adds ${mw} MW of renewable supply for ${m.name} operations`,
+      ]);
       summary = `${op} outlined sustainability measures for its ${m.name} portfolio.`;
     } else if (kind === 'earnings') {
       category = 'Earnings';
-      title = rng.pick([`${op} raises capex guidance on data center demand`, `${op} quarterly results beat on leasing strength`]);
+      title = rng.pick([
+        `${op} raises capex guidance on data center demand`,
+        `${op} quarterly results beat on leasing strength`,
+      ]);
       summary = `${op} cited strong data center demand, including in ${m.name}.`;
     } else {
       category = rng.pick(['Technology', 'Industry News']);
-      title = rng.pick([`${op} deploys new cooling design in ${m.name}`, `${op} opens interconnection hub in ${m.name}`]);
+      title = rng.pick([
+        `${op} deploys new cooling design in ${m.name}`,
+        `${op} opens interconnection hub in ${m.name}`,
+      ]);
       summary = `${op} announced a technology update at its ${m.name} site.`;
     }
-    pool.push({ title, summary: `${summary} (Synthetic sandbox article.)`, source: rng.pick(NEWS_SOURCES), category, tags });
+    pool.push({
+      title,
+      summary: `${summary} (Synthetic sandbox article.)`,
+      source: rng.pick(NEWS_SOURCES),
+      category,
+      tags,
+    });
   }
   return pool;
 }

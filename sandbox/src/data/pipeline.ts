@@ -29,7 +29,8 @@ export interface PipelineProjectRecord {
 }
 
 const METRO_BY_SLUG = new Map(METROS.map((m) => [m.slug, m]));
-export const marketName = (slug: string | null, fallback: string): string => (slug ? (METRO_BY_SLUG.get(slug)?.name ?? slug) : fallback);
+export const marketName = (slug: string | null, fallback: string): string =>
+  slug ? (METRO_BY_SLUG.get(slug)?.name ?? slug) : fallback;
 
 function quarter(rng: Rng, status: 'construction' | 'announced'): string {
   if (status === 'announced' && rng.chance(0.2)) return 'TBD';

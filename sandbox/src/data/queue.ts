@@ -170,7 +170,27 @@ const STATUS_LABELS: Record<string, ReadonlyArray<readonly [string, number]>> = 
 };
 
 /** States with an ocean coast where offshore wind lands. */
-const COASTAL_STATES = new Set(['ME', 'NH', 'MA', 'RI', 'CT', 'NY', 'NJ', 'DE', 'MD', 'VA', 'NC', 'SC', 'GA', 'FL', 'CA', 'OR', 'WA', 'TX', 'LA']);
+const COASTAL_STATES = new Set([
+  'ME',
+  'NH',
+  'MA',
+  'RI',
+  'CT',
+  'NY',
+  'NJ',
+  'DE',
+  'MD',
+  'VA',
+  'NC',
+  'SC',
+  'GA',
+  'FL',
+  'CA',
+  'OR',
+  'WA',
+  'TX',
+  'LA',
+]);
 
 const PROJECT_WORD: Record<FuelKind, string> = {
   solar: 'Solar',
@@ -280,4 +300,5 @@ export function generateQueue(seed: string, fiberNodes: readonly FiberNode[]): Q
 }
 
 /** Candidate identifiers live for a week: they are minted per weekly snapshot. */
-export const candidateId = (seed: string, queueId: string, snapshotDate: string): string => `cand_${hexId(20, seed, 'cand', queueId, snapshotDate)}`;
+export const candidateId = (seed: string, queueId: string, snapshotDate: string): string =>
+  `cand_${hexId(20, seed, 'cand', queueId, snapshotDate)}`;

@@ -53,7 +53,9 @@ export interface ReceiptRecord {
 
 export function generateReceipts(seed: string): ReceiptRecord[] {
   const rng = new Rng(`${seed}|receipts`);
-  const markets = METROS.filter((m) => m.country === 'US' && ['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE'].includes(m.iso)).slice(0, 20);
+  const markets = METROS.filter(
+    (m) => m.country === 'US' && ['PJM', 'ERCOT', 'MISO', 'CAISO', 'SPP', 'NYISO', 'ISO-NE'].includes(m.iso),
+  ).slice(0, 20);
   const out: ReceiptRecord[] = [];
   const lastVerdict = new Map<string, string>();
   const base = Date.UTC(2026, 5, 1);
@@ -63,7 +65,14 @@ export function generateReceipts(seed: string): ReceiptRecord[] {
     const evaluated = base + i * 11 * 86_400_000 + rng.int(0, 86_399) * 1000;
     const published = evaluated + rng.int(1, 5) * 86_400_000;
     const minMw = rng.pick([50, 100, 200]);
-    const calls: Array<{ method: string; url: string; body: unknown; executed: boolean; status: number | null; payload: string }> = [
+    const calls: Array<{
+      method: string;
+      url: string;
+      body: unknown;
+      executed: boolean;
+      status: number | null;
+      payload: string;
+    }> = [
       {
         method: 'GET',
         url: `https://dchub.cloud/api/v1/interconnection-queue/refined?iso=${m.iso}&min_mw=${minMw}&limit=5`,
@@ -85,7 +94,11 @@ export function generateReceipts(seed: string): ReceiptRecord[] {
         body: null,
         executed: true,
         status: rng.chance(0.15) ? 503 : 200,
-        payload: JSON.stringify({ success: true, overall_score: rng.int(55, 90), location: { lat: m.lat, lon: m.lon, state: m.state } }),
+        payload: JSON.stringify({
+          success: true,
+          overall_score: rng.int(55, 90),
+          location: { lat: m.lat, lon: m.lon, state: m.state },
+        }),
       },
       {
         method: 'GET',
@@ -93,7 +106,11 @@ export function generateReceipts(seed: string): ReceiptRecord[] {
         body: null,
         executed: true,
         status: 200,
-        payload: JSON.stringify({ market_slug: m.slug, verdict: rng.pick(['BUILD', 'CAUTION', 'AVOID']), composite_score: rng.int(30, 90) }),
+        payload: JSON.stringify({
+          market_slug: m.slug,
+          verdict: rng.pick(['BUILD', 'CAUTION', 'AVOID']),
+          composite_score: rng.int(30, 90),
+        }),
       },
     ];
     if (rng.chance(0.5)) {

@@ -10,7 +10,23 @@ export function detectCategory(ua: string): (typeof ONBOARD_TYPES)[number] | und
   const u = ua.toLowerCase();
   const has = (words: string[]) => words.some((w) => u.includes(w));
   if (has(['claude', 'cursor', 'cline', 'continue', 'windsurf', 'modelcontextprotocol', 'mcp'])) return 'mcp';
-  if (has(['airbyte', 'fivetran', 'stitch', 'meltano', 'singer', 'zapier', 'n8n', 'make.com', 'workato', 'tray.io', 'census', 'hightouch'])) return 'connector';
+  if (
+    has([
+      'airbyte',
+      'fivetran',
+      'stitch',
+      'meltano',
+      'singer',
+      'zapier',
+      'n8n',
+      'make.com',
+      'workato',
+      'tray.io',
+      'census',
+      'hightouch',
+    ])
+  )
+    return 'connector';
   if (
     has([
       'python-requests',
@@ -32,7 +48,22 @@ export function detectCategory(ua: string): (typeof ONBOARD_TYPES)[number] | und
   )
     return 'rest';
   if (
-    has(['poe', 'you.com', 'youchat', 'perplexity', 'chatgpt', 'openai', 'gpt', 'gemini', 'bard', 'cohere', 'openrouter', 'huggingface', 'deepseek', 'mistral'])
+    has([
+      'poe',
+      'you.com',
+      'youchat',
+      'perplexity',
+      'chatgpt',
+      'openai',
+      'gpt',
+      'gemini',
+      'bard',
+      'cohere',
+      'openrouter',
+      'huggingface',
+      'deepseek',
+      'mistral',
+    ])
   )
     return 'browse';
   return undefined;
@@ -57,7 +88,12 @@ export function onboarding(origin: string, category: (typeof ONBOARD_TYPES)[numb
       market_intel: `${origin}/api/v1/markets`,
       news: `${origin}/api/news?limit=10`,
     },
-    docs: { agent_guide: `${origin}/llms.txt`, openapi: `${origin}/openapi.json`, mcp: `${origin}/mcp`, auth: `${origin}/auth.md` },
+    docs: {
+      agent_guide: `${origin}/llms.txt`,
+      openapi: `${origin}/openapi.json`,
+      mcp: `${origin}/mcp`,
+      auth: `${origin}/auth.md`,
+    },
     cite_as: 'Source: dchub.cloud',
     note: SYNTHETIC_NOTICE,
   };
@@ -68,8 +104,16 @@ export function onboarding(origin: string, category: (typeof ONBOARD_TYPES)[numb
         what: 'Connect an MCP client to the streamable-HTTP server and call its tools.',
         method: 'Add the server URL to your MCP client configuration; send X-API-Key for keyed tools.',
         mcp_config: { mcpServers: { dchub: { url: `${origin}/mcp` } } },
-        one_click_setup: Object.fromEntries(['claude-desktop', 'cursor', 'cline', 'continue'].map((k) => [k, `${BASE}/connect/${k}`])),
-        example_tools: ['search_facilities', 'get_market_intel', 'get_interconnection_queue', 'analyze_site', 'get_news'],
+        one_click_setup: Object.fromEntries(
+          ['claude-desktop', 'cursor', 'cline', 'continue'].map((k) => [k, `${BASE}/connect/${k}`]),
+        ),
+        example_tools: [
+          'search_facilities',
+          'get_market_intel',
+          'get_interconnection_queue',
+          'analyze_site',
+          'get_news',
+        ],
       };
     case 'connector':
       return {
@@ -102,7 +146,8 @@ export function onboarding(origin: string, category: (typeof ONBOARD_TYPES)[numb
   }
 }
 
-export const receiptsOf = (ctx: SandboxContext): ReceiptRecord[] => ctx.data.lazy('receipts', () => generateReceipts(ctx.seed));
+export const receiptsOf = (ctx: SandboxContext): ReceiptRecord[] =>
+  ctx.data.lazy('receipts', () => generateReceipts(ctx.seed));
 export const publicReceipt = ({ publishedMs: _p, ...r }: ReceiptRecord) => r;
 
 /** The published runs as of `now`, with counts and the harness protocol. */
@@ -113,7 +158,11 @@ export function receiptListAnswer(ctx: SandboxContext, now: number) {
   return {
     ok: true,
     as_of: new Date(Math.floor(now / 1000) * 1000).toISOString(),
-    counts: { by_platform: byPlatform, distinct_models: new Set(published.map((x) => x.model_id)).size, published_runs: published.length },
+    counts: {
+      by_platform: byPlatform,
+      distinct_models: new Set(published.map((x) => x.model_id)).size,
+      published_runs: published.length,
+    },
     limitations: [
       'Only runs explicitly published by the operator appear.',
       'Response excerpts are truncated by the harness at protocol.truncation_length characters; response_sha256 is the SHA-256 of the excerpt.',

@@ -30,10 +30,16 @@ export function aiCapacityMarkets(ctx: SandboxContext, day: number, horizon: num
     const arrivingMw = sum(arriving.map((f) => f.power_mw));
     const big = (f: Facility) => f.power_mw >= AI_READY_MIN_MW;
     const deployable = round(installed * vacancy + arrivingMw, 1);
-    const aiReady = round(sum(active.filter(big).map((f) => f.power_mw)) * vacancy + sum(arriving.filter(big).map((f) => f.power_mw)), 1);
+    const aiReady = round(
+      sum(active.filter(big).map((f) => f.power_mw)) * vacancy + sum(arriving.filter(big).map((f) => f.power_mw)),
+      1,
+    );
     const hyperscale = [...active, ...arriving].some((f) => f.power_mw > 50);
     const score = round(
-      Math.min(150, active.length * 2.5) + Math.min(100, operators.size * 8) + 0.3 * Math.min(500, (installed + arrivingMw) * 0.15) + (hyperscale ? 50 : 0),
+      Math.min(150, active.length * 2.5) +
+        Math.min(100, operators.size * 8) +
+        0.3 * Math.min(500, (installed + arrivingMw) * 0.15) +
+        (hyperscale ? 50 : 0),
       1,
     );
     rows.push({
@@ -43,7 +49,10 @@ export function aiCapacityMarkets(ctx: SandboxContext, day: number, horizon: num
       city: m.name,
       state: m.state || null,
       country: m.country,
-      deployable_mw: { value: deployable, note: `Vacant share of installed capacity plus pipeline energising within ${horizon} days` },
+      deployable_mw: {
+        value: deployable,
+        note: `Vacant share of installed capacity plus pipeline energising within ${horizon} days`,
+      },
       ai_ready_mw: {
         value: aiReady,
         basis: 'proxy',
@@ -86,7 +95,14 @@ export function teaseAiRow(r: AiCapacityMarketT): AiCapacityMarketT {
   };
 }
 
-export const AI_LOCKED_FIELDS = ['ai_ready_mw', 'deployable_mw', 'pipeline_mw', 'pipeline_total_mw', 'score', 'total_installed_mw'];
+export const AI_LOCKED_FIELDS = [
+  'ai_ready_mw',
+  'deployable_mw',
+  'pipeline_mw',
+  'pipeline_total_mw',
+  'score',
+  'total_installed_mw',
+];
 
 /** The AI capacity index of a scoring day; `gated` callers get banded values and §5.3 markers. */
 export function aiCapacityAnswer(ctx: SandboxContext, day: number, horizon: number, limit: number, gated: boolean) {
@@ -102,7 +118,13 @@ export function aiCapacityAnswer(ctx: SandboxContext, day: number, horizon: numb
     markets: gated ? shown.map(teaseAiRow) : shown,
     data_sources: ['discovered_facilities', 'DCPI v2', 'pipeline (planned)'],
     next_refresh: 'daily 06:00 UTC (sandbox recompute)',
-    ...(gated ? { ...gatedMarkers(all.length, shown.length, 'IDENTIFIED'), _locked_fields: AI_LOCKED_FIELDS, upgrade_url: SIGNUP_URL } : {}),
+    ...(gated
+      ? {
+          ...gatedMarkers(all.length, shown.length, 'IDENTIFIED'),
+          _locked_fields: AI_LOCKED_FIELDS,
+          upgrade_url: SIGNUP_URL,
+        }
+      : {}),
     ...attribution(),
   };
 }

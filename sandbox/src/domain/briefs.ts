@@ -1,7 +1,15 @@
 import { BRIEF_CSV_COLUMNS, briefMarketsInScope, isBriefPro, type MarketBriefT } from '@dchub/core';
 import { DAY_MS } from '../clock.js';
 import type { SandboxContext } from '../context.js';
-import { dcpiExtras, etaDate, facilitiesByMarket, marketDeals, marketRisk, METRO_BY_SLUG, outlookNarrative } from '../data/market-extras.js';
+import {
+  dcpiExtras,
+  etaDate,
+  facilitiesByMarket,
+  marketDeals,
+  marketRisk,
+  METRO_BY_SLUG,
+  outlookNarrative,
+} from '../data/market-extras.js';
 import { RECOMPUTE_HOUR_UTC, scoringDay, type DcpiScore } from '../data/markets.js';
 import { METROS } from '../data/metros.js';
 import { csvField } from '../http.js';
@@ -48,7 +56,8 @@ export function briefRows(ctx: SandboxContext, slugs: readonly string[], nowMs: 
   return slugs.map((slug) => {
     const score = bySlug.get(slug)!;
     // Youngest source behind the brief: a feed refresh within the few hours after the recompute.
-    const live = day * DAY_MS + RECOMPUTE_HOUR_UTC * 3_600_000 + Math.floor(unit(ctx.seed, 'live', slug, day) * 4 * 3_600_000);
+    const live =
+      day * DAY_MS + RECOMPUTE_HOUR_UTC * 3_600_000 + Math.floor(unit(ctx.seed, 'live', slug, day) * 4 * 3_600_000);
     return { score, live_as_of: new Date(Math.min(live, nowMs)).toISOString().replace(/\.\d{3}Z$/, '+00:00') };
   });
 }
@@ -158,9 +167,18 @@ export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pr
       .filter((f) => f.status !== 'operational')
       .sort((a, b) => b.power_mw - a.power_mw || a.id - b.id)
       .slice(0, 12)
-      .map((f) => ({ operator: f.operator, facility: f.name, power_mw: f.power_mw, status: f.status, eta: etaDate(ctx.seed, f, day) })),
+      .map((f) => ({
+        operator: f.operator,
+        facility: f.name,
+        power_mw: f.power_mw,
+        status: f.status,
+        eta: etaDate(ctx.seed, f, day),
+      })),
     operators: [...ops.values()]
-      .sort((a, b) => b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator))
+      .sort(
+        (a, b) =>
+          b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator),
+      )
       .slice(0, 5),
     ma: deals.ma,
     comps: { powered_shell: deals.powered_shell, land: deals.land },
@@ -173,13 +191,24 @@ export function parseSince(text: string): number | null {
   const t = text.trim();
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(t);
   if (!m) return null;
-  const zone = m[3] ? (m[3].toUpperCase() === 'Z' ? 'Z' : m[3].includes(':') ? m[3] : `${m[3].slice(0, 3)}:${m[3].slice(3)}`) : 'Z';
+  const zone = m[3]
+    ? m[3].toUpperCase() === 'Z'
+      ? 'Z'
+      : m[3].includes(':')
+        ? m[3]
+        : `${m[3].slice(0, 3)}:${m[3].slice(3)}`
+    : 'Z';
   const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${zone}`);
   return Number.isNaN(ms) ? null : ms;
 }
 
 /** The slugs whose DCPI `computed_at` is later than `sinceMs` (all of them when null). */
-export function changedSince(ctx: SandboxContext, slugs: readonly string[], sinceMs: number | null, nowMs: number): string[] {
+export function changedSince(
+  ctx: SandboxContext,
+  slugs: readonly string[],
+  sinceMs: number | null,
+  nowMs: number,
+): string[] {
   if (sinceMs === null) return [...slugs];
   const bySlug = new Map(ctx.data.dcpi(scoringDay(nowMs)).map((s) => [s.market_slug, s]));
   return slugs.filter((slug) => Date.parse(bySlug.get(slug)!.computed_at) > sinceMs);

@@ -1,7 +1,14 @@
 import { DCPI_CITATION } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { dcpiExtras, dcpiReasoning, recomputeIso, type ResolvedMarket } from '../data/market-extras.js';
-import { lastChangeDay, RECOMPUTE_HOUR_UTC, scoreMarket, scoringDay, verdictOf, type DcpiScore } from '../data/markets.js';
+import {
+  lastChangeDay,
+  RECOMPUTE_HOUR_UTC,
+  scoreMarket,
+  scoringDay,
+  verdictOf,
+  type DcpiScore,
+} from '../data/markets.js';
 import type { Metro } from '../data/metros.js';
 import { SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
 import { gatedMarkers } from '../policy/gating.js';
@@ -83,13 +90,18 @@ function forecastOf(hist: DcpiScore[]) {
     trend_per_day: trend,
     projection,
     license: 'CC-BY-4.0',
-    disclaimer: 'Straight-line projection of the last 30 daily DCPI samples; not a forecast of grid events. Sandbox: synthetic data.',
+    disclaimer:
+      'Straight-line projection of the last 30 daily DCPI samples; not a forecast of grid events. Sandbox: synthetic data.',
   };
 }
 
-export const byComposite = (a: DcpiScore, b: DcpiScore) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug);
+export const byComposite = (a: DcpiScore, b: DcpiScore) =>
+  b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug);
 
-const DCPI_ORDER: Record<'excess' | 'constraint' | 'time_to_power' | 'composite', (a: DcpiScore, b: DcpiScore) => number> = {
+const DCPI_ORDER: Record<
+  'excess' | 'constraint' | 'time_to_power' | 'composite',
+  (a: DcpiScore, b: DcpiScore) => number
+> = {
   excess: (a, b) => b.excess_power_score - a.excess_power_score,
   constraint: (a, b) => b.constraint_score - a.constraint_score,
   time_to_power: (a, b) => a.time_to_power_months - b.time_to_power_months,
@@ -113,7 +125,9 @@ export function dcpiScoresAnswer(
   f: { verdict?: string; iso?: string; state?: string; limit?: number },
 ) {
   const eq = (a: string | undefined, b: string) => !a || a.toLowerCase() === b.toLowerCase();
-  let scores = ctx.data.dcpi(scoringDay(ctx.clock.nowMs())).filter((s) => (!f.verdict || s.verdict === f.verdict) && eq(f.iso, s.iso) && eq(f.state, s.state));
+  let scores = ctx.data
+    .dcpi(scoringDay(ctx.clock.nowMs()))
+    .filter((s) => (!f.verdict || s.verdict === f.verdict) && eq(f.iso, s.iso) && eq(f.state, s.state));
   scores = [...scores].sort((a, b) => DCPI_ORDER[sortKey](a, b) || a.market_slug.localeCompare(b.market_slug));
   const total = scores.length;
   const full = atLeast(tier, 'developer');

@@ -10,7 +10,8 @@ export const GRID_PROVENANCE = {
   default_v: 'published',
   fallback_url: 'https://dchub.cloud/grid',
   license: 'CC-BY-4.0',
-  method: 'total_queue_gw sums generation requests of the sandbox queue snapshot per ISO; corridors and narratives are dated editorial baselines (synthetic)',
+  method:
+    'total_queue_gw sums generation requests of the sandbox queue snapshot per ISO; corridors and narratives are dated editorial baselines (synthetic)',
   provenance_revision: '1.1',
   provenance_version: 1,
   source: 'US ISO interconnection queues and DC Hub grid research (sandbox: synthetic)',

@@ -17,7 +17,8 @@ import { PRICING_URL, gatedMarkers } from '../policy/gating.js';
 import type { Tier } from '../policy/tiers.js';
 
 /** Lower-cased search text of every facility, in inventory order (kept per data set). */
-export const facilityTexts = (ctx: SandboxContext): string[] => ctx.data.lazy('facility-texts', () => ctx.data.infra.facilities.map(facilityText));
+export const facilityTexts = (ctx: SandboxContext): string[] =>
+  ctx.data.lazy('facility-texts', () => ctx.data.infra.facilities.map(facilityText));
 
 /** Facilities matching the search filters, largest first. */
 export function findFacilities(
@@ -35,7 +36,13 @@ export function findFacilities(
     if (f.country && fac.country !== f.country) return;
     if (state && fac.state !== state) return;
     if (status && fac.status !== status) return;
-    if (market && fac.market !== market && marketLabel(fac.market)?.toLowerCase() !== market && fac.market !== market.replace(/\s+/g, '-')) return;
+    if (
+      market &&
+      fac.market !== market &&
+      marketLabel(fac.market)?.toLowerCase() !== market &&
+      fac.market !== market.replace(/\s+/g, '-')
+    )
+      return;
     if (cname) {
       const code = fac.country.toLowerCase();
       const name = (countryName(fac.country) ?? '').toLowerCase();
@@ -63,10 +70,16 @@ export function facilityById(ctx: SandboxContext, id: number): Facility | undefi
 }
 
 /** The answer of GET /api/v1/facilities: keyless callers get 5 rows with basic fields and §5.3 markers. */
-export function facilitySearchAnswer(ctx: SandboxContext, tier: Tier, query: { q?: string; country?: string; market?: string; limit?: number }) {
+export function facilitySearchAnswer(
+  ctx: SandboxContext,
+  tier: Tier,
+  query: { q?: string; country?: string; market?: string; limit?: number },
+) {
   const matches = findFacilities(ctx, query);
   const keyless = tier === 'anonymous';
-  const limit = keyless ? Math.min(query.limit ?? FACILITIES_KEYLESS_ROWS, FACILITIES_KEYLESS_ROWS) : (query.limit ?? FACILITIES_DEFAULT_LIMIT);
+  const limit = keyless
+    ? Math.min(query.limit ?? FACILITIES_KEYLESS_ROWS, FACILITIES_KEYLESS_ROWS)
+    : (query.limit ?? FACILITIES_DEFAULT_LIMIT);
   const rows = matches.slice(0, limit);
   const base = {
     success: true,
@@ -76,7 +89,10 @@ export function facilitySearchAnswer(ctx: SandboxContext, tier: Tier, query: { q
     tier,
     provenance: {
       ...FACILITY_PROVENANCE,
-      verification_counts: { verified: rows.filter((x) => x.status === 'operational').length, tracked: rows.filter((x) => x.status !== 'operational').length },
+      verification_counts: {
+        verified: rows.filter((x) => x.status === 'operational').length,
+        tracked: rows.filter((x) => x.status !== 'operational').length,
+      },
     },
     ...attribution(),
   };
@@ -90,7 +106,12 @@ export function facilitySearchAnswer(ctx: SandboxContext, tier: Tier, query: { q
       ...gatedMarkers(matches.length, rows.length),
     };
   }
-  return { ...base, data: rows.map((x) => facilityFull(ctx.seed, x)), full_results_available: true, note: SYNTHETIC_NOTICE };
+  return {
+    ...base,
+    data: rows.map((x) => facilityFull(ctx.seed, x)),
+    full_results_available: true,
+    note: SYNTHETIC_NOTICE,
+  };
 }
 
 /** The full record of one facility (GET /api/v1/facilities/detail/{id}). */

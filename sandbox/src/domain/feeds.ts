@@ -56,7 +56,10 @@ export function newsAnswer(
   if (q || (cat && cat !== 'all') || src) {
     articles = articles.filter(
       (a) =>
-        (!q || a.title.toLowerCase().includes(q) || a.summary.toLowerCase().includes(q) || a.source.toLowerCase().includes(q)) &&
+        (!q ||
+          a.title.toLowerCase().includes(q) ||
+          a.summary.toLowerCase().includes(q) ||
+          a.source.toLowerCase().includes(q)) &&
         (!cat || cat === 'all' || a.category.toLowerCase().includes(cat)) &&
         (!src || a.source.toLowerCase().includes(src)),
     );
@@ -119,7 +122,12 @@ export function dealsAnswer(
     stats_by_type: byType,
     stats_by_year: byYear,
     deal_types: DEAL_TYPE_LABELS,
-    filters_applied: { deal_type: f.deal_type ?? null, year: f.year ?? null, buyer: f.buyer ?? null, seller: f.seller ?? null },
+    filters_applied: {
+      deal_type: f.deal_type ?? null,
+      year: f.year ?? null,
+      buyer: f.buyer ?? null,
+      seller: f.seller ?? null,
+    },
     data_source: 'synthetic',
     ...attribution(),
   };
@@ -139,7 +147,10 @@ export function pipelineAnswer(
   const matching = allPipeline(ctx).filter(
     (p) =>
       (status === 'all' || p.status === status) &&
-      (!market || p.market.toLowerCase() === market || p.market_slug === market || p.market_slug === market.replace(/\s+/g, '-')) &&
+      (!market ||
+        p.market.toLowerCase() === market ||
+        p.market_slug === market ||
+        p.market_slug === market.replace(/\s+/g, '-')) &&
       (!company || p.company.toLowerCase().includes(company)) &&
       (!more.keep || more.keep(p)),
   );

@@ -124,7 +124,15 @@ export function marketDetailAnswer(ctx: SandboxContext, m: Metro, discoveredSinc
     .filter((x) => !discoveredSince || x.at >= discoveredSince)
     .sort((a, b) => b.at.localeCompare(a.at) || a.f.id - b.f.id)
     .slice(0, 5)
-    .map(({ f, at }) => ({ id: f.id, name: f.name, provider: f.operator, city: f.city, power_mw: f.power_mw, status: f.status, discovered_at: at }));
+    .map(({ f, at }) => ({
+      id: f.id,
+      name: f.name,
+      provider: f.operator,
+      city: f.city,
+      power_mw: f.power_mw,
+      status: f.status,
+      discovered_at: at,
+    }));
   return {
     success: true,
     market: {
@@ -136,7 +144,12 @@ export function marketDetailAnswer(ctx: SandboxContext, m: Metro, discoveredSinc
       country: m.country,
       iso: m.iso,
     },
-    stats: { facility_count: s.fs.length, total_power_mw: s.total, avg_power_mw: s.avg, provider_count: s.providers.length },
+    stats: {
+      facility_count: s.fs.length,
+      total_power_mw: s.total,
+      avg_power_mw: s.avg,
+      provider_count: s.providers.length,
+    },
     top_providers: s.providers.slice(0, 10),
     by_status: byStatus,
     recent_facilities: recent,
@@ -164,5 +177,11 @@ export function marketCompareAnswer(ctx: SandboxContext, metros: readonly Metro[
       top_providers: s.providers.slice(0, 5).map((p) => p.name),
     };
   });
-  return { success: true, comparison, generated_at: legacyTime(ctx.clock.nowMs()), _source: SOURCE, note: SYNTHETIC_NOTICE };
+  return {
+    success: true,
+    comparison,
+    generated_at: legacyTime(ctx.clock.nowMs()),
+    _source: SOURCE,
+    note: SYNTHETIC_NOTICE,
+  };
 }

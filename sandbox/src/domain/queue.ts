@@ -7,7 +7,12 @@ import { gatedMarkers } from '../policy/gating.js';
 /** Rows of the keyless preview. */
 export const PREVIEW_ROWS = 3;
 /** Predicates the keyless preview does not apply (it shows the first rows of the broader set). */
-export const PREVIEW_IGNORED = ['limit', 'max_fiber_km', 'max_ttp_months', 'min_mw'] as const satisfies readonly QueuePredicate[];
+export const PREVIEW_IGNORED = [
+  'limit',
+  'max_fiber_km',
+  'max_ttp_months',
+  'min_mw',
+] as const satisfies readonly QueuePredicate[];
 
 export const QUEUE_NOTE =
   'Server-side set-reduction over the interconnection queues of seven US grid operators (~5,300 projects). ' +
@@ -40,7 +45,12 @@ export function snapshotDate(nowMs: number): string {
   return dayIso(day - weekday);
 }
 
-export function selectQueueSurvivors(queue: readonly QueueProject[], f: QueueFiltersT, seed: string, nowMs: number): QueueResultT {
+export function selectQueueSurvivors(
+  queue: readonly QueueProject[],
+  f: QueueFiltersT,
+  seed: string,
+  nowMs: number,
+): QueueResultT {
   const isos = f.iso ? new Set<string>(f.iso) : null;
   const scope: string[] = f.iso ?? [...QUEUE_ISOS];
   const cut = f.max_ttp_months;
@@ -131,7 +141,8 @@ export function selectQueueSurvivors(queue: readonly QueueProject[], f: QueueFil
     ...attribution(),
     provenance: {
       provenance_version: 1,
-      source: 'US ISO public interconnection queues (PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE) — sandbox synthetic rows',
+      source:
+        'US ISO public interconnection queues (PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE) — sandbox synthetic rows',
       method: 'Rows generated from DCHUB_SEED in the published queue schema; per-record v=published',
       default_v: 'inferred',
       license: 'CC-BY-4.0',
@@ -160,8 +171,15 @@ export function selectQueueSurvivors(queue: readonly QueueProject[], f: QueueFil
   return body;
 }
 
-/** The keyless preview (spec §5.3): 3 rows, paid numerics withheld, coordinates rounded, some predicates not applied. */
-export function previewQueueSurvivors(queue: readonly QueueProject[], f: QueueFiltersT, seed: string, nowMs: number): QueueResultT {
+/**
+ * The keyless preview (spec §5.3): 3 rows, paid numerics withheld, coordinates rounded, some predicates not applied.
+ */
+export function previewQueueSurvivors(
+  queue: readonly QueueProject[],
+  f: QueueFiltersT,
+  seed: string,
+  nowMs: number,
+): QueueResultT {
   const notApplied = PREVIEW_IGNORED.filter((k) => k === 'limit' || f[k] !== undefined);
   const unapplied = Object.fromEntries(PREVIEW_IGNORED.map((k) => [k, undefined]));
   const full = selectQueueSurvivors(queue, { ...f, ...unapplied, limit: PREVIEW_ROWS }, seed, nowMs);

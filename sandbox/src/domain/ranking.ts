@@ -26,7 +26,9 @@ export interface Baseline {
  */
 export function viableSiteBaseline(data: Dataset): Baseline {
   return data.lazy('ranking:viable-site-baseline', () => {
-    const geo = data.queue.filter((p) => p.lat !== null && p.lng !== null && !/withdraw|cancel|suspend|operation/i.test(p.queue_status));
+    const geo = data.queue.filter(
+      (p) => p.lat !== null && p.lng !== null && !/withdraw|cancel|suspend|operation/i.test(p.queue_status),
+    );
     const step = Math.max(1, Math.floor(geo.length / BASELINE_SAMPLE));
     const cols = new Map<string, number[]>();
     const push = (k: string, v: number | null | undefined) => {
@@ -42,7 +44,13 @@ export function viableSiteBaseline(data: Dataset): Baseline {
       push('overall_score', s.overall_score);
       for (const [k, v] of Object.entries(s.scores ?? {})) push(k, v);
       push('connectivity_score', s.fiber?.connectivity_score);
-      for (const k of ['facilities_100km', 'substations_50km', 'gas_pipelines_50km', 'power_plants_80km', 'generation_capacity_mw'] as const) {
+      for (const k of [
+        'facilities_100km',
+        'substations_50km',
+        'gas_pipelines_50km',
+        'power_plants_80km',
+        'generation_capacity_mw',
+      ] as const) {
         push(k, s.nearby?.[k]);
       }
       push('capacity_mw', p.capacity_mw);
@@ -86,7 +94,8 @@ const numeric = (v: unknown): number | undefined => {
 };
 
 /** A candidate's own field (never one inherited from Object.prototype, such as `constructor`). */
-const ownField = (c: Record<string, unknown>, field: string): unknown => (Object.hasOwn(c, field) ? c[field] : undefined);
+const ownField = (c: Record<string, unknown>, field: string): unknown =>
+  Object.hasOwn(c, field) ? c[field] : undefined;
 
 /** Objectives and constraints a request may name, and the work bound: candidates × (objectives + constraints). */
 export { RANK_MAX_CONSTRAINTS, RANK_MAX_OBJECTIVES };
@@ -103,9 +112,15 @@ export function rankingCostBound(json: unknown): { param: string; message: strin
   const objectives = count(b.objectives);
   const constraints = count(b.constraints);
   if (objectives > RANK_MAX_OBJECTIVES)
-    return { param: 'objectives', message: `has ${objectives} fields; at most ${RANK_MAX_OBJECTIVES} are accepted (the limit)` };
+    return {
+      param: 'objectives',
+      message: `has ${objectives} fields; at most ${RANK_MAX_OBJECTIVES} are accepted (the limit)`,
+    };
   if (constraints > RANK_MAX_CONSTRAINTS)
-    return { param: 'constraints', message: `has ${constraints} fields; at most ${RANK_MAX_CONSTRAINTS} are accepted (the limit)` };
+    return {
+      param: 'constraints',
+      message: `has ${constraints} fields; at most ${RANK_MAX_CONSTRAINTS} are accepted (the limit)`,
+    };
   const candidates = Array.isArray(b.candidates) ? b.candidates.length : 0;
   const work = candidates * (objectives + constraints);
   if (work > RANK_MAX_WORK) {
@@ -132,7 +147,9 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
   // Constraints: hard filters, fail-closed on a missing or non-numeric field.
   const constraint_coverage: Record<string, string> = {};
   for (const [field] of constraintEntries) {
-    constraint_coverage[field] = req.candidates.some((c) => numeric(ownField(c, field)) !== undefined) ? 'validated' : 'unavailable';
+    constraint_coverage[field] = req.candidates.some((c) => numeric(ownField(c, field)) !== undefined)
+      ? 'validated'
+      : 'unavailable';
   }
   const survivors = req.candidates.filter((c) =>
     constraintEntries.every(([field, { min, max }]) => {
@@ -152,7 +169,11 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
     const direction = w > 0 ? 'maximize' : 'minimize';
     const values = survivors.map((c) => numeric(ownField(c, field))).filter((v): v is number => v !== undefined);
     if (!values.length) {
-      objective_status.push({ objective: field, status: 'unavailable', reason: 'no surviving candidate carries a numeric value for this field' });
+      objective_status.push({
+        objective: field,
+        status: 'unavailable',
+        reason: 'no surviving candidate carries a numeric value for this field',
+      });
       normalization_basis[field] = { direction, min: null, max: null };
       continue;
     }
@@ -205,7 +226,10 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
       den += Math.abs(w);
     }
     const objective_score = den > 0 ? round(num / den, 1) : null;
-    return { index, row: { ...c, objective_score, ...(missing.length ? { missing_objectives: missing } : {}), normalized } };
+    return {
+      index,
+      row: { ...c, objective_score, ...(missing.length ? { missing_objectives: missing } : {}), normalized },
+    };
   });
   // Best first; candidates carrying no objective last; ties keep input order.
   scored.sort((a, b) => {
@@ -237,12 +261,17 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
     const ageHours = round((nowMs - computedAt) / HOUR_MS, 1);
     const caveats: string[] = [];
     if (ageHours > BASELINE_STALE_HOURS) {
-      caveats.push(`baseline is stale: computed ${ageHours} h ago (more than ${BASELINE_STALE_HOURS} h); percentiles may lag the population`);
+      caveats.push(
+        `baseline is stale: computed ${ageHours} h ago (more than ${BASELINE_STALE_HOURS} h); percentiles may lag the population`,
+      );
     }
     if (req.candidates.length < SMALL_BATCH) {
-      caveats.push(`only ${req.candidates.length} candidates (fewer than ${SMALL_BATCH}): percentile ranks are coarse at this batch size`);
+      caveats.push(
+        `only ${req.candidates.length} candidates (fewer than ${SMALL_BATCH}): percentile ranks are coarse at this batch size`,
+      );
     }
-    if (fellBack.length) caveats.push(`no population baseline for ${fellBack.join(', ')}: scored relative to this batch instead`);
+    if (fellBack.length)
+      caveats.push(`no population baseline for ${fellBack.join(', ')}: scored relative to this batch instead`);
     const sizes = [...baseline.metrics.values()].map((c) => c.length);
     out.baseline = {
       age_hours: ageHours,

@@ -59,7 +59,12 @@ const RISK_BY_STATE: Record<string, number> = {
   OK: 58,
 };
 
-const countWithin = <P extends { lat: number; lon: number }>(points: readonly P[], lat: number, lon: number, sqDeg: number): P[] => {
+const countWithin = <P extends { lat: number; lon: number }>(
+  points: readonly P[],
+  lat: number,
+  lon: number,
+  sqDeg: number,
+): P[] => {
   const out: P[] = [];
   for (const p of points) {
     const dlat = p.lat - lat;
@@ -86,10 +91,14 @@ export function stateAt(lat: number, lon: number): string {
   return best;
 }
 
-const interpretation = (s: number) => (s >= 80 ? 'Excellent site' : s >= 70 ? 'Good site' : s >= 60 ? 'Viable site' : 'Challenging site');
+const interpretation = (s: number) =>
+  s >= 80 ? 'Excellent site' : s >= 70 ? 'Good site' : s >= 60 ? 'Viable site' : 'Challenging site';
 
 /** Site scoring with the published weights (reference notes §2.15) over the synthetic infrastructure. */
-export function scoreSiteAt(data: Dataset, q: { lat: number; lon: number; state?: string; capacity_mw?: number }): SiteScoreT {
+export function scoreSiteAt(
+  data: Dataset,
+  q: { lat: number; lon: number; state?: string; capacity_mw?: number },
+): SiteScoreT {
   const { lat, lon } = q;
   const infra = data.infra;
   const state = (q.state ?? stateAt(lat, lon)).toUpperCase();
@@ -103,7 +112,9 @@ export function scoreSiteAt(data: Dataset, q: { lat: number; lon: number; state?
   const gasScore = gas >= 20 ? 95 : gas >= 10 ? 85 : gas >= 3 ? 70 : gas >= 1 ? 55 : 30;
   const fiberScore = Math.min(
     100,
-    (FIBER_BY_STATE[state] ?? 55) + (carriersInState >= 5 ? 10 : carriersInState >= 2 ? 5 : 0) + (facilities.length >= 20 ? 5 : facilities.length >= 5 ? 3 : 0),
+    (FIBER_BY_STATE[state] ?? 55) +
+      (carriersInState >= 5 ? 10 : carriersInState >= 2 ? 5 : 0) +
+      (facilities.length >= 20 ? 5 : facilities.length >= 5 ? 3 : 0),
   );
   const market = facilities.length < 5 ? 60 : facilities.length < 20 ? 85 : facilities.length < 50 ? 75 : 60;
   const risk = RISK_BY_STATE[state] ?? 65;
@@ -122,7 +133,8 @@ export function scoreSiteAt(data: Dataset, q: { lat: number; lon: number; state?
         basis: 'parcel-based',
         connectivity_score: fiberScore,
         carrier_count: nearest.length,
-        near_net_bucket: nearest[0][1] < 5 ? 'on-net (<5 km)' : nearest[0][1] < 25 ? 'near-net (5-25 km)' : 'off-net (25-50 km)',
+        near_net_bucket:
+          nearest[0][1] < 5 ? 'on-net (<5 km)' : nearest[0][1] < 25 ? 'near-net (5-25 km)' : 'off-net (25-50 km)',
         nearest_carrier_km: round(nearest[0][1], 1),
         single_carrier_risk: nearest.length === 1,
         top_carriers: nearest.slice(0, 3).map(([carrier, km]) => ({ carrier, distance_km: round(km, 1) })),

@@ -16,7 +16,8 @@ export function platformStatsAnswer(ctx: SandboxContext) {
       providers.set(f.operator, (providers.get(f.operator) ?? 0) + 1);
       byStatus[f.status] = (byStatus[f.status] ?? 0) + 1;
     }
-    const top = (m: Map<string, number>) => Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10));
+    const top = (m: Map<string, number>) =>
+      Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10));
     const pipeline = facilities.filter((f) => f.status !== 'operational');
     // Articles and transactions are fixed synthetic totals of this seed (the feeds are served elsewhere).
     const rng = new Rng(`${ctx.seed}|platform-counts`);

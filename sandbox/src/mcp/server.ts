@@ -2,7 +2,14 @@ import type { Context, Hono } from 'hono';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, McpToolInputs, safeParseParams, type McpToolName } from '@dchub/core';
+import {
+  MCP_PATH,
+  MCP_SERVER_NAME,
+  MCP_SERVER_VERSION,
+  McpToolInputs,
+  safeParseParams,
+  type McpToolName,
+} from '@dchub/core';
 import type { SandboxContext } from '../context.js';
 import { readJsonBody } from '../body.js';
 import type { SandboxEnv } from '../http.js';
@@ -25,9 +32,11 @@ export const MCP_MAX_BODY_BYTES = 1_000_000;
  * the call, whose own check answers -32603 with a multi-line schema dump.
  */
 function badToolCall(message: unknown): string | undefined {
-  if (!message || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') return undefined;
+  if (!message || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call')
+    return undefined;
   const params = (message as { params?: unknown }).params;
-  const p = params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+  const p =
+    params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
   if (!p || typeof p.name !== 'string') return 'Invalid params: params.name must be the tool name (a string)';
   const args = p.arguments;
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
@@ -42,7 +51,8 @@ const toolText = (payload: unknown, isError = false) => ({
 });
 
 /** The key the caller sent (X-API-Key or a bearer token). */
-const callerKey = (c: Context) => (c.req.header('x-api-key') ?? /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1])?.trim();
+const callerKey = (c: Context) =>
+  (c.req.header('x-api-key') ?? /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1])?.trim();
 
 function mcpCaller(c: Context<SandboxEnv>, tier: Tier): string {
   if (tier !== 'anonymous') return `key:${callerKey(c)}`;
@@ -52,7 +62,12 @@ function mcpCaller(c: Context<SandboxEnv>, tier: Tier): string {
 }
 
 /** Keyless answers: the main list cut to the profile's preview rows, with how many were withheld. */
-function capForAnonymous(ctx: SandboxContext, tool: string, result: ToolResult, listKey: string | undefined): { result: ToolResult; tail?: string } {
+function capForAnonymous(
+  ctx: SandboxContext,
+  tool: string,
+  result: ToolResult,
+  listKey: string | undefined,
+): { result: ToolResult; tail?: string } {
   const key = listKey ? mainList(result, listKey) : undefined;
   if (!key) return { result };
   const rows = result[key] as unknown[];
@@ -94,7 +109,13 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     // parameter, before anything is counted or walled.
     const parsed = safeParseParams(McpToolInputs[tool.name], params.arguments ?? {});
     if (!parsed.success) {
-      return { rpcError: { code: -32602, message: `${parsed.param}: ${parsed.message}`, data: { param: parsed.param, tool: tool.name } } };
+      return {
+        rpcError: {
+          code: -32602,
+          message: `${parsed.param}: ${parsed.message}`,
+          data: { param: parsed.param, tool: tool.name },
+        },
+      };
     }
     const now = ctx.clock.nowMs();
 
@@ -131,7 +152,16 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         user_message: `${tool.name} is a Pro tool. The Pro plan opens it.`,
         show_to_user: true,
         upgrade_url: PRICING_URL,
-        ...(tier === 'anonymous' ? { agent_claim: { url: SIGNUP_URL, method: 'POST', body: { client_name: '<your agent name>' }, returns: 'api_key' } } : {}),
+        ...(tier === 'anonymous'
+          ? {
+              agent_claim: {
+                url: SIGNUP_URL,
+                method: 'POST',
+                body: { client_name: '<your agent name>' },
+                returns: 'api_key',
+              },
+            }
+          : {}),
       });
     }
 
@@ -169,7 +199,11 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     for (const t of TOOL_LIST) {
       server.registerTool(
         t.name,
-        { description: t.description, inputSchema: McpToolInputs[t.name], annotations: { readOnlyHint: true, openWorldHint: false } },
+        {
+          description: t.description,
+          inputSchema: McpToolInputs[t.name],
+          annotations: { readOnlyHint: true, openWorldHint: false },
+        },
         () => toolText({ error: 'unreachable' }, true) as never,
       );
     }
@@ -177,9 +211,13 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     server.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       const who = (extra.authInfo?.extra ?? {}) as { tier?: Tier; caller?: string };
       const r = await callTool(who.tier ?? 'anonymous', who.caller ?? 'ip:local', req.params);
-      // The SDK answers a thrown error's code, message and data as the JSON-RPC error (McpError would prefix the message).
+      // The SDK answers a thrown error's code, message and data as the JSON-RPC error (McpError would prefix the
+      // message).
       if ('rpcError' in r && r.rpcError)
-        throw Object.assign(new Error(r.rpcError.message), { code: r.rpcError.code, data: 'data' in r.rpcError ? r.rpcError.data : undefined });
+        throw Object.assign(new Error(r.rpcError.message), {
+          code: r.rpcError.code,
+          data: 'data' in r.rpcError ? r.rpcError.data : undefined,
+        });
       return r;
     });
     return server;
@@ -194,8 +232,13 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       }
     }
   };
-  const rpcReply = (c: Context<SandboxEnv>, status: 400 | 404 | 413 | 429, id: unknown, code: number, message: string) =>
-    c.json({ jsonrpc: '2.0', error: { code, message }, id: id ?? null }, status);
+  const rpcReply = (
+    c: Context<SandboxEnv>,
+    status: 400 | 404 | 413 | 429,
+    id: unknown,
+    code: number,
+    message: string,
+  ) => c.json({ jsonrpc: '2.0', error: { code, message }, id: id ?? null }, status);
 
   app.post(MCP_PATH, async (c) => {
     const tier = c.get('tier');
@@ -211,9 +254,18 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     const messages = Array.isArray(body) ? body : [body];
     for (const m of messages) {
       const bad = badToolCall(m);
-      if (bad) return c.json({ jsonrpc: '2.0', error: { code: -32602, message: bad }, id: (m as { id?: unknown }).id ?? null }, 400);
+      if (bad)
+        return c.json(
+          { jsonrpc: '2.0', error: { code: -32602, message: bad }, id: (m as { id?: unknown }).id ?? null },
+          400,
+        );
     }
-    const authInfo = { token: callerKey(c) ?? '', clientId: mcpCaller(c, tier), scopes: [], extra: { tier, caller: mcpCaller(c, tier) } };
+    const authInfo = {
+      token: callerKey(c) ?? '',
+      clientId: mcpCaller(c, tier),
+      scopes: [],
+      extra: { tier, caller: mcpCaller(c, tier) },
+    };
     const sessionId = c.req.header('mcp-session-id');
     const first = (Array.isArray(body) ? body[0] : body) as { id?: unknown } | undefined;
     if (sessionId) {
@@ -225,7 +277,13 @@ export function registerMcp(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     if (!isInitializeRequest(body)) return rpcReply(c, 400, first?.id, -32000, 'No session. Send initialize first.');
     if (sessions.size >= MAX_SESSIONS) {
       c.header('Retry-After', String(Math.ceil(SESSION_IDLE_MS / 1000)));
-      return rpcReply(c, 429, first?.id, -32000, `Too many open sessions (${MAX_SESSIONS}): close one with DELETE /mcp, or retry after idle sessions expire`);
+      return rpcReply(
+        c,
+        429,
+        first?.id,
+        -32000,
+        `Too many open sessions (${MAX_SESSIONS}): close one with DELETE /mcp, or retry after idle sessions expire`,
+      );
     }
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: newSessionId,

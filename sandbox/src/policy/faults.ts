@@ -13,7 +13,17 @@ import { Rng } from '../rng.js';
 export const FaultRule = z
   .object({
     path_prefix: z.string().startsWith('/'),
-    kind: z.enum(['latency', 'status', 'rate_limit', 'reset', 'truncate', 'malformed_json', 'schema_drift', 'html_gateway', 'redirect']),
+    kind: z.enum([
+      'latency',
+      'status',
+      'rate_limit',
+      'reset',
+      'truncate',
+      'malformed_json',
+      'schema_drift',
+      'html_gateway',
+      'redirect',
+    ]),
     /** Probability per matching request, 0..1 (default 1). */
     rate: z.number().min(0).max(1).default(1),
     /** Apply to at most this many requests, then retire the rule. */
@@ -34,9 +44,15 @@ export const FaultRule = z
     /** redirect: 301, 302 (default), 307 or 308. */
     redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).optional(),
   })
-  .refine((r) => r.kind !== 'redirect' || r.location !== undefined, { message: 'a redirect rule needs a location', path: ['location'] });
+  .refine((r) => r.kind !== 'redirect' || r.location !== undefined, {
+    message: 'a redirect rule needs a location',
+    path: ['location'],
+  });
 export type FaultRuleT = z.infer<typeof FaultRule>;
-export const FaultRules = z.union([z.array(FaultRule), z.object({ rules: z.array(FaultRule) }).transform((o) => o.rules)]);
+export const FaultRules = z.union([
+  z.array(FaultRule),
+  z.object({ rules: z.array(FaultRule) }).transform((o) => o.rules),
+]);
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
@@ -46,7 +62,11 @@ interface ActiveRule extends FaultRuleT {
 
 type Env = {
   incoming?: { socket?: { destroy(): void } };
-  outgoing?: { writeHead(s: number, h: Record<string, string>): void; write(b: string): void; socket?: { destroy(): void } | null };
+  outgoing?: {
+    writeHead(s: number, h: Record<string, string>): void;
+    write(b: string): void;
+    socket?: { destroy(): void } | null;
+  };
 };
 
 export class FaultInjector {
@@ -98,11 +118,17 @@ export class FaultInjector {
     for (const r of hits) {
       switch (r.kind) {
         case 'status':
-          return c.json({ error: 'injected_fault', message: `Injected ${r.status ?? 500} from the sandbox fault rules` }, r.status ?? 500);
+          return c.json(
+            { error: 'injected_fault', message: `Injected ${r.status ?? 500} from the sandbox fault rules` },
+            r.status ?? 500,
+          );
         case 'rate_limit': {
           const s = r.retry_after ?? 30;
           c.header('Retry-After', String(s));
-          return c.json({ error: 'rate_limit_exceeded', message: `Too many requests. Retry after ${s}s.`, retry_after: s }, 429);
+          return c.json(
+            { error: 'rate_limit_exceeded', message: `Too many requests. Retry after ${s}s.`, retry_after: s },
+            429,
+          );
         }
         case 'reset':
           env.incoming?.socket?.destroy();
@@ -111,7 +137,9 @@ export class FaultInjector {
           return gatewayPage(r.gateway_status ?? 502, new URL(c.req.url).host);
         case 'redirect': {
           const url = new URL(c.req.url);
-          const target = r.location!.endsWith('/') ? r.location!.replace(/\/$/, '') + url.pathname + url.search : r.location!;
+          const target = r.location!.endsWith('/')
+            ? r.location!.replace(/\/$/, '') + url.pathname + url.search
+            : r.location!;
           return new Response(null, { status: r.redirect_status ?? 302, headers: { Location: target } });
         }
       }
@@ -146,7 +174,10 @@ export class FaultInjector {
       return;
     }
     if (body.kind === 'malformed_json') {
-      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', { status, headers: plainHeaders });
+      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', {
+        status,
+        headers: plainHeaders,
+      });
       return;
     }
     if (body.kind === 'schema_drift') {
@@ -190,5 +221,8 @@ function gatewayPage(status: 502 | 524, host: string): Response {
 </body>
 </html>
 `;
-  return new Response(html, { status, headers: { 'Content-Type': 'text/html; charset=UTF-8', Server: 'cloudflare', 'CF-RAY': '8f00000000000000-IAD' } });
+  return new Response(html, {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=UTF-8', Server: 'cloudflare', 'CF-RAY': '8f00000000000000-IAD' },
+  });
 }

@@ -4,7 +4,11 @@ export const SIGNUP_URL = 'https://dchub.cloud/api/v1/keys/claim';
 export const PRICING_URL = 'https://dchub.cloud/pricing';
 
 /** Spec §5.3 markers of a gated preview. `IDENTIFIED` means any caller with a key. */
-export function gatedMarkers(total: number, shown: number, requiredTier: 'IDENTIFIED' | 'DEVELOPER' | 'PRO' = 'IDENTIFIED') {
+export function gatedMarkers(
+  total: number,
+  shown: number,
+  requiredTier: 'IDENTIFIED' | 'DEVELOPER' | 'PRO' = 'IDENTIFIED',
+) {
   return {
     _gated: true as const,
     _preview_only: true as const,

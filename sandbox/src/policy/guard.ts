@@ -6,7 +6,8 @@ import type { RouteSpec } from '../registry.js';
 import { callerId, dailyReset } from './limits.js';
 import { DAILY_REQUESTS, atLeast } from './tiers.js';
 
-export const authInstructions = (c: { req: { url: string } }) => `${new URL(c.req.url).origin}${AUTH_INSTRUCTIONS_PATH}`;
+export const authInstructions = (c: { req: { url: string } }) =>
+  `${new URL(c.req.url).origin}${AUTH_INSTRUCTIONS_PATH}`;
 
 /**
  * Per-route access: the plan a route requires under the profile (a refusal below it), then the

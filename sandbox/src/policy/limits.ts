@@ -40,7 +40,11 @@ export class DailyCounters {
 /** Seconds until the next UTC midnight, and that instant as ISO text. */
 export function dailyReset(nowMs: number): { seconds: number; iso: string; epoch: number } {
   const next = (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
-  return { seconds: Math.max(1, Math.ceil((next - nowMs) / 1000)), iso: new Date(next).toISOString(), epoch: next / 1000 };
+  return {
+    seconds: Math.max(1, Math.ceil((next - nowMs) / 1000)),
+    iso: new Date(next).toISOString(),
+    epoch: next / 1000,
+  };
 }
 
 /** Who is calling: the key when one was sent, the client address otherwise. */

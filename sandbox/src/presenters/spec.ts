@@ -1,4 +1,11 @@
-import { EnergyPrices, MarketBriefAll, MarketBriefDiff, SiteScoreQuery, TransactionList, siteScoreAliases } from '@dchub/core';
+import {
+  EnergyPrices,
+  MarketBriefAll,
+  MarketBriefDiff,
+  SiteScoreQuery,
+  TransactionList,
+  siteScoreAliases,
+} from '@dchub/core';
 import { AUTH_INSTRUCTIONS_PATH } from '../labels.js';
 import { gatedMarkers, PRICING_URL, SIGNUP_URL } from '../policy/gating.js';
 import { MCP_ANON_RESULTS } from '../policy/tiers.js';
@@ -73,11 +80,20 @@ export const specPresenters: Presenters = {
   aiCapacity: (body) => body,
   transactions: (_c, _tier, _q, compute) => ({ status: 200, body: compute(true) }),
   energyPrices: (body) => body,
-  schemas: { energyPrices: EnergyPrices, briefAll: MarketBriefAll, briefDiff: MarketBriefDiff, transactions: TransactionList },
+  schemas: {
+    energyPrices: EnergyPrices,
+    briefAll: MarketBriefAll,
+    briefDiff: MarketBriefDiff,
+    transactions: TransactionList,
+  },
   briefFails: () => false,
   failedBrief: (slug) => ({ ok: false, slug, error: 'build_failed' }),
   failedCsvLine: (slug) => slug,
-  mcpWall: (wall) => ({ content: [{ type: 'text', text: JSON.stringify(wall) }], structuredContent: wall, isError: true }),
+  mcpWall: (wall) => ({
+    content: [{ type: 'text', text: JSON.stringify(wall) }],
+    structuredContent: wall,
+    isError: true,
+  }),
   mcpPartial: (_tool, key, total) => ({
     rows: MCP_ANON_RESULTS,
     extra: {

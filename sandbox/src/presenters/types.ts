@@ -50,7 +50,10 @@ export interface QueuePresenter {
 }
 
 export interface SitePresenter {
-  /** The query the profile reads and documents (spec: `lon`, `capacity_mw`; the real service reads `lon` and `capacity` only). */
+  /**
+   * The query the profile reads and documents (spec: `lon`, `capacity_mw`; the real service reads `lon` and `capacity`
+   * only).
+   */
   query: z.ZodType<SiteScoreQueryT, Record<string, unknown>>;
   /** Aliases folded in before validation (spec: `lng`, `capacity`). */
   prepareQuery?: (q: Record<string, string>) => Record<string, unknown>;
@@ -73,7 +76,12 @@ export interface Presenters {
    * Transactions of the gated listing (/api/v1/transactions): `compute(filtered, limit)` runs the
    * domain query with (true) or without (false) the caller's filters.
    */
-  transactions(c: Ctx, tier: Tier, q: { year?: number; buyer?: string; seller?: string }, compute: (filtered: boolean, limit?: number) => Body): Shown;
+  transactions(
+    c: Ctx,
+    tier: Tier,
+    q: { year?: number; buyer?: string; seller?: string },
+    compute: (filtered: boolean, limit?: number) => Body,
+  ): Shown;
   /** Energy prices of a state. */
   energyPrices(body: Body): Body;
   /** The answer schemas this profile's shapes follow, for its /openapi.json (where they differ from the spec's). */

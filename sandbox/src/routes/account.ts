@@ -32,8 +32,12 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
         reused: existing !== undefined,
         unverified: true,
         email_captured: false,
-        usage_instructions: 'Pass this key as the X-API-Key header on requests to the REST API, or in your MCP client configuration for /mcp.',
-        free_tier_summary: { daily_calls: 10, paid_only_tools: ['analyze_site', 'compare_sites', 'get_fiber_intel', 'get_grid_intelligence'] },
+        usage_instructions:
+          'Pass this key as the X-API-Key header on requests to the REST API, or in your MCP client configuration for /mcp.',
+        free_tier_summary: {
+          daily_calls: 10,
+          paid_only_tools: ['analyze_site', 'compare_sites', 'get_fiber_intel', 'get_grid_intelligence'],
+        },
         note: 'Sandbox key: valid until the sandbox restarts.',
       });
     },

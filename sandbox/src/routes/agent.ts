@@ -52,7 +52,13 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     handler: (c) => {
       const origin = new URL(c.req.url).origin;
       return c.json({
-        agent: { name: 'DCHubBot', platform: 'DC Hub Nexus', version: '2.1', portal: `${BASE}/agent-portal`, environment: 'sandbox' },
+        agent: {
+          name: 'DCHubBot',
+          platform: 'DC Hub Nexus',
+          version: '2.1',
+          portal: `${BASE}/agent-portal`,
+          environment: 'sandbox',
+        },
         capabilities: [
           {
             name: 'facility_search',
@@ -60,14 +66,38 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
             endpoint: ENDPOINTS.agentFacilities.path,
             params: ['q', 'country', 'limit'],
           },
-          { name: 'market_intelligence', description: 'Platform totals and market statistics', endpoint: ENDPOINTS.stats.path },
-          { name: 'transaction_tracking', description: 'M&A and investment transactions', endpoint: ENDPOINTS.transactions.path },
+          {
+            name: 'market_intelligence',
+            description: 'Platform totals and market statistics',
+            endpoint: ENDPOINTS.stats.path,
+          },
+          {
+            name: 'transaction_tracking',
+            description: 'M&A and investment transactions',
+            endpoint: ENDPOINTS.transactions.path,
+          },
           { name: 'pipeline_tracking', description: 'Construction pipeline', endpoint: ENDPOINTS.pipeline.path },
-          { name: 'news_aggregation', description: 'Industry news from 40+ sources, refreshed every 5 minutes', endpoint: ENDPOINTS.newsListing.path },
-          { name: 'grid_intelligence', description: 'Fuel mix, retail prices and grid regions', endpoint: ENDPOINTS.gridIntelligence.path },
-          { name: 'agent_identity', description: 'Who am I and how many calls are left', endpoint: ENDPOINTS.agentWhoami.path },
+          {
+            name: 'news_aggregation',
+            description: 'Industry news from 40+ sources, refreshed every 5 minutes',
+            endpoint: ENDPOINTS.newsListing.path,
+          },
+          {
+            name: 'grid_intelligence',
+            description: 'Fuel mix, retail prices and grid regions',
+            endpoint: ENDPOINTS.gridIntelligence.path,
+          },
+          {
+            name: 'agent_identity',
+            description: 'Who am I and how many calls are left',
+            endpoint: ENDPOINTS.agentWhoami.path,
+          },
         ],
-        endpoints: CAPABILITY_ENDPOINTS.map(([e, auth]) => ({ method: e.method.toUpperCase(), path: e.path.replace(/:([A-Za-z_]+)/g, '{$1}'), auth })),
+        endpoints: CAPABILITY_ENDPOINTS.map(([e, auth]) => ({
+          method: e.method.toUpperCase(),
+          path: e.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+          auth,
+        })),
         auth: {
           protocol: 'api_key',
           header: 'X-API-Key',
@@ -107,7 +137,14 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const name = agentName(ctx, c, tier);
       return c.json({
         authenticated: true,
-        agent: { name, tier, api_calls_remaining: callsRemaining(ctx, c, tier), daily_limit: DAILY_REQUESTS[tier], is_claimed: true, follower_count: 0 },
+        agent: {
+          name,
+          tier,
+          api_calls_remaining: callsRemaining(ctx, c, tier),
+          daily_limit: DAILY_REQUESTS[tier],
+          is_claimed: true,
+          follower_count: 0,
+        },
         message: `Welcome, ${name}! You have access to DC Hub data (sandbox).`,
       });
     },
@@ -123,13 +160,18 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     },
     handler: (c, { query }) => {
       const tier = c.get('tier');
-      const rows = findFacilities(ctx, { q: query.q, countryName: query.country }).slice(0, query.limit ?? AGENT_FACILITIES_DEFAULT_LIMIT);
+      const rows = findFacilities(ctx, { q: query.q, countryName: query.country }).slice(
+        0,
+        query.limit ?? AGENT_FACILITIES_DEFAULT_LIMIT,
+      );
       return c.json({
         success: true,
         count: rows.length,
         facilities: rows.map((f) => facilityFull(ctx.seed, f)),
         source: AGENT_SOURCE,
-        ...(tier !== 'anonymous' ? { authenticated_as: agentName(ctx, c, tier), api_calls_remaining: callsRemaining(ctx, c, tier) } : {}),
+        ...(tier !== 'anonymous'
+          ? { authenticated_as: agentName(ctx, c, tier), api_calls_remaining: callsRemaining(ctx, c, tier) }
+          : {}),
         note: SYNTHETIC_NOTICE,
       });
     },

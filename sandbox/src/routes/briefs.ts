@@ -1,4 +1,11 @@
-import { BRIEF_CSV_COLUMNS, ErrorBody, MarketBriefCapExceeded, MarketBriefNotFound, ENDPOINTS, briefPageMax } from '@dchub/core';
+import {
+  BRIEF_CSV_COLUMNS,
+  ErrorBody,
+  MarketBriefCapExceeded,
+  MarketBriefNotFound,
+  ENDPOINTS,
+  briefPageMax,
+} from '@dchub/core';
 import type { Context } from 'hono';
 import { DAY_MS, dayIso } from '../clock.js';
 import type { SandboxContext } from '../context.js';
@@ -59,7 +66,13 @@ const checkLimit = (c: Context<SandboxEnv>, limit: number): Response | undefined
 const encoder = new TextEncoder();
 
 /** A body produced piece by piece (chunked transfer), `batch` pieces at a time. */
-function chunkedBody(prefix: string, parts: number, make: (i: number) => string, suffix: string, batch = 10): ReadableStream<Uint8Array> {
+function chunkedBody(
+  prefix: string,
+  parts: number,
+  make: (i: number) => string,
+  suffix: string,
+  batch = 10,
+): ReadableStream<Uint8Array> {
   let i = 0;
   let started = false;
   return new ReadableStream<Uint8Array>({
@@ -82,7 +95,14 @@ function chunkedBody(prefix: string, parts: number, make: (i: number) => string,
 }
 
 /** The JSON answer of /all and /diff: `head` keys in order, then `briefs`, streamed above 50 briefs. */
-function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<string, unknown>, slugs: string[], nowMs: number, mode: string) {
+function briefsAnswer(
+  c: Context<SandboxEnv>,
+  ctx: SandboxContext,
+  head: Record<string, unknown>,
+  slugs: string[],
+  nowMs: number,
+  mode: string,
+) {
   const tier = c.get('tier');
   const pro = isPro(tier);
   const rows = briefRows(ctx, slugs, nowMs);
@@ -105,7 +125,10 @@ function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, head: Record<
 const isoNow = (ms: number) => new Date(ms).toISOString();
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
-  const capResponse = { description: 'Daily cap of the bulk brief endpoints spent (Retry-After: 3600)', schema: MarketBriefCapExceeded };
+  const capResponse = {
+    description: 'Daily cap of the bulk brief endpoints spent (Retry-After: 3600)',
+    schema: MarketBriefCapExceeded,
+  };
 
   r.add({
     ...ENDPOINTS.briefsCsv,
@@ -131,7 +154,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
           ? ctx.presenters.failedCsvLine(r.score.market_slug, BRIEF_CSV_COLUMNS.length)
           : briefCsvLine(ctx, r);
       c.header('Content-Type', 'text/csv; charset=utf-8');
-      c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
+      c.header(
+        'Content-Disposition',
+        `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`,
+      );
       c.header('X-Total-Available', String(entitledSlugs(tier).length));
       const header = BRIEF_CSV_COLUMNS.join(',') + '\r\n';
       if (rows.length > BRIEF_STREAM_THRESHOLD) {
@@ -148,7 +174,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: "Market briefs of the caller's tier (anonymous/free 5, Pro 15, Enterprise all); streamed above 50",
     tags: ['Briefs'],
     responses: {
-      200: { description: 'Briefs (chunked when the page holds more than 50)', schema: ctx.presenters.schemas.briefAll },
+      200: {
+        description: 'Briefs (chunked when the page holds more than 50)',
+        schema: ctx.presenters.schemas.briefAll,
+      },
       400: { description: 'limit above the tier maximum, or bad offset', schema: ErrorBody },
       429: capResponse,
     },
@@ -186,7 +215,12 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       let sinceMs: number | null = null;
       if (query.since !== undefined) {
         sinceMs = parseSince(query.since);
-        if (sinceMs === null) return badRequest(c, 'since', `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got "${query.since}"`);
+        if (sinceMs === null)
+          return badRequest(
+            c,
+            'since',
+            `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got "${query.since}"`,
+          );
       }
       const bad = checkLimit(c, query.limit);
       if (bad) return bad;
@@ -225,7 +259,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const res = resolveMarket(raw);
       c.header('Cache-Control', BRIEF_CACHE);
       if (!res) {
-        return c.json({ ok: false, error: 'market_not_found', slug: canonSlug(raw), sample_markets: SEED_MARKETS.slice(0, 12) }, 404);
+        return c.json(
+          { ok: false, error: 'market_not_found', slug: canonSlug(raw), sample_markets: SEED_MARKETS.slice(0, 12) },
+          404,
+        );
       }
       const tier = c.get('tier');
       const now = ctx.clock.nowMs();

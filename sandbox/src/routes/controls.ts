@@ -25,7 +25,8 @@ export function registerControls(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
   app.post('/_sandbox/clock', async (c) => {
     const body = await readJson(c.req.raw);
     const move = body.ok ? ClockMove.safeParse(body.value) : undefined;
-    if (!move?.success) return c.json({ error: 'body: expected {"advance_seconds": N} or {"set": "<ISO 8601 time>"}' }, 400);
+    if (!move?.success)
+      return c.json({ error: 'body: expected {"advance_seconds": N} or {"set": "<ISO 8601 time>"}' }, 400);
     if ('advance_seconds' in move.data) ctx.clock.advance(move.data.advance_seconds);
     else ctx.clock.set(move.data.set);
     return c.json({ now: ctx.clock.now().toISOString() });
@@ -37,7 +38,9 @@ export function registerControls(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
     if (!rules?.success) {
       const issue = rules?.error.issues[0];
       return c.json(
-        { error: `faults: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'expected a JSON list of {path_prefix, kind, rate, ...}'}` },
+        {
+          error: `faults: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'expected a JSON list of {path_prefix, kind, rate, ...}'}`,
+        },
         400,
       );
     }

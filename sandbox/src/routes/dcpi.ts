@@ -54,7 +54,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     summary: 'Markets ranked by DCPI composite (JSON or CSV)',
     tags: ['DCPI'],
     responses: {
-      200: { description: 'Leaderboard (CSV with format=csv)', schema: DcpiLeaderboard, alsoContentTypes: ['text/csv'] },
+      200: {
+        description: 'Leaderboard (CSV with format=csv)',
+        schema: DcpiLeaderboard,
+        alsoContentTypes: ['text/csv'],
+      },
       400: { description: 'Bad verdict, limit or format', schema: ErrorBody },
     },
     handler: (c, { query }) => {
@@ -63,7 +67,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const rows = dcpiLeaderboardRows(ctx, day, query.verdict, query.limit ?? 25);
       c.header('Cache-Control', 'public, max-age=300, must-revalidate');
       if (format === 'csv') {
-        const lines = [DCPI_LEADERBOARD_CSV_COLUMNS.join(','), ...rows.map((row) => DCPI_LEADERBOARD_CSV_COLUMNS.map((k) => csvField(row[k])).join(','))];
+        const lines = [
+          DCPI_LEADERBOARD_CSV_COLUMNS.join(','),
+          ...rows.map((row) => DCPI_LEADERBOARD_CSV_COLUMNS.map((k) => csvField(row[k])).join(',')),
+        ];
         c.header('Content-Type', 'text/csv; charset=utf-8');
         c.header('Content-Disposition', 'attachment; filename="dcpi-leaderboard.csv"');
         return c.body(lines.join('\r\n') + '\r\n');

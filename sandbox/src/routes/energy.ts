@@ -34,7 +34,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const st = findUsState(raw);
       if (!st) {
         return c.json(
-          { success: false, error: `Unknown US state: ${JSON.stringify(raw)}. Use a two-letter code or a state name (DC included).`, param: 'state' },
+          {
+            success: false,
+            error: `Unknown US state: ${JSON.stringify(raw)}. Use a two-letter code or a state name (DC included).`,
+            param: 'state',
+          },
           404,
         );
       }
@@ -65,7 +69,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const answer = gridRegionAnswer(ctx, ctx.clock.nowMs(), id);
       if (!answer) {
         return c.json(
-          { success: false, error: `Unknown region: ${JSON.stringify(id)}`, available: gridRegionsAt(ctx, ctx.clock.nowMs()).map((x) => x.id) },
+          {
+            success: false,
+            error: `Unknown region: ${JSON.stringify(id)}`,
+            available: gridRegionsAt(ctx, ctx.clock.nowMs()).map((x) => x.id),
+          },
           404,
         );
       }

@@ -1,6 +1,11 @@
 import { ErrorBody, ENDPOINTS } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
-import { facilityById, facilityDetailAnswer, facilitySearchAnswer, semanticSearchAnswer } from '../domain/facilities.js';
+import {
+  facilityById,
+  facilityDetailAnswer,
+  facilitySearchAnswer,
+  semanticSearchAnswer,
+} from '../domain/facilities.js';
 import type { RouteRegistry } from '../registry.js';
 
 export function register(r: RouteRegistry, ctx: SandboxContext): void {

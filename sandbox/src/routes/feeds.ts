@@ -15,7 +15,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     (c: Context<SandboxEnv>, { query }: { query: z.output<typeof NewsQuery> }) =>
       c.json(newsAnswer(ctx, ctx.clock.nowMs(), query, query.limit ?? defaultLimit));
   const newsResponses = {
-    200: { description: 'News articles, newest first (only those published at or before the current time)', schema: NewsList },
+    200: {
+      description: 'News articles, newest first (only those published at or before the current time)',
+      schema: NewsList,
+    },
     400: { description: 'A parameter is invalid', schema: ErrorBody },
   };
   r.add({
@@ -37,13 +40,22 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const dealsHandler =
     (defaultLimit: number, gatedListing: boolean) =>
     (c: Context<SandboxEnv>, { query }: { query: z.output<typeof TransactionsQuery> }) => {
-      const compute = (filtered: boolean, limit?: number) => dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, limit ?? query.limit ?? defaultLimit);
+      const compute = (filtered: boolean, limit?: number) =>
+        dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, limit ?? query.limit ?? defaultLimit);
       // The alias listing is freemium; /api/v1/transactions is the gated listing under the real profile.
-      return gatedListing ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute)) : c.json(compute(true));
+      return gatedListing
+        ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute))
+        : c.json(compute(true));
     };
   const dealResponses = {
-    200: { description: 'Transactions, newest first; values in millions USD', schema: ctx.presenters.schemas.transactions },
-    400: { description: `A parameter is invalid (deal_type must be one of ${DEAL_TYPES.join(', ')})`, schema: ErrorBody },
+    200: {
+      description: 'Transactions, newest first; values in millions USD',
+      schema: ctx.presenters.schemas.transactions,
+    },
+    400: {
+      description: `A parameter is invalid (deal_type must be one of ${DEAL_TYPES.join(', ')})`,
+      schema: ErrorBody,
+    },
   };
   r.add({
     ...ENDPOINTS.transactions,

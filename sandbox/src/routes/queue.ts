@@ -8,7 +8,8 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const memo = new AnswerMemo();
   r.add({
     ...ENDPOINTS.queue,
-    summary: 'Refined interconnection queue: server-side set reduction with predicates (keyless callers get a 3-row preview)',
+    summary:
+      'Refined interconnection queue: server-side set reduction with predicates (keyless callers get a 3-row preview)',
     tags: ['Chain'],
     envelopeErrors: true,
     responses: {
@@ -21,11 +22,14 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const preview = present.previewFor(c.get('tier'));
       const sent = Object.keys(c.req.query()).sort();
       if (!preview) for (const [k, v] of Object.entries(present.fullHeaders())) c.header(k, v);
-      // Answers depend only on the filters, the preview/full split (and what a preview ignored) and the weekly snapshot.
+      // Answers depend only on the filters, the preview/full split (and what a preview ignored) and the weekly
+      // snapshot.
       const key = `${preview ? `p|${sent.join(',')}` : 'f'}|${snapshotDate(now)}|${queueSearchParams(query)}`;
       return memo.respond(c, key, () =>
         present.present(
-          preview ? previewQueueSurvivors(ctx.data.queue, query, ctx.seed, now) : selectQueueSurvivors(ctx.data.queue, query, ctx.seed, now),
+          preview
+            ? previewQueueSurvivors(ctx.data.queue, query, ctx.seed, now)
+            : selectQueueSurvivors(ctx.data.queue, query, ctx.seed, now),
           preview,
           sent,
         ),

@@ -13,7 +13,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     envelopeErrors: true,
     responses: {
       200: { description: 'ranked_sites envelope' },
-      400: { description: 'Bad body, or a request over the cost bound (the error names the field and the limit)', schema: ErrorBody },
+      400: {
+        description: 'Bad body, or a request over the cost bound (the error names the field and the limit)',
+        schema: ErrorBody,
+      },
       413: { description: 'Body over 1 MB', schema: ErrorBody },
     },
     handler: (c, { body }) => c.json(rankCandidates(ctx.data, ctx.clock.nowMs(), body)),

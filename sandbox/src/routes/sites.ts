@@ -7,7 +7,8 @@ import type { RouteRegistry } from '../registry.js';
 export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.siteScore,
-    summary: 'Site score of a location (not enveloped; `success` instead of `_entity`). `lng` and `capacity` are accepted as aliases.',
+    summary:
+      'Site score of a location (not enveloped; `success` instead of `_entity`). `lng` and `capacity` are accepted as aliases.',
     tags: ['Chain', 'Public'],
     query: ctx.presenters.site.query,
     prepareQuery: ctx.presenters.site.prepareQuery,

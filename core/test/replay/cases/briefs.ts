@@ -5,10 +5,14 @@ import type { ReplayCase } from '../types.js';
 const CSV = '/api/v1/market-brief/all.csv';
 const ALL = '/api/v1/market-brief/all';
 const DIFF = '/api/v1/market-brief/diff';
-const csvHeaders = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="dchub-market-briefs-2026-11-21.csv"' };
+const csvHeaders = {
+  'Content-Type': 'text/csv; charset=utf-8',
+  'Content-Disposition': 'attachment; filename="dchub-market-briefs-2026-11-21.csv"',
+};
 const csv = (...rows: string[]) => [BRIEF_CSV_HEADER, ...rows].join('\r\n') + '\r\n';
 /** A brief of the five every tier sees failed to build today (the sandbox's real profile fails one a day). */
-const FAILED = /^dchub: warning: [a-z-]+: brief failed to build on the service \(build_failed:KeyError(:hero)?\) \(left out\)$/m;
+const FAILED =
+  /^dchub: warning: [a-z-]+: brief failed to build on the service \(build_failed:KeyError(:hero)?\) \(left out\)$/m;
 const allPage = (briefs: unknown[], extra: Record<string, unknown> = {}) => ({
   as_of: '2026-11-21T12:00:00.000000Z',
   tier: 'FREE',
@@ -30,7 +34,10 @@ export const briefCases: ReplayCase[] = [
         path: CSV,
         reply: {
           headers: csvHeaders,
-          body: csv(briefCsvRow('northern-virginia', 'Northern Virginia', 'AVOID', '18.7'), briefCsvRow('dallas', 'Dallas', 'BUILD', '71.3')),
+          body: csv(
+            briefCsvRow('northern-virginia', 'Northern Virginia', 'AVOID', '18.7'),
+            briefCsvRow('dallas', 'Dallas', 'BUILD', '71.3'),
+          ),
         },
       },
     ],
@@ -39,7 +46,10 @@ export const briefCases: ReplayCase[] = [
         argv: ['briefs', '--format', 'csv'],
         expect: {
           code: 0,
-          stdout: [/^northern-virginia,Northern Virginia,AVOID,18\.7,45\.5,60\.2,,PJM,,3500,9600,275,,,Synthetic Operator,0,/m, 'dallas,Dallas,BUILD,71.3'],
+          stdout: [
+            /^northern-virginia,Northern Virginia,AVOID,18\.7,45\.5,60\.2,,PJM,,3500,9600,275,,,Synthetic Operator,0,/m,
+            'dallas,Dallas,BUILD,71.3',
+          ],
           notStdout: ["{'name'"],
         },
       },
@@ -54,8 +64,15 @@ export const briefCases: ReplayCase[] = [
   {
     name: 'briefs --csv prints the CSV as served',
     source: 'notes §2.29',
-    routes: [{ path: CSV, reply: { headers: csvHeaders, body: csv(briefCsvRow('dallas', 'Dallas', 'BUILD', '71.3')) } }],
-    runs: [{ argv: ['briefs', '--csv'], expect: { code: 0, stdout: [BRIEF_CSV_HEADER, "\"{'name': 'Synthetic Operator', 'facility_count': 15}\""] } }],
+    routes: [
+      { path: CSV, reply: { headers: csvHeaders, body: csv(briefCsvRow('dallas', 'Dallas', 'BUILD', '71.3')) } },
+    ],
+    runs: [
+      {
+        argv: ['briefs', '--csv'],
+        expect: { code: 0, stdout: [BRIEF_CSV_HEADER, "\"{'name': 'Synthetic Operator', 'facility_count': 15}\""] },
+      },
+    ],
     portable: { code: 0, argv: ['briefs', '--csv'], stdout: [BRIEF_CSV_HEADER] },
   },
   {
@@ -81,7 +98,9 @@ export const briefCases: ReplayCase[] = [
           code: 0,
           stdout: ['dallas', 'phoenix'],
           notStdout: ['chicago'],
-          stderr: [/^dchub: warning: chicago: brief failed to build on the service \(build_failed:KeyError\) \(left out\)$/m],
+          stderr: [
+            /^dchub: warning: chicago: brief failed to build on the service \(build_failed:KeyError\) \(left out\)$/m,
+          ],
         },
       },
     ],
@@ -119,7 +138,12 @@ export const briefCases: ReplayCase[] = [
       {
         path: ALL,
         reply: {
-          body: allPage([brief('northern-virginia'), brief('dallas'), { ok: false, slug: 'chicago', error: 'build_failed:KeyError' }, brief('atlanta')]),
+          body: allPage([
+            brief('northern-virginia'),
+            brief('dallas'),
+            { ok: false, slug: 'chicago', error: 'build_failed:KeyError' },
+            brief('atlanta'),
+          ]),
         },
       },
     ],
@@ -130,7 +154,9 @@ export const briefCases: ReplayCase[] = [
           code: 0,
           stdout: ['northern-virginia,', 'dallas,', 'atlanta,'],
           notStdout: ['chicago'],
-          stderr: [/^dchub: warning: chicago: brief failed to build on the service \(build_failed:KeyError\) \(left out\)$/m],
+          stderr: [
+            /^dchub: warning: chicago: brief failed to build on the service \(build_failed:KeyError\) \(left out\)$/m,
+          ],
         },
       },
     ],
@@ -151,7 +177,11 @@ export const briefCases: ReplayCase[] = [
     runs: [
       {
         argv: ['briefs', '--limit', '5'],
-        expect: { code: 0, stdout: ['dallas'], stderr: [/^dchub: warning: chicago: brief failed to build on the service \(left out\)$/m] },
+        expect: {
+          code: 0,
+          stdout: ['dallas'],
+          stderr: [/^dchub: warning: chicago: brief failed to build on the service \(left out\)$/m],
+        },
       },
     ],
   },
@@ -174,7 +204,9 @@ export const briefCases: ReplayCase[] = [
     portable: {
       code: 0,
       argv: ['briefs', '--limit', '5'],
-      stderr: [/^dchub: gated preview; sections withheld: power_grid, pipeline, operators, ma, comps, risk; the Pro plan opens the full answer: \S+\.$/m],
+      stderr: [
+        /^dchub: gated preview; sections withheld: power_grid, pipeline, operators, ma, comps, risk; the Pro plan opens the full answer: \S+\.$/m,
+      ],
     },
   },
   {
@@ -203,7 +235,9 @@ export const briefCases: ReplayCase[] = [
         argv: ['briefs'],
         expect: {
           code: 4,
-          stderr: [/^dchub: Daily cap of 10\/day reached for market_brief_all_csv on the FREE tier; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m],
+          stderr: [
+            /^dchub: Daily cap of 10\/day reached for market_brief_all_csv on the FREE tier; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m,
+          ],
         },
       },
     ],
@@ -226,7 +260,11 @@ export const briefCases: ReplayCase[] = [
     runs: [
       {
         argv: ['briefs', '--since', '2026-11-20T06:00:00Z', '--format', 'csv'],
-        expect: { code: 0, stdout: [/^dallas,Dallas,/m], stderr: [/^dchub: 1 briefs recomputed since 2026-11-20T06:00:00Z$/m] },
+        expect: {
+          code: 0,
+          stdout: [/^dallas,Dallas,/m],
+          stderr: [/^dchub: 1 briefs recomputed since 2026-11-20T06:00:00Z$/m],
+        },
       },
     ],
     portable: {
@@ -253,7 +291,11 @@ export const briefCases: ReplayCase[] = [
       { argv: ['briefs', '--format', 'csv'], expect: { code: 0, stdout: ['dallas,Dallas,BUILD,71.3'] } },
       {
         argv: ['briefs', '--format', 'csv', '--refresh'],
-        expect: { code: 0, stdout: ['dallas,Dallas,BUILD,71.3'], stderr: [/^dchub: served from cache \(\d+ s old\): service error$/m] },
+        expect: {
+          code: 0,
+          stdout: ['dallas,Dallas,BUILD,71.3'],
+          stderr: [/^dchub: served from cache \(\d+ s old\): service error$/m],
+        },
       },
     ],
     portable: {
@@ -286,10 +328,15 @@ export const briefCases: ReplayCase[] = [
         expect: {
           code: 0,
           stdout: ['dallas'],
-          stderr: [/^dchub: served from cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m],
+          stderr: [
+            /^dchub: served from cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m,
+          ],
         },
       },
-      { argv: ['briefs', '--limit', '5'], expect: { code: 0, stdout: ['dallas'], notStdout: ['atlanta'], stderr: [/^dchub: from cache \(\d+ s old\)$/m] } },
+      {
+        argv: ['briefs', '--limit', '5'],
+        expect: { code: 0, stdout: ['dallas'], notStdout: ['atlanta'], stderr: [/^dchub: from cache \(\d+ s old\)$/m] },
+      },
     ],
     portable: {
       code: 0,
@@ -297,7 +344,9 @@ export const briefCases: ReplayCase[] = [
       faults: [{ path_prefix: '/api/v1/market-brief/all', kind: 'malformed_json' }],
       argv: ['briefs', '--limit', '5', '--refresh'],
       stdout: [/northern-virginia|dallas|phoenix/],
-      stderr: [/^dchub: served from cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m],
+      stderr: [
+        /^dchub: served from cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m,
+      ],
     },
   },
 ];

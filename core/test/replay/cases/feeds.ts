@@ -94,7 +94,11 @@ export const feedCases: ReplayCase[] = [
     runs: [
       {
         argv: ['facilities', 'ashburn', '--format', 'json'],
-        expect: { code: 0, json: (o) => expect(o.data[0]).toMatchObject({ latitude: 39.04, longitude: -77.49, power_mw: 36 }), notStderr: [/gated preview/] },
+        expect: {
+          code: 0,
+          json: (o) => expect(o.data[0]).toMatchObject({ latitude: 39.04, longitude: -77.49, power_mw: 36 }),
+          notStderr: [/gated preview/],
+        },
       },
     ],
   },
@@ -121,7 +125,12 @@ export const feedCases: ReplayCase[] = [
     runs: [
       {
         argv: ['facilities', 'dallas'],
-        expect: { code: 3, stderr: [/^dchub: This endpoint requires a Pro plan or higher \(your plan: free\); upgrade: https:\/\/dchub\.cloud\/pricing$/m] },
+        expect: {
+          code: 3,
+          stderr: [
+            /^dchub: This endpoint requires a Pro plan or higher \(your plan: free\); upgrade: https:\/\/dchub\.cloud\/pricing$/m,
+          ],
+        },
       },
     ],
   },
@@ -143,19 +152,31 @@ export const feedCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: ['news', '--limit', '2', '--format', 'csv'], expect: { code: 0, stdout: ['Synthetic headline 1', 'Synthetic headline 2'] } }],
+    runs: [
+      {
+        argv: ['news', '--limit', '2', '--format', 'csv'],
+        expect: { code: 0, stdout: ['Synthetic headline 1', 'Synthetic headline 2'] },
+      },
+    ],
     portable: { code: 0, argv: ['news', '--limit', '2'] },
   },
   {
     name: 'news: an error answered with 200 {success:false} is a server error',
     source: 'notes §2.12 (errors as 200)',
-    routes: [{ path: '/api/news', reply: { body: { success: false, error: 'news tables unavailable', articles: [] } } }],
+    routes: [
+      { path: '/api/news', reply: { body: { success: false, error: 'news tables unavailable', articles: [] } } },
+    ],
     runs: [{ argv: ['news'], expect: { code: 5, stderr: [/^dchub: news tables unavailable$/m] } }],
   },
   {
     name: 'news: the "empty" answer of a failing database reads as no rows',
     source: 'notes §2.12 (all tables failing)',
-    routes: [{ path: '/api/news', reply: { body: { success: true, articles: [], data: [], count: 0, total: 0, source: 'empty' } } }],
+    routes: [
+      {
+        path: '/api/news',
+        reply: { body: { success: true, articles: [], data: [], count: 0, total: 0, source: 'empty' } },
+      },
+    ],
     runs: [{ argv: ['news', '--format', 'json'], expect: { code: 0, json: (o) => expect(o.articles).toEqual([]) } }],
   },
   {
@@ -204,7 +225,9 @@ export const feedCases: ReplayCase[] = [
       code: 0,
       argv: ['deals', '--format', 'csv'],
       stdout: [/^date,buyer,seller,type,/],
-      stderr: [/^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: id, mw, value, value_display, year; [^\n]*: https:\/\/\S+\.$/m],
+      stderr: [
+        /^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: id, mw, value, value_display, year; [^\n]*: https:\/\/\S+\.$/m,
+      ],
     },
   },
   {
@@ -242,7 +265,12 @@ export const feedCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: ['deals', '--format', 'json'], expect: { code: 0, json: (o) => expect(o.transactions[0].value).toBe(1200) } }],
+    runs: [
+      {
+        argv: ['deals', '--format', 'json'],
+        expect: { code: 0, json: (o) => expect(o.transactions[0].value).toBe(1200) },
+      },
+    ],
   },
   {
     name: 'deals: keyed without a filter → 400 search_filter_required, exit 2 with the service’s words',
@@ -262,8 +290,17 @@ export const feedCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: ['deals'], expect: { code: 2, stderr: [/^dchub: request: At least one filter is required: year, buyer, seller$/m] } }],
-    portable: { code: 2, argv: ['deals'], stderr: [/^dchub: request: At least one filter is required: year, buyer, seller$/m] },
+    runs: [
+      {
+        argv: ['deals'],
+        expect: { code: 2, stderr: [/^dchub: request: At least one filter is required: year, buyer, seller$/m] },
+      },
+    ],
+    portable: {
+      code: 2,
+      argv: ['deals'],
+      stderr: [/^dchub: request: At least one filter is required: year, buyer, seller$/m],
+    },
   },
   {
     name: 'deals: a key below Pro meets the keyed wall (403 plan_upgrade_required), exit 3 in one line',
@@ -281,8 +318,16 @@ export const feedCases: ReplayCase[] = [
             current_plan: 'free',
             pricing_url: 'https://dchub.cloud/pricing',
             upgrade_url: 'https://dchub.cloud/go/c/pro',
-            message: 'A key on the Pro plan or above opens this endpoint over REST, and so does any valid key holding pack credits.',
-            upgrade_options: [{ plan: 'pack', opens: 'rest', label: '$10 one-time = 1,000 API credits', url: 'https://dchub.cloud/go/c/pack' }],
+            message:
+              'A key on the Pro plan or above opens this endpoint over REST, and so does any valid key holding pack credits.',
+            upgrade_options: [
+              {
+                plan: 'pack',
+                opens: 'rest',
+                label: '$10 one-time = 1,000 API credits',
+                url: 'https://dchub.cloud/go/c/pack',
+              },
+            ],
           },
         },
       },
@@ -302,7 +347,9 @@ export const feedCases: ReplayCase[] = [
       code: 3,
       tier: 'free',
       argv: ['deals', '--limit', '5'],
-      stderr: [/^dchub: A key on the Pro plan or above opens this endpoint[^\n]* \(your plan: free\); upgrade: https:\/\/\S+$/m],
+      stderr: [
+        /^dchub: A key on the Pro plan or above opens this endpoint[^\n]* \(your plan: free\); upgrade: https:\/\/\S+$/m,
+      ],
     },
   },
   {
@@ -323,6 +370,14 @@ export const feedCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: ['deals'], expect: { code: 4, stderr: [/^dchub: Daily download limit reached for your free plan; resets at 2026-11-22T00:00:00Z$/m] } }],
+    runs: [
+      {
+        argv: ['deals'],
+        expect: {
+          code: 4,
+          stderr: [/^dchub: Daily download limit reached for your free plan; resets at 2026-11-22T00:00:00Z$/m],
+        },
+      },
+    ],
   },
 ];

@@ -8,4 +8,12 @@ import { siteCases } from './sites.js';
 import { transportCases } from './transport.js';
 
 /** Every recorded-shape case, by area. */
-export const REPLAY_CASES: ReplayCase[] = [...queueCases, ...siteCases, ...briefCases, ...marketCases, ...feedCases, ...transportCases, ...mcpCases];
+export const REPLAY_CASES: ReplayCase[] = [
+  ...queueCases,
+  ...siteCases,
+  ...briefCases,
+  ...marketCases,
+  ...feedCases,
+  ...transportCases,
+  ...mcpCases,
+];

@@ -106,7 +106,11 @@ export const marketCases: ReplayCase[] = [
             success: true,
             market: { id: 'dallas', name: 'Dallas', cities: ['Dallas', 'Plano'] },
             stats: { facility_count: 185, total_power_mw: 1800.0, avg_power_mw: 9.7, provider_count: 60 },
-            top_providers: Array.from({ length: 11 }, (_, i) => ({ name: `Provider ${i}`, facilities: 20 - i, power_mw: 100 + i })),
+            top_providers: Array.from({ length: 11 }, (_, i) => ({
+              name: `Provider ${i}`,
+              facilities: 20 - i,
+              power_mw: 100 + i,
+            })),
             by_status: { operational: 120, construction: 8, null: 3 },
             recent_facilities: Array.from({ length: 7 }, (_, i) => ({
               id: 8000 + i,
@@ -120,13 +124,23 @@ export const marketCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: ['markets', 'dallas', '--format', 'json'], expect: { code: 0, json: (o) => expect(o.recent_facilities).toHaveLength(7) } }],
+    runs: [
+      {
+        argv: ['markets', 'dallas', '--format', 'json'],
+        expect: { code: 0, json: (o) => expect(o.recent_facilities).toHaveLength(7) },
+      },
+    ],
     portable: { code: 0, argv: ['markets', 'dallas'] },
   },
   {
     name: 'markets <name>: 404 Market not found, exit 2 (a name the service does not know)',
     source: 'notes §1.4',
-    routes: [{ path: '/api/v1/markets/atlantis', reply: { status: 404, body: { error: 'Market not found', code: 'NOT_FOUND' } } }],
+    routes: [
+      {
+        path: '/api/v1/markets/atlantis',
+        reply: { status: 404, body: { error: 'Market not found', code: 'NOT_FOUND' } },
+      },
+    ],
     runs: [{ argv: ['markets', 'atlantis'], expect: { code: 2, stderr: [/^dchub: Market not found$/m] } }],
     portable: { code: 2, argv: ['markets', 'no-such-market-anywhere'] },
   },
@@ -172,7 +186,12 @@ export const marketCases: ReplayCase[] = [
     portable: {
       code: 0,
       argv: ['dcpi', 'dallas', '--format', 'csv'],
-      stdout: [/^verdict,(BUILD|CAUTION|AVOID|LOW_SIGNAL|NODATA)\r$/m, 'composite_score,\r\n', 'excess_power_score,\r\n', 'time_to_power_months,\r\n'],
+      stdout: [
+        /^verdict,(BUILD|CAUTION|AVOID|LOW_SIGNAL|NODATA)\r$/m,
+        'composite_score,\r\n',
+        'excess_power_score,\r\n',
+        'time_to_power_months,\r\n',
+      ],
       notStdout: ['composite_score,0'],
       stderr: [
         /^dchub: gated preview; withheld: composite_score, constraint_score, excess_power_score, time_to_power_months; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
@@ -200,7 +219,13 @@ export const marketCases: ReplayCase[] = [
         argv: ['dcpi', 'northern-virginia', '--format', 'json'],
         expect: {
           code: 0,
-          json: (o) => expect(o).toMatchObject({ market_slug: 'ashburn', _canonical_slug: 'ashburn', verdict: 'AVOID', composite_score: 32.9 }),
+          json: (o) =>
+            expect(o).toMatchObject({
+              market_slug: 'ashburn',
+              _canonical_slug: 'ashburn',
+              verdict: 'AVOID',
+              composite_score: 32.9,
+            }),
         },
       },
     ],

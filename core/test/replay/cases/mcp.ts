@@ -33,7 +33,9 @@ export const mcpCases: ReplayCase[] = [
         argv: ['tool', 'analyze_site', 'lat=33.45', 'lon=-112.07'],
         expect: {
           code: 3,
-          stderr: [/^dchub: analyze_site: analyze_site is part of DC Hub Pro; upgrade: https:\/\/dchub\.cloud\/go\/c\/pro-replay$/m],
+          stderr: [
+            /^dchub: analyze_site: analyze_site is part of DC Hub Pro; upgrade: https:\/\/dchub\.cloud\/go\/c\/pro-replay$/m,
+          ],
           notStdout: [/pro_required/],
         },
       },
@@ -51,12 +53,22 @@ export const mcpCases: ReplayCase[] = [
     routes: [],
     mcp: {
       tool: 'compare_sites',
-      result: { isError: true, content: [{ type: 'text', text: '🔒 compare_sites requires the Pro plan.\n\nUpgrade: https://dchub.cloud/pricing' }] },
+      result: {
+        isError: true,
+        content: [
+          { type: 'text', text: '🔒 compare_sites requires the Pro plan.\n\nUpgrade: https://dchub.cloud/pricing' },
+        ],
+      },
     },
     runs: [
       {
         argv: ['tool', 'compare_sites', 'locations=39,-77;32,-96'],
-        expect: { code: 3, stderr: [/^dchub: compare_sites: 🔒 compare_sites requires the Pro plan\. Upgrade: https:\/\/dchub\.cloud\/pricing$/m] },
+        expect: {
+          code: 3,
+          stderr: [
+            /^dchub: compare_sites: 🔒 compare_sites requires the Pro plan\. Upgrade: https:\/\/dchub\.cloud\/pricing$/m,
+          ],
+        },
       },
     ],
   },
@@ -86,11 +98,17 @@ export const mcpCases: ReplayCase[] = [
         expect: {
           code: 0,
           stdout: ['Synthetic Facility 1,Dallas,Synthetic', 'Synthetic Facility 3'],
-          stderr: [/^dchub: gated preview: 3 of 10 rows shown; withheld: power_mw; Showing 3 of 10 results: https:\/\/dchub\.cloud\/go\/c\/trial\.$/m],
+          stderr: [
+            /^dchub: gated preview: 3 of 10 rows shown; withheld: power_mw; Showing 3 of 10 results: https:\/\/dchub\.cloud\/go\/c\/trial\.$/m,
+          ],
         },
       },
     ],
-    portable: { code: 0, argv: ['tool', 'search_facilities', 'query=dallas'], stderr: [/gated preview: \d+ of \d+ rows shown/] },
+    portable: {
+      code: 0,
+      argv: ['tool', 'search_facilities', 'query=dallas'],
+      stderr: [/gated preview: \d+ of \d+ rows shown/],
+    },
   },
   {
     name: 'mcp: structuredContent is preferred; a complete answer is no preview',
@@ -106,7 +124,11 @@ export const mcpCases: ReplayCase[] = [
     runs: [
       {
         argv: ['tool', 'get_market_dcpi_rank', 'market_slug=dallas', '--format', 'json'],
-        expect: { code: 0, json: (o) => expect(o).toEqual({ market_slug: 'dallas', verdict: 'BUILD', composite_score: 71.3 }), notStderr: [/preview/] },
+        expect: {
+          code: 0,
+          json: (o) => expect(o).toEqual({ market_slug: 'dallas', verdict: 'BUILD', composite_score: 71.3 }),
+          notStderr: [/preview/],
+        },
       },
     ],
   },
@@ -133,7 +155,9 @@ export const mcpCases: ReplayCase[] = [
         argv: ['tool', 'get_news'],
         expect: {
           code: 4,
-          stderr: [/^dchub: get_news: MCP daily allowance reached for the anonymous tier \(10 calls\/day\); resets at 2026-11-22T00:00:00Z$/m],
+          stderr: [
+            /^dchub: get_news: MCP daily allowance reached for the anonymous tier \(10 calls\/day\); resets at 2026-11-22T00:00:00Z$/m,
+          ],
         },
       },
     ],
@@ -151,8 +175,19 @@ export const mcpCases: ReplayCase[] = [
     name: 'mcp: a tool’s argument error stays an argument error, exit 2',
     source: 'notes §3.2 (compare_isos needs 2-4)',
     routes: [],
-    mcp: { tool: 'compare_isos', result: { isError: true, content: text({ error: 'compare_isos needs 2-4 ISOs', supported_isos: ['PJM', 'ERCOT'] }) } },
-    runs: [{ argv: ['tool', 'compare_isos', 'isos=PJM'], expect: { code: 2, stderr: [/^dchub: compare_isos: compare_isos needs 2-4 ISOs$/m] } }],
+    mcp: {
+      tool: 'compare_isos',
+      result: {
+        isError: true,
+        content: text({ error: 'compare_isos needs 2-4 ISOs', supported_isos: ['PJM', 'ERCOT'] }),
+      },
+    },
+    runs: [
+      {
+        argv: ['tool', 'compare_isos', 'isos=PJM'],
+        expect: { code: 2, stderr: [/^dchub: compare_isos: compare_isos needs 2-4 ISOs$/m] },
+      },
+    ],
     portable: { code: 2, argv: ['tool', 'compare_isos', 'isos=PJM'], stderr: [/^dchub: compare_isos: [^\n]*2-4/m] },
   },
 ];

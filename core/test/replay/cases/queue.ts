@@ -10,8 +10,15 @@ export const queueCases: ReplayCase[] = [
     name: 'queue: a full answer with provenance and extra fields',
     source: 'notes §2.21',
     keyed: true,
-    routes: [{ path: Q, reply: { body: queueAnswer(rows(4), { ercotqueue: { attribution: 'ercotqueue.com, CC BY 4.0' } }) } }],
-    runs: [{ argv: ['queue', '--iso', 'ERCOT'], expect: { code: 0, stdout: ['ERCOT-1000', 'ERCOT-1003', 'Synthetic Solar 100', 'CC-BY-4.0'] } }],
+    routes: [
+      { path: Q, reply: { body: queueAnswer(rows(4), { ercotqueue: { attribution: 'ercotqueue.com, CC BY 4.0' } }) } },
+    ],
+    runs: [
+      {
+        argv: ['queue', '--iso', 'ERCOT'],
+        expect: { code: 0, stdout: ['ERCOT-1000', 'ERCOT-1003', 'Synthetic Solar 100', 'CC-BY-4.0'] },
+      },
+    ],
     portable: {
       code: 0,
       argv: ['queue', '--iso', 'ERCOT', '--limit', '5', '--format', 'json'],
@@ -98,7 +105,16 @@ export const queueCases: ReplayCase[] = [
     routes: [
       {
         path: Q,
-        reply: { body: queueAnswer([queueRecord(0, 'ERCOT', { capacity_mw: '250.5', lat: '30.25', fiber_km: null, estimated_ttp_months: '32.6' })]) },
+        reply: {
+          body: queueAnswer([
+            queueRecord(0, 'ERCOT', {
+              capacity_mw: '250.5',
+              lat: '30.25',
+              fiber_km: null,
+              estimated_ttp_months: '32.6',
+            }),
+          ]),
+        },
       },
     ],
     runs: [
@@ -107,7 +123,12 @@ export const queueCases: ReplayCase[] = [
         expect: {
           code: 0,
           json: (o) => {
-            expect(o.results[0]).toMatchObject({ capacity_mw: 250.5, lat: 30.25, fiber_km: null, estimated_ttp_months: 32.6 });
+            expect(o.results[0]).toMatchObject({
+              capacity_mw: 250.5,
+              lat: 30.25,
+              fiber_km: null,
+              estimated_ttp_months: 32.6,
+            });
           },
         },
       },
@@ -117,11 +138,23 @@ export const queueCases: ReplayCase[] = [
     name: 'queue: the `lon` and `capacity` spellings are read as lng and capacity_mw',
     source: 'notes §2.15, §8',
     keyed: true,
-    routes: [{ path: Q, reply: { body: queueAnswer([{ queue_id: 'CAISO-1402', iso: 'CAISO', state: 'AZ', lat: 33.99, lon: -114.25, capacity: 3200 }]) } }],
+    routes: [
+      {
+        path: Q,
+        reply: {
+          body: queueAnswer([
+            { queue_id: 'CAISO-1402', iso: 'CAISO', state: 'AZ', lat: 33.99, lon: -114.25, capacity: 3200 },
+          ]),
+        },
+      },
+    ],
     runs: [
       {
         argv: ['queue', '--format', 'json'],
-        expect: { code: 0, json: (o) => expect(o.results[0]).toMatchObject({ queue_id: 'CAISO-1402', lng: -114.25, capacity_mw: 3200 }) },
+        expect: {
+          code: 0,
+          json: (o) => expect(o.results[0]).toMatchObject({ queue_id: 'CAISO-1402', lng: -114.25, capacity_mw: 3200 }),
+        },
       },
     ],
   },
@@ -129,7 +162,12 @@ export const queueCases: ReplayCase[] = [
     name: 'queue: one record without queue_id is named and left out; the others survive',
     source: 'issue 10 (one bad record)',
     keyed: true,
-    routes: [{ path: Q, reply: { body: queueAnswer([queueRecord(0), { ...queueRecord(1), queue_id: undefined }, queueRecord(2)]) } }],
+    routes: [
+      {
+        path: Q,
+        reply: { body: queueAnswer([queueRecord(0), { ...queueRecord(1), queue_id: undefined }, queueRecord(2)]) },
+      },
+    ],
     runs: [
       {
         argv: ['queue'],
@@ -146,11 +184,19 @@ export const queueCases: ReplayCase[] = [
     name: 'queue: a record of another country with state null is kept',
     source: 'issue 10 (state: null)',
     keyed: true,
-    routes: [{ path: Q, reply: { body: queueAnswer([queueRecord(0, 'ERCOT', { state: null, county: null }), queueRecord(1)]) } }],
+    routes: [
+      {
+        path: Q,
+        reply: { body: queueAnswer([queueRecord(0, 'ERCOT', { state: null, county: null }), queueRecord(1)]) },
+      },
+    ],
     runs: [
       {
         argv: ['queue', '--format', 'json'],
-        expect: { code: 0, json: (o) => expect(o.results.map((r: { state: unknown }) => r.state)).toEqual([null, 'TX']) },
+        expect: {
+          code: 0,
+          json: (o) => expect(o.results.map((r: { state: unknown }) => r.state)).toEqual([null, 'TX']),
+        },
       },
     ],
   },
@@ -162,7 +208,11 @@ export const queueCases: ReplayCase[] = [
     runs: [
       {
         argv: ['queue', '--format', 'json'],
-        expect: { code: 0, json: (o) => expect(o).toMatchObject({ _entity: 'queue_results', count_returned: 2, count_total_matching: 40 }) },
+        expect: {
+          code: 0,
+          json: (o) =>
+            expect(o).toMatchObject({ _entity: 'queue_results', count_returned: 2, count_total_matching: 40 }),
+        },
       },
     ],
   },
@@ -171,7 +221,16 @@ export const queueCases: ReplayCase[] = [
     source: 'issue 10 (lists without success)',
     keyed: true,
     routes: [{ path: Q, reply: { body: rows(3) } }],
-    runs: [{ argv: ['queue'], expect: { code: 0, stdout: ['ERCOT-1000', 'ERCOT-1002'], stderr: [/count_total_matching missing from the answer/] } }],
+    runs: [
+      {
+        argv: ['queue'],
+        expect: {
+          code: 0,
+          stdout: ['ERCOT-1000', 'ERCOT-1002'],
+          stderr: [/count_total_matching missing from the answer/],
+        },
+      },
+    ],
   },
   {
     name: 'queue: count_returned left out is counted from the rows',
@@ -214,7 +273,8 @@ export const queueCases: ReplayCase[] = [
               error_version: 1,
               error_code: 'zero_row_ttp_cut',
               severity: 'parameter_adjustment',
-              deterministic_hint: 'No queued capacity matches this time-to-power constraint for the selected ISO(s). Expand max_ttp_months to at least 50.5.',
+              deterministic_hint:
+                'No queued capacity matches this time-to-power constraint for the selected ISO(s). Expand max_ttp_months to at least 50.5.',
               suggested_params: { max_ttp_months: 50.5 },
             },
           }),
@@ -248,8 +308,20 @@ export const queueCases: ReplayCase[] = [
     name: 'queue: a SQL failure answered with 200 {ok:false} is a server error in one line',
     source: 'notes §2.21 (SQL error → 200)',
     keyed: true,
-    routes: [{ path: Q, reply: { body: { ok: false, _entity: 'error', error: 'column "geo_method" does not exist\nLINE 1: SELECT ...' } } }],
-    runs: [{ argv: ['queue'], expect: { code: 5, stderr: [/^dchub: column "geo_method" does not exist LINE 1: SELECT \.\.\.$/m] } }],
+    routes: [
+      {
+        path: Q,
+        reply: {
+          body: { ok: false, _entity: 'error', error: 'column "geo_method" does not exist\nLINE 1: SELECT ...' },
+        },
+      },
+    ],
+    runs: [
+      {
+        argv: ['queue'],
+        expect: { code: 5, stderr: [/^dchub: column "geo_method" does not exist LINE 1: SELECT \.\.\.$/m] },
+      },
+    ],
   },
   {
     name: 'queue: 503 no_db',
@@ -263,6 +335,14 @@ export const queueCases: ReplayCase[] = [
     source: 'issue 10 (SchemaDriftError only when the call cannot be served)',
     keyed: true,
     routes: [{ path: Q, reply: { body: { _entity: 'queue_results', ok: true, count_returned: 0 } } }],
-    runs: [{ argv: ['queue'], expect: { code: 5, stderr: [/^dchub: response did not match at results: no list of queue records in the answer$/m] } }],
+    runs: [
+      {
+        argv: ['queue'],
+        expect: {
+          code: 5,
+          stderr: [/^dchub: response did not match at results: no list of queue records in the answer$/m],
+        },
+      },
+    ],
   },
 ];

@@ -45,7 +45,13 @@ export const siteCases: ReplayCase[] = [
             overall_score: null,
             verdict_band: 'good',
             interpretation: 'Good site (preview band)',
-            scores: { power_infrastructure: null, gas_pipeline_access: null, fiber_connectivity: null, market_conditions: null, risk_resilience: null },
+            scores: {
+              power_infrastructure: null,
+              gas_pipeline_access: null,
+              fiber_connectivity: null,
+              market_conditions: null,
+              risk_resilience: null,
+            },
             nearby: { facilities_100km: 14, substations_50km: 12 },
             _gated: true,
             _preview_only: true,
@@ -61,9 +67,16 @@ export const siteCases: ReplayCase[] = [
         argv: ['score', '33.45', '-112.07', '--format', 'csv'],
         expect: {
           code: 0,
-          stdout: ['overall_score,\r\n', 'scores.power_infrastructure,\r\n', 'nearby.facilities_100km,14', 'Good site (preview band)'],
+          stdout: [
+            'overall_score,\r\n',
+            'scores.power_infrastructure,\r\n',
+            'nearby.facilities_100km,14',
+            'Good site (preview band)',
+          ],
           notStdout: ['overall_score,0'],
-          stderr: [/^dchub: gated preview; withheld: overall_score, scores; the Pro plan opens the full answer: https:\/\/dchub\.cloud\/pricing\.$/m],
+          stderr: [
+            /^dchub: gated preview; withheld: overall_score, scores; the Pro plan opens the full answer: https:\/\/dchub\.cloud\/pricing\.$/m,
+          ],
         },
       },
     ],
@@ -71,20 +84,40 @@ export const siteCases: ReplayCase[] = [
       code: 0,
       tier: 'free',
       argv: ['score', '33.45', '-112.07', '--format', 'csv'],
-      stdout: ['overall_score,\r\n', 'scores.power_infrastructure,\r\n', /^nearby\.facilities_100km,\d+\r$/m, /^interpretation,\S/m],
+      stdout: [
+        'overall_score,\r\n',
+        'scores.power_infrastructure,\r\n',
+        /^nearby\.facilities_100km,\d+\r$/m,
+        /^interpretation,\S/m,
+      ],
       notStdout: ['overall_score,0'],
-      stderr: [/^dchub: gated preview; withheld: (fiber, )?overall_score, scores; the Pro plan opens the full answer: https:\/\/\S+\.$/m],
+      stderr: [
+        /^dchub: gated preview; withheld: (fiber, )?overall_score, scores; the Pro plan opens the full answer: https:\/\/\S+\.$/m,
+      ],
     },
   },
   {
     name: 'score: the legacy {success, data} envelope with decimal strings',
     source: 'notes §1.2; issue 10',
     keyed: true,
-    routes: [{ path: S, reply: { body: { success: true, data: { ...siteScore(), overall_score: '71.4', location: { lat: '33.45', lng: '-112.07' } } } } }],
+    routes: [
+      {
+        path: S,
+        reply: {
+          body: {
+            success: true,
+            data: { ...siteScore(), overall_score: '71.4', location: { lat: '33.45', lng: '-112.07' } },
+          },
+        },
+      },
+    ],
     runs: [
       {
         argv: ['score', '33.45', '-112.07', '--format', 'json'],
-        expect: { code: 0, json: (o) => expect(o).toMatchObject({ overall_score: 71.4, location: { lat: 33.45, lon: -112.07 } }) },
+        expect: {
+          code: 0,
+          json: (o) => expect(o).toMatchObject({ overall_score: 71.4, location: { lat: 33.45, lon: -112.07 } }),
+        },
       },
     ],
   },
@@ -119,7 +152,9 @@ export const siteCases: ReplayCase[] = [
         argv: ['score', '33.45', '-112.07'],
         expect: {
           code: 3,
-          stderr: [/^dchub: Site scoring is a paid tool: the preview shows the verdict band only\. \(unlock: https:\/\/dchub\.cloud\/pricing\)$/m],
+          stderr: [
+            /^dchub: Site scoring is a paid tool: the preview shows the verdict band only\. \(unlock: https:\/\/dchub\.cloud\/pricing\)$/m,
+          ],
         },
       },
     ],
@@ -155,7 +190,12 @@ export const siteCases: ReplayCase[] = [
     runs: [
       {
         argv: ['score', '33.45', '-112.07'],
-        expect: { code: 3, stderr: [/^dchub: Site scoring requires Pro plan\. Upgrade at dchub\.cloud\/pricing; upgrade: https:\/\/dchub\.cloud\/pricing$/m] },
+        expect: {
+          code: 3,
+          stderr: [
+            /^dchub: Site scoring requires Pro plan\. Upgrade at dchub\.cloud\/pricing; upgrade: https:\/\/dchub\.cloud\/pricing$/m,
+          ],
+        },
       },
     ],
   },
@@ -186,7 +226,12 @@ export const siteCases: ReplayCase[] = [
     runs: [
       {
         argv: ['score', '33.45', '-112.07'],
-        expect: { code: 3, stderr: [/^dchub: This endpoint requires a Pro plan or higher \(your plan: free\); upgrade: https:\/\/dchub\.cloud\/go\/c\/pro$/m] },
+        expect: {
+          code: 3,
+          stderr: [
+            /^dchub: This endpoint requires a Pro plan or higher \(your plan: free\); upgrade: https:\/\/dchub\.cloud\/go\/c\/pro$/m,
+          ],
+        },
       },
     ],
   },
@@ -212,7 +257,13 @@ export const siteCases: ReplayCase[] = [
     runs: [
       {
         argv: ['score', '33.45', '-112.07'],
-        expect: { code: 3, stderr: [/^dchub: Invalid or inactive API key$/m, /^dchub: how to get a key: https:\/\/dchub\.cloud\/dashboard\.html#api-keys$/m] },
+        expect: {
+          code: 3,
+          stderr: [
+            /^dchub: Invalid or inactive API key$/m,
+            /^dchub: how to get a key: https:\/\/dchub\.cloud\/dashboard\.html#api-keys$/m,
+          ],
+        },
       },
     ],
     portable: { code: 3, argv: ['score', '33.45', '-112.07', '--api-key', 'dch_live_not_a_real_key_0000000000000'] },
@@ -222,6 +273,11 @@ export const siteCases: ReplayCase[] = [
     source: 'issue 10 (SchemaDriftError names the path)',
     keyed: true,
     routes: [{ path: S, reply: { body: { ...siteScore(), overall_score: undefined } } }],
-    runs: [{ argv: ['score', '33.45', '-112.07'], expect: { code: 5, stderr: [/^dchub: response did not match at overall_score: missing$/m] } }],
+    runs: [
+      {
+        argv: ['score', '33.45', '-112.07'],
+        expect: { code: 5, stderr: [/^dchub: response did not match at overall_score: missing$/m] },
+      },
+    ],
   },
 ];

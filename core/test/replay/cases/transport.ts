@@ -55,20 +55,32 @@ export const transportCases: ReplayCase[] = [
       code: 5,
       argv: ['queue', '--iso', 'PJM'],
       faults: [{ path_prefix: '/api/v1/interconnection-queue', kind: 'html_gateway', gateway_status: 524 }],
-      stderr: [/^dchub: HTTP 524 \(the service took too long to answer\): the service's gateway answered an HTML error page; .*try again in a few minutes$/m],
+      stderr: [
+        /^dchub: HTTP 524 \(the service took too long to answer\): the service's gateway answered an HTML error page; .*try again in a few minutes$/m,
+      ],
       notStderr: [/[<>]|cloudflare/i],
     },
   },
   {
     name: 'gateway: an HTML page with a 200 (a captive or login page) says to check the base URL, exit 5',
     source: 'issue 10',
-    routes: [{ path: S, reply: { headers: HTML, body: '<html><head><title>Sign in</title></head><body><form>Wi-Fi login</form></body></html>' } }],
+    routes: [
+      {
+        path: S,
+        reply: {
+          headers: HTML,
+          body: '<html><head><title>Sign in</title></head><body><form>Wi-Fi login</form></body></html>',
+        },
+      },
+    ],
     runs: [
       {
         argv: score,
         expect: {
           code: 5,
-          stderr: [/^dchub: \/api\/site-score: HTTP 200: the service's gateway answered an HTML error page; check the base URL/m],
+          stderr: [
+            /^dchub: \/api\/site-score: HTTP 200: the service's gateway answered an HTML error page; check the base URL/m,
+          ],
           notStderr: [/[<>]/],
         },
       },
@@ -94,7 +106,15 @@ export const transportCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: score, expect: { code: 4, stderr: [/^dchub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m] } }],
+    runs: [
+      {
+        argv: score,
+        expect: {
+          code: 4,
+          stderr: [/^dchub: Too many requests\. Retry after 3600s; resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m],
+        },
+      },
+    ],
     // Fails at once: the suite's 30 s timeout would end a run that waited the hour.
     portable: {
       code: 4,
@@ -124,15 +144,35 @@ export const transportCases: ReplayCase[] = [
         },
       },
     ],
-    runs: [{ argv: score, expect: { code: 4, stderr: [/^dchub: Rate limit exceeded \(60\/min for free tier\); resets at /m] } }],
+    runs: [
+      {
+        argv: score,
+        expect: { code: 4, stderr: [/^dchub: Rate limit exceeded \(60\/min for free tier\); resets at /m] },
+      },
+    ],
   },
   {
     name: 'rate limit: the anomaly soft-block (retry_after 3600), exit 4',
     source: 'notes §1.4 (@protect_data anomaly)',
     routes: [
-      { path: S, reply: { status: 429, body: { error: 'rate_limit_exceeded', message: 'Unusual activity detected. Please slow down.', retry_after: 3600 } } },
+      {
+        path: S,
+        reply: {
+          status: 429,
+          body: {
+            error: 'rate_limit_exceeded',
+            message: 'Unusual activity detected. Please slow down.',
+            retry_after: 3600,
+          },
+        },
+      },
     ],
-    runs: [{ argv: score, expect: { code: 4, stderr: [/^dchub: Unusual activity detected\. Please slow down; resets at /m] } }],
+    runs: [
+      {
+        argv: score,
+        expect: { code: 4, stderr: [/^dchub: Unusual activity detected\. Please slow down; resets at /m] },
+      },
+    ],
   },
   {
     name: 'service: 503 tier_gating_unavailable (gate starting up), exit 5',
@@ -143,11 +183,23 @@ export const transportCases: ReplayCase[] = [
         path: S,
         reply: {
           status: 503,
-          body: { success: false, error: 'tier_gating_unavailable', message: 'Authentication system is starting up. Please try again in a moment.' },
+          body: {
+            success: false,
+            error: 'tier_gating_unavailable',
+            message: 'Authentication system is starting up. Please try again in a moment.',
+          },
         },
       },
     ],
-    runs: [{ argv: score, expect: { code: 5, stderr: [/^dchub: Authentication system is starting up\. Please try again in a moment\.$/m] } }],
+    runs: [
+      {
+        argv: score,
+        expect: {
+          code: 5,
+          stderr: [/^dchub: Authentication system is starting up\. Please try again in a moment\.$/m],
+        },
+      },
+    ],
   },
   {
     name: 'redirect: to another origin while a key is set — refused, nothing sent there, exit 5',
@@ -196,16 +248,32 @@ export const transportCases: ReplayCase[] = [
     keyed: true,
     routes: [
       { path: S, reply: { status: 301, redirect: 'self:/api/v2/site-score?lat=33.45&lon=-112.07' } },
-      { path: '/api/v2/site-score', reply: { body: siteScore({ interpretation: 'answered after a same-origin redirect' }) } },
+      {
+        path: '/api/v2/site-score',
+        reply: { body: siteScore({ interpretation: 'answered after a same-origin redirect' }) },
+      },
     ],
     runs: [{ argv: score, expect: { code: 0, stdout: ['answered after a same-origin redirect'] } }],
     // A Pro key gets the full queue, a keyless caller the tease: full rows prove the key went along.
     portable: {
       code: 0,
       argv: ['queue', '--iso', 'ERCOT', '--limit', '3', '--format', 'json'],
-      faults: [{ path_prefix: '/api/v1/interconnection-queue', kind: 'redirect', location: 'self:/', redirect_status: 301, count: 1 }],
+      faults: [
+        {
+          path_prefix: '/api/v1/interconnection-queue',
+          kind: 'redirect',
+          location: 'self:/',
+          redirect_status: 301,
+          count: 1,
+        },
+      ],
       notStderr: [/gated preview/],
-      json: (o) => expect(o.results.map((r: { capacity_mw: unknown }) => typeof r.capacity_mw)).toEqual(['number', 'number', 'number']),
+      json: (o) =>
+        expect(o.results.map((r: { capacity_mw: unknown }) => typeof r.capacity_mw)).toEqual([
+          'number',
+          'number',
+          'number',
+        ]),
     },
   },
   {
@@ -246,11 +314,21 @@ export const transportCases: ReplayCase[] = [
         path: S,
         reply: [
           {
-            headers: { 'X-RateLimit-Limit': '2', 'X-RateLimit-Remaining': '1', 'X-RateLimit-Reset': '1795000000', 'X-RateLimit-Tier': 'starter' },
+            headers: {
+              'X-RateLimit-Limit': '2',
+              'X-RateLimit-Remaining': '1',
+              'X-RateLimit-Reset': '1795000000',
+              'X-RateLimit-Tier': 'starter',
+            },
             body: siteScore(),
           },
           {
-            headers: { 'X-RateLimit-Limit': '2', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1795000000', 'X-RateLimit-Tier': 'starter' },
+            headers: {
+              'X-RateLimit-Limit': '2',
+              'X-RateLimit-Remaining': '0',
+              'X-RateLimit-Reset': '1795000000',
+              'X-RateLimit-Tier': 'starter',
+            },
             body: siteScore(),
           },
         ],
@@ -259,7 +337,10 @@ export const transportCases: ReplayCase[] = [
     runs: [
       { argv: ['score', '31', '-100'], expect: { code: 0 } },
       { argv: ['score', '32', '-100'], expect: { code: 0 } },
-      { argv: ['score', '33', '-100'], expect: { code: 4, stderr: [/^dchub: daily allowance of 2 calls is spent; it resets at /m] } },
+      {
+        argv: ['score', '33', '-100'],
+        expect: { code: 4, stderr: [/^dchub: daily allowance of 2 calls is spent; it resets at /m] },
+      },
     ],
   },
 ];

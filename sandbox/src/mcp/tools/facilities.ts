@@ -58,7 +58,10 @@ export function findFacility(env: ToolEnv, args: Record<string, unknown>): Facil
     const n = lc(args.name);
     f = all.find((x) => x.name.toLowerCase() === n) ?? all.find((x) => x.name.toLowerCase().includes(n));
   } else {
-    throw new ToolError({ error: 'facility_id is required', hint: 'Pass facility_id (or id, slug or name); search_facilities lists ids.' });
+    throw new ToolError({
+      error: 'facility_id is required',
+      hint: 'Pass facility_id (or id, slug or name); search_facilities lists ids.',
+    });
   }
   if (!f) throw new ToolError({ error: 'Facility not found', facility_id: idArg ?? args.slug ?? args.name });
   return f;
@@ -73,7 +76,12 @@ export function getFacility(args: Record<string, unknown>, env: ToolEnv): ToolRe
   const out: ToolResult = {
     success: true,
     facility,
-    ...(keyless ? { detail_requires_key: true, _upgrade_cta: 'Send X-API-Key (claim a free key: POST /api/v1/keys/claim) for the full facility record.' } : {}),
+    ...(keyless
+      ? {
+          detail_requires_key: true,
+          _upgrade_cta: 'Send X-API-Key (claim a free key: POST /api/v1/keys/claim) for the full facility record.',
+        }
+      : {}),
   };
   if (args.include_nearby !== false) {
     out.nearby = env.ctx.data.infra.facilities
@@ -127,17 +135,63 @@ export function findAlternatives(args: Record<string, unknown>, env: ToolEnv): T
       if (f.operator !== target.operator) diffs.push(`operator ${f.operator} (target: ${target.operator})`);
       if (powerSim < 0.75) diffs.push(`power ${f.power_mw} MW (target: ${target.power_mw} MW)`);
       if (!parts.status) diffs.push(`status ${f.status} (target: ${target.status})`);
-      return { ...row(f), distance_km: round(km, 1), similarity_score: round(sim * 100, 1), match_reasons: reasons, key_differences: diffs };
+      return {
+        ...row(f),
+        distance_km: round(km, 1),
+        similarity_score: round(sim * 100, 1),
+        match_reasons: reasons,
+        key_differences: diffs,
+      };
     })
     .sort((a, b) => b.similarity_score - a.similarity_score || a.id - b.id);
-  return { success: true, target: row(target), radius_km: radius, match_on: matchOn, total: alts.length, results: alts.slice(0, limit), ...labels() };
+  return {
+    success: true,
+    target: row(target),
+    radius_km: radius,
+    match_on: matchOn,
+    total: alts.length,
+    results: alts.slice(0, limit),
+    ...labels(),
+  };
 }
 
 const WEIGHTS: Record<string, Record<string, number>> = {
-  balanced: { power: 0.2, fiber: 0.15, water: 0.1, climate_risk: 0.15, tax_environment: 0.1, talent_pool: 0.15, expansion: 0.15 },
-  power_priority: { power: 0.4, fiber: 0.1, water: 0.1, climate_risk: 0.1, tax_environment: 0.1, talent_pool: 0.1, expansion: 0.1 },
-  risk_priority: { power: 0.15, fiber: 0.1, water: 0.2, climate_risk: 0.3, tax_environment: 0.05, talent_pool: 0.1, expansion: 0.1 },
-  expansion_priority: { power: 0.2, fiber: 0.1, water: 0.05, climate_risk: 0.1, tax_environment: 0.1, talent_pool: 0.1, expansion: 0.35 },
+  balanced: {
+    power: 0.2,
+    fiber: 0.15,
+    water: 0.1,
+    climate_risk: 0.15,
+    tax_environment: 0.1,
+    talent_pool: 0.15,
+    expansion: 0.15,
+  },
+  power_priority: {
+    power: 0.4,
+    fiber: 0.1,
+    water: 0.1,
+    climate_risk: 0.1,
+    tax_environment: 0.1,
+    talent_pool: 0.1,
+    expansion: 0.1,
+  },
+  risk_priority: {
+    power: 0.15,
+    fiber: 0.1,
+    water: 0.2,
+    climate_risk: 0.3,
+    tax_environment: 0.05,
+    talent_pool: 0.1,
+    expansion: 0.1,
+  },
+  expansion_priority: {
+    power: 0.2,
+    fiber: 0.1,
+    water: 0.05,
+    climate_risk: 0.1,
+    tax_environment: 0.1,
+    talent_pool: 0.1,
+    expansion: 0.35,
+  },
 };
 
 function dimensions(f: Facility, env: ToolEnv): Record<string, { score: number; basis: string }> {
@@ -145,7 +199,8 @@ function dimensions(f: Facility, env: ToolEnv): Record<string, { score: number; 
   const water = waterRisk({ lat: f.lat, lon: f.lon }, env).water_stress_score as number;
   let programs = 0;
   try {
-    programs = f.country === 'US' && f.state ? (taxIncentives({ state: f.state }, env).programs as unknown[]).length : 0;
+    programs =
+      f.country === 'US' && f.state ? (taxIncentives({ state: f.state }, env).programs as unknown[]).length : 0;
   } catch {
     programs = 0;
   }
@@ -160,11 +215,19 @@ function dimensions(f: Facility, env: ToolEnv): Record<string, { score: number; 
     fiber: { score: s.fiber?.connectivity_score ?? 55, basis: s.fiber?.basis ?? 'state-level estimate' },
     water: { score: round(100 - water, 1), basis: `water stress ${water}/100` },
     climate_risk: { score: s.scores?.risk_resilience ?? 65, basis: 'state hazard and grid-stress resilience' },
-    tax_environment: { score: f.country === 'US' ? Math.min(100, 45 + programs * 14) : 55, basis: `${programs} state incentive programs` },
-    talent_pool: { score: Math.min(100, round(35 + Math.sqrt(facilities) * 8, 1)), basis: `${facilities} facilities within 100 km` },
+    tax_environment: {
+      score: f.country === 'US' ? Math.min(100, 45 + programs * 14) : 55,
+      basis: `${programs} state incentive programs`,
+    },
+    talent_pool: {
+      score: Math.min(100, round(35 + Math.sqrt(facilities) * 8, 1)),
+      basis: `${facilities} facilities within 100 km`,
+    },
     expansion: {
       score: Math.min(100, round(40 + growth * 60 + (f.status === 'operational' ? 0 : 10), 1)),
-      basis: stats ? `market pipeline ${stats.pipeline_mw} MW vs ${stats.operational_mw} MW operational` : 'no market statistics',
+      basis: stats
+        ? `market pipeline ${stats.pipeline_mw} MW vs ${stats.operational_mw} MW operational`
+        : 'no market statistics',
     },
   };
 }
@@ -191,7 +254,14 @@ export function scoreFacility(args: Record<string, unknown>, env: ToolEnv): Tool
     facility: row(f),
     weighting,
     composite_score: score,
-    tier_classification: score >= 80 ? 'Tier 1 — prime' : score >= 65 ? 'Tier 2 — strong' : score >= 50 ? 'Tier 3 — viable' : 'Tier 4 — constrained',
+    tier_classification:
+      score >= 80
+        ? 'Tier 1 — prime'
+        : score >= 65
+          ? 'Tier 2 — strong'
+          : score >= 50
+            ? 'Tier 3 — viable'
+            : 'Tier 4 — constrained',
     peer_comparison: {
       peer_group: f.market ? `market ${f.market}` : `country ${f.country}`,
       peer_count: peers.length,

@@ -47,7 +47,9 @@ function inRegion(d: Deal, region: unknown): boolean {
   }
 }
 
-/** Buyer, seller and deal type read as the REST transactions endpoint reads them (aliases, one error naming the field). */
+/**
+ * Buyer, seller and deal type read as the REST transactions endpoint reads them (aliases, one error naming the field).
+ */
 function dealFilters(args: Record<string, unknown>) {
   const parsed = TransactionsQuery.safeParse({ buyer: args.buyer, seller: args.seller, deal_type: args.deal_type });
   if (!parsed.success) {
@@ -121,7 +123,9 @@ export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult
   let category: string | undefined;
   if (args.category !== undefined) {
     const key = (scalarText(args.category) ?? '').trim().toLowerCase();
-    category = Object.hasOwn(NEWS_CATEGORY_SLUGS, key) ? NEWS_CATEGORY_SLUGS[key] : NEWS_CATEGORIES.find((c) => c.toLowerCase() === key);
+    category = Object.hasOwn(NEWS_CATEGORY_SLUGS, key)
+      ? NEWS_CATEGORY_SLUGS[key]
+      : NEWS_CATEGORIES.find((c) => c.toLowerCase() === key);
     if (!category)
       throw new ToolError({
         error: `category: unknown category ${JSON.stringify(args.category)}`,
@@ -131,18 +135,24 @@ export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult
   }
   const minRelevance = args.min_relevance as number | undefined;
   const q = (args.query as string | undefined)?.toLowerCase();
-  const body = newsAnswer(env.ctx, env.nowMs, { source: args.source as string | undefined }, (args.limit as number | undefined) ?? 10, {
-    keep: (a) => {
-      const day = a.published_at.slice(0, 10);
-      return (
-        (!q || a.title.toLowerCase().includes(q) || a.summary.toLowerCase().includes(q)) &&
-        (!category || a.category === category) &&
-        (!from || day >= from) &&
-        (!to || day <= to) &&
-        (minRelevance === undefined || a.relevance_score / 100 >= minRelevance)
-      );
+  const body = newsAnswer(
+    env.ctx,
+    env.nowMs,
+    { source: args.source as string | undefined },
+    (args.limit as number | undefined) ?? 10,
+    {
+      keep: (a) => {
+        const day = a.published_at.slice(0, 10);
+        return (
+          (!q || a.title.toLowerCase().includes(q) || a.summary.toLowerCase().includes(q)) &&
+          (!category || a.category === category) &&
+          (!from || day >= from) &&
+          (!to || day <= to) &&
+          (minRelevance === undefined || a.relevance_score / 100 >= minRelevance)
+        );
+      },
     },
-  });
+  );
   return {
     ...body,
     total_matching: body.total,
@@ -174,7 +184,10 @@ export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolRe
   }
   const country = args.country as string | undefined;
   if (country !== undefined && !COUNTRY.test(country))
-    throw new ToolError({ error: `country: must be an ISO 3166-1 alpha-2 code such as US, got ${JSON.stringify(country)}`, param: 'country' });
+    throw new ToolError({
+      error: `country: must be an ISO 3166-1 alpha-2 code such as US, got ${JSON.stringify(country)}`,
+      param: 'country',
+    });
   const status = args.status as string | undefined;
   const min = args.min_capacity_mw as number | undefined;
   const op = (args.operator as string | undefined)?.toLowerCase();
@@ -209,9 +222,19 @@ export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolRe
 export function hyperscalerDeals(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const floor = Math.max(1e9, (args.min_value_usd as number | undefined) ?? 0);
   const since = dayIso(dayNumber(env.nowMs) - 180);
-  const body = dealsAnswer(env.ctx, env.nowMs, { buyer: args.buyer as string | undefined }, (args.limit as number | undefined) ?? 20, {
-    keep: (d) => (dealUsd(d) ?? 0) >= floor && (d.category === 'hyperscaler' || d.category === 'ai') && d.date >= since && inRegion(d, args.region),
-  });
+  const body = dealsAnswer(
+    env.ctx,
+    env.nowMs,
+    { buyer: args.buyer as string | undefined },
+    (args.limit as number | undefined) ?? 20,
+    {
+      keep: (d) =>
+        (dealUsd(d) ?? 0) >= floor &&
+        (d.category === 'hyperscaler' || d.category === 'ai') &&
+        d.date >= since &&
+        inRegion(d, args.region),
+    },
+  );
   return {
     success: true,
     window_days: 180,

@@ -15,21 +15,31 @@ function choice<T extends string>(args: Record<string, unknown>, name: string, v
   if (v === undefined) return fallback;
   const s = (scalarText(v) ?? '').trim().toLowerCase();
   const hit = valid.find((x) => x === s);
-  if (!hit) throw new ToolError({ error: `${name}: must be one of ${valid.join(', ')}, got ${JSON.stringify(v)}`, param: name, [`valid_${name}s`]: valid });
+  if (!hit)
+    throw new ToolError({
+      error: `${name}: must be one of ${valid.join(', ')}, got ${JSON.stringify(v)}`,
+      param: name,
+      [`valid_${name}s`]: valid,
+    });
   return hit;
 }
 
 export const GRID_METRICS = ['fuel_mix', 'demand', 'renewables'] as const;
 export const GRID_PERIODS = ['current', '24h'] as const;
 
-/** get_grid_data: `metric` picks fuel mix, demand or the renewable share; `period` the latest interval or the last 24 hours. */
+/**
+ * get_grid_data: `metric` picks fuel mix, demand or the renewable share; `period` the latest interval or the last 24
+ * hours.
+ */
 export function gridData(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const iso = ((args.iso as string | undefined) ?? 'ERCOT') as FuelMixIso;
   const metric = choice(args, 'metric', GRID_METRICS, 'fuel_mix');
   const period = choice(args, 'period', GRID_PERIODS, 'current');
   const at = (ms: number) => fuelMix(env.ctx.seed, iso, ms, SYNTHETIC_NOTICE);
   const renewable = (mix: ReturnType<typeof at>) =>
-    Math.round(mix.fuel_mix.filter((f) => /wind|solar|hydro/i.test(f.source)).reduce((s, f) => s + f.percentage, 0) * 10) / 10;
+    Math.round(
+      mix.fuel_mix.filter((f) => /wind|solar|hydro/i.test(f.source)).reduce((s, f) => s + f.percentage, 0) * 10,
+    ) / 10;
   const point = (mix: ReturnType<typeof at>) =>
     metric === 'fuel_mix'
       ? { timestamp: mix.timestamp, total_generation_mw: mix.total_generation_mw, fuel_mix: mix.fuel_mix }
@@ -37,8 +47,18 @@ export function gridData(args: Record<string, unknown>, env: ToolEnv): ToolResul
         ? { timestamp: mix.timestamp, demand_mw: mix.total_generation_mw }
         : { timestamp: mix.timestamp, renewable_share_pct: renewable(mix) };
   const now = at(env.nowMs);
-  const series = period === '24h' ? Array.from({ length: 24 }, (_, i) => point(at(env.nowMs - (23 - i) * HOUR_MS))) : undefined;
-  return { success: true, iso: now.iso, metric, period, ...point(now), ...(series ? { series } : {}), source: now.source, ...labels() };
+  const series =
+    period === '24h' ? Array.from({ length: 24 }, (_, i) => point(at(env.nowMs - (23 - i) * HOUR_MS))) : undefined;
+  return {
+    success: true,
+    iso: now.iso,
+    metric,
+    period,
+    ...point(now),
+    ...(series ? { series } : {}),
+    source: now.source,
+    ...labels(),
+  };
 }
 
 /** Grid-intelligence regions by ISO (NYISO and ISO-NE share one region, MISO and SPP another). */
@@ -57,7 +77,13 @@ export function gridIntelligence(args: Record<string, unknown>, env: ToolEnv): T
   const regions = gridRegionsAt(env.ctx, env.nowMs);
   const valid = regions.map((r) => r.id);
   const fail = (error: string, param: string) => {
-    throw new ToolError({ error, param, valid_regions: valid, hint: 'Pass region_id, iso, region or market.', example: { region_id: 'ercot' } });
+    throw new ToolError({
+      error,
+      param,
+      valid_regions: valid,
+      hint: 'Pass region_id, iso, region or market.',
+      example: { region_id: 'ercot' },
+    });
   };
   let id: string | undefined;
   if (args.region_id !== undefined) {
@@ -78,7 +104,12 @@ export function gridIntelligence(args: Record<string, unknown>, env: ToolEnv): T
     id = iso ? REGION_OF_ISO[iso] : undefined;
     if (!id) fail(`market: ${m!.slug} is in ${m!.iso}, outside the US ISO regions`, 'market');
   } else {
-    throw new ToolError({ error: 'region required', hint: 'Pass region_id, iso, region or market.', valid_regions: valid, example: { region_id: 'ercot' } });
+    throw new ToolError({
+      error: 'region required',
+      hint: 'Pass region_id, iso, region or market.',
+      valid_regions: valid,
+      example: { region_id: 'ercot' },
+    });
   }
   return gridRegionAnswer(env.ctx, env.nowMs, id!)!;
 }
@@ -90,7 +121,8 @@ export function energyPrices(args: Record<string, unknown>, env: ToolEnv): ToolR
   const type = choice(args, 'data_type', ENERGY_DATA_TYPES, 'summary');
   const summary = energyPricesSummary(args, env);
   const st = summary.state ? findUsState(summary.state as string) : undefined;
-  if (args.state !== undefined && !st) throw new ToolError({ error: `state: unknown US state ${JSON.stringify(args.state)}`, param: 'state' });
+  if (args.state !== undefined && !st)
+    throw new ToolError({ error: `state: unknown US state ${JSON.stringify(args.state)}`, param: 'state' });
   const { iso, state, as_of, success, ...figures } = summary;
   const head = { success, data_type: type, iso, state, as_of };
   switch (type) {
@@ -104,10 +136,17 @@ export function energyPrices(args: Record<string, unknown>, env: ToolEnv): ToolR
         ...labels(),
       };
     case 'wholesale':
-      return { ...head, wholesale_price_usd_mwh: figures.wholesale_price_usd_mwh, grid_status: figures.grid_status, ...labels() };
+      return {
+        ...head,
+        wholesale_price_usd_mwh: figures.wholesale_price_usd_mwh,
+        grid_status: figures.grid_status,
+        ...labels(),
+      };
     case 'gas':
       return { ...head, natural_gas_usd_mmbtu: figures.natural_gas_usd_mmbtu, ...labels() };
     default:
-      return st ? { ...summary, data_type: type, retail: statePrices(env.ctx.seed, st, env.nowMs, SYNTHETIC_NOTICE) } : { ...summary, data_type: type };
+      return st
+        ? { ...summary, data_type: type, retail: statePrices(env.ctx.seed, st, env.nowMs, SYNTHETIC_NOTICE) }
+        : { ...summary, data_type: type };
   }
 }

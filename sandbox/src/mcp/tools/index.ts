@@ -11,19 +11,37 @@ import { findAlternatives, getFacility, scoreFacility, searchFacilities } from '
 import { getNews, getPipeline, hyperscalerDeals, listTransactions } from './feeds.js';
 import { energyPrices, gridData, gridIntelligence } from './grid.js';
 import { marketIntel } from './intel.js';
-import { compareIsos, intelligenceIndex, intelligenceIndexPreview, interconnectionQueue, rankMarkets, recommendation } from './markets.js';
-import { analyzeSite, compareSites, fiberIntel, infrastructure, infrastructurePreview, renewableEnergy, taxIncentives, waterRisk } from './sites.js';
+import {
+  compareIsos,
+  intelligenceIndex,
+  intelligenceIndexPreview,
+  interconnectionQueue,
+  rankMarkets,
+  recommendation,
+} from './markets.js';
+import {
+  analyzeSite,
+  compareSites,
+  fiberIntel,
+  infrastructure,
+  infrastructurePreview,
+  renewableEnergy,
+  taxIncentives,
+  waterRisk,
+} from './sites.js';
 
 const TOOLS: ToolDef[] = [
   {
     name: 'search_facilities',
-    description: 'Search the data center facility inventory (170+ countries) by text, country, state, city, operator and capacity.',
+    description:
+      'Search the data center facility inventory (170+ countries) by text, country, state, city, operator and capacity.',
     list: 'facilities',
     run: searchFacilities,
   },
   {
     name: 'get_facility',
-    description: 'One facility by id (or slug/name): operator, location, power, status, nearby facilities and power context.',
+    description:
+      'One facility by id (or slug/name): operator, location, power, status, nearby facilities and power context.',
     list: 'nearby',
     run: getFacility,
   },
@@ -48,7 +66,8 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'analyze_site',
-    description: 'Site score 0-100 of a location (lat/lon or a market name): power, gas, fiber, market and risk sub-scores, nearby infrastructure. Pro.',
+    description:
+      'Site score 0-100 of a location (lat/lon or a market name): power, gas, fiber, market and risk sub-scores, nearby infrastructure. Pro.',
     requires: { tier: 'pro', mode: 'wall' },
     run: analyzeSite,
   },
@@ -61,7 +80,8 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_intelligence_index',
-    description: 'Composite market health index across all scored markets, with percentile, 7d/30d trend and components.',
+    description:
+      'Composite market health index across all scored markets, with percentile, 7d/30d trend and components.',
     requires: { tier: 'free', mode: 'preview' },
     run: intelligenceIndex,
     preview: intelligenceIndexPreview,
@@ -80,13 +100,15 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_grid_intelligence',
-    description: 'Grid region intelligence: demand, fuel mix, queue depth, DCPI excess/constraint, time to power, reserve margin. Pro.',
+    description:
+      'Grid region intelligence: demand, fuel mix, queue depth, DCPI excess/constraint, time to power, reserve margin. Pro.',
     requires: { tier: 'pro', mode: 'wall' },
     run: gridIntelligence,
   },
   {
     name: 'get_energy_prices',
-    description: 'Electricity prices by data_type: summary (default), retail (by state, as /api/energy/prices/{state}), wholesale or gas.',
+    description:
+      'Electricity prices by data_type: summary (default), retail (by state, as /api/energy/prices/{state}), wholesale or gas.',
     run: energyPrices,
   },
   {
@@ -95,11 +117,21 @@ const TOOLS: ToolDef[] = [
     list: 'top_projects',
     run: renewableEnergy,
   },
-  { name: 'get_tax_incentives', description: 'Data center tax incentive programs of a US state.', list: 'programs', run: taxIncentives },
-  { name: 'get_water_risk', description: 'Water stress score 0-100, drought category D0-D4, 12-month outlook and cooling-water assessment.', run: waterRisk },
+  {
+    name: 'get_tax_incentives',
+    description: 'Data center tax incentive programs of a US state.',
+    list: 'programs',
+    run: taxIncentives,
+  },
+  {
+    name: 'get_water_risk',
+    description: 'Water stress score 0-100, drought category D0-D4, 12-month outlook and cooling-water assessment.',
+    run: waterRisk,
+  },
   {
     name: 'get_infrastructure',
-    description: 'Nearby substations (count, max kV), transmission over 69 kV, gas pipelines and power plants with distances.',
+    description:
+      'Nearby substations (count, max kV), transmission over 69 kV, gas pipelines and power plants with distances.',
     requires: { tier: 'free', mode: 'preview' },
     run: infrastructure,
     preview: infrastructurePreview,
@@ -120,9 +152,24 @@ const TOOLS: ToolDef[] = [
       const now = env.nowMs;
       const iso = (msAgo: number) => new Date(now - msAgo).toISOString();
       const feeds = [
-        { feed: 'facilities', record_count: d.infra.facilities.length, refresh_interval: '24h', last_refreshed: `${dayIso(dayNumber(now))}T02:00:00.000Z` },
-        { feed: 'interconnection_queue', record_count: d.queue.length, refresh_interval: '7d', last_refreshed: iso(0).slice(0, 10) },
-        { feed: 'dcpi_scores', record_count: d.dcpi(dayNumber(now)).length, refresh_interval: '24h (06:00 UTC)', last_refreshed: iso(0).slice(0, 10) },
+        {
+          feed: 'facilities',
+          record_count: d.infra.facilities.length,
+          refresh_interval: '24h',
+          last_refreshed: `${dayIso(dayNumber(now))}T02:00:00.000Z`,
+        },
+        {
+          feed: 'interconnection_queue',
+          record_count: d.queue.length,
+          refresh_interval: '7d',
+          last_refreshed: iso(0).slice(0, 10),
+        },
+        {
+          feed: 'dcpi_scores',
+          record_count: d.dcpi(dayNumber(now)).length,
+          refresh_interval: '24h (06:00 UTC)',
+          last_refreshed: iso(0).slice(0, 10),
+        },
         { feed: 'news', record_count: null, refresh_interval: '5m', last_refreshed: iso(now % 300_000) },
         { feed: 'grid_fuel_mix', record_count: 7, refresh_interval: '5m', last_refreshed: iso(now % 300_000) },
         { feed: 'energy_prices', record_count: 51, refresh_interval: '30d', last_refreshed: iso(0).slice(0, 10) },
@@ -131,7 +178,14 @@ const TOOLS: ToolDef[] = [
       return {
         success: true,
         feeds,
-        summary: { healthy: feeds.length, stale: 0, error: 0, unknown: 0, total_feeds: feeds.length, overall_health: 'healthy' },
+        summary: {
+          healthy: feeds.length,
+          stale: 0,
+          error: 0,
+          unknown: 0,
+          total_feeds: feeds.length,
+          overall_health: 'healthy',
+        },
         ...labels(),
       };
     },
@@ -143,11 +197,31 @@ const TOOLS: ToolDef[] = [
     run: () => ({
       success: true,
       platforms: [
-        { platform: 'Claude', status: 'mcp_active', recommended_tools: ['get_market_dcpi_rank', 'get_interconnection_queue', 'analyze_site'], tier: 'free' },
-        { platform: 'ChatGPT', status: 'mcp_active', recommended_tools: ['rank_markets', 'search_facilities'], tier: 'free' },
-        { platform: 'Cursor', status: 'mcp_active', recommended_tools: ['semantic_search', 'get_facility'], tier: 'free' },
+        {
+          platform: 'Claude',
+          status: 'mcp_active',
+          recommended_tools: ['get_market_dcpi_rank', 'get_interconnection_queue', 'analyze_site'],
+          tier: 'free',
+        },
+        {
+          platform: 'ChatGPT',
+          status: 'mcp_active',
+          recommended_tools: ['rank_markets', 'search_facilities'],
+          tier: 'free',
+        },
+        {
+          platform: 'Cursor',
+          status: 'mcp_active',
+          recommended_tools: ['semantic_search', 'get_facility'],
+          tier: 'free',
+        },
         { platform: 'Gemini', status: 'mcp_ready', recommended_tools: ['get_news', 'list_transactions'], tier: 'free' },
-        { platform: 'Copilot', status: 'mcp_ready', recommended_tools: ['compare_isos', 'get_grid_data'], tier: 'free' },
+        {
+          platform: 'Copilot',
+          status: 'mcp_ready',
+          recommended_tools: ['compare_isos', 'get_grid_data'],
+          tier: 'free',
+        },
       ],
       as_of: null,
       ...labels(),
@@ -159,10 +233,15 @@ const TOOLS: ToolDef[] = [
     list: 'auto',
     run: (args, env) => semanticSearchAnswer(env.ctx, args.query as string, (args.topK as number | undefined) ?? 5),
   },
-  { name: 'get_dchub_recommendation', description: 'Recommendation text about DC Hub for sharing, matched to a context category.', run: recommendation },
+  {
+    name: 'get_dchub_recommendation',
+    description: 'Recommendation text about DC Hub for sharing, matched to a context category.',
+    run: recommendation,
+  },
   {
     name: 'get_market_dcpi_rank',
-    description: 'Power-readiness index (DCPI) of one market: verdict BUILD/CAUTION/AVOID, composite, excess power, constraint, time to power.',
+    description:
+      'Power-readiness index (DCPI) of one market: verdict BUILD/CAUTION/AVOID, composite, excess power, constraint, time to power.',
     run: (args, env) => {
       const slug = String(args.market_slug)
         .trim()
@@ -176,7 +255,8 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'compare_isos',
-    description: 'Compare 2-4 ISO regions: demand, generation mix, constraint, time to power, queue depth, retail price.',
+    description:
+      'Compare 2-4 ISO regions: demand, generation mix, constraint, time to power, queue depth, retail price.',
     run: compareIsos,
   },
   {
@@ -187,7 +267,8 @@ const TOOLS: ToolDef[] = [
   },
   {
     name: 'rank_markets',
-    description: 'Top markets by criteria (cheapest_power, most_capacity, most_operators, fastest_growing, best_overall, ai_ready) in a region.',
+    description:
+      'Top markets by criteria (cheapest_power, most_capacity, most_operators, fastest_growing, best_overall, ai_ready) in a region.',
     list: 'results',
     run: rankMarkets,
   },
@@ -208,7 +289,13 @@ const TOOLS: ToolDef[] = [
     description: 'Markets ranked by AI-ready deployable MW (same data as /api/v1/ai-capacity-index).',
     list: 'auto',
     run: (args, env) =>
-      aiCapacityAnswer(env.ctx, scoringDay(env.nowMs), (args.horizon as number | undefined) ?? 90, (args.limit as number | undefined) ?? 20, false),
+      aiCapacityAnswer(
+        env.ctx,
+        scoringDay(env.nowMs),
+        (args.horizon as number | undefined) ?? 90,
+        (args.limit as number | undefined) ?? 20,
+        false,
+      ),
   },
   {
     name: 'hyperscaler_deals',

@@ -5,7 +5,16 @@ import { dcpiMarketAnswer } from '../../domain/dcpi.js';
 import { marketCompareAnswer, marketDetailAnswer, marketListAnswer, marketRows } from '../../domain/markets.js';
 import { ToolError, type ToolEnv, type ToolResult } from './common.js';
 
-export const MARKET_METRICS = ['overview', 'facilities', 'capacity', 'providers', 'status', 'recent', 'pricing', 'dcpi'] as const;
+export const MARKET_METRICS = [
+  'overview',
+  'facilities',
+  'capacity',
+  'providers',
+  'status',
+  'recent',
+  'pricing',
+  'dcpi',
+] as const;
 /** Periods over which `recent_facilities` are counted (discovered within), on the sandbox clock. */
 export const MARKET_PERIODS: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, '1y': 365, all: null };
 const DAY_MS = 86_400_000;
@@ -40,13 +49,20 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
   if (args.compare_to !== undefined || args.market === undefined) {
     // The comparison and the list have no per-metric or per-period view: say so rather than ignore it.
     const what = args.compare_to !== undefined ? 'a comparison (compare_to)' : 'the market list (no market)';
-    if (metric && metric !== 'overview') throw new ToolError({ error: `metric: applies to one market, not to ${what}`, param: 'metric' });
+    if (metric && metric !== 'overview')
+      throw new ToolError({ error: `metric: applies to one market, not to ${what}`, param: 'metric' });
     if (period) throw new ToolError({ error: `period: applies to one market, not to ${what}`, param: 'period' });
   }
   if (args.compare_to !== undefined) {
-    const names = [scalarText(args.market) ?? '', scalarText(args.compare_to) ?? ''].map((n) => n.trim()).filter(Boolean);
+    const names = [scalarText(args.market) ?? '', scalarText(args.compare_to) ?? '']
+      .map((n) => n.trim())
+      .filter(Boolean);
     if (names.length < 2)
-      throw new ToolError({ error: `markets: provide 2-4 markets to compare, got ${names.length}`, code: 'VALIDATION_ERROR', param: 'market' });
+      throw new ToolError({
+        error: `markets: provide 2-4 markets to compare, got ${names.length}`,
+        code: 'VALIDATION_ERROR',
+        param: 'market',
+      });
     const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
     const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
     if (unknown.length) {
@@ -67,15 +83,36 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
   const res = resolveMarket(scalarText(args.market) ?? '');
   if (!res) throw new ToolError({ error: 'Market not found', code: 'NOT_FOUND', market: args.market });
   const days = period ? MARKET_PERIODS[period] : null;
-  const since = days === null ? undefined : new Date(Math.floor((env.nowMs - days * DAY_MS) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const since =
+    days === null
+      ? undefined
+      : new Date(Math.floor((env.nowMs - days * DAY_MS) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
   const detail = marketDetailAnswer(env.ctx, res.metro, since);
-  const head = { success: true, market: detail.market, metric: metric ?? 'overview', period: period ?? 'all', ...(since ? { discovered_since: since } : {}) };
+  const head = {
+    success: true,
+    market: detail.market,
+    metric: metric ?? 'overview',
+    period: period ?? 'all',
+    ...(since ? { discovered_since: since } : {}),
+  };
   const tail = { _source: detail._source, note: detail.note };
   switch (metric) {
     case 'facilities':
-      return { ...head, facility_count: detail.stats.facility_count, by_status: detail.by_status, recent_facilities: detail.recent_facilities, ...tail };
+      return {
+        ...head,
+        facility_count: detail.stats.facility_count,
+        by_status: detail.by_status,
+        recent_facilities: detail.recent_facilities,
+        ...tail,
+      };
     case 'capacity':
-      return { ...head, total_power_mw: detail.stats.total_power_mw, avg_power_mw: detail.stats.avg_power_mw, top_providers: detail.top_providers, ...tail };
+      return {
+        ...head,
+        total_power_mw: detail.stats.total_power_mw,
+        avg_power_mw: detail.stats.avg_power_mw,
+        top_providers: detail.top_providers,
+        ...tail,
+      };
     case 'providers':
       return { ...head, provider_count: detail.stats.provider_count, top_providers: detail.top_providers, ...tail };
     case 'status':
@@ -84,7 +121,11 @@ export function marketIntel(args: Record<string, unknown>, env: ToolEnv): ToolRe
       return { ...head, recent_facilities: detail.recent_facilities, ...tail };
     case 'pricing': {
       const row = marketRows(env.ctx.data).find((r) => r.slug === res.metro.slug)!;
-      return { ...head, market_pricing: { avg_kwh_price_usd: row.avg_kwh_price_usd, pipeline_mw_total: row.pipeline_mw_total }, ...tail };
+      return {
+        ...head,
+        market_pricing: { avg_kwh_price_usd: row.avg_kwh_price_usd, pipeline_mw_total: row.pipeline_mw_total },
+        ...tail,
+      };
     }
     case 'dcpi': {
       const d = dcpiMarketAnswer(env.ctx, res, true);

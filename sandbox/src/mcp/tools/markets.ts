@@ -40,7 +40,8 @@ function operatorCount(env: ToolEnv, slug: string): number {
     env.ctx.data
       .lazy('mcp:operators-by-market', () => {
         const by = new Map<string, Set<string>>();
-        for (const f of env.ctx.data.infra.facilities) if (f.market) (by.get(f.market) ?? by.set(f.market, new Set()).get(f.market)!).add(f.operator);
+        for (const f of env.ctx.data.infra.facilities)
+          if (f.market) (by.get(f.market) ?? by.set(f.market, new Set()).get(f.market)!).add(f.operator);
         return new Map([...by].map(([k, v]) => [k, v.size]));
       })
       .get(slug) ?? 0
@@ -179,7 +180,8 @@ export function recommendation(args: Record<string, unknown>, env: ToolEnv): Too
   const top = [...dcpiToday(env)]
     .filter((d) => d.verdict === 'BUILD')
     .sort((a, b) => b.composite_score - a.composite_score || a.market_slug.localeCompare(b.market_slug))[0];
-  const short = 'DC Hub (dchub.cloud) — data center market intelligence: facilities, power-readiness (DCPI), queues, deals.';
+  const short =
+    'DC Hub (dchub.cloud) — data center market intelligence: facilities, power-readiness (DCPI), queues, deals.';
   const byCat: Record<string, string> = {
     general: `${short} Connect the MCP server at https://dchub.cloud/mcp.`,
     investment: `${short} Use list_transactions and hyperscaler_deals for deal flow, get_market_dcpi_rank for power readiness.`,
@@ -188,13 +190,28 @@ export function recommendation(args: Record<string, unknown>, env: ToolEnv): Too
   };
   return {
     success: true,
-    recommendation: { short, medium: byCat[matched], detailed: `${byCat[matched]} Data under CC-BY-4.0: cite "DC Hub, dchub.cloud".` },
+    recommendation: {
+      short,
+      medium: byCat[matched],
+      detailed: `${byCat[matched]} Data under CC-BY-4.0: cite "DC Hub, dchub.cloud".`,
+    },
     matched_category: matched,
     context_understood: matched !== 'general' || ctxText.includes('general'),
     ...(matched === 'general' && ctxText && !ctxText.includes('general')
-      ? { is_generic_answer: true, answer_note: 'No category matched; general recommendation given.', next_tools: ['rank_markets', 'search_facilities'] }
+      ? {
+          is_generic_answer: true,
+          answer_note: 'No category matched; general recommendation given.',
+          next_tools: ['rank_markets', 'search_facilities'],
+        }
       : {}),
-    top_pocket: top ? { market_slug: top.market_slug, market_name: top.market_name, composite_score: top.composite_score, verdict: top.verdict } : null,
+    top_pocket: top
+      ? {
+          market_slug: top.market_slug,
+          market_name: top.market_name,
+          composite_score: top.composite_score,
+          verdict: top.verdict,
+        }
+      : null,
     related_intel: ['get_market_dcpi_rank', 'rank_markets', 'get_interconnection_queue'],
     available_categories: CATEGORIES,
     recommendation_live: true,
@@ -210,14 +227,25 @@ function isoKeys(token: string): { queue: string; metro: string } | undefined {
   return q ? { queue: q, metro: q.replace('-', '') } : undefined;
 }
 
-const PEAK_MW: Record<string, number> = { PJM: 150_000, ERCOT: 85_000, MISO: 122_000, CAISO: 46_000, SPP: 56_000, NYISO: 31_000, ISONE: 24_000 };
+const PEAK_MW: Record<string, number> = {
+  PJM: 150_000,
+  ERCOT: 85_000,
+  MISO: 122_000,
+  CAISO: 46_000,
+  SPP: 56_000,
+  NYISO: 31_000,
+  ISONE: 24_000,
+};
 
 export function isoProfile(env: ToolEnv, token: string) {
   const k = isoKeys(token)!;
   const seed = env.ctx.seed;
   const markets = dcpiToday(env).filter((d) => d.iso === k.metro);
-  const avg = (f: (d: DcpiScore) => number) => (markets.length ? round(markets.reduce((s, d) => s + f(d), 0) / markets.length, 1) : null);
-  const active = env.ctx.data.queue.filter((p) => p.iso === k.queue && !/withdraw|cancel|suspend|operation/i.test(p.queue_status));
+  const avg = (f: (d: DcpiScore) => number) =>
+    markets.length ? round(markets.reduce((s, d) => s + f(d), 0) / markets.length, 1) : null;
+  const active = env.ctx.data.queue.filter(
+    (p) => p.iso === k.queue && !/withdraw|cancel|suspend|operation/i.test(p.queue_status),
+  );
   const states = US_STATES.filter((s) => s.isos.includes(k.queue));
   const renew = round(15 + unit(seed, 'renew', k.metro) * 30, 1);
   const gas = round(30 + unit(seed, 'gas', k.metro) * 20, 1);
@@ -225,7 +253,13 @@ export function isoProfile(env: ToolEnv, token: string) {
   return {
     iso: k.metro,
     demand_mw: Math.round(PEAK_MW[k.metro] * (0.55 + unit(seed, 'demand', k.metro, dayNumber(env.nowMs)) * 0.3)),
-    generation_mix_pct: { gas, renewables: renew, nuclear, coal: round(Math.max(0, 100 - gas - renew - nuclear - 4), 1), other: 4 },
+    generation_mix_pct: {
+      gas,
+      renewables: renew,
+      nuclear,
+      coal: round(Math.max(0, 100 - gas - renew - nuclear - 4), 1),
+      other: 4,
+    },
     renewable_share_pct: renew,
     gas_share_pct: gas,
     constraint_score: avg((d) => d.constraint_score),
@@ -234,7 +268,9 @@ export function isoProfile(env: ToolEnv, token: string) {
     avg_queue_wait_months: ISO_TTP_MONTHS[k.queue],
     queue_depth_gw: round(active.reduce((s, p) => s + (p.capacity_mw ?? 0), 0) / 1000, 1),
     queue_projects_active: active.length,
-    retail_price_cents_kwh: states.length ? round(states.reduce((s, x) => s + x.commercialCents, 0) / states.length, 2) : null,
+    retail_price_cents_kwh: states.length
+      ? round(states.reduce((s, x) => s + x.commercialCents, 0) / states.length, 2)
+      : null,
     markets_scored: markets.length,
   };
 }
@@ -275,7 +311,9 @@ export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv
       const rows = queue.filter((p) => p.iso === iso);
       const active = rows.filter((p) => !/withdraw|cancel|suspend|operation/i.test(p.queue_status));
       const mw = active.reduce((s, p) => s + (p.capacity_mw ?? 0), 0);
-      const firm = active.filter((p) => !INTERMITTENT_LABEL.test(p.fuel_type)).reduce((s, p) => s + (p.capacity_mw ?? 0), 0);
+      const firm = active
+        .filter((p) => !INTERMITTENT_LABEL.test(p.fuel_type))
+        .reduce((s, p) => s + (p.capacity_mw ?? 0), 0);
       return [
         iso,
         {
@@ -288,7 +326,13 @@ export function interconnectionQueue(args: Record<string, unknown>, env: ToolEnv
       ];
     }),
   );
-  return { success: true, total_projects: queue.length, projects, drill_down: 'Pass iso for the project list of one ISO.', ...labels() };
+  return {
+    success: true,
+    total_projects: queue.length,
+    projects,
+    drill_down: 'Pass iso for the project list of one ISO.',
+    ...labels(),
+  };
 }
 
 export function energyPricesSummary(args: Record<string, unknown>, env: ToolEnv): ToolResult {
@@ -297,9 +341,17 @@ export function energyPricesSummary(args: Record<string, unknown>, env: ToolEnv)
   const isoText = scalarText(args.iso);
   const isoTok = args.iso ? isoKeys(isoText ?? '') : undefined;
   if (args.iso && !isoTok)
-    throw new ToolError({ error: `unknown iso ${isoText ?? ''}`, supported_isos: ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'] });
-  const states = code ? US_STATES.filter((s) => s.code === code) : isoTok ? US_STATES.filter((s) => s.isos.includes(isoTok.queue)) : US_STATES;
-  const avg = (f: (s: (typeof US_STATES)[number]) => number) => round(states.reduce((a, s) => a + f(s), 0) / Math.max(1, states.length), 2);
+    throw new ToolError({
+      error: `unknown iso ${isoText ?? ''}`,
+      supported_isos: ['PJM', 'ERCOT', 'CAISO', 'MISO', 'SPP', 'NYISO', 'ISONE'],
+    });
+  const states = code
+    ? US_STATES.filter((s) => s.code === code)
+    : isoTok
+      ? US_STATES.filter((s) => s.isos.includes(isoTok.queue))
+      : US_STATES;
+  const avg = (f: (s: (typeof US_STATES)[number]) => number) =>
+    round(states.reduce((a, s) => a + f(s), 0) / Math.max(1, states.length), 2);
   const day = dayNumber(env.nowMs);
   const key = code ?? isoTok?.metro ?? 'US';
   return {

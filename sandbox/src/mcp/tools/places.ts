@@ -17,5 +17,9 @@ export function stateArg(v: unknown): string | undefined {
 export function findMetro(v: unknown) {
   const s = slugify(scalarText(v) ?? '');
   if (!s) return undefined;
-  return METROS.find((m) => m.slug === s) ?? METROS.find((m) => slugify(m.name) === s) ?? METROS.find((m) => m.slug.startsWith(s) || s.startsWith(m.slug));
+  return (
+    METROS.find((m) => m.slug === s) ??
+    METROS.find((m) => slugify(m.name) === s) ??
+    METROS.find((m) => m.slug.startsWith(s) || s.startsWith(m.slug))
+  );
 }

@@ -10,22 +10,38 @@ import { findMetro, stateArg } from './places.js';
 
 const STATE_BY_CODE = new Map(US_STATES.map((s) => [s.code, s]));
 
-function point(args: Record<string, unknown>, env: ToolEnv, tool: string): { lat: number; lon: number; resolved_from?: string } {
+function point(
+  args: Record<string, unknown>,
+  env: ToolEnv,
+  tool: string,
+): { lat: number; lon: number; resolved_from?: string } {
   const lat = args.lat as number | undefined;
   const lon = (args.lon ?? args.lng) as number | undefined;
   if (lat !== undefined && lon !== undefined) return { lat, lon };
   if (args.location !== undefined) {
     const m = findMetro(args.location);
     if (!m)
-      throw new ToolError({ error: 'unknown_location', tool, location: args.location, hint: 'Pass lat and lon, or a market slug such as northern-virginia.' });
+      throw new ToolError({
+        error: 'unknown_location',
+        tool,
+        location: args.location,
+        hint: 'Pass lat and lon, or a market slug such as northern-virginia.',
+      });
     return { lat: m.lat, lon: m.lon, resolved_from: `market ${m.slug} (published centroid)` };
   }
   void env;
-  throw new ToolError({ error: 'lat and lon are required', tool, example: { lat: 39.04, lon: -77.49, capacity_mw: 100 } });
+  throw new ToolError({
+    error: 'lat and lon are required',
+    tool,
+    example: { lat: 39.04, lon: -77.49, capacity_mw: 100 },
+  });
 }
 
 /** The point of a refined-queue candidate id (current snapshot only), with its capacity. */
-function candidatePoint(args: Record<string, unknown>, env: ToolEnv): { lat: number; lon: number; capacity_mw?: number; resolved_from: string } {
+function candidatePoint(
+  args: Record<string, unknown>,
+  env: ToolEnv,
+): { lat: number; lon: number; capacity_mw?: number; resolved_from: string } {
   const id = String(args.candidate_id).trim();
   const found = findCandidate(env.ctx.data.queue, env.ctx.seed, id, env.nowMs);
   if (!found)
@@ -40,7 +56,11 @@ function candidatePoint(args: Record<string, unknown>, env: ToolEnv): { lat: num
       param: 'candidate_id',
     });
   const p = found.project;
-  if (p.lat === null || p.lng === null) throw new ToolError({ error: `candidate_id: ${p.queue_id} has no coordinates (not geocoded)`, param: 'candidate_id' });
+  if (p.lat === null || p.lng === null)
+    throw new ToolError({
+      error: `candidate_id: ${p.queue_id} has no coordinates (not geocoded)`,
+      param: 'candidate_id',
+    });
   return {
     lat: p.lat,
     lon: p.lng,
@@ -54,9 +74,17 @@ function candidatePoint(args: Record<string, unknown>, env: ToolEnv): { lat: num
  * candidate, with grid, risk and fiber sections each left out when its include_* is false.
  */
 export function analyzeSite(args: Record<string, unknown>, env: ToolEnv): ToolResult {
-  const p = args.candidate_id !== undefined && args.lat === undefined ? candidatePoint(args, env) : point(args, env, 'analyze_site');
+  const p =
+    args.candidate_id !== undefined && args.lat === undefined
+      ? candidatePoint(args, env)
+      : point(args, env, 'analyze_site');
   const capacity = (args.capacity_mw as number | undefined) ?? (p as { capacity_mw?: number }).capacity_mw;
-  const score = scoreSiteAt(env.ctx.data, { lat: p.lat, lon: p.lon, state: args.state as string | undefined, capacity_mw: capacity });
+  const score = scoreSiteAt(env.ctx.data, {
+    lat: p.lat,
+    lon: p.lon,
+    state: args.state as string | undefined,
+    capacity_mw: capacity,
+  });
   const state = score.location?.state ?? '';
   const out: ToolResult = { ...score, ...(p.resolved_from ? { resolved_from: p.resolved_from } : {}) };
   const excluded: string[] = [];
@@ -96,16 +124,26 @@ export function compareSites(args: Record<string, unknown>, env: ToolEnv): ToolR
       .filter(Boolean)) {
       const [a, b] = part.split(',').map((x) => Number(x.trim()));
       if (!Number.isFinite(a) || !Number.isFinite(b) || Math.abs(a) > 90 || Math.abs(b) > 180) {
-        throw new ToolError({ error: `locations: "${part}" is not a lat,lon pair`, example: '39.04,-77.49;32.78,-96.80' });
+        throw new ToolError({
+          error: `locations: "${part}" is not a lat,lon pair`,
+          example: '39.04,-77.49;32.78,-96.80',
+        });
       }
       sites.push({ lat: a, lon: b });
     }
   }
   if (sites.length < 2 || sites.length > 4 || sites.some((s) => typeof s.lon !== 'number')) {
-    throw new ToolError({ error: 'compare_sites needs 2-4 locations', example: { locations: '39.04,-77.49;32.78,-96.80' } });
+    throw new ToolError({
+      error: 'compare_sites needs 2-4 locations',
+      example: { locations: '39.04,-77.49;32.78,-96.80' },
+    });
   }
   const scored = sites.map((s, i) => {
-    const r = scoreSiteAt(env.ctx.data, { lat: s.lat, lon: s.lon, capacity_mw: args.capacity_mw as number | undefined });
+    const r = scoreSiteAt(env.ctx.data, {
+      lat: s.lat,
+      lon: s.lon,
+      capacity_mw: args.capacity_mw as number | undefined,
+    });
     return {
       site: i + 1,
       name: s.name ?? `Site ${i + 1}`,
@@ -174,22 +212,34 @@ export function waterRisk(args: Record<string, unknown>, env: ToolEnv): ToolResu
   const base = state
     ? (WATER_BY_STATE[state] ?? round(20 + unit(seed, 'water', state) * 50, 0))
     : round(25 + unit(seed, 'water', round(lat!, 0), round(lon!, 0)) * 50, 0);
-  const local = lat !== undefined && lon !== undefined ? (unit(seed, 'water-local', round(lat, 1), round(lon, 1)) - 0.5) * 12 : 0;
+  const local =
+    lat !== undefined && lon !== undefined ? (unit(seed, 'water-local', round(lat, 1), round(lon, 1)) - 0.5) * 12 : 0;
   const score = Math.max(0, Math.min(100, round(base + local, 1)));
   const category = score >= 80 ? 'D4' : score >= 65 ? 'D3' : score >= 50 ? 'D2' : score >= 35 ? 'D1' : 'D0';
   return {
     success: true,
-    location: { lat: lat ?? null, lon: lon ?? null, state: state ?? '', county: (args.county as string | undefined) ?? null },
+    location: {
+      lat: lat ?? null,
+      lon: lon ?? null,
+      state: state ?? '',
+      county: (args.county as string | undefined) ?? null,
+    },
     water_stress_score: score,
     drought_category: category,
-    outlook_12mo: score >= 65 ? 'drought likely to persist' : score >= 40 ? 'drought possible in dry season' : 'no drought expected',
+    outlook_12mo:
+      score >= 65
+        ? 'drought likely to persist'
+        : score >= 40
+          ? 'drought possible in dry season'
+          : 'no drought expected',
     cooling_water_assessment:
       score >= 65
         ? 'High stress: plan air-cooled or closed-loop designs; evaporative cooling faces permitting risk.'
         : score >= 40
           ? 'Moderate stress: evaporative cooling feasible with reclaimed-water sourcing.'
           : 'Low stress: conventional evaporative cooling is viable.',
-    source: 'Sandbox drought and water-stress model (synthetic; shapes follow US Drought Monitor / WRI Aqueduct layers)',
+    source:
+      'Sandbox drought and water-stress model (synthetic; shapes follow US Drought Monitor / WRI Aqueduct layers)',
     ...labels(),
   };
 }
@@ -199,7 +249,8 @@ const KV = [69, 115, 138, 230, 345, 500];
 export function infrastructure(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const lat = args.lat as number | undefined;
   const lon = (args.lon ?? args.lng) as number | undefined;
-  if (lat === undefined || lon === undefined) throw new ToolError({ error: 'lat and lon are required', example: { lat: 39.04, lon: -77.49, radius_km: 50 } });
+  if (lat === undefined || lon === undefined)
+    throw new ToolError({ error: 'lat and lon are required', example: { lat: 39.04, lon: -77.49, radius_km: 50 } });
   const radius = (args.radius_km as number | undefined) ?? 50;
   const limit = (args.limit as number | undefined) ?? 10;
   const minKv = (args.min_voltage_kv as number | undefined) ?? 0;
@@ -227,9 +278,20 @@ export function infrastructure(args: Record<string, unknown>, env: ToolEnv): Too
     capacity_mw: p.capacity_mw,
     distance_km: round(km, 1),
   }));
-  const pipes = near(infra.gasPipelines).map(({ p, km }) => ({ lat: round(p.lat, 5), lon: round(p.lon, 5), distance_km: round(km, 1) }));
-  const lines = subs.filter((s) => s.voltage_kv > 69).map((s) => ({ voltage_kv: s.voltage_kv, via_substation_km: s.distance_km }));
-  const layers: Record<string, unknown[]> = { substations: subs, transmission: lines, pipelines: pipes, power_plants: plants };
+  const pipes = near(infra.gasPipelines).map(({ p, km }) => ({
+    lat: round(p.lat, 5),
+    lon: round(p.lon, 5),
+    distance_km: round(km, 1),
+  }));
+  const lines = subs
+    .filter((s) => s.voltage_kv > 69)
+    .map((s) => ({ voltage_kv: s.voltage_kv, via_substation_km: s.distance_km }));
+  const layers: Record<string, unknown[]> = {
+    substations: subs,
+    transmission: lines,
+    pipelines: pipes,
+    power_plants: plants,
+  };
   const wanted = args.layer ? [args.layer as string] : Object.keys(layers);
   const out: ToolResult = {
     success: true,
@@ -254,15 +316,23 @@ export function infrastructure(args: Record<string, unknown>, env: ToolEnv): Too
 /** Keyless preview of get_infrastructure: counts only. */
 export function infrastructurePreview(full: ToolResult): ToolResult {
   const { substations, transmission, pipelines, power_plants, ...rest } = full;
-  const total = [substations, transmission, pipelines, power_plants].reduce<number>((s, l) => s + (Array.isArray(l) ? l.length : 0), 0);
-  return { ...rest, _locked_fields: ['pipelines', 'power_plants', 'substations', 'transmission'].filter((k) => k in full), _total_available: total };
+  const total = [substations, transmission, pipelines, power_plants].reduce<number>(
+    (s, l) => s + (Array.isArray(l) ? l.length : 0),
+    0,
+  );
+  return {
+    ...rest,
+    _locked_fields: ['pipelines', 'power_plants', 'substations', 'transmission'].filter((k) => k in full),
+    _total_available: total,
+  };
 }
 
 export function fiberIntel(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const seed = env.ctx.seed;
   const infra = env.ctx.data.infra;
   const metro = args.market !== undefined ? findMetro(args.market) : undefined;
-  if (args.market !== undefined && !metro) throw new ToolError({ error: 'unknown market', market: args.market, example: 'northern-virginia' });
+  if (args.market !== undefined && !metro)
+    throw new ToolError({ error: 'unknown market', market: args.market, example: 'northern-virginia' });
   let nodes = infra.fiberNodes;
   if (metro) nodes = nodes.filter((n) => haversineKm(metro.lat, metro.lon, n.lat, n.lon) <= 150);
   if (args.carrier) nodes = nodes.filter((n) => lc(n.carrier).includes(lc(args.carrier)));
@@ -309,7 +379,12 @@ export function fiberIntel(args: Record<string, unknown>, env: ToolEnv): ToolRes
   };
 }
 
-const PROGRAM_TYPES = ['sales-tax-exemption', 'property-tax-abatement', 'income-tax-credit', 'electricity-tax-discount'] as const;
+const PROGRAM_TYPES = [
+  'sales-tax-exemption',
+  'property-tax-abatement',
+  'income-tax-credit',
+  'electricity-tax-discount',
+] as const;
 const PROGRAM_LABEL: Record<(typeof PROGRAM_TYPES)[number], string> = {
   'sales-tax-exemption': 'Data Center Sales and Use Tax Exemption',
   'property-tax-abatement': 'Data Center Property Tax Abatement',
@@ -319,10 +394,16 @@ const PROGRAM_LABEL: Record<(typeof PROGRAM_TYPES)[number], string> = {
 
 export function taxIncentives(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   const code = stateArg(args.state);
-  if (!code) throw new ToolError({ error: 'state is required (US state code, e.g. VA)', valid_states: US_STATES.map((s) => s.code) });
+  if (!code)
+    throw new ToolError({
+      error: 'state is required (US state code, e.g. VA)',
+      valid_states: US_STATES.map((s) => s.code),
+    });
   const st = STATE_BY_CODE.get(code)!;
   const seed = env.ctx.seed;
-  const programs = PROGRAM_TYPES.filter((t, i) => (i === 0 ? unit(seed, 'tax', code, t) < 0.8 : unit(seed, 'tax', code, t) < 0.45)).map((t) => {
+  const programs = PROGRAM_TYPES.filter((t, i) =>
+    i === 0 ? unit(seed, 'tax', code, t) < 0.8 : unit(seed, 'tax', code, t) < 0.45,
+  ).map((t) => {
     const u = unit(seed, 'tax-terms', code, t);
     return {
       name: `${st.name} ${PROGRAM_LABEL[t]}`,
@@ -345,27 +426,49 @@ export function taxIncentives(args: Record<string, unknown>, env: ToolEnv): Tool
   return { success: true, state: code, state_name: st.name, programs, ...labels() };
 }
 
-const RPS: Record<string, number> = { CA: 100, NY: 70, VA: 100, IL: 50, NJ: 50, MA: 80, WA: 100, OR: 100, CO: 80, MN: 55, MD: 50, NV: 50, NM: 80 };
+const RPS: Record<string, number> = {
+  CA: 100,
+  NY: 70,
+  VA: 100,
+  IL: 50,
+  NJ: 50,
+  MA: 80,
+  WA: 100,
+  OR: 100,
+  CO: 80,
+  MN: 55,
+  MD: 50,
+  NV: 50,
+  NM: 80,
+};
 
 export function renewableEnergy(args: Record<string, unknown>, env: ToolEnv): ToolResult {
   let code = stateArg(args.state);
-  if (!code && args.lat !== undefined && args.lon !== undefined) code = stateAt(args.lat as number, args.lon as number) || undefined;
+  if (!code && args.lat !== undefined && args.lon !== undefined)
+    code = stateAt(args.lat as number, args.lon as number) || undefined;
   const type = (args.energy_type as string | undefined) ?? 'combined';
   const rows = env.ctx.data.queue.filter(
-    (p) => (!code || p.state === code) && INTERMITTENT_LABEL.test(p.fuel_type) && !/withdraw|cancel/i.test(p.queue_status),
+    (p) =>
+      (!code || p.state === code) && INTERMITTENT_LABEL.test(p.fuel_type) && !/withdraw|cancel/i.test(p.queue_status),
   );
   const isSolar = (f: string) => /solar|photovoltaic|\bpv\b/i.test(f);
   const isWind = (f: string) => /wind/i.test(f);
   const isOff = (f: string) => /offshore/i.test(f);
   const pick = rows.filter((p) =>
-    type === 'solar' ? isSolar(p.fuel_type) : type === 'wind' ? isWind(p.fuel_type) : isSolar(p.fuel_type) || isWind(p.fuel_type),
+    type === 'solar'
+      ? isSolar(p.fuel_type)
+      : type === 'wind'
+        ? isWind(p.fuel_type)
+        : isSolar(p.fuel_type) || isWind(p.fuel_type),
   );
   const sum = (f: (p: (typeof rows)[number]) => boolean) =>
     round(
       pick.filter(f).reduce((s, p) => s + (p.capacity_mw ?? 0), 0),
       1,
     );
-  const top = [...pick].sort((a, b) => (b.capacity_mw ?? 0) - (a.capacity_mw ?? 0) || a.queue_id.localeCompare(b.queue_id)).slice(0, 10);
+  const top = [...pick]
+    .sort((a, b) => (b.capacity_mw ?? 0) - (a.capacity_mw ?? 0) || a.queue_id.localeCompare(b.queue_id))
+    .slice(0, 10);
   const solar = sum((p) => isSolar(p.fuel_type));
   return {
     success: true,
@@ -382,7 +485,14 @@ export function renewableEnergy(args: Record<string, unknown>, env: ToolEnv): To
       wind_offshore: sum((p) => isOff(p.fuel_type)),
     },
     capacity_factor_pct: type === 'solar' ? 24.5 : type === 'wind' ? 35.2 : 29.8,
-    top_projects: top.map((p) => ({ name: p.project_name, mw: p.capacity_mw, operator: p.poi_name, cod: p.queue_date, iso: p.iso, queue_id: p.queue_id })),
+    top_projects: top.map((p) => ({
+      name: p.project_name,
+      mw: p.capacity_mw,
+      operator: p.poi_name,
+      cod: p.queue_date,
+      iso: p.iso,
+      queue_id: p.queue_id,
+    })),
     state_rps_target_pct: code ? (RPS[code] ?? Math.round(10 + unit(env.ctx.seed, 'rps', code) * 30)) : null,
     source: 'Renewable projects in the sandbox interconnection queue (synthetic)',
     ...labels(),

@@ -19,7 +19,10 @@ export function realAccess(): AccessPresenter {
       if (DEVELOPER_WALLS.has(path)) return declared && atLeast(declared, 'developer') ? declared : 'developer';
       return declared;
     },
-    refuse: (_c, tier, required) => ({ status: 403, body: tier === 'anonymous' ? noCredentialWall(required) : keyedWall(tier, required) }),
+    refuse: (_c, tier, required) => ({
+      status: 403,
+      body: tier === 'anonymous' ? noCredentialWall(required) : keyedWall(tier, required),
+    }),
     allowanceHeaders: (tier, limit, _left, resetEpoch) => {
       // Per-minute tokens, reported as the real middleware reports them (not enforced: the daily allowance is).
       const minute = `${tier}|${Math.floor(Date.now() / 60_000)}`;
@@ -31,7 +34,12 @@ export function realAccess(): AccessPresenter {
         'X-RateLimit-Remaining': String(Math.max(0, PER_MINUTE(tier) - used)),
         ...(tier === 'anonymous'
           ? {}
-          : { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Tier': tier, 'X-Auth-Method': 'api_key', 'X-Powered-By': 'DC Hub Nexus' }),
+          : {
+              'X-RateLimit-Limit': String(limit),
+              'X-RateLimit-Tier': tier,
+              'X-Auth-Method': 'api_key',
+              'X-Powered-By': 'DC Hub Nexus',
+            }),
       };
     },
     dailyLimit: (tier, _limit, reset) => ({

@@ -2,7 +2,15 @@ import { SEED_MARKETS } from '../../domain/briefs.js';
 import { unit } from '../../rng.js';
 import type { Body, Presenters } from '../types.js';
 import { realAccess } from './access.js';
-import { realAiCapacity, realDcpiMarket, realEnergyPrices, realQueue, realSchemas, realSite, realTransactions } from './resources.js';
+import {
+  realAiCapacity,
+  realDcpiMarket,
+  realEnergyPrices,
+  realQueue,
+  realSchemas,
+  realSite,
+  realTransactions,
+} from './resources.js';
 import { CLAIM, PRICING } from './upgrade.js';
 
 /** Rows of a keyless MCP list preview ("3 of 10 results", notes §3.1 TRIAL_PREVIEW_ROWS). */
@@ -42,9 +50,19 @@ export function realPresenters(): Presenters {
     mcpWall: (wall: Body) => {
       const tool = String(wall.tool);
       const message = `${tool} needs the Pro plan (pro_required). Upgrade at ${PRICING} to use it.`;
-      const structured = { ...wall, user_message: message, show_to_user: true, for_your_human: forYourHuman(message, PRICING) };
+      const structured = {
+        ...wall,
+        user_message: message,
+        show_to_user: true,
+        for_your_human: forYourHuman(message, PRICING),
+      };
       return {
-        content: [{ type: 'text', text: `**pro_required** — ${message}\n\nClaim a free key at ${CLAIM}, then upgrade: ${PRICING}` }],
+        content: [
+          {
+            type: 'text',
+            text: `**pro_required** — ${message}\n\nClaim a free key at ${CLAIM}, then upgrade: ${PRICING}`,
+          },
+        ],
         structuredContent: structured,
         isError: true,
       };

@@ -1,6 +1,15 @@
 /** The real service's shapes per resource (reference notes §2): teases, nulls, decimal strings, walls. */
 import { z } from 'zod';
-import { EnergyPrices, MarketBrief, MarketBriefAll, MarketBriefDiff, SiteScoreQuery, TransactionList, type QueueResultT, type SiteScoreT } from '@dchub/core';
+import {
+  EnergyPrices,
+  MarketBrief,
+  MarketBriefAll,
+  MarketBriefDiff,
+  SiteScoreQuery,
+  TransactionList,
+  type QueueResultT,
+  type SiteScoreT,
+} from '@dchub/core';
 import { PREVIEW_IGNORED } from '../../domain/queue.js';
 import { callerId } from '../../policy/limits.js';
 import { atLeast, type Tier } from '../../policy/tiers.js';
@@ -8,7 +17,11 @@ import type { Allowances, Body, Ctx, QueuePresenter, Shown, SitePresenter } from
 import { CLAIM, keyedWall, PRICING, teaseMarkers, withoutSpecMarkers } from './upgrade.js';
 
 const PAID = (tier: Tier) => atLeast(tier, 'developer');
-const NO_STORE = { 'Cache-Control': 'private, no-store, max-age=0', 'Surrogate-Control': 'no-store', Pragma: 'no-cache' };
+const NO_STORE = {
+  'Cache-Control': 'private, no-store, max-age=0',
+  'Surrogate-Control': 'no-store',
+  Pragma: 'no-cache',
+};
 
 /** §2.21: the tease goes to every caller below Developer; `_preview_params_not_applied` names what the caller sent. */
 export const realQueue: QueuePresenter = {
@@ -19,7 +32,11 @@ export const realQueue: QueuePresenter = {
     const { _preview_params_not_applied: _n, ...rest } = withoutSpecMarkers(body);
     return {
       ...rest,
-      ...teaseMarkers(['capacity_mw', 'estimated_ttp_months', 'fiber_km', 'site_evaluation_handoff', 'total_queued_mw'], body.count_total_matching, notApplied),
+      ...teaseMarkers(
+        ['capacity_mw', 'estimated_ttp_months', 'fiber_km', 'site_evaluation_handoff', 'total_queued_mw'],
+        body.count_total_matching,
+        notApplied,
+      ),
     };
   },
   fullHeaders: () => NO_STORE,
@@ -31,12 +48,18 @@ export const KEYLESS_FULL_SITE_SCORES = 2;
 /** §2.15: reads `lon` and `capacity` only; a zero coordinate is "missing"; Pro opens the scores. */
 export const realSite: SitePresenter = {
   query: z
-    .object({ lat: SiteScoreQuery.shape.lat, lon: SiteScoreQuery.shape.lon, state: SiteScoreQuery.shape.state, capacity: SiteScoreQuery.shape.capacity_mw })
+    .object({
+      lat: SiteScoreQuery.shape.lat,
+      lon: SiteScoreQuery.shape.lon,
+      state: SiteScoreQuery.shape.state,
+      capacity: SiteScoreQuery.shape.capacity_mw,
+    })
     .transform(({ capacity, ...q }) => ({ ...q, capacity_mw: capacity })),
   refuse: (c: Ctx, ctx: Allowances, tier, q) => {
     if (q.lat === 0 || q.lon === 0) return { status: 400, body: { success: false, error: 'lat and lon are required' } };
     if (tier !== 'anonymous' || !ctx.enforceLimits) return undefined;
-    if (ctx.counters.take(ctx.clock.nowMs(), `site-full:${callerId(c, tier)}`, KEYLESS_FULL_SITE_SCORES) >= 0) return undefined;
+    if (ctx.counters.take(ctx.clock.nowMs(), `site-full:${callerId(c, tier)}`, KEYLESS_FULL_SITE_SCORES) >= 0)
+      return undefined;
     return {
       status: 402,
       body: {
@@ -44,7 +67,12 @@ export const realSite: SitePresenter = {
         preview: true,
         human_message: `Site scoring is a Pro feature. You used today's ${KEYLESS_FULL_SITE_SCORES} free site scores; claim a key and upgrade to continue.`,
         upgrade_url: PRICING,
-        agent_action: { type: 'claim_key', method: 'POST', url: CLAIM, then: 'Send the key as X-API-Key; the Pro plan opens site scoring.' },
+        agent_action: {
+          type: 'claim_key',
+          method: 'POST',
+          url: CLAIM,
+          then: 'Send the key as X-API-Key; the Pro plan opens site scoring.',
+        },
       },
     };
   },
@@ -79,7 +107,9 @@ export function realDcpiMarket(body: Body, tier: Tier): Body {
 /** §2.8: keyless and free callers get the banded tease, with the §1.3 markers instead of the spec's. */
 export function realAiCapacity(body: Body, gated: boolean): Body {
   if (!gated) return body;
-  const markets = (body.markets as Body[]).map(({ score_band: _s, pipeline_mw_band: _p, pipeline_total_mw: _t, ...row }) => row);
+  const markets = (body.markets as Body[]).map(
+    ({ score_band: _s, pipeline_mw_band: _p, pipeline_total_mw: _t, ...row }) => row,
+  );
   const { _locked_fields: locked, _total_available: total, upgrade_url: _u, ...rest } = withoutSpecMarkers(body);
   return {
     ...rest,
@@ -105,7 +135,9 @@ export function realTransactions(
 ): Shown {
   if (tier === 'anonymous') {
     const all = compute(false, 3);
-    const rows = (all.transactions as Body[]).map((d) => Object.fromEntries(BASIC_DEAL_FIELDS.map((k) => [k, d[k] ?? null])));
+    const rows = (all.transactions as Body[]).map((d) =>
+      Object.fromEntries(BASIC_DEAL_FIELDS.map((k) => [k, d[k] ?? null])),
+    );
     const total = all.total_count as number;
     return {
       status: 200,
@@ -139,7 +171,12 @@ export function realTransactions(
   return { status: 200, body: compute(true) };
 }
 
-const PRICE_FIELDS = ['industrial_price_cents_kwh', 'commercial_price_cents_kwh', 'residential_price_cents_kwh', 'all_sectors_price_cents_kwh'] as const;
+const PRICE_FIELDS = [
+  'industrial_price_cents_kwh',
+  'commercial_price_cents_kwh',
+  'residential_price_cents_kwh',
+  'all_sectors_price_cents_kwh',
+] as const;
 
 /** §2.17: prices come from a NUMERIC column and arrive as decimal text ("7.23"). */
 export function realEnergyPrices(body: Body): Body {
@@ -162,7 +199,10 @@ const TransactionTease = z.looseObject({
   note: z.string(),
 });
 
-/** §2.13, §2.17 and §2.29 in the document: the deals tease, decimal-string prices, briefs that failed to build among the others. */
+/**
+ * §2.13, §2.17 and §2.29 in the document: the deals tease, decimal-string prices, briefs that failed to build among the
+ * others.
+ */
 export const realSchemas = {
   transactions: z.union([TransactionList, TransactionTease]),
   energyPrices: EnergyPrices.extend(Object.fromEntries(PRICE_FIELDS.map((k) => [k, z.string().regex(/^\d+\.\d{2}$/)]))),

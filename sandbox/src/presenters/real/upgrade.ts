@@ -5,7 +5,12 @@ export const PRICING = 'https://dchub.cloud/pricing';
 export const CLAIM = 'https://dchub.cloud/api/v1/keys/claim';
 
 export const UPGRADE_OPTIONS = [
-  { plan: 'pack', opens: 'rest', label: '$10 one-time = 1,000 API credits; each full answer here uses one', url: PRICING },
+  {
+    plan: 'pack',
+    opens: 'rest',
+    label: '$10 one-time = 1,000 API credits; each full answer here uses one',
+    url: PRICING,
+  },
   { plan: 'developer', opens: 'rest', label: 'Developer $49/mo opens this endpoint', url: `${PRICING}#developer` },
 ];
 

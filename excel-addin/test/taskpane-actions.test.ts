@@ -11,13 +11,9 @@ import {
   refreshNow,
   runChainToSheet,
 } from '../src/taskpane/actions';
-import {
-  BRIEF_SETTINGS_KEY,
-  BRIEF_TABLE_COLUMNS,
-  CHANGED_COLUMN,
-  CHANGED_FILL,
-  HEADER_ROW,
-} from '../src/taskpane/excel';
+import { CHANGED_FILL } from '../src/taskpane/brief-refresh';
+import { BRIEF_SETTINGS_KEY, BRIEF_TABLE_COLUMNS, CHANGED_COLUMN } from '../src/taskpane/brief-sheet';
+import { HEADER_ROW } from '../src/taskpane/excel';
 import { lastHealth, readStatus, resetHealth } from '../src/shared/status';
 import { FakeWorkbook } from './support/excel-mock';
 

@@ -1,19 +1,15 @@
 // The task pane's workbook writers against office-addin-mock (see support/excel-mock.ts).
 import { BRIEF_CSV_COLUMNS, BriefCsvRow, DCPI_CITATION, type Table } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
+import { CHANGED_FILL, refreshBriefSheet } from '../src/taskpane/brief-refresh';
 import {
   BRIEF_SETTINGS_KEY,
   BRIEF_TABLE_COLUMNS,
   CHANGED_COLUMN,
-  CHANGED_FILL,
-  DATE_FORMAT,
-  HEADER_ROW,
   findBriefTable,
   insertBriefSheet,
-  recalculate,
-  refreshBriefSheet,
-  writeRankedSheet,
-} from '../src/taskpane/excel';
+} from '../src/taskpane/brief-sheet';
+import { DATE_FORMAT, HEADER_ROW, recalculate, writeRankedSheet } from '../src/taskpane/excel';
 import { NO_FORMATS } from '../src/taskpane/formats';
 import { briefRow as row } from './support/briefs';
 import { FakeWorkbook } from './support/excel-mock';

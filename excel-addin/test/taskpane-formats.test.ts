@@ -1,7 +1,9 @@
 // Conditional formats of brief sheets against the Office.js mock (support/excel-mock-visuals.ts).
 import { LOW_IS_GOOD, SCORE_COLOR, VERDICT_COLORS } from '@dchub/core/charts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRIEF_TABLE_COLUMNS, HEADER_ROW, insertBriefSheet, refreshBriefSheet } from '../src/taskpane/excel';
+import { refreshBriefSheet } from '../src/taskpane/brief-refresh';
+import { BRIEF_TABLE_COLUMNS, insertBriefSheet } from '../src/taskpane/brief-sheet';
+import { HEADER_ROW } from '../src/taskpane/excel';
 import { NO_FORMATS } from '../src/taskpane/formats';
 import { briefRow as row } from './support/briefs';
 import { FakeWorkbook } from './support/excel-mock';

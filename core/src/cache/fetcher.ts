@@ -1,4 +1,4 @@
-import { attachMeta, type CallOptions, type FetchMeta, type Fetched } from '../call.js';
+import type { CallOptions, Fetched } from '../call.js';
 import {
   DchubError,
   NetworkError,
@@ -10,6 +10,8 @@ import {
 } from '../errors.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
+import { deliver } from './delivery.js';
+import { InFlightRequests } from './inflight.js';
 import { cacheKey, fingerprint } from './keys.js';
 import { readAnswerHeader, type AnswerFacts } from './relayed.js';
 import type { QuotaLedger } from './ledger.js';
@@ -44,12 +46,6 @@ export interface CallSpec {
   body?: unknown;
 }
 
-interface InFlight {
-  promise: Promise<Fetched<unknown>>;
-  controller: AbortController;
-  waiters: number;
-}
-
 /** Headers an answer needs when it is read back from the cache (a CSV page's total and tier too). */
 const KEPT_HEADERS = [
   'content-disposition',
@@ -58,32 +54,6 @@ const KEPT_HEADERS = [
   'x-market-brief-tier',
   'x-market-brief-mode',
 ];
-
-/** Rejects with an AbortError when `signal` fires, without cancelling `p` for others. */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) {
-    onAbort();
-    return Promise.reject(new DOMException('The operation was aborted.', 'AbortError'));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      onAbort();
-      reject(new DOMException('The operation was aborted.', 'AbortError'));
-    };
-    signal.addEventListener('abort', abort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', abort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', abort);
-        reject(e);
-      },
-    );
-  });
-}
 
 /**
  * A failed refresh that a cached answer may stand in for: the service unreachable or failing, a
@@ -107,7 +77,7 @@ function staleReason(err: unknown): string | undefined {
  * and a bad answer is never stored.
  */
 export class CachedFetcher {
-  readonly #inflight = new Map<string, InFlight>();
+  readonly #inflight = new InFlightRequests();
   constructor(private readonly deps: FetcherDeps) {}
 
   key(call: CallSpec): string {
@@ -134,25 +104,15 @@ export class CachedFetcher {
       const now = this.deps.now();
       if (hit && hit.answer.expiresAt > now) {
         cache.stats.hits++;
-        return this.#deliver(hit.value as T, hit.answer, { fromCache: true, stale: false, now, notes: hit.notes });
+        return deliver(hit.value as T, hit.answer, { fromCache: true, stale: false, now, notes: hit.notes });
       }
     }
     if (opts.cacheOnly) return this.#fromCacheOnly(key, call, decode);
-    const shared = this.#inflight.get(key);
-    if (shared) {
-      shared.waiters++;
-      return raceAbort(shared.promise, opts.signal, () => this.#leave(key, shared)) as Promise<Fetched<T>>;
-    }
-    const controller = new AbortController();
-    const entry: InFlight = {
-      controller,
-      waiters: 1,
-      promise: this.#fetchThrough(key, call, decode, { ...opts, signal: controller.signal }, cache).finally(() => {
-        if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
-      }),
-    };
-    this.#inflight.set(key, entry);
-    return raceAbort(entry.promise, opts.signal, () => this.#leave(key, entry)) as Promise<Fetched<T>>;
+    return this.#inflight.share(
+      key,
+      (signal) => this.#fetchThrough(key, call, decode, { ...opts, signal }, cache),
+      opts.signal,
+    );
   }
 
   /** Sends once, never cached (POSTs that change or cost something); the ledger still applies. */
@@ -173,7 +133,7 @@ export class CachedFetcher {
       const d = decode(raw, this.#ctx(call));
       const at = this.deps.now();
       const answer: StoredAnswer = { text: raw.text, storedAt: at, expiresAt: at, preview: d.preview !== undefined };
-      return this.#deliver(d.value, answer, {
+      return deliver(d.value, answer, {
         fromCache: false,
         stale: false,
         now: at,
@@ -219,7 +179,7 @@ export class CachedFetcher {
     if (!stored || !d) throw new NotCachedError(call.path);
     const now = this.deps.now();
     const stale = stored.expiresAt <= now;
-    return this.#deliver(d.value, stored, {
+    return deliver(d.value, stored, {
       fromCache: true,
       stale,
       now,
@@ -237,51 +197,6 @@ export class CachedFetcher {
     if (mem && (mem.expiresAt > this.deps.now() || !cache.store.shared)) return mem;
     const disk = await cache.load(key);
     return disk && (!mem || disk.storedAt > mem.storedAt) ? disk : mem;
-  }
-
-  /** A waiter gave up; when none is left the shared request is aborted. */
-  #leave(key: string, entry: InFlight): void {
-    entry.waiters--;
-    if (entry.waiters <= 0) {
-      entry.controller.abort();
-      if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
-    }
-  }
-
-  #deliver<T>(
-    value: T,
-    answer: StoredAnswer,
-    m: {
-      fromCache: boolean;
-      stale: boolean;
-      now: number;
-      reason?: string;
-      notes?: { warnings: string[]; preview?: FetchMeta['previewInfo'] };
-      extra?: string;
-      /**
-       * The relay's account of the answer, which replaces this client's (it sent the request, the relay answered it).
-       */
-      relay?: AnswerFacts;
-    },
-  ): Fetched<T> {
-    const r = m.relay;
-    const extra = r ? r.allowance : m.extra;
-    const reason = r ? r.reason : m.reason;
-    const ageMs = r ? r.ageMs : Math.max(0, m.now - answer.storedAt);
-    const warnings = [...(m.notes?.warnings ?? []), ...(extra ? [extra] : [])];
-    const meta: FetchMeta = {
-      fromCache: r ? r.fromCache : m.fromCache,
-      stale: r ? r.stale : m.stale,
-      preview: answer.preview === true || m.notes?.preview !== undefined,
-      fetchedAt: r ? m.now - r.ageMs : answer.storedAt,
-      ageMs,
-      ...(reason ? { reason } : {}),
-      warnings,
-      ...(m.notes?.preview ? { previewInfo: m.notes.preview } : {}),
-      ...(extra ? { allowance: extra } : {}),
-      ...(r?.derivedFrom ? { derivedFrom: r.derivedFrom } : {}),
-    };
-    return { data: value, ...attachMeta(value, meta) };
   }
 
   /** Reserves one call; the warning to show when an assumed allowance was exceeded. */
@@ -325,7 +240,7 @@ export class CachedFetcher {
     const now = this.deps.now();
     if (stored && storedRead && stored.expiresAt > now && !opts.refresh) {
       cache!.stats.hits++;
-      return this.#deliver(storedRead.value, stored, { fromCache: true, stale: false, now, notes: storedRead });
+      return deliver(storedRead.value, stored, { fromCache: true, stale: false, now, notes: storedRead });
     }
     if (cache) cache.stats.misses++;
     // Another process asking the same question right now (the CLI's directory is shared): wait for its answer.
@@ -339,7 +254,7 @@ export class CachedFetcher {
         theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache!) : undefined;
       if (theirs && read) {
         cache!.stats.hits++;
-        return this.#deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
+        return deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
       }
     }
     try {
@@ -348,7 +263,7 @@ export class CachedFetcher {
       if (landed && landed.expiresAt > this.deps.now() && landed.storedAt !== stored?.storedAt) {
         const read = this.#readStored(key, call, landed, decode, cache!);
         if (read)
-          return this.#deliver(read.value, landed, {
+          return deliver(read.value, landed, {
             fromCache: true,
             stale: false,
             now: this.deps.now(),
@@ -376,7 +291,7 @@ export class CachedFetcher {
       const reason = staleReason(err);
       if (!stored || !storedRead || reason === undefined) throw err;
       cache!.stats.staleServed++;
-      return this.#deliver(storedRead.value, stored, {
+      return deliver(storedRead.value, stored, {
         fromCache: true,
         stale: true,
         now: this.deps.now(),
@@ -413,7 +328,7 @@ export class CachedFetcher {
       };
       cache!.stats.revalidated++;
       await cache!.save(key, refreshed, storedRead.value, storedRead);
-      return this.#deliver(storedRead.value, refreshed, {
+      return deliver(storedRead.value, refreshed, {
         fromCache: true,
         stale: false,
         now: at,
@@ -448,7 +363,7 @@ export class CachedFetcher {
     // A preview is stored as a preview (so it is never served as full data), under this caller only;
     // an answer that echoes the key is never written down.
     if (cache && (this.deps.mayStore?.(raw.text) ?? true)) await cache.save(key, answer, d.value, d);
-    return this.#deliver(d.value, answer, {
+    return deliver(d.value, answer, {
       fromCache: false,
       stale: false,
       now: at,

@@ -19,15 +19,9 @@ import { provenance } from '../functions/notes';
 import { clearCellNotes } from '../shared/cell-notes';
 import { noteFailure, noteSuccess } from '../shared/status';
 import { fromTable, updateCharts } from './charts';
-import {
-  findBriefTable,
-  insertBriefSheet,
-  recalculate,
-  refreshBriefSheet,
-  writeRankedSheet,
-  type BriefRefresh,
-  type WrittenSheet,
-} from './excel';
+import { refreshBriefSheet, type BriefRefresh } from './brief-refresh';
+import { findBriefTable, insertBriefSheet } from './brief-sheet';
+import { recalculate, writeRankedSheet, type WrittenSheet } from './excel';
 
 type Run = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 

@@ -11,8 +11,9 @@
  * within the allowance: a check leaves at least RESERVE_CALLS of today's calls to the formulas.
  */
 import { fetchBriefsDiff, fetchMeta, untilNextRecompute, type DchubClient } from '@dchub/core';
+import { refreshBriefSheet } from './brief-refresh';
+import { readBriefRecords, type BriefTableRecord } from './brief-sheet';
 import { fromTable, updateCharts } from './charts';
-import { readBriefRecords, refreshBriefSheet, type BriefTableRecord } from './excel';
 
 export const AUTO_REFRESH_KEY = 'dchub.autoRefresh';
 export const EDGE_CACHE_MS = 6 * 3_600_000;

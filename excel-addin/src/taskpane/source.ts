@@ -9,7 +9,7 @@
 import { DCPI_CITATION } from '@dchub/core';
 import type { ChartData } from '@dchub/core/charts';
 import { objectivesArg } from '../functions/args';
-import { readBriefRecords } from './excel';
+import { readBriefRecords } from './brief-sheet';
 import { excelApi } from './formats';
 
 type Ctx = Excel.RequestContext;

@@ -19,16 +19,8 @@ import {
   rankMarkets,
   recommendation,
 } from './markets.js';
-import {
-  analyzeSite,
-  compareSites,
-  fiberIntel,
-  infrastructure,
-  infrastructurePreview,
-  renewableEnergy,
-  taxIncentives,
-  waterRisk,
-} from './sites.js';
+import { fiberIntel, infrastructure, infrastructurePreview } from './infrastructure.js';
+import { analyzeSite, compareSites, renewableEnergy, taxIncentives, waterRisk } from './sites.js';
 
 const TOOLS: ToolDef[] = [
   {

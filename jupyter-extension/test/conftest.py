@@ -144,3 +144,7 @@ def cli(sandbox):
         return p.returncode, p.stdout, p.stderr
 
     return run
+
+
+# The relay tests' fixtures (imported last: the harness reads this module's settings).
+from relay_harness import kernel, machine, server  # noqa: E402, F401

@@ -147,6 +147,32 @@ describe('architecture', () => {
     });
   }
 
+  // Test code is read as often as the code it tests: the same length rule (scripts, fixtures and support included).
+  const TEST_DIRS = [
+    'core/test',
+    'sandbox/test',
+    'excel-addin/test',
+    'jupyter-extension/test',
+    'jupyter-extension/ui-tests/tests',
+    'test',
+    'scripts',
+  ];
+  it(`tests and scripts: no file over ${MAX_LINES} lines`, () => {
+    const skip = new Set(['node_modules', 'dist', 'test-results', '__pycache__', '.cache']);
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const p = join(dir, name);
+        if (statSync(p).isDirectory()) return skip.has(name) ? [] : walk(p);
+        return /\.(tsx?|m?js|py)$/.test(name) && !name.endsWith('.d.ts') ? [p] : [];
+      });
+    const files = TEST_DIRS.flatMap((d) => walk(join(ROOT, d)));
+    expect(files.length).toBeGreaterThan(100);
+    const long = files
+      .map((f) => ({ file: relative(ROOT, f), lines: lineCount(f) }))
+      .filter((x) => x.lines > MAX_LINES);
+    expect(long, long.map((x) => `${x.file}: ${x.lines} lines`).join('\n')).toEqual([]);
+  });
+
   // Issue 17: one engine. Python presents core; it holds no client of its own.
   it('jupyter-extension/dchub_jupyterlab: the Python layer is thin — no HTTP client, store, ledger or rules of its own', () => {
     const files = pythonFiles(join(ROOT, 'jupyter-extension/dchub_jupyterlab'));

@@ -4,7 +4,7 @@
  * calculated event. Rules and charts are kept as plain state that tests read; every object handed
  * to the add-in is an OfficeMockObject (reading without load()+sync() fails as in Excel).
  */
-import type { FakeSheet, Value } from './excel-mock';
+import type { FakeSheet, Value } from './excel-mock-grid';
 
 /** A block of cells: (r, c) and its height and width, zero-based. */
 export interface Area {

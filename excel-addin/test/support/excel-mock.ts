@@ -5,115 +5,42 @@
  * Writes queued on ranges (values, numberFormat, fill colour) reach the cell grid on sync(),
  * in the order the ranges were created; loaded values are read from the grid at sync time.
  * Like Excel, a leading apostrophe marks text and is not part of the stored value.
+ * The cell grid is in ./excel-mock-grid.ts, the range mocks and their sync in ./excel-mock-ranges.ts, the visuals in
+ * ./excel-mock-visuals.ts; the grid's names are exported here too.
  */
 import { OfficeMockObject } from 'office-addin-mock';
+import { FakeSheet, type FakeTable, type Value, type WorkbookSnapshot, type Write } from './excel-mock-grid';
+import {
+  commitRangeWrites,
+  fillRangeLoads,
+  settleRangeLoads,
+  trackedRange,
+  written,
+  type RangeHost,
+  type Tracked,
+} from './excel-mock-ranges';
 import {
   addSpill,
   areaOfRef,
   chartsOf,
   commitCharts,
-  conditionalFormats,
-  currentRegion,
-  spillAt,
   type Area,
   type FakeChart,
   type FakeRule,
   type Spill,
-  type VisualsHost,
 } from './excel-mock-visuals';
 
-export type Value = string | number | boolean;
+export {
+  a1,
+  FakeSheet,
+  type CellState,
+  type FakeTable,
+  type Value,
+  type Write,
+  type WorkbookSnapshot,
+} from './excel-mock-grid';
 
-export interface CellState {
-  v: Value;
-  /** Written with a leading apostrophe (kept as text). */
-  quoted?: boolean;
-  nf?: string;
-  fill?: string;
-  /** The formula of a spill's anchor. */
-  f?: string;
-}
-
-const ERRORS = new Set(['Error, property was not loaded', 'Error, context.sync() was not called']);
-const written = (x: unknown, before: unknown) => x !== before && !(typeof x === 'string' && ERRORS.has(x));
-
-export class FakeSheet {
-  readonly cells = new Map<string, CellState>();
-  constructor(public name: string) {}
-  cell(r: number, c: number): CellState {
-    return this.cells.get(`${r},${c}`) ?? { v: '' };
-  }
-  value(r: number, c: number): Value {
-    return this.cell(r, c).v;
-  }
-  patch(r: number, c: number, p: Partial<CellState>): void {
-    const cur = { ...this.cell(r, c), ...p };
-    if ('fill' in p && p.fill === undefined) delete cur.fill;
-    this.cells.set(`${r},${c}`, cur);
-  }
-  setValue(r: number, c: number, v: unknown): void {
-    if (typeof v === 'string' && v.startsWith("'")) this.patch(r, c, { v: v.slice(1), quoted: true });
-    else this.patch(r, c, { v: v === null || v === undefined ? '' : (v as Value), quoted: false });
-  }
-  /** A block of values, rows × cols from (r, c). */
-  block(r: number, c: number, rows: number, cols: number): Value[][] {
-    return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => this.value(r + i, c + j)));
-  }
-  /** Values of row r from column c on, up to the last non-empty cell of the sheet's widest row. */
-  row(r: number, c = 0, cols = this.width()): Value[] {
-    return this.block(r, c, 1, cols)[0];
-  }
-  width(): number {
-    let w = 0;
-    for (const k of this.cells.keys()) w = Math.max(w, Number(k.split(',')[1]) + 1);
-    return w;
-  }
-}
-
-export interface FakeTable {
-  name: string;
-  sheet: FakeSheet;
-  row: number;
-  col: number;
-  /** Rows including the header row. */
-  rows: number;
-  cols: number;
-}
-
-interface Tracked {
-  mock: any;
-  sheet: FakeSheet;
-  r: number;
-  c: number;
-  h: number;
-  w: number;
-  seen: { values: unknown; numberFormat: unknown; color: unknown; formulas: unknown };
-}
-
-/** A1-style address of a cell (zero-based row and column). */
-export const a1 = (r: number, c: number): string => {
-  let col = '';
-  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) col = String.fromCharCode(65 + ((n - 1) % 26)) + col;
-  return `${col}${r + 1}`;
-};
-
-/** One write that reached the grid on sync (what Excel.run was asked to change). */
-export interface Write {
-  sheet: string;
-  address: string;
-  kind: 'values' | 'formulas';
-  rows: number;
-  cols: number;
-}
-
-export interface WorkbookSnapshot {
-  sheets: Array<{ name: string; cells: Array<[string, CellState]> }>;
-  tables: Array<Omit<FakeTable, 'sheet'> & { sheet: string }>;
-  settings: Array<[string, unknown]>;
-  active: string;
-}
-
-export class FakeWorkbook implements VisualsHost {
+export class FakeWorkbook implements RangeHost {
   readonly sheets: FakeSheet[] = [];
   /** Conditional formats and charts the pane made (./excel-mock-visuals). */
   readonly rules: FakeRule[] = [];
@@ -310,70 +237,12 @@ export class FakeWorkbook implements VisualsHost {
   }
 
   #range(s: FakeSheet, r: number, c: number, h: number, w: number): any {
-    if (h < 1 || w < 1) throw new Error(`InvalidArgument: ${h}×${w} range`);
-    const sheet = s;
-    const values = sheet.block(r, c, h, w);
-    const numberFormat = values.map((row, i) => row.map((_, j) => sheet.cell(r + i, c + j).nf ?? 'General'));
-    const color = sheet.cell(r, c).fill ?? '#FFFFFF';
-    const formulas = values.map((row, i) => row.map((v, j) => sheet.cell(r + i, c + j).f ?? v));
-    const area: Area = { sheet, r, c, h, w };
-    const mock = this.#track({
-      values,
-      formulas,
-      address: `${sheet.name}!${a1(r, c)}${h > 1 || w > 1 ? `:${a1(r + h - 1, c + w - 1)}` : ''}`,
-      numberFormat,
-      rowIndex: r,
-      columnIndex: c,
-      rowCount: h,
-      columnCount: w,
-      conditionalFormats: conditionalFormats(this, area),
-      getCell: (i: number, j: number) => this.#range(sheet, r + i, c + j, 1, 1),
-      getSpillParentOrNullObject: () => {
-        const sp = spillAt(this.spills, area);
-        return sp ? this.#range(sheet, sp.r, sp.c, 1, 1) : this.#track({ isNullObject: true });
-      },
-      getSpillingToRangeOrNullObject: () => {
-        const sp = this.spills.find((x) => x.sheet === sheet && x.r === r && x.c === c);
-        return sp ? this.#range(sheet, sp.r, sp.c, sp.h, sp.w) : this.#track({ isNullObject: true });
-      },
-      getSurroundingRegion: () => {
-        const g = currentRegion(sheet, r, c);
-        return this.#range(sheet, g.r, g.c, g.h, g.w);
-      },
-      clear: () => {
-        for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) sheet.cells.delete(`${r + i},${c + j}`);
-      },
-      format: {
-        fill: {
-          color,
-          clear: () => {
-            for (let i = 0; i < h; i++) for (let j = 0; j < w; j++) sheet.patch(r + i, c + j, { fill: undefined });
-          },
-        },
-        font: { bold: false },
-        autofitColumns: () => {
-          this.autofits++;
-        },
-      },
-    });
-    this.#ranges.push({
-      mock,
-      sheet,
-      r,
-      c,
-      h,
-      w,
-      seen: {
-        values: mock.values,
-        numberFormat: mock.numberFormat,
-        color: mock.format.fill.color,
-        formulas: mock.formulas,
-      },
-    });
-    return mock;
+    const t = trackedRange(this, s, r, c, h, w);
+    this.#ranges.push(t);
+    return t.mock;
   }
 
-  // ------------------------------------------------ for ./excel-mock-visuals and tests
+  // ------------------------------------------------ for ./excel-mock-ranges, ./excel-mock-visuals and tests
 
   mock(data: Record<string, unknown>): any {
     return this.#track(data);
@@ -403,38 +272,7 @@ export class FakeWorkbook implements VisualsHost {
   async #sync(): Promise<void> {
     this.syncs++;
     // 1. Queued writes, in the order the ranges were created.
-    for (const t of this.#ranges) {
-      const m = t.mock;
-      const check = (x: unknown[][], what: string) => {
-        if (!Array.isArray(x) || x.length !== t.h || x.some((row) => !Array.isArray(row) || row.length !== t.w)) {
-          throw new Error(`InvalidArgument: ${what} must be ${t.h}×${t.w}`);
-        }
-      };
-      if (written(m.numberFormat, t.seen.numberFormat)) {
-        check(m.numberFormat, 'numberFormat');
-        (m.numberFormat as string[][]).forEach((row, i) =>
-          row.forEach((nf, j) => t.sheet.patch(t.r + i, t.c + j, { nf })),
-        );
-        t.seen.numberFormat = m.numberFormat;
-      }
-      if (written(m.values, t.seen.values)) {
-        check(m.values, 'values');
-        (m.values as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
-        t.seen.values = m.values;
-        this.writes.push({ sheet: t.sheet.name, address: a1(t.r, t.c), kind: 'values', rows: t.h, cols: t.w });
-      }
-      if (written(m.formulas, t.seen.formulas)) {
-        check(m.formulas, 'formulas');
-        (m.formulas as unknown[][]).forEach((row, i) => row.forEach((v, j) => t.sheet.setValue(t.r + i, t.c + j, v)));
-        t.seen.formulas = m.formulas;
-        this.writes.push({ sheet: t.sheet.name, address: a1(t.r, t.c), kind: 'formulas', rows: t.h, cols: t.w });
-      }
-      const color = m.format.fill.color;
-      if (written(color, t.seen.color)) {
-        for (let i = 0; i < t.h; i++) for (let j = 0; j < t.w; j++) t.sheet.patch(t.r + i, t.c + j, { fill: color });
-        t.seen.color = color;
-      }
-    }
+    commitRangeWrites(this.#ranges, this.writes);
     commitCharts();
     for (const tm of this.#tableMocks) {
       if (written(tm.mock.name, tm.seenName)) {
@@ -443,21 +281,12 @@ export class FakeWorkbook implements VisualsHost {
       }
     }
     // 2. Loads see the grid as it is now.
-    for (const t of this.#ranges) {
-      const prop = t.mock._properties.get('values');
-      if (prop && prop._loaded && !Array.isArray(t.mock.values)) {
-        prop._valueBeforeLoaded = t.sheet.block(t.r, t.c, t.h, t.w);
-      }
-    }
+    fillRangeLoads(this.#ranges);
     const all = [this.context, ...this.#mocks];
     for (const m of all) await OfficeMockObject.prototype.sync.call(m);
     await new Promise((r) => setTimeout(r, 0)); // the mock updates loaded properties in microtasks
     // What a load brought in is not a write.
-    for (const t of this.#ranges) {
-      if (Array.isArray(t.mock.values)) t.seen.values = t.mock.values;
-      if (Array.isArray(t.mock.formulas)) t.seen.formulas = t.mock.formulas;
-      if (Array.isArray(t.mock.numberFormat)) t.seen.numberFormat = t.mock.numberFormat;
-    }
+    settleRangeLoads(this.#ranges);
     for (const [m, flag] of this.#nullFlags) m.isNullObject = flag;
     this.onSync?.();
   }

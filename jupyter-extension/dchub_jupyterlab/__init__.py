@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -42,35 +43,20 @@ def _load_jupyter_server_extension(server_app: ServerApp) -> None:
 load_jupyter_server_extension = _load_jupyter_server_extension
 
 
-_API_NAMES = frozenset(
-    {
-        "Client",
-        "DchubError",
-        "ValidationError",
-        "AuthError",
-        "GatedPreviewError",
-        "NotFoundError",
-        "RateLimitError",
-        "QuotaSpentError",
-        "ServerError",
-        "NetworkError",
-        "SchemaDriftError",
-        "GatedPreviewWarning",
-        "StaleAnswerWarning",
-        "AssumedAllowanceWarning",
-        "default_cache_dir",
-    }
-)
+def _api() -> Any:
+    # import_module, not `from . import api`, which asks this module's __getattr__ for `api`.
+    return importlib.import_module(f"{__name__}.api")
 
 
 def __getattr__(name: str) -> Any:
-    # The API (pandas, the engine) is imported on first use: the server extension stays light.
-    if name in _API_NAMES:
-        from . import api
-
-        return getattr(api, name)
+    # The API (pandas, the engine) is imported on first use: the server extension stays light. Its
+    # names are the API package's own (`api.__all__`), listed once there.
+    if not name.startswith("_") and name != "api":
+        api = _api()
+        if name in api.__all__:
+            return getattr(api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _API_NAMES)
+    return sorted(set(globals()) | set(_api().__all__))

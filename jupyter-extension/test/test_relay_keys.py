@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -119,3 +120,19 @@ def test_headers_that_echo_the_key_reach_neither_the_browser_nor_a_cache_file(
     assert files  # the answers were cached: without the echoed ETag
     for p in files:
         assert key not in p.read_text("utf-8", "replace"), p.name
+
+
+def test_the_package_lists_the_api_once_and_imports_it_on_first_use():
+    """``import dchub_jupyterlab`` (what the server extension does) brings no pandas; every name of
+    the API's ``__all__`` (``describe`` included, which the docs use) is then reachable from it."""
+    code = (
+        "import sys, dchub_jupyterlab as d\n"
+        "assert 'pandas' not in sys.modules, 'pandas imported by the package itself'\n"
+        "from dchub_jupyterlab import api\n"
+        "missing = [n for n in api.__all__ if getattr(d, n) is not getattr(api, n)]\n"
+        "assert not missing, missing\n"
+        "assert set(api.__all__) <= set(dir(d))\n"
+        "assert callable(d.describe)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "jupyter-extension")}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=60)

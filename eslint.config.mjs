@@ -14,6 +14,7 @@ import tseslint from 'typescript-eslint';
 const TESTS = [
   'core/test/**',
   'sandbox/test/**',
+  'gateway/test/**',
   'excel-addin/test/**',
   'jupyter-extension/test/**',
   'jupyter-extension/bench/**',
@@ -63,6 +64,7 @@ export default defineConfig([
         project: [
           'core/tsconfig.json',
           'sandbox/tsconfig.json',
+          'gateway/tsconfig.json',
           'excel-addin/tsconfig.json',
           'jupyter-extension/tsconfig.json',
           'jupyter-extension/ui-tests/tsconfig.json',

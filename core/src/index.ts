@@ -1,6 +1,8 @@
 export * from './schemas/index.js';
 export * from './errors.js';
 export * from './client.js';
+export { checkApiKey } from './api-key.js';
+export { normalizeBaseUrl } from './http/baseurl.js';
 export * from './connect.js';
 export * from './cache/index.js';
 export * from './table.js';

@@ -23,3 +23,6 @@ export function defaultCacheDir(
   const xdg = env.XDG_CACHE_HOME;
   return path.posix.join(xdg?.trim() ? xdg : path.posix.join(home, '.cache'), 'dchub');
 }
+
+export { RedisStore, CLAIM_PREFIX, type RedisCommands, type RedisStoreOptions } from './cache/redisstore.js';
+export { relayRequest, isRelayedPath, type RelayAnswer, type RelayCaller, type RelayParams } from './engine/relay.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * Imports are read with the TypeScript compiler's own pre-processor.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SOURCE_DIRS = ['core/src', 'sandbox/src', 'excel-addin/src', 'jupyter-extension/src'];
+const SOURCE_DIRS = ['core/src', 'sandbox/src', 'gateway/src', 'excel-addin/src', 'jupyter-extension/src'];
 const MAX_LINES = 400;
 
 /** The Python package (the JupyterLab server extension and the Python API) is held to the same length. */
@@ -151,6 +151,7 @@ describe('architecture', () => {
   const TEST_DIRS = [
     'core/test',
     'sandbox/test',
+    'gateway/test',
     'excel-addin/test',
     'jupyter-extension/test',
     'jupyter-extension/ui-tests/tests',
@@ -201,6 +202,7 @@ describe('architecture', () => {
   const MAY_IMPORT: Record<string, readonly string[]> = {
     'core/src': [],
     'sandbox/src': ['@dchub/core'],
+    'gateway/src': ['@dchub/core'],
     'excel-addin/src': ['@dchub/core'],
     'jupyter-extension/src': ['@dchub/core'],
   };

@@ -27,6 +27,17 @@ interface LedgerState {
   resetAt?: number;
 }
 
+/** The ledger as hosts show it. */
+export interface LedgerSnapshot {
+  day: string;
+  used: number;
+  limit: number;
+  tier: string;
+  confirmed: boolean;
+  remaining: number;
+  resetsAt: string;
+}
+
 /** The outcome of a reservation: `ok` false only on a known, spent allowance. */
 export interface Reservation {
   ok: boolean;
@@ -134,28 +145,30 @@ export class QuotaLedger {
     return this.#mutate((s) => Math.max(0, s.limit - s.used), { read: true });
   }
 
-  async snapshot(): Promise<{
-    day: string;
-    used: number;
-    limit: number;
-    tier: string;
-    confirmed: boolean;
-    remaining: number;
-    resetsAt: string;
-  }> {
-    const now = this.#now();
-    return this.#mutate(
-      (s) => ({
-        day: s.day,
-        used: s.used,
-        limit: s.limit,
-        tier: s.tier,
-        confirmed: s.known === true,
-        remaining: Math.max(0, s.limit - s.used),
-        resetsAt: new Date(s.resetAt ?? nextUtcMidnight(now)).toISOString(),
-      }),
-      { read: true },
-    );
+  async snapshot(): Promise<LedgerSnapshot> {
+    return this.#mutate((s) => this.#snap(s), { read: true });
+  }
+
+  /** The snapshot of a state read elsewhere (with other values in one round trip), without I/O. */
+  snapshotOf(stored: string | undefined): LedgerSnapshot {
+    return this.#snap(this.#current(stored));
+  }
+
+  #snap(s: LedgerState): LedgerSnapshot {
+    return {
+      day: s.day,
+      used: s.used,
+      limit: s.limit,
+      tier: s.tier,
+      confirmed: s.known === true,
+      remaining: Math.max(0, s.limit - s.used),
+      resetsAt: new Date(s.resetAt ?? nextUtcMidnight(this.#now())).toISOString(),
+    };
+  }
+
+  /** Where the state is stored (read it with other values; `snapshotOf` reads it). */
+  get storeKey(): string {
+    return this.#storeKey;
   }
 
   /** Reserves `n` calls; false (and nothing reserved) only when a known allowance cannot cover them. */
@@ -176,6 +189,14 @@ export class QuotaLedger {
           }
         : { ok: true };
     });
+  }
+
+  /** Counts calls made without this ledger (a replica that could not reach it): spent all the same. */
+  async record(n: number): Promise<void> {
+    if (n > 0)
+      await this.#mutate((s) => {
+        s.used += n;
+      });
   }
 
   /** Gives back a reservation whose request never reached the service. */

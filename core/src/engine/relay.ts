@@ -6,7 +6,8 @@ import { DchubError, QuotaSpentError, ValidationError } from '../errors.js';
 import type { RawResponse } from '../http/transport.js';
 import { QueueFilters } from '../schemas/queue.js';
 import { parseParams } from '../validate.js';
-import type { Session } from './sessions.js';
+import type { KeyValueStore } from '../cache/store.js';
+import type { DchubClient } from '../client.js';
 
 /**
  * The Jupyter relay, answered by core: a request the browser sent to `<jupyter>/dchub/proxy/<path>`
@@ -14,6 +15,17 @@ import type { Session } from './sessions.js';
  * wide answers, the ones the kernels and the `dchub` CLI on that machine use — and the key is added
  * only here. Only the API is relayed (`api/…`, `mcp`, `openapi.json`).
  */
+
+/**
+ * Whose client answers relayed requests: an engine's session (the Jupyter relay), or a team
+ * gateway's caller over Redis. `secret` is the key, only to keep it out of what goes back.
+ */
+export interface RelayCaller {
+  readonly client: DchubClient;
+  readonly store: KeyValueStore;
+  readonly secret: string | undefined;
+  readonly hasKey: boolean;
+}
 
 export interface RelayParams {
   method: string;
@@ -117,7 +129,7 @@ function withoutSecret(headers: Record<string, string>, secret: string | undefin
 const CACHEABLE_POSTS = new Set(['/api/v1/rank-sites', '/api/v1/analyze-parcel']);
 
 async function relayRest(
-  s: Session,
+  s: RelayCaller,
   method: string,
   path: string,
   query: string,
@@ -154,7 +166,7 @@ async function relayRest(
 }
 
 /** MCP passes through (sessions and streams are the SDK's); each tools/call spends the caller's MCP allowance. */
-async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
+async function relayMcp(s: RelayCaller, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
   const calls = (() => {
     try {
       const b = JSON.parse(p.body ?? 'null') as unknown;
@@ -212,7 +224,7 @@ async function relayMcp(s: Session, p: RelayParams, signal: AbortSignal): Promis
 }
 
 /** Answers one relayed request (never throws a DchubError: failures are answers, as the service gives them). */
-export async function relayRequest(s: Session, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
+export async function relayRequest(s: RelayCaller, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
   const method = String(p.method ?? '').toUpperCase();
   const path = String(p.path ?? '');
   if (!isRelayedPath(path))

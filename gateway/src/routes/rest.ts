@@ -1,0 +1,63 @@
+import type { Context, Hono } from 'hono';
+import { relayRequest, type RelayAnswer } from '@dchub/core/node';
+import { ANSWER_HEADER, readAnswerHeader } from '@dchub/core';
+import type { GatewayEnv } from '../context.js';
+import { allowanceHeaders } from '../headers.js';
+
+/**
+ * Every REST path of the interface (and /openapi.json), answered by core's relay through the
+ * team's client: its cache, its ledger and derive index in Redis, the organisation's key added
+ * there and nowhere else. The route only carries the request in and the answer out.
+ */
+
+/** Query parameters that carry credentials on the real service: never sent on, never part of a cache key. */
+const CREDENTIAL_PARAMS = new Set([
+  'api_key',
+  'token',
+  'session_token',
+  'dchub_session',
+  'dchub_token',
+  'access_token',
+]);
+
+/** The query as sent, less any credential (a gateway token in `?api_key=` must not reach the service). */
+export function queryWithoutCredentials(search: string): string {
+  const params = new URLSearchParams(search);
+  for (const name of [...params.keys()]) if (CREDENTIAL_PARAMS.has(name.toLowerCase())) params.delete(name);
+  return params.toString();
+}
+
+/** How the answer was obtained, in the one word of X-DCHub-Cache. */
+export function cacheStatus(answer: RelayAnswer): 'hit' | 'miss' | 'derived' | 'stale' | undefined {
+  const facts = readAnswerHeader(new Headers({ [ANSWER_HEADER]: answer.headers[ANSWER_HEADER] ?? '' }));
+  if (!facts) return undefined;
+  if (facts.stale) return 'stale';
+  if (facts.derivedFrom) return 'derived';
+  return facts.fromCache ? 'hit' : 'miss';
+}
+
+async function answerRest(c: Context<GatewayEnv>): Promise<Response> {
+  const { gateway, auth } = c.var;
+  const url = new URL(c.req.url);
+  const method = c.req.method.toUpperCase();
+  const body = method === 'POST' ? await c.req.text() : undefined;
+  const team = gateway.team();
+  const answer = await team.run(auth.caller, () =>
+    relayRequest(
+      team,
+      { method, path: url.pathname.slice(1), query: queryWithoutCredentials(url.search), body },
+      c.req.raw.signal,
+    ),
+  );
+  const status = cacheStatus(answer);
+  c.set('cacheStatus', status ?? (answer.status >= 400 ? 'error' : 'miss'));
+  const headers = new Headers(answer.headers);
+  if (status) headers.set('X-DCHub-Cache', status);
+  for (const [k, v] of Object.entries(await allowanceHeaders(gateway, auth, status === 'miss'))) headers.set(k, v);
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+export function registerRest(app: Hono<GatewayEnv>): void {
+  app.all('/api/*', answerRest);
+  app.all('/openapi.json', answerRest);
+}

@@ -6,6 +6,7 @@ export default defineConfig({
     include: [
       'core/test/**/*.test.ts',
       'sandbox/test/**/*.test.ts',
+      'gateway/test/**/*.test.ts',
       'excel-addin/test/**/*.test.ts',
       'jupyter-extension/test/**/*.test.ts',
       'test/**/*.test.ts',

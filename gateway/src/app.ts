@@ -3,9 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { VERSION } from '@dchub/core';
 import { credentialOf } from './auth.js';
+import { verifyCaller } from './failover.js';
 import type { GatewayEnv } from './context.js';
 import type { Gateway } from './gateway.js';
 import { GATEWAY_HEADER } from './headers.js';
+import { observe, registerOps } from './ops.js';
 import { registerRest } from './routes/rest.js';
 
 /** Headers a browser host (the Excel add-in, JupyterLab in direct mode) sends and reads. */
@@ -49,8 +51,19 @@ function authenticate(): MiddlewareHandler<GatewayEnv> {
         ),
         401,
       );
-    const auth = await c.var.gateway.authenticator.authenticate(credential);
-    if (!auth)
+    const auth = await verifyCaller(c.var.gateway, credential);
+    if (auth === 'unavailable') {
+      c.set('degraded', true);
+      return c.json(
+        refusal(
+          'gateway_degraded',
+          'the team gateway cannot reach its token store (Redis) and has not seen this token lately, so it cannot check it now; try again shortly',
+        ),
+        503,
+        { 'Retry-After': '5' },
+      );
+    }
+    if (auth === 'unknown')
       return c.json(
         refusal(
           'invalid_api_key',
@@ -72,6 +85,7 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
     await next();
     c.header(GATEWAY_HEADER, VERSION);
   });
+  app.use('*', observe(gateway));
   app.use(
     '*',
     cors({
@@ -96,14 +110,7 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
         ),
     }),
   );
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION }));
-  app.get('/readyz', (c) => {
-    const problem = gateway.redisProblem;
-    return c.json(
-      { status: problem ? 'degraded' : 'ready', ...(problem ? { reason: problem } : {}), version: VERSION },
-      200,
-    );
-  });
+  registerOps(app, gateway);
   app.use('/api/*', authenticate());
   app.use('/openapi.json', authenticate());
   app.use('/mcp', authenticate());

@@ -14,6 +14,8 @@ export interface Authenticated {
   caller: GatewayCaller;
   states: { team?: string; share?: string };
   callsToday: number;
+  /** Verified from this replica's memory of recent tokens (Redis could not be asked): served without Redis. */
+  fromMemory?: boolean;
 }
 
 /** The credential of a request, or undefined when none was sent (the value is never logged or echoed). */
@@ -33,7 +35,7 @@ if n == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[1]) end
 return {e, redis.call('GET', KEYS[2]) or '', redis.call('GET', KEYS[3]) or '', tostring(n)}`;
 
 /** Calls are counted per UTC day; a day's counters are kept two days (token list reads today's). */
-const COUNTER_TTL_MS = 2 * 86_400_000;
+export const COUNTER_TTL_MS = 2 * 86_400_000;
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

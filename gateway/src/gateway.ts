@@ -140,7 +140,7 @@ export class Gateway {
     this.#resumed = false;
     this.#lostAt ??= this.now();
     this.#redisProblem = `Redis is unreachable (${err.message.split('\n')[0]?.slice(0, 120) || err.name})`;
-    if (was) this.log.warn({ redis: 'lost' }, this.#redisProblem);
+    if (was && !this.stopping) this.log.warn({ redis: 'lost' }, this.#redisProblem);
   }
 
   /** A command of the shared path failed: the call that ran it is answered again locally (failover.ts). */

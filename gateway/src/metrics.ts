@@ -99,30 +99,32 @@ export class GatewayMetrics {
 
   #gauges(source: MetricsSource): void {
     const registers = [this.registry];
-    // Both figures come from one read: the remaining gauge is registered first, so it reads before the limit shows.
-    // Labelled (by ledger) so that a scrape while Redis is unreachable shows no figure rather than a 0.
-    const holder: { limit?: Gauge<'ledger'> } = {};
-    new Gauge({
-      name: `${PREFIX}team_allowance_remaining`,
-      help: 'Upstream requests (rest) and MCP tool calls (mcp) left today for the whole team, read from Redis at scrape time',
-      labelNames: ['ledger'] as const,
-      registers,
-      async collect() {
-        const all = await source.teamAllowances();
-        this.reset();
-        holder.limit?.reset();
-        for (const a of all) {
-          this.set({ ledger: a.ledger }, a.remaining);
-          holder.limit?.set({ ledger: a.ledger }, a.limit);
-        }
-      },
-    });
-    holder.limit = new Gauge({
-      name: `${PREFIX}team_allowance_limit`,
-      help: "The team's daily allowance (rest: upstream requests, mcp: tool calls), read from Redis at scrape time",
-      labelNames: ['ledger'] as const,
-      registers,
-    });
+    // One read of Redis per scrape for both gauges (the registry collects them concurrently). Labelled by
+    // ledger, so that a scrape while Redis is unreachable shows no figure rather than a 0.
+    let reading: ReturnType<MetricsSource['teamAllowances']> | undefined;
+    const read = () => (reading ??= source.teamAllowances().finally(() => setTimeout(() => (reading = undefined), 0)));
+    const allowanceGauge = (name: string, help: string, pick: (a: { limit: number; remaining: number }) => number) =>
+      new Gauge({
+        name: `${PREFIX}${name}`,
+        help,
+        labelNames: ['ledger'] as const,
+        registers,
+        async collect() {
+          const all = await read();
+          this.reset();
+          for (const a of all) this.set({ ledger: a.ledger }, pick(a));
+        },
+      });
+    allowanceGauge(
+      'team_allowance_remaining',
+      'Upstream requests (rest) and MCP tool calls (mcp) left today for the whole team, read from Redis at scrape time',
+      (a) => a.remaining,
+    );
+    allowanceGauge(
+      'team_allowance_limit',
+      "The team's daily allowance (rest: upstream requests, mcp: tool calls), read from Redis at scrape time",
+      (a) => a.limit,
+    );
     new Gauge({
       name: `${PREFIX}degraded`,
       help: '1 while this replica works without Redis (its own memory cache, a fraction of the allowance)',

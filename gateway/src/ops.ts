@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, ErrorHandler, Hono, MiddlewareHandler } from 'hono';
 import { VERSION } from '@dchub/core';
 import type { GatewayEnv } from './context.js';
 import type { Gateway } from './gateway.js';
@@ -39,6 +39,26 @@ export function observe(gateway: Gateway): MiddlewareHandler<GatewayEnv> {
       },
       'request',
     );
+  };
+}
+
+/**
+ * What a request that failed unexpectedly gets: a JSON 500, and one log line with the error's name
+ * and first line (core's errors never carry a key). A call whose client went away is not an error
+ * of the gateway: 499 (nobody reads it), logged as such.
+ */
+export function answerError(gateway: Gateway): ErrorHandler<GatewayEnv> {
+  return (err, c) => {
+    if ((err instanceof DOMException && err.name === 'AbortError') || c.req.raw.signal.aborted)
+      return new Response(JSON.stringify({ error: 'client_closed_request' }), {
+        status: 499,
+        headers: { 'content-type': 'application/json' },
+      });
+    gateway.log.error(
+      { route: routeLabel(c.req.path), error: err.name, message: err.message.split('\n')[0].slice(0, 200) },
+      'unexpected error',
+    );
+    return c.json({ error: 'internal_error', message: 'the gateway could not answer this request (logged)' }, 500);
   };
 }
 

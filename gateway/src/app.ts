@@ -52,25 +52,9 @@ function authenticate(): MiddlewareHandler<GatewayEnv> {
         401,
       );
     const auth = await verifyCaller(c.var.gateway, credential);
-    if (auth === 'unavailable') {
-      c.set('degraded', true);
-      return c.json(
-        refusal(
-          'gateway_degraded',
-          'the team gateway cannot reach its token store (Redis) and has not seen this token lately, so it cannot check it now; try again shortly',
-        ),
-        503,
-        { 'Retry-After': '5' },
-      );
-    }
-    if (auth === 'unknown')
-      return c.json(
-        refusal(
-          'invalid_api_key',
-          'the team gateway does not know this token (revoked, or never issued): ask your admin',
-        ),
-        401,
-      );
+    if ('unavailable' in auth)
+      return c.json(refusal('gateway_degraded', auth.unavailable), 503, { 'Retry-After': '5' });
+    if ('refused' in auth) return c.json(refusal('invalid_api_key', auth.refused), 401);
     c.set('auth', auth);
     await next();
   };

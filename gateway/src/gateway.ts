@@ -6,6 +6,7 @@ import { Authenticator } from './auth.js';
 import { DegradedSpend } from './degraded.js';
 import { createLogger, type GatewayLogger } from './logging.js';
 import { GatewayMetrics } from './metrics.js';
+import { OidcVerifier } from './oidc.js';
 import { RecentTokens } from './recent.js';
 import { evictionPolicy, redisClient, type RedisClient } from './redis.js';
 import { WatchedStore } from './sharedstore.js';
@@ -38,6 +39,8 @@ export class Gateway {
   readonly local: Team;
   readonly degraded: DegradedSpend;
   readonly recent = new RecentTokens();
+  /** Verifies OIDC bearer tokens when an identity provider is configured. */
+  readonly oidc: OidcVerifier | undefined;
   readonly metrics: GatewayMetrics;
   readonly log: GatewayLogger;
   /** This replica's name in notices and logs: its host and process. */
@@ -83,6 +86,7 @@ export class Gateway {
       store: new WatchedStore(this.store, (err) => this.#sharedFailure(err), memory),
     });
     this.local = new Team({ ...this.#teamOptions('degraded'), store: memory, gate: this.degraded });
+    this.oidc = OidcVerifier.of(config);
     this.authenticator = new Authenticator(this.redis, ns, this.tokens, this.shared, deps.now);
   }
 

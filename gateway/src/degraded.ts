@@ -66,9 +66,14 @@ export class DegradedSpend implements SpendGate {
     if (share) this.#shareLeft.set(share.id, share.left);
   }
 
+  /** The budget an episode opened now would have. */
+  #nextBudget(): number {
+    return Math.floor(this.fraction * (this.#teamLeft ?? this.assumedLimit));
+  }
+
   /** Opens an episode (its budget fixed now) unless one is open. */
   open(): void {
-    this.#budget ??= Math.floor(this.fraction * (this.#teamLeft ?? this.assumedLimit));
+    this.#budget ??= this.#nextBudget();
   }
 
   get isOpen(): boolean {
@@ -78,9 +83,9 @@ export class DegradedSpend implements SpendGate {
   get budget(): number | undefined {
     return this.#budget;
   }
-  /** Upstream requests this replica may still make in this episode. */
+  /** Upstream requests this replica may still make in this episode (or in one opened now). */
   get left(): number {
-    return Math.max(0, (this.#budget ?? 0) - this.#spent);
+    return Math.max(0, (this.#budget ?? this.#nextBudget()) - this.#spent);
   }
   get spent(): number {
     return this.#spent;

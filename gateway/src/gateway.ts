@@ -184,7 +184,6 @@ export class Gateway {
 
   /** The one line every answer carries while this replica works without Redis. */
   degradedNotice(): string {
-    this.degraded.open();
     return `served by gateway replica ${this.replica} without the team's shared cache (Redis unreachable); at most ${this.degraded.left} more upstream requests from this replica while it lasts`;
   }
 

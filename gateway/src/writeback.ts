@@ -1,6 +1,8 @@
+import type { RedisCommands } from '@dchub/core/node';
 import { COUNTER_TTL_MS } from './auth.js';
-import type { UnrecordedSpend } from './degraded.js';
-import type { Gateway } from './gateway.js';
+import type { DegradedSpend, UnrecordedSpend } from './degraded.js';
+import type { GatewayLogger } from './logging.js';
+import type { Team } from './team.js';
 
 /**
  * When Redis is back, what this replica spent without it is added to the team's ledgers (core's
@@ -15,11 +17,19 @@ local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return n`;
 
+/** What writing back needs of a replica (its gateway). */
+export interface WriteBackTarget {
+  readonly degraded: DegradedSpend;
+  readonly shared: Team;
+  readonly redis: Pick<RedisCommands, 'eval'>;
+  readonly log: GatewayLogger;
+}
+
 /** One writing at a time per replica (Redis may come and go while one runs). */
-const chains = new WeakMap<Gateway, Promise<void>>();
+const chains = new WeakMap<WriteBackTarget, Promise<void>>();
 
 /** Writes back what is unrecorded; rejects when a part could not be written (it is kept for the next try). */
-export function writeBack(g: Gateway): Promise<void> {
+export function writeBack(g: WriteBackTarget): Promise<void> {
   const run = () => writeOnce(g);
   const next = (chains.get(g) ?? Promise.resolve()).then(run, run);
   chains.set(
@@ -29,7 +39,7 @@ export function writeBack(g: Gateway): Promise<void> {
   return next;
 }
 
-async function writeOnce(g: Gateway): Promise<void> {
+async function writeOnce(g: WriteBackTarget): Promise<void> {
   if (!g.degraded.hasUnrecorded) {
     g.degraded.closeIfSettled();
     return;

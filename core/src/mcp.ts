@@ -191,14 +191,22 @@ export class McpToolClient {
     key: string,
     hit: { answer: StoredAnswer; value: unknown } | undefined,
   ): Promise<ToolResult> {
-    // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning.
-    const reservation = this.ledger ? await this.ledger.reserveCall() : { ok: true };
     // The stale rule of REST answers: when the service cannot be asked, the last good answer, with its age and why.
     const stale = (why: string): ToolResult | undefined => {
       if (!hit) return undefined;
       const served = this.#served(hit);
       return { ...served, stale: true, reason: why, warnings: [staleWarning(served.ageMs ?? 0, why)] };
     };
+    // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning. A ledger that
+    // refuses by throwing (a gateway caller's spent share) still lets the last good answer serve.
+    let reservation: Awaited<ReturnType<QuotaLedger['reserveCall']>> = { ok: true };
+    try {
+      if (this.ledger) reservation = await this.ledger.reserveCall();
+    } catch (err) {
+      const served = err instanceof QuotaSpentError ? stale(err.message) : undefined;
+      if (served) return served;
+      throw err;
+    }
     if (this.ledger && !reservation.ok) {
       const s = await this.ledger.snapshot();
       const served = stale(`the daily MCP allowance of ${s.limit} calls is spent`);

@@ -8,6 +8,9 @@ import {
   AuthError,
   DchubClient,
   McpToolClient,
+  MemoryStore,
+  QuotaLedger,
+  QuotaSpentError,
   ResponseCache,
   TOOL_ANSWER_META,
   ValidationError,
@@ -45,7 +48,8 @@ function countingFetch(): { fetch: typeof fetch; calls: () => number } {
   return {
     // core hands its fetch a Request (redirects are followed by hand).
     fetch: async (input, init) => {
-      const body = input instanceof Request ? await input.clone().text() : String(init?.body ?? '');
+      const body =
+        input instanceof Request ? await input.clone().text() : typeof init?.body === 'string' ? init.body : '';
       if (/"method":"tools\/call"/.test(body)) n++;
       return fetch(input, init);
     },
@@ -87,6 +91,32 @@ describe('McpToolClient over a long session and a shared store', () => {
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }
+  });
+
+  it('a ledger that refuses by throwing (a gateway caller spent its share) still lets the last answer serve', async () => {
+    const cache = new ResponseCache();
+    const rest = new DchubClient({ baseUrl: sb.url, apiKey: PRO, cache });
+    const first = new McpToolClient(rest, { apiKey: PRO, lifetimeMs: 1 });
+    await first.callTool('get_market_dcpi_rank', { market_slug: 'austin' });
+    await first.close();
+    class SpentShare extends QuotaLedger {
+      override reserveCall(): ReturnType<QuotaLedger['reserveCall']> {
+        return Promise.reject(new QuotaSpentError(1, '2026-11-22T00:00:00.000Z'));
+      }
+    }
+    const ledger = new SpentShare(new MemoryStore(), 'share', { tier: 'free' });
+    const mcp = new McpToolClient(rest, { apiKey: PRO, ledger });
+    await new Promise((r) => setTimeout(r, 5));
+    const r = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'austin' });
+    expect(r).toMatchObject({
+      fromCache: true,
+      stale: true,
+      reason: expect.stringMatching(/^daily allowance of 1 calls is spent/),
+    });
+    expect(mcp.callsSent).toBe(0);
+    await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'boise' })).rejects.toBeInstanceOf(
+      QuotaSpentError,
+    );
   });
 
   it('keeps what the server said with the errors made of it: the wall as a tool result, -32602 as its error', async () => {
@@ -142,7 +172,10 @@ describe("a gateway's word on how it obtained a tool answer (_meta)", () => {
   });
   afterAll(() => standin?.close());
 
-  const client = () => new McpToolClient(new DchubClient({ baseUrl: standin.url, apiKey: 'gateway-standin-key' }), { apiKey: 'gateway-standin-key' });
+  const client = () =>
+    new McpToolClient(new DchubClient({ baseUrl: standin.url, apiKey: 'gateway-standin-key' }), {
+      apiKey: 'gateway-standin-key',
+    });
 
   it('stale: marked stale with its age and why, a warning to show, and not kept as a fresh answer', async () => {
     facts = { from_cache: true, stale: true, age_ms: 7_200_000, reason: 'the service could not be reached' };
@@ -171,7 +204,12 @@ describe("a gateway's word on how it obtained a tool answer (_meta)", () => {
       expect(mcp.callsSent).toBe(1);
       // 50 of its 60 minutes were spent at the gateway: 11 minutes on, the answer is asked again.
       const later = new McpToolClient(
-        new DchubClient({ baseUrl: standin.url, apiKey: 'gateway-standin-key', cache: mcp.rest.cache, now: () => Date.now() + 660_000 }),
+        new DchubClient({
+          baseUrl: standin.url,
+          apiKey: 'gateway-standin-key',
+          cache: mcp.rest.cache,
+          now: () => Date.now() + 660_000,
+        }),
         { apiKey: 'gateway-standin-key' },
       );
       await later.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' });

@@ -109,7 +109,7 @@ describe('MCP through the gateway: stateless, cached and counted team-wide', () 
     expect(proxy.count('tools/call') - before).toBe(1);
   });
 
-  it('GET and DELETE are 405 (no sessions, no server stream); a caller without a token is refused', async () => {
+  it('GET and DELETE are 405 (no sessions, no server stream); no token is refused, an unknown tool invalid', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${replicas[0].url}/mcp`, { method, headers: { 'X-API-Key': token } });
       expect(res.status).toBe(405);
@@ -117,6 +117,12 @@ describe('MCP through the gateway: stateless, cached and counted team-wide', () 
     }
     const anonymous = await postRpc(replicas[0].url, undefined, toolCall('get_backup_status', {}), log);
     expect(anonymous.status).toBe(401);
+    // A tool the gateway does not serve: invalid params naming it, before anything is counted or sent.
+    const before = proxy.seen.length;
+    const unknown = await postRpc(replicas[0].url, token, toolCall('no_such_tool', {}), log);
+    expect(unknown.headers.get('x-dchub-gateway')).toBeTruthy();
+    expect((unknown.json as { error: unknown }).error).toMatchObject({ code: -32602, data: { param: 'name' } });
+    expect(proxy.seen.length).toBe(before);
   });
 });
 

@@ -168,6 +168,29 @@ describe('the service cannot be asked: the last answer, stale, says so', () => {
   });
 });
 
+describe('the tool list, kept for the team', () => {
+  const listTools = (url: string) => postRpc(url, token, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, log);
+  const names = (r: { json: unknown }) => (r.json as { result: { tools: Array<{ name: string }> } }).result.tools;
+
+  it('the service unreachable and no list held: core’s own copy of the 29 tools, said stale', async () => {
+    await fetch(`${sb.url}/_sandbox/faults`, {
+      method: 'POST',
+      body: JSON.stringify([{ path_prefix: '/mcp', kind: 'status', status: 503 }]),
+    });
+    try {
+      const r = await listTools(free[0].url);
+      expect(r.headers.get('x-dchub-cache')).toBe('stale');
+      expect(names(r)).toHaveLength(29);
+    } finally {
+      await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
+    }
+    const before = proxy.count('tools/list');
+    expect((await listTools(free[0].url)).headers.get('x-dchub-cache')).toBe('miss');
+    expect((await listTools(free[1].url)).headers.get('x-dchub-cache')).toBe('hit');
+    expect(proxy.count('tools/list') - before).toBe(1);
+  });
+});
+
 describe('a token’s daily share counts MCP calls too', () => {
   it('past its share a token gets the daily cap with the reset time; answers the team holds still serve', async () => {
     const small = await addToken(freeEnv, 'analyst-small', 1);

@@ -205,7 +205,9 @@ export function exchangeRefusal(err: unknown, step: string): DchubError | undefi
     refused.message = `${step}: ${refused.message}`;
     return refused;
   }
-  if (code === -32001 || /\b(invalid_api_key|unauthori[sz]ed)\b/i.test(msg)) {
+  // The SDK's own request timeout shares -32001 ("Request timed out", data.timeout): no refusal of the key.
+  const timedOut = code === -32001 && (err as { data?: { timeout?: unknown } }).data?.timeout !== undefined;
+  if ((code === -32001 && !timedOut) || /\b(invalid_api_key|unauthori[sz]ed)\b/i.test(msg)) {
     return new AuthError(`${step}: ${oneLine(msg.replace(/^MCP error -?\d+:\s*/, ''), 300)}`, { status: 401 });
   }
   return undefined;

@@ -2,8 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
 import { cacheKey } from './cache/keys.js';
-import { readAnswerHeader } from './cache/relayed.js';
-import type { ResponseCache, StoredAnswer } from './cache/responses.js';
+import { answerFacts, readAnswerHeader } from './cache/relayed.js';
+import type { StoredAnswer } from './cache/responses.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
 import { checkApiKey } from './api-key.js';
@@ -11,31 +11,17 @@ import { redirectSafeFetch } from './http/redirects.js';
 import { DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
 import { exchangeRefusal, parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
 import { formatAge } from './call.js';
-import type { PreviewInfo } from './preview.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
 import { VERSION } from './version.js';
-import { fieldTable, recordsTable, type Table } from './table.js';
 import { coerceToolArguments, knownToolInputSchema, type ToolArgSchema } from './tool-args.js';
+import { TOOL_ANSWER_META, loadToolAnswer, saidByServer, withServerAnswer, type ToolResult } from './mcp-result.js';
 
-export interface ToolResult {
-  tool: string;
-  /** The tool's answer: structuredContent, or the JSON in its text, or the text itself. */
-  data: unknown;
-  isError: boolean;
-  text: string;
-  fromCache: boolean;
-  /** Served from the cache because the service could not be asked (its age and why in `warnings`). */
-  stale?: boolean;
-  /** The server cut a list for this caller ("3 of 10"): not the whole answer. */
-  partial: boolean;
-  /** What a partial answer withholds and how to open it (`previewSentence` words it). */
-  previewInfo?: PreviewInfo;
-  /**
-   * What to tell the user about this call, one line each: an assumed daily MCP allowance exceeded
-   * (the call still went out). Hosts show them with the answer; never cached with it.
-   */
-  warnings?: string[];
-}
+export { TOOL_ANSWER_META, serverAnswerOf, toolTable, type ServerToolAnswer, type ToolResult } from './mcp-result.js';
+
+/** How long a call waits for another process asking the same (its answer then serves both). */
+const TOOL_CLAIM_WAIT_MS = 30_000;
+
+const staleWarning = (ageMs: number, why: string) => `served from the cache, ${formatAge(ageMs)} old: ${why}`;
 
 function checkToolName(name: string): void {
   if (!(MCP_TOOL_NAMES as readonly string[]).includes(name)) {
@@ -122,14 +108,13 @@ export class McpToolClient {
     return this.#connecting;
   }
 
-  /** The server's tools with their input schemas. */
+  /** The server's tools with their input schemas (and whatever else it lists with them: titles, annotations). */
   async listTools(): Promise<Array<{ name: string; description?: string; inputSchema?: unknown }>> {
-    const c = await this.#connect();
-    const { tools } = await c.listTools().catch((err: unknown) => {
+    const { tools } = await this.#session((c) => c.listTools()).catch((err: unknown) => {
       throw exchangeRefusal(err, 'MCP tools/list') ?? err;
     });
     this.#tools = new Map(tools.map((t) => [t.name, { inputSchema: t.inputSchema, description: t.description }]));
-    return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    return tools.map((t) => ({ ...t }));
   }
 
   /**
@@ -173,23 +158,55 @@ export class McpToolClient {
       `${name}#${JSON.stringify(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : 1)))}`,
     );
     const cache = this.rest.cache;
-    const now = this.rest.now();
     // Memory first, then the store underneath (another process, the CLI or a kernel, may have cached it).
     const hit = cache ? (cache.peek(key) ?? (await loadToolAnswer(cache, key))) : undefined;
-    if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > now)))
-      return { ...(hit.value as ToolResult), fromCache: true };
+    if (hit && (opts.cacheOnly || (!opts.refresh && hit.answer.expiresAt > this.rest.now()))) return this.#served(hit);
     if (opts.cacheOnly)
       throw new DchubError('network', `${name}: not fetched yet (no network call during formula preview)`);
-    // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning.
-    const reservation = this.ledger ? await this.ledger.reserveCall() : { ok: true };
+    // Another process asking the same now (a gateway's replicas, CLIs over one directory): one call, its answer for
+    // all. The claim only saves calls: without it (the store failing) the call goes out.
+    const claim =
+      cache?.store.claim && !opts.refresh
+        ? await cache.store.claim(key, { waitMs: TOOL_CLAIM_WAIT_MS }).catch(() => undefined)
+        : undefined;
+    try {
+      const landed = claim && cache ? await loadToolAnswer(cache, key) : undefined;
+      if (landed && landed.answer.expiresAt > this.rest.now() && landed.answer.storedAt !== hit?.answer.storedAt)
+        return this.#served(landed);
+      return await this.#ask(name, args, key, hit);
+    } finally {
+      if (typeof claim === 'function') await claim().catch(() => undefined);
+    }
+  }
+
+  /** A cached answer as served: from the cache, with its age. */
+  #served(hit: { answer: StoredAnswer; value: unknown }): ToolResult {
+    return { ...(hit.value as ToolResult), fromCache: true, ageMs: Math.max(0, this.rest.now() - hit.answer.storedAt) };
+  }
+
+  /** The call itself: the allowance reserved, the server asked, its answer read and kept. */
+  async #ask(
+    name: string,
+    args: Record<string, unknown>,
+    key: string,
+    hit: { answer: StoredAnswer; value: unknown } | undefined,
+  ): Promise<ToolResult> {
     // The stale rule of REST answers: when the service cannot be asked, the last good answer, with its age and why.
-    const stale = (why: string): ToolResult | undefined =>
-      hit && {
-        ...(hit.value as ToolResult),
-        fromCache: true,
-        stale: true,
-        warnings: [`served from the cache, ${formatAge(this.rest.now() - hit.answer.storedAt)} old: ${why}`],
-      };
+    const stale = (why: string): ToolResult | undefined => {
+      if (!hit) return undefined;
+      const served = this.#served(hit);
+      return { ...served, stale: true, reason: why, warnings: [staleWarning(served.ageMs ?? 0, why)] };
+    };
+    // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning. A ledger that
+    // refuses by throwing (a gateway caller's spent share) still lets the last good answer serve.
+    let reservation: Awaited<ReturnType<QuotaLedger['reserveCall']>> = { ok: true };
+    try {
+      if (this.ledger) reservation = await this.ledger.reserveCall();
+    } catch (err) {
+      const served = err instanceof QuotaSpentError ? stale(err.message) : undefined;
+      if (served) return served;
+      throw err;
+    }
     if (this.ledger && !reservation.ok) {
       const s = await this.ledger.snapshot();
       const served = stale(`the daily MCP allowance of ${s.limit} calls is spent`);
@@ -199,41 +216,79 @@ export class McpToolClient {
     const warnings = reservation.warning ? [reservation.warning] : [];
     let res: Awaited<ReturnType<Client['callTool']>>;
     try {
-      const c = await this.#connect();
-      this.callsSent++;
-      res = await c.callTool({ name, arguments: args });
+      res = await this.#session((c) => {
+        this.callsSent++;
+        return c.callTool({ name, arguments: args });
+      });
     } catch (err) {
-      if (err instanceof DchubError) {
-        // Connecting failed: unreachable serves the last good answer; a refused key does not.
-        const served = err instanceof NetworkError ? stale('the service could not be reached') : undefined;
-        if (served) return served;
-        throw err;
-      }
-      // A key or plan refused in the middle of the session (401/403, JSON-RPC -32001): an AuthError, never
-      // stale-served.
-      const denied = exchangeRefusal(err, name);
-      if (denied) throw denied;
-      const msg = err instanceof Error ? err.message : String(err);
-      // HTTP 429 on the exchange (the Jupyter relay's MCP allowance spent): read as the tool's own daily cap.
-      const refused =
-        (err as { code?: unknown }).code === 429
-          ? toolDailyCap(name, parseToolText(msg.slice(msg.indexOf('{'))).data)
-          : undefined;
-      if (refused) return this.#capped(refused, stale);
-      // -32602 (invalid params) names the parameter in `data.param` and leads the one-line message with it.
-      const param =
-        (err as { code?: unknown; data?: { param?: unknown } }).code === -32602
-          ? (err as { data?: { param?: unknown } }).data?.param
-          : undefined;
-      if (typeof param === 'string')
-        throw new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, ''));
-      if (/invalid|required|expected/i.test(msg))
-        throw new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, ''));
-      const served = stale('the service could not be reached');
-      if (served) return served;
-      throw new NetworkError(`MCP ${name}: ${msg}`, { cause: err });
+      return this.#failed(err, name, stale);
     }
     warnings.push(...this.#relayNotes.splice(0));
+    return this.#answered(name, key, res, warnings, stale);
+  }
+
+  /**
+   * The session's client for `call`; a session the server ended (404: evicted when idle, or the server restarted)
+   * is opened again, once, so a long-lived client (a gateway replica, an open workbook) keeps working.
+   */
+  async #session<T>(call: (c: Client) => Promise<T>): Promise<T> {
+    const c = await this.#connect();
+    try {
+      return await call(c);
+    } catch (err) {
+      if ((err as { code?: unknown } | null)?.code !== 404) throw err;
+      if (this.#client === c) {
+        this.#client = undefined;
+        this.#connecting = undefined;
+        void c.close().catch(() => undefined);
+      }
+      return call(await this.#connect());
+    }
+  }
+
+  /** A call that failed: the last good answer when the service cannot be asked, else the typed error. */
+  async #failed(err: unknown, name: string, stale: (why: string) => ToolResult | undefined): Promise<ToolResult> {
+    if (err instanceof DchubError) {
+      // Connecting failed: unreachable serves the last good answer; a refused key does not.
+      const served = err instanceof NetworkError ? stale('the service could not be reached') : undefined;
+      if (served) return served;
+      throw err;
+    }
+    // A key or plan refused in the middle of the session (401/403, JSON-RPC -32001): an AuthError, never stale-served.
+    const denied = exchangeRefusal(err, name);
+    if (denied) throw saidByServer(denied, err);
+    const msg = err instanceof Error ? err.message : String(err);
+    // HTTP 429 on the exchange (the Jupyter relay's MCP allowance spent): read as the tool's own daily cap.
+    const refused =
+      (err as { code?: unknown }).code === 429
+        ? toolDailyCap(name, parseToolText(msg.slice(msg.indexOf('{'))).data)
+        : undefined;
+    if (refused) return this.#capped(refused, stale);
+    // -32602 (invalid params) names the parameter in `data.param` and leads the one-line message with it.
+    const param =
+      (err as { code?: unknown; data?: { param?: unknown } }).code === -32602
+        ? (err as { data?: { param?: unknown } }).data?.param
+        : undefined;
+    if (typeof param === 'string')
+      throw saidByServer(
+        new ValidationError(param, msg.replace(/^MCP error -?\d+:\s*/, '').replace(`${param}: `, '')),
+        err,
+      );
+    if (/invalid|required|expected/i.test(msg))
+      throw saidByServer(new ValidationError('args', msg.replace(/^MCP error -?\d+:\s*/, '')), err);
+    const served = stale('the service could not be reached');
+    if (served) return served;
+    throw saidByServer(new NetworkError(`MCP ${name}: ${msg}`, { cause: err }), err);
+  }
+
+  /** The server's answer read: a cap or a wall thrown, an answer kept (not an error, nor one echoing the key). */
+  async #answered(
+    name: string,
+    key: string,
+    res: Awaited<ReturnType<Client['callTool']>>,
+    warnings: string[],
+    stale: (why: string) => ToolResult | undefined,
+  ): Promise<ToolResult> {
     const content = (res.content as Array<{ type: string; text?: string }> | undefined) ?? [];
     const text = content
       .filter((p) => p.type === 'text')
@@ -241,10 +296,6 @@ export class McpToolClient {
       .join('\n');
     const data = res.structuredContent ?? parseToolText(text).data;
     const isError = res.isError === true;
-    const capped = toolDailyCap(name, data);
-    if (capped) return this.#capped(capped, stale);
-    const wall = toolWall(name, data, isError);
-    if (wall) throw wall;
     const previewInfo = isError ? undefined : toolPreview(data);
     const result: ToolResult = {
       tool: name,
@@ -254,17 +305,34 @@ export class McpToolClient {
       fromCache: false,
       partial: previewInfo !== undefined,
       ...(previewInfo ? { previewInfo } : {}),
+      ...(res.structuredContent !== undefined ? { structured: true } : {}),
     };
+    const capped = toolDailyCap(name, data);
+    if (capped) return this.#capped(withServerAnswer(capped, { result }), stale);
+    const wall = toolWall(name, data, isError);
+    if (wall) throw withServerAnswer(wall, { result });
+    // A gateway's word on how it obtained the answer: from its cache (how old), stale (why), past an allowance.
+    const facts = answerFacts(res._meta?.[TOOL_ANSWER_META]);
+    if (facts?.allowance) warnings.push(facts.allowance);
+    if (facts?.stale) {
+      const why = facts.reason ?? 'the service could not be asked';
+      const served = { ...result, fromCache: true, stale: true, ageMs: facts.ageMs, reason: why };
+      return { ...served, warnings: [staleWarning(facts.ageMs, why), ...warnings] };
+    }
     const kept = JSON.stringify(result);
+    const cache = this.rest.cache;
     // An answer that echoes the key is never written down.
     if (!result.isError && cache && !(this.#apiKey && kept.includes(this.#apiKey))) {
+      // As old as the gateway says it is: its lifetime runs from when the service answered.
+      const storedAt = this.rest.now() - (facts?.ageMs ?? 0);
       await cache.save(
         key,
-        { text: kept, storedAt: now, expiresAt: now + (this.opts.lifetimeMs ?? 3_600_000) },
+        { text: kept, storedAt, expiresAt: storedAt + (this.opts.lifetimeMs ?? 3_600_000) },
         result,
       );
     }
-    return warnings.length ? { ...result, warnings } : result;
+    const answered = facts?.fromCache ? { ...result, fromCache: true, ageMs: facts.ageMs } : result;
+    return warnings.length ? { ...answered, warnings } : answered;
   }
 
   /**
@@ -282,34 +350,4 @@ export class McpToolClient {
     this.#client = undefined;
     this.#connecting = undefined;
   }
-}
-
-/** A tool answer kept in the store (written by this or another process), read back. */
-async function loadToolAnswer(
-  cache: ResponseCache,
-  key: string,
-): Promise<{ answer: StoredAnswer; value: unknown } | undefined> {
-  const answer = await cache.load(key);
-  if (!answer) return undefined;
-  try {
-    const value = JSON.parse(answer.text) as ToolResult;
-    if (!value || typeof value !== 'object' || typeof value.tool !== 'string') return undefined;
-    cache.remember(key, answer, value);
-    return { answer, value };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A tool answer as a table: its first list of records, else its scalar members as field/value. */
-export function toolTable(r: ToolResult): Table | undefined {
-  const d = r.data;
-  if (Array.isArray(d) && d.every((x) => x && typeof x === 'object'))
-    return recordsTable(d as Record<string, unknown>[]);
-  if (!d || typeof d !== 'object') return undefined;
-  for (const v of Object.values(d as Record<string, unknown>)) {
-    if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x)))
-      return recordsTable(v as Record<string, unknown>[]);
-  }
-  return fieldTable(d);
 }

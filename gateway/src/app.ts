@@ -8,6 +8,7 @@ import type { GatewayEnv } from './context.js';
 import type { Gateway } from './gateway.js';
 import { GATEWAY_HEADER } from './headers.js';
 import { answerError, observe, registerOps } from './ops.js';
+import { registerMcp } from './routes/mcp.js';
 import { registerRest } from './routes/rest.js';
 
 /** Headers a browser host (the Excel add-in, JupyterLab in direct mode) sends and reads. */
@@ -99,6 +100,7 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
   app.use('/openapi.json', authenticate());
   app.use('/mcp', authenticate());
   registerRest(app);
+  registerMcp(app);
   app.onError(answerError(gateway));
   app.notFound((c) =>
     c.json({ error: 'not_found', message: `${c.req.path} is not a path of the DC Hub interface` }, 404),

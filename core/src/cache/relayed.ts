@@ -32,12 +32,19 @@ const optionalText = (v: unknown): v is string | undefined => v === undefined ||
 export function readAnswerHeader(headers: Headers): AnswerFacts | undefined {
   const raw = headers.get(ANSWER_HEADER);
   if (!raw) return undefined;
-  let f: Record<string, unknown>;
   try {
-    f = JSON.parse(raw) as Record<string, unknown>;
+    return answerFacts(JSON.parse(raw));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The facts as the header carries them, parsed (a gateway also puts them in an MCP tool result's `_meta`), or
+ * undefined when malformed.
+ */
+export function answerFacts(value: unknown): AnswerFacts | undefined {
+  const f = value as Record<string, unknown> | null | undefined;
   if (
     !f ||
     typeof f !== 'object' ||

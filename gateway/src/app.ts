@@ -3,9 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { VERSION } from '@dchub/core';
 import { credentialOf } from './auth.js';
+import { verifyCaller } from './failover.js';
 import type { GatewayEnv } from './context.js';
 import type { Gateway } from './gateway.js';
 import { GATEWAY_HEADER } from './headers.js';
+import { answerError, observe, registerOps } from './ops.js';
 import { registerMcp } from './routes/mcp.js';
 import { registerRest } from './routes/rest.js';
 
@@ -50,15 +52,10 @@ function authenticate(): MiddlewareHandler<GatewayEnv> {
         ),
         401,
       );
-    const auth = await c.var.gateway.authenticator.authenticate(credential);
-    if (!auth)
-      return c.json(
-        refusal(
-          'invalid_api_key',
-          'the team gateway does not know this token (revoked, or never issued): ask your admin',
-        ),
-        401,
-      );
+    const auth = await verifyCaller(c.var.gateway, credential);
+    if ('unavailable' in auth)
+      return c.json(refusal('gateway_degraded', auth.unavailable), 503, { 'Retry-After': '5' });
+    if ('refused' in auth) return c.json(refusal('invalid_api_key', auth.refused), 401);
     c.set('auth', auth);
     await next();
   };
@@ -73,6 +70,7 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
     await next();
     c.header(GATEWAY_HEADER, VERSION);
   });
+  app.use('*', observe(gateway));
   app.use(
     '*',
     cors({
@@ -97,19 +95,13 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
         ),
     }),
   );
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION }));
-  app.get('/readyz', (c) => {
-    const problem = gateway.redisProblem;
-    return c.json(
-      { status: problem ? 'degraded' : 'ready', ...(problem ? { reason: problem } : {}), version: VERSION },
-      200,
-    );
-  });
+  registerOps(app, gateway);
   app.use('/api/*', authenticate());
   app.use('/openapi.json', authenticate());
   app.use('/mcp', authenticate());
   registerRest(app);
   registerMcp(app);
+  app.onError(answerError(gateway));
   app.notFound((c) =>
     c.json({ error: 'not_found', message: `${c.req.path} is not a path of the DC Hub interface` }, 404),
   );

@@ -14,6 +14,8 @@ export interface Authenticated {
   caller: GatewayCaller;
   states: { team?: string; share?: string };
   callsToday: number;
+  /** Verified from this replica's memory of recent tokens (Redis could not be asked): served without Redis. */
+  fromMemory?: boolean;
 }
 
 /** The credential of a request, or undefined when none was sent (the value is never logged or echoed). */
@@ -32,8 +34,14 @@ local n = redis.call('INCR', KEYS[4])
 if n == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[1]) end
 return {e, redis.call('GET', KEYS[2]) or '', redis.call('GET', KEYS[3]) or '', tostring(n)}`;
 
+/** One round trip for a caller known otherwise (an OIDC subject): its call counted, both allowances read. */
+const LOOKUP_CALLER = `
+local n = redis.call('INCR', KEYS[3])
+if n == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[1]) end
+return {redis.call('GET', KEYS[1]) or '', redis.call('GET', KEYS[2]) or '', tostring(n)}`;
+
 /** Calls are counted per UTC day; a day's counters are kept two days (token list reads today's). */
-const COUNTER_TTL_MS = 2 * 86_400_000;
+export const COUNTER_TTL_MS = 2 * 86_400_000;
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -54,6 +62,21 @@ export class Authenticator {
   /** The key of a token's call counter today. */
   counterKey(hash: string, day = utcDay(this.now())): string {
     return `${this.namespace}calls:${day}:${hash.slice(0, 24)}`;
+  }
+
+  /** A caller verified elsewhere (an OIDC subject, `id` its hash): its call counted, its share and the team's read. */
+  async authenticateCaller(caller: GatewayCaller, id: string): Promise<Authenticated> {
+    const shareKey = new QuotaLedger(this.team.store, caller.shareId).storeKey;
+    const reply = (await this.redis.eval(LOOKUP_CALLER, {
+      keys: [this.namespace + shareKey, this.namespace + this.team.ledger.storeKey, this.counterKey(id)],
+      arguments: [String(COUNTER_TTL_MS)],
+    })) as string[];
+    const [share, team, calls] = reply;
+    return {
+      caller,
+      states: { ...(team ? { team } : {}), ...(share ? { share } : {}) },
+      callsToday: Number(calls) || 0,
+    };
   }
 
   /** The caller of a gateway token, or undefined when no such token exists (never issued, or revoked). */

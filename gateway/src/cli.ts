@@ -2,8 +2,9 @@ import { QuotaLedger } from '@dchub/core';
 import { Authenticator } from './auth.js';
 import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
 import { Gateway } from './gateway.js';
+import { createLogger } from './logging.js';
 import { startGateway } from './server.js';
-import { hashToken, TokenError } from './tokens.js';
+import { TokenError } from './tokens.js';
 
 const HELP = `dchub-gateway: a DC Hub-compatible caching gateway for a team (one key, one cache, one allowance)
 
@@ -24,7 +25,8 @@ interface Io {
 
 /** The registry over a connected Redis, for the token commands (they need Redis: no degraded mode). */
 async function withRedis<T>(config: GatewayConfig, fn: (g: Gateway) => Promise<T>): Promise<T> {
-  const g = new Gateway(config);
+  // The token commands print a token as their only line of stdout: the gateway's log stays quiet here.
+  const g = new Gateway(config, { log: createLogger('silent') });
   try {
     await Promise.race([
       g.redis.connect(),
@@ -66,37 +68,41 @@ async function tokenCommand(config: GatewayConfig, args: string[], io: Io): Prom
   throw new TokenError('token takes: add NAME [--daily-share N] | revoke NAME | list');
 }
 
-/** Each token's name, today's calls, today's upstream requests and share (never a token). */
+/** Each token's name, today's calls, today's upstream requests and share (never a token): three round trips. */
 async function listTokens(g: Gateway): Promise<string[][]> {
-  const rows: string[][] = [];
-  const names = (await g.redis.hGetAll(`${g.config.DCHUB_GATEWAY_NAMESPACE}tokens`)) as Record<string, string>;
-  for (const entry of await g.tokens.list()) {
-    const hash = names[entry.name] ?? hashToken('');
-    const calls = Number(await g.redis.get(g.authenticator.counterKey(hash))) || 0;
-    const ledger = new QuotaLedger(g.store, Authenticator.shareId(hash), {
-      tier: 'share',
-      allowance: { share: entry.share ?? 0 },
-      confirmed: true,
-    });
-    const s = await ledger.snapshot();
-    rows.push([
-      entry.name,
-      String(calls),
-      String(s.used),
-      entry.share ? String(entry.share) : '-',
-      entry.share ? String(s.remaining) : '-',
-    ]);
-  }
-  return rows;
+  const tokens = await g.tokens.list();
+  if (!tokens.length) return [];
+  const ns = g.config.DCHUB_GATEWAY_NAMESPACE;
+  const ledgers = tokens.map(
+    (t) =>
+      new QuotaLedger(g.store, Authenticator.shareId(t.hash), {
+        tier: 'share',
+        allowance: { share: t.share ?? 0 },
+        confirmed: true,
+      }),
+  );
+  const keys = tokens.flatMap((t, i) => [g.authenticator.counterKey(t.hash), ns + ledgers[i].storeKey]);
+  const values = await g.redis.mGet(keys);
+  return tokens.map((t, i) => {
+    const calls = Number(values[2 * i]) || 0;
+    const s = ledgers[i].snapshotOf(values[2 * i + 1] ?? undefined);
+    const share = t.share ? [String(t.share), String(s.remaining)] : ['-', '-'];
+    return [t.name, String(calls), String(s.used), ...share];
+  });
 }
 
-async function serveCommand(config: GatewayConfig, io: Io): Promise<number> {
+/** Serves until SIGTERM or SIGINT, then stops gracefully (server.ts); a second signal ends it at once. */
+async function serveCommand(config: GatewayConfig): Promise<number> {
   const running = await startGateway(config);
-  io.err(`dchub-gateway listening on ${running.url}, asking ${config.DCHUB_UPSTREAM_URL}\n`);
+  const log = running.gateway.log;
+  log.info({ url: running.url, upstream: new URL(config.DCHUB_UPSTREAM_URL).origin }, 'listening');
   await new Promise<void>((resolve) => {
-    const stop = () => void running.close().then(resolve);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const stop = (signal: string) => {
+      log.info({ signal }, 'signal received');
+      void running.close().then(resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
   });
   return 0;
 }
@@ -109,7 +115,7 @@ export async function runGatewayCli(args: string[], env: Record<string, string |
   }
   try {
     const config = loadConfig(env);
-    if (command === 'serve') return await serveCommand(config, io);
+    if (command === 'serve') return await serveCommand(config);
     if (command === 'token') return await tokenCommand(config, rest, io);
     io.err(`dchub-gateway: unknown command ${JSON.stringify(command)}\n${HELP}`);
     return 2;

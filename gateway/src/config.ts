@@ -71,6 +71,12 @@ export const GatewayEnv = z.object({
   DCHUB_GATEWAY_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(10),
   /** Seconds for one upstream call, retries included. */
   DCHUB_UPSTREAM_TIMEOUT: z.coerce.number().positive().max(600).default(30),
+  /** A bearer token that opens /metrics to a scraper elsewhere (unset: only this host, through no proxy). */
+  DCHUB_GATEWAY_METRICS_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'must be at least 16 characters (it guards /metrics)')
+    .optional(),
   DCHUB_GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** OIDC: bearer JWTs of this issuer and audience stand in for gateway tokens. */
   DCHUB_GATEWAY_OIDC_ISSUER: optionalText,

@@ -9,5 +9,7 @@ export interface GatewayEnv {
     auth: Authenticated;
     /** How the answer was obtained (hit, miss, derived, stale; error), for the metrics and the log. */
     cacheStatus: string;
+    /** Answered without the shared state (Redis unreachable): the answer carries the notice. */
+    degraded: boolean;
   };
 }

@@ -31,6 +31,17 @@ export interface GatewayCaller {
 export interface CallContext {
   caller: GatewayCaller;
   share?: QuotaLedger;
+  /** A Redis command of this call failed (set by the shared store): the call is answered again locally. */
+  sharedFailure?: Error;
+}
+
+/**
+ * What a replica may spend while it works without Redis (degraded.ts): asked before any other
+ * reservation, so a call past it never touches a ledger; it throws the refusal itself.
+ */
+export interface SpendGate {
+  take(ledgerId: string, caller: GatewayCaller | undefined, n: number): void;
+  give(ledgerId: string, caller: GatewayCaller | undefined, n: number): void;
 }
 
 /** A caller's share is spent: refused like a spent allowance (429 with the reset time), in its own words. */
@@ -54,33 +65,46 @@ export class TeamLedger extends QuotaLedger {
     id: string,
     opts: ConstructorParameters<typeof QuotaLedger>[2],
     private readonly calls: AsyncLocalStorage<CallContext>,
+    private readonly gate?: SpendGate,
   ) {
     super(store, id, opts);
   }
 
   override async reserveCall(n = 1): ReturnType<QuotaLedger['reserveCall']> {
     const ctx = this.calls.getStore();
+    this.gate?.take(this.callerId, ctx?.caller, n);
+    const giveBack = () => this.gate?.give(this.callerId, ctx?.caller, n);
     const share = ctx?.share;
     if (share) {
-      const r = await share.reserveCall(n);
+      const r = await share.reserveCall(n).catch((err: unknown) => {
+        giveBack();
+        throw err;
+      });
       if (!r.ok) {
+        giveBack();
         const s = await share.snapshot();
         throw new ShareSpentError(ctx.caller.name, s.limit, s.resetsAt);
       }
     }
     try {
       const r = await super.reserveCall(n);
-      if (!r.ok) await share?.release(n);
+      if (!r.ok) {
+        giveBack();
+        await share?.release(n);
+      }
       return r;
     } catch (err) {
+      giveBack();
       await share?.release(n).catch(() => undefined);
       throw err;
     }
   }
 
   override async release(n = 1): Promise<void> {
+    const ctx = this.calls.getStore();
+    this.gate?.give(this.callerId, ctx?.caller, n);
     await super.release(n);
-    await this.calls.getStore()?.share?.release(n);
+    await ctx?.share?.release(n);
   }
 }
 
@@ -92,6 +116,10 @@ export interface TeamOptions {
   derive?: DeriveMode;
   timeoutMs: number;
   now?: () => number;
+  /** The replica's budget while it works without Redis (only the local team has one). */
+  gate?: SpendGate;
+  /** Hears of every request sent upstream (metrics): on whose behalf, its status (0: no answer), how long. */
+  onUpstream?: (caller: GatewayCaller | undefined, status: number, seconds: number) => void;
 }
 
 /** The organisation's caller: what core's relay answers through, and the ledgers of its callers' shares. */
@@ -115,8 +143,9 @@ export class Team implements RelayCaller {
     const tier = opts.tier ?? (opts.apiKey ? 'free' : 'anonymous');
     // A stated tier is taken as known; otherwise assumed until the service states it (it does to keyed callers).
     const base = { tier, confirmed: opts.tier !== undefined, now: this.#now };
-    this.ledger = new TeamLedger(opts.store, id, base, this.calls);
-    this.mcpLedger = new TeamLedger(opts.store, `${id}:mcp`, { ...base, allowance: MCP_DAILY_ALLOWANCE }, this.calls);
+    this.ledger = new TeamLedger(opts.store, id, base, this.calls, opts.gate);
+    const mcpBase = { ...base, allowance: MCP_DAILY_ALLOWANCE };
+    this.mcpLedger = new TeamLedger(opts.store, `${id}:mcp`, mcpBase, this.calls, opts.gate);
     this.client = new DchubClient({
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
@@ -125,7 +154,24 @@ export class Team implements RelayCaller {
       derive: opts.derive,
       timeoutMs: opts.timeoutMs,
       now: this.#now,
+      ...(opts.onUpstream ? { fetch: this.#observed(opts.onUpstream) } : {}),
     });
+  }
+
+  /** The global fetch, telling `onUpstream` of each request (the caller from the call's context). */
+  #observed(onUpstream: NonNullable<TeamOptions['onUpstream']>): typeof fetch {
+    return async (input, init) => {
+      const caller = this.calls.getStore()?.caller;
+      const started = performance.now();
+      try {
+        const res = await fetch(input, init);
+        onUpstream(caller, res.status, (performance.now() - started) / 1000);
+        return res;
+      } catch (err) {
+        onUpstream(caller, 0, (performance.now() - started) / 1000);
+        throw err;
+      }
+    };
   }
 
   /** The key, only to keep it out of what goes back (RelayCaller). */

@@ -15,6 +15,9 @@ export interface TokenEntry {
   created: string;
 }
 
+/** A listed token: its entry and the hash it is stored under (never the token). */
+export type ListedToken = TokenEntry & { hash: string };
+
 /** What a name may be: it shows in `token list`, logs and metrics (never a token). */
 export const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const TOKEN_PREFIX = 'dchg_';
@@ -42,6 +45,7 @@ export class TokenRegistry {
     private readonly redis: RedisCommands & {
       hGetAll(key: string): Promise<unknown>;
       hGet(key: string, field: string): Promise<unknown>;
+      mGet(keys: string[]): Promise<unknown>;
     },
     private readonly namespace: string,
   ) {}
@@ -81,14 +85,17 @@ export class TokenRegistry {
     return Number(done) === 1;
   }
 
-  /** Every token's entry, by name. */
-  async list(): Promise<TokenEntry[]> {
+  /** Every token's entry with its hash (what its counters are keyed by), by name: two round trips. */
+  async list(): Promise<ListedToken[]> {
     const names = (await this.redis.hGetAll(this.#names)) as Record<string, string>;
-    const out: TokenEntry[] = [];
-    for (const hash of Object.values(names)) {
-      const e = parseEntry(await this.redis.get(this.entryKey(hash)));
-      if (e) out.push(e);
-    }
+    const hashes = Object.values(names);
+    if (!hashes.length) return [];
+    const raw = (await this.redis.mGet(hashes.map((h) => this.entryKey(h)))) as unknown[];
+    const out: ListedToken[] = [];
+    hashes.forEach((hash, i) => {
+      const e = parseEntry(raw[i]);
+      if (e) out.push({ ...e, hash });
+    });
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 }

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { relayRequest, type RelayAnswer } from '@dchub/core/node';
 import { ANSWER_HEADER, readAnswerHeader } from '@dchub/core';
 import type { GatewayEnv } from '../context.js';
+import { serveCall } from '../failover.js';
 import { allowanceHeaders } from '../headers.js';
 
 /**
@@ -41,19 +42,16 @@ async function answerRest(c: Context<GatewayEnv>): Promise<Response> {
   const url = new URL(c.req.url);
   const method = c.req.method.toUpperCase();
   const body = method === 'POST' ? await c.req.text() : undefined;
-  const team = gateway.team();
-  const answer = await team.run(auth.caller, () =>
-    relayRequest(
-      team,
-      { method, path: url.pathname.slice(1), query: queryWithoutCredentials(url.search), body },
-      c.req.raw.signal,
-    ),
-  );
+  const params = { method, path: url.pathname.slice(1), query: queryWithoutCredentials(url.search), body };
+  const served = await serveCall(gateway, auth, (team) => relayRequest(team, params, c.req.raw.signal));
+  const answer = served.value;
+  if (served.degraded) c.set('degraded', true);
   const status = cacheStatus(answer);
   c.set('cacheStatus', status ?? (answer.status >= 400 ? 'error' : 'miss'));
   const headers = new Headers(answer.headers);
   if (status) headers.set('X-DCHub-Cache', status);
-  for (const [k, v] of Object.entries(await allowanceHeaders(gateway, auth, status === 'miss'))) headers.set(k, v);
+  const allowances = await allowanceHeaders(gateway, auth, status === 'miss', served);
+  for (const [k, v] of Object.entries(allowances)) headers.set(k, v);
   return new Response(answer.body, { status: answer.status, headers });
 }
 

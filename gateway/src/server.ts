@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { Gateway, type GatewayDeps } from './gateway.js';
+import { closeUpstreamTools } from './mcp/upstream.js';
 
 export interface RunningGateway {
   url: string;
@@ -45,6 +46,8 @@ async function shutDown(server: Server, gateway: Gateway, open: () => number): P
   // Kept-alive sockets of finished calls, and whatever outlived the drain time, close now.
   server.closeAllConnections();
   await closed;
+  await closeUpstreamTools(gateway.shared).catch(() => undefined);
+  await closeUpstreamTools(gateway.local).catch(() => undefined);
   await gateway.close();
   gateway.log.info({ drained: all, ...(all ? {} : { cut_short: open() }) }, 'stopped');
   gateway.log.flush();

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SERVER_NAME, VERSION } from '@dchub/core';
-import type { GatewayCaller, Team } from '../team.js';
+import type { Team } from '../team.js';
 import { cacheWordOf, refusalAnswer, toolAnswer } from './answers.js';
 import { listedTools, upstreamTools, type CacheWord } from './upstream.js';
 
@@ -24,7 +24,8 @@ export interface RequestServer {
   spent: () => boolean;
 }
 
-export function requestServer(team: Team, caller: GatewayCaller): RequestServer {
+/** Tool calls run in the caller's context (routes/mcp.ts serves the request through `serveCall`, which sets it). */
+export function requestServer(team: Team): RequestServer {
   const words: CacheWord[] = [];
   let spent = false;
   const server = new Server(
@@ -40,7 +41,7 @@ export function requestServer(team: Team, caller: GatewayCaller): RequestServer 
     const { name } = req.params;
     const args = req.params.arguments ?? {};
     try {
-      const result = await team.run(caller, () => upstreamTools(team).callTool(name, args));
+      const result = await upstreamTools(team).callTool(name, args);
       words.push(cacheWordOf(result));
       spent ||= !result.fromCache;
       return toolAnswer(result);

@@ -2,7 +2,8 @@ import type { Context, Hono } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Authenticated } from '../auth.js';
 import type { GatewayEnv } from '../context.js';
-import type { Gateway } from '../gateway.js';
+import { serveCall } from '../failover.js';
+import type { Team } from '../team.js';
 import { requestServer } from '../mcp/server.js';
 import type { CacheWord } from '../mcp/upstream.js';
 
@@ -34,8 +35,8 @@ function withoutSecret(text: string, secret: string | undefined): string {
 }
 
 /** What is left of the caller's share (MCP calls count in it), read again only after an upstream call. */
-async function shareHeaders(gateway: Gateway, auth: Authenticated, spent: boolean): Promise<Record<string, string>> {
-  const share = gateway.team().shareLedger(auth.caller);
+async function shareHeaders(team: Team, auth: Authenticated, spent: boolean): Promise<Record<string, string>> {
+  const share = team.shareLedger(auth.caller);
   if (!share) return {};
   try {
     const s = spent ? await share.snapshot() : share.snapshotOf(auth.states.share);
@@ -49,10 +50,17 @@ async function shareHeaders(gateway: Gateway, auth: Authenticated, spent: boolea
   }
 }
 
-async function answerMcp(c: Context<GatewayEnv>): Promise<Response> {
-  const { gateway, auth } = c.var;
-  const team = gateway.team();
-  const { server, words, spent } = requestServer(team, auth.caller);
+/** One MCP HTTP answer, as the SDK's server gave it for `team`. */
+interface McpAnswer {
+  status: number;
+  headers: Headers;
+  body: string | null;
+  word: CacheWord | undefined;
+  spent: boolean;
+}
+
+async function answerWith(team: Team, request: Request): Promise<McpAnswer> {
+  const { server, words, spent } = requestServer(team);
   // No session id: every request stands alone (see above). JSON answers: one HTTP answer per POST, whose
   // headers can say how its tool answers were obtained.
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -61,19 +69,32 @@ async function answerMcp(c: Context<GatewayEnv>): Promise<Response> {
   });
   try {
     await server.connect(transport);
-    const res = await transport.handleRequest(c.req.raw);
-    const headers = new Headers(res.headers);
-    const word = worstWord(words);
-    c.set('cacheStatus', word ?? (res.status >= 400 ? 'error' : 'none'));
-    if (word) headers.set('X-DCHub-Cache', word);
-    for (const [k, v] of Object.entries(await shareHeaders(gateway, auth, spent()))) headers.set(k, v);
+    const res = await transport.handleRequest(request);
     const body = res.body ? withoutSecret(await res.text(), team.secret) : null;
-    headers.delete('content-length');
-    return new Response(body, { status: res.status, headers });
+    return { status: res.status, headers: new Headers(res.headers), body, word: worstWord(words), spent: spent() };
   } finally {
     await transport.close().catch(() => undefined);
     await server.close().catch(() => undefined);
   }
+}
+
+/**
+ * Through the team's shared state, or this replica's own when Redis cannot serve it (failover.ts): the
+ * request is read once, so that a call that failed on Redis midway can be answered again locally.
+ */
+async function answerMcp(c: Context<GatewayEnv>): Promise<Response> {
+  const { gateway, auth } = c.var;
+  const raw = c.req.raw;
+  const text = await c.req.text();
+  const request = () => new Request(raw.url, { method: 'POST', headers: raw.headers, body: text, signal: raw.signal });
+  const served = await serveCall(gateway, auth, (team) => answerWith(team, request()));
+  if (served.degraded) c.set('degraded', true);
+  const a = served.value;
+  c.set('cacheStatus', a.word ?? (a.status >= 400 ? 'error' : 'none'));
+  if (a.word) a.headers.set('X-DCHub-Cache', a.word);
+  for (const [k, v] of Object.entries(await shareHeaders(served.team, auth, a.spent))) a.headers.set(k, v);
+  a.headers.delete('content-length');
+  return new Response(a.body, { status: a.status, headers: a.headers });
 }
 
 const notAllowed = (c: Context<GatewayEnv>) =>

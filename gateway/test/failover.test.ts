@@ -73,7 +73,19 @@ describe('kill one replica mid-load', () => {
     for (const q of others) expect(asked(q)).toBe(1);
   });
 
-  it('the organisation key appears in no answer and in no output of the replicas', () => {
+  it('the organisation key appears in no answer and in no output of the replicas, failures included', async () => {
+    const news = '/api/v1/news';
+    const kinds = ['status', 'malformed_json', 'truncate', 'reset', 'html_gateway'];
+    for (const [i, kind] of kinds.entries()) {
+      await fetch(`${team.sb.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ path_prefix: news, kind, status: 503 }]),
+      });
+      const a = await attempt(team.replicas[1 + (i % 2)], `${news}?limit=${i + 1}`);
+      expect(a.status).toBeGreaterThanOrEqual(400);
+    }
+    expect(await attempt(team.replicas[1], '/api/v1/no-such-path').then((a) => a.status)).toBe(404);
     expect(team.leaks()).toEqual([]);
   });
 });

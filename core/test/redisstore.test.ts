@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { startRedis, type TestRedis } from '../../gateway/test/support/redis.js';
@@ -112,6 +113,18 @@ describe('RedisStore: claims', () => {
     const taken = await waiter.claim('q', { waitMs: 1_000 });
     expect(typeof taken).toBe('function');
     await (taken as () => Promise<void>)();
+  });
+
+  it('a waiter polling many times leaves no abort listener on its signal', async () => {
+    const namespace = freshNamespace();
+    const holder = new RedisStore(commands(await connect()), { namespace });
+    const waiter = new RedisStore(commands(await connect()), { namespace, pollMs: 5 });
+    const release = (await holder.claim('q', { waitMs: 100 })) as () => Promise<void>;
+    const signal = new AbortController().signal;
+    // About 40 polls: each one's listener must go with it (they would pile up on a long wait).
+    expect(await waiter.claim('q', { waitMs: 200, signal })).toBe('waited');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await release();
   });
 
   it('only the holder releases its claim (a lapsed holder cannot drop the next one)', async () => {

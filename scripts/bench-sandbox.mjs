@@ -8,7 +8,7 @@ const KEY = 'bench-enterprise-key';
 const QUEUE = '/api/v1/interconnection-queue/refined?iso=PJM,MISO,ERCOT&min_mw=100&limit=200';
 const DURATION = process.env.BENCH_SECONDS ?? '8';
 
-function ensureWrk() {
+export function ensureWrk() {
   if (spawnSync('wrk', ['-v']).error?.code !== 'ENOENT') return;
   console.error('installing wrk (Debian) for the load test');
   execFileSync('bash', [
@@ -17,8 +17,9 @@ function ensureWrk() {
   ]);
 }
 
-function wrk(url, headers) {
-  const args = ['-t1', '-c32', `-d${DURATION}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url];
+/** wrk's figures for `url` at `connections` concurrent connections (one thread) for `seconds`. */
+export function wrk(url, headers, { connections = 32, seconds = DURATION } = {}) {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url];
   const out = execFileSync('wrk', args, { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
   const ms = (label) => {

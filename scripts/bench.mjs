@@ -5,6 +5,7 @@ import { benchCore } from './bench-core.mjs';
 import { benchDerive } from './bench-derive.mjs';
 import { benchExcel } from './bench-excel.mjs';
 import { benchExcelReopen } from './bench-excel-reopen.mjs';
+import { benchGateway } from './bench-gateway.mjs';
 import { benchGrid } from './bench-grid.mjs';
 import { benchMap } from './bench-map.mjs';
 import { benchPython } from './bench-python.mjs';
@@ -31,6 +32,35 @@ rows.push({
   ratio: '',
   goal: '<20',
   met: sandbox.queue.p99_ms < 20,
+});
+
+const gateway = await benchGateway();
+results.gateway = gateway;
+const team = gateway.workload;
+rows.push({
+  benchmark: `gateway: upstream requests, ${team.analysts} analysts × ${team.formulas_each} formulas / ${team.distinct_questions} distinct, ${team.replicas} replicas (derive ${team.derive})`,
+  value: team.upstream_requests,
+  baseline: `${team.without_gateway_requests} (each analyst alone); ${team.per_analyst_cache_requests} (a cache each)`,
+  ratio: `${team.ratio_to_without}; ${team.ratio_to_per_analyst_cache}`,
+  goal: `≤${team.distinct_questions}, all answered`,
+  met: team.met,
+});
+const cached = gateway.throughput;
+rows.push({
+  benchmark: `gateway: a cached answer, c=${cached.concurrency} (req/s; p50/p99 ms ${cached.gateway.p50_ms}/${cached.gateway.p99_ms})`,
+  value: cached.gateway.rps,
+  baseline: `${cached.health.rps} (sandbox /api/health; p50/p99 ${cached.health.p50_ms}/${cached.health.p99_ms})`,
+  ratio: cached.ratio_to_health,
+  goal: 'ratio ≥0.5',
+  met: cached.met,
+});
+rows.push({
+  benchmark: `gateway: Redis commands per cached answer (${gateway.redis_round_trips.answers} answers, MONITOR)`,
+  value: gateway.redis_round_trips.per_answer,
+  baseline: `${gateway.redis_round_trips.commands} commands`,
+  ratio: '',
+  goal: '≤2',
+  met: gateway.redis_round_trips.met,
 });
 
 const core = await benchCore();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything the demo and the tests need, idempotently: Debian's chromium, npm packages,
+# Installs everything the demo and the tests need, idempotently: Debian's chromium and redis-server, npm packages,
 # a project-local Python venv (.venv) with JupyterLab from PyPI, the builds, and the JupyterLab
 # extension installed into the venv. Safe to run again; finished steps are skipped.
 set -euo pipefail
@@ -14,6 +14,16 @@ if ! command -v chromium >/dev/null 2>&1; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
   else
     echo "chromium is missing: run 'sudo apt-get install -y chromium' (or set CHROMIUM_PATH)" >&2
+  fi
+fi
+
+# 1b. Redis for the team gateway's tests (each starts its own redis-server on a free port, persistence off).
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    say "installing Debian's redis-server"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
+  else
+    echo "redis-server is missing: run 'sudo apt-get install -y redis-server' (the gateway tests need it)" >&2
   fi
 fi
 
@@ -41,7 +51,7 @@ if [ ! -x .venv/bin/schemathesis ] || [ "$streq" -nt .venv/.schemathesis-install
   touch .venv/.schemathesis-installed
 fi
 
-# 4. Builds: core, sandbox, Excel add-in bundle, JupyterLab prebuilt extension.
+# 4. Builds: core, sandbox, the team gateway, Excel add-in bundle, JupyterLab prebuilt extension.
 say "building"
 mkdir -p artifacts
 npm run --silent build > artifacts/build.log 2>&1 || { cat artifacts/build.log; echo "the build failed (log above: artifacts/build.log)" >&2; exit 1; }

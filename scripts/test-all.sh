@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier; ruff and mypy --strict
-# on the Python package), Vitest on Node 20 (core, sandbox, Excel add-in, browser suites in Chromium), the suites that
-# need no browser again on Node 22, the Python tests (the Python API, its shared cache with the CLI, the relay), the
+# on the Python package), Vitest on Node 20 (core, sandbox, the team gateway over real redis-servers and replica
+# processes, Excel add-in, browser suites in Chromium), the suites that need no browser again on Node 22 (but the
+# gateway's: its image runs Node 20), the Python tests (the Python API, its shared cache with the CLI, the relay), the
 # release (npm run release: the CLI tarball installed with npm i -g, the add-in's manifests validated offline, the
 # checksums), the release's wheel in a fresh venv without node on PATH, schemathesis against the sandbox's
 # /openapi.json, the docs check, and Galata (JupyterLab in Chromium);
@@ -34,7 +35,7 @@ for check in "ruff check" "ruff format --check" "mypy"; do
 done
 printf '{"numPassedTests": %d, "numFailedTests": %d, "numPendingTests": 0}\n' "$py_passed" "$py_failed" > artifacts/python-habits.json
 
-echo "== vitest: core, sandbox, Excel add-in (unit and browser), on $(node --version) =="
+echo "== vitest: core, sandbox, gateway, Excel add-in (unit and browser), on $(node --version) =="
 npx vitest run --reporter=default --reporter=json --outputFile=artifacts/vitest.json || status=1
 
 # Node 22 from the npm registry (the `node` package), kept in a git-ignored directory: installed once,

@@ -53,17 +53,16 @@ const UPDATE_ATTEMPTS = 64;
 /** SCAN's MATCH is a glob: a prefix is matched literally. */
 const globLiteral = (s: string) => s.replace(/[\\*?[\]]/g, (c) => `\\${c}`);
 
+/** Waits `ms`, or less when `signal` aborts; its listener goes with it (a waiter polls many times). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /**

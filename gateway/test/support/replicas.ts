@@ -50,7 +50,7 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
     kill: () => proc.kill('SIGKILL'),
     stop: () =>
       new Promise((resolve) => {
-        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
         proc.once('exit', (code) => resolve(code));
         proc.kill('SIGTERM');
       }),

@@ -5,7 +5,7 @@ import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logging.js';
 import { startGateway } from '../src/server.js';
 import { startRedis, type TestRedis } from './support/redis.js';
-import { addToken, startReplica } from './support/replicas.js';
+import { addToken, countingProxy, startReplica, type CountingProxy } from './support/replicas.js';
 
 /**
  * Graceful shutdown: on SIGTERM readiness fails first, calls in flight get their answers (within
@@ -17,20 +17,31 @@ let sb: RunningSandbox;
 let redis: TestRedis;
 let env: Record<string, string>;
 let token: string;
+let proxy: CountingProxy;
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, seed: 'gateway', now: '2026-11-21T12:00:00Z', keys: `pro=${ORG_KEY}` });
   redis = await startRedis();
-  env = { REDIS_URL: redis.url, DCHUB_UPSTREAM_URL: sb.url, DCHUB_UPSTREAM_KEY: ORG_KEY };
+  proxy = await countingProxy(sb.url);
+  env = { REDIS_URL: redis.url, DCHUB_UPSTREAM_URL: proxy.url, DCHUB_UPSTREAM_KEY: ORG_KEY };
   token = await addToken(env, 'analyst-d');
 }, 60_000);
 
 afterAll(async () => {
+  await proxy?.close();
   await redis?.close();
   await sb?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once the gateway's request for `path` has reached the upstream (the call is in flight). */
+async function upstreamAsked(path: string): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!proxy.seen.some((s) => s.url === path)) {
+    if (Date.now() > until) throw new Error(`${path} never reached the upstream`);
+    await sleep(10);
+  }
+}
 const slow = (path: string, ms: number) =>
   sb.ctx.faults.set([{ path_prefix: path, kind: 'latency', latency_ms: ms, rate: 1, count: 1 }]);
 
@@ -47,7 +58,7 @@ describe('SIGTERM', () => {
     slow('/api/v1/markets', 1_500);
     const started = Date.now();
     const pending = fetch(`${replica.url}/api/v1/markets?limit=13`, { headers: { 'X-API-Key': token } });
-    await sleep(400);
+    await upstreamAsked('/api/v1/markets?limit=13');
     const exited = replica.stop();
     const answer = await pending;
     expect(answer.status).toBe(200);
@@ -70,7 +81,7 @@ describe('SIGTERM', () => {
       (r) => r.status,
       () => 'cut',
     );
-    await sleep(300);
+    await upstreamAsked('/api/v1/markets?limit=14');
     const started = Date.now();
     expect(await replica.stop()).toBe(0);
     expect(Date.now() - started).toBeLessThan(4_000);
@@ -85,7 +96,7 @@ describe('readiness while stopping', () => {
     slow('/api/v1/markets', 800);
     const gw = await startGateway(loadConfig({ ...env, DCHUB_GATEWAY_PORT: '0' }), { log: createLogger('silent') });
     const pending = fetch(`${gw.url}/api/v1/markets?limit=15`, { headers: { 'X-API-Key': token } });
-    await sleep(200);
+    await upstreamAsked('/api/v1/markets?limit=15');
     const closing = gw.close();
     // the listener is closed: ask the same replica's app directly, as a load balancer's check would have
     const ready = await createApp(gw.gateway).request('/readyz');

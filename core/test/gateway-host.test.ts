@@ -1,7 +1,9 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/server.js';
 import {
   DchubClient,
+  McpToolClient,
   MemoryStore,
   QuotaLedger,
   QuotaSpentError,
@@ -185,5 +187,45 @@ describe('the ledger behind a team gateway', () => {
     now = Date.parse(RESETS) + 3_600_000;
     const s = await ledger.snapshot();
     expect(s.gateway).toMatchObject({ shareRemaining: 50, teamRemaining: 2000, resetsAt: '2026-11-23T00:00:00.000Z' });
+  });
+});
+
+describe('MCP behind a team gateway', () => {
+  let sb: RunningSandbox;
+  const PRO = 'gw-host-mcp-pro';
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, seed: 'gw-host-mcp', now: '2026-11-21T12:00:00Z', keys: `pro=${PRO}` });
+  });
+  afterAll(() => sb?.close());
+
+  it("the MCP ledger learns the gateway from its answers and never refuses; the notice is a result's warning", async () => {
+    const notice = 'degraded: the team gateway cannot reach Redis';
+    // The sandbox's MCP answers as a gateway's come: marked, with a notice (the gateway's /mcp is its own suite's).
+    const asGateway: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const headers = new Headers(res.headers);
+      headers.set('X-DCHub-Gateway', '0.1.0');
+      headers.set('X-DCHub-Notice', notice);
+      return new Response(res.body, { status: res.status, headers });
+    };
+    const rest = new DchubClient({ baseUrl: sb.url, apiKey: PRO, cache: false, ledger: false });
+    // A stated MCP allowance of 2 calls: on its own count the third call would be refused.
+    const ledger = new QuotaLedger(new MemoryStore(), 'gw-mcp', {
+      tier: 'pro',
+      confirmed: true,
+      allowance: { pro: 2 },
+    });
+    const mcp = new McpToolClient(rest, { apiKey: PRO, ledger, fetch: asGateway });
+    try {
+      const slugs = ['dallas', 'phoenix', 'chicago', 'atlanta'];
+      const results = [];
+      for (const market_slug of slugs) results.push(await mcp.callTool('get_market_dcpi_rank', { market_slug }));
+      expect(results.map((r) => r.isError)).toEqual([false, false, false, false]);
+      expect(mcp.callsSent).toBe(4);
+      expect(results.every((r) => r.warnings?.includes(notice))).toBe(true);
+      expect((await ledger.snapshot()).viaGateway).toBe(true);
+    } finally {
+      await mcp.close();
+    }
   });
 });

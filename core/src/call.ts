@@ -39,6 +39,8 @@ export interface FetchMeta {
   allowance?: string;
   /** Answered locally from a cached wider answer (the request below, of that age), not fetched. */
   derivedFrom?: { path: string; query: string; ageMs: number };
+  /** One line a team gateway sent with the answer (it is degraded, say); also among `warnings`. */
+  notice?: string;
 }
 
 export interface Fetched<T> extends FetchMeta {

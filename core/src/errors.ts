@@ -22,6 +22,8 @@ export class DchubError extends Error {
    * names it suggests, where to get a key (`explainRefusal`). Hosts show them with the message.
    */
   explanations: string[] = [];
+  /** The failed answer's headers (a team gateway states the allowance on a refusal too); never shown. */
+  headers?: Headers;
   constructor(kind: ErrorKind, message: string, opts: { status?: number; body?: unknown; cause?: unknown } = {}) {
     super(stripUserinfo(message), opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = new.target.name;

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from './cache/ledger.js';
 import { cacheKey } from './cache/keys.js';
 import { answerFacts, readAnswerHeader } from './cache/relayed.js';
+import { gatewayNotice, isGatewayAnswer } from './cache/gateway.js';
 import type { StoredAnswer } from './cache/responses.js';
 import { MemoryStore } from './cache/store.js';
 import type { DchubClient } from './client.js';
@@ -68,16 +69,22 @@ export class McpToolClient {
   }
 
   /**
-   * Behind a relay: what it noted on an MCP answer (a call past an assumed allowance), for the next result's warnings.
+   * What a relay or a team gateway noted on an MCP answer (a call past an assumed allowance, the
+   * gateway's notice), for the next result's warnings.
    */
   readonly #relayNotes: string[] = [];
   #readRelayNotes(f: typeof fetch): typeof fetch {
-    if (!this.rest.relayed) return f;
     return async (input, init) => {
       const res = await f(input, init);
-      // Only a relay's header is read (rest.relayed); once past the allowance every later call is too.
-      const note = readAnswerHeader(res.headers)?.allowance;
-      if (note) this.#relayNotes.push(note);
+      // Only a relay's or a gateway's header is read; once past the allowance every later call is too.
+      const gateway = isGatewayAnswer(res.headers);
+      if (!this.rest.relayed && !gateway) return res;
+      const facts = readAnswerHeader(res.headers);
+      const note = facts?.allowance;
+      const notice = gatewayNotice(res.headers) ?? facts?.notice;
+      for (const line of [note, notice]) if (line && !this.#relayNotes.includes(line)) this.#relayNotes.push(line);
+      // The MCP ledger learns that a gateway keeps the allowance (then it never refuses a call itself).
+      if (gateway) await this.ledger?.learnGateway(res.headers);
       return res;
     };
   }

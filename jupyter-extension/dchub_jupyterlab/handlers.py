@@ -6,7 +6,8 @@ cache and one allowance.
 Routes (under the server's ``base_url``), each behind Jupyter's authentication:
 
 * ``GET dchub/config``: ``{"proxy": true, "has_key": bool, "base_url": str, "engine": true}``.
-* ``GET dchub/quota``: the relay's daily ledger (calls left today; no call spent).
+* ``GET dchub/quota``: the relay's daily ledger (calls left today; no call spent; behind a team
+  gateway, the token's share and the team's allowance it stated).
 * ``GET|POST dchub/proxy/<path>``: handed to core's relay (one engine per server, the server's
   ``DCHUB_API_KEY``, ``DCHUB_BASE_URL`` and cache directory). Core answers from the shared cache,
   derives narrower queue questions from wide answers, keeps the ledger, adds the key only for the
@@ -75,6 +76,21 @@ class ConfigHandler(APIHandler):
         self.finish(json.dumps({"proxy": True, "engine": True, **config}))
 
 
+#: What ``dchub/quota`` answers: the ledger's day, and behind a team gateway what it stated and
+#: core's line for it (the panel shows the line as is).
+_QUOTA_FIELDS = (
+    "tier",
+    "limit",
+    "used",
+    "remaining",
+    "resets_at",
+    "confirmed",
+    "via_gateway",
+    "gateway",
+    "line",
+)
+
+
 class QuotaHandler(APIHandler):
     """The relay's daily ledger: calls left today for the server's key (no call spent)."""
 
@@ -88,11 +104,7 @@ class QuotaHandler(APIHandler):
             self.set_status(502)
             self.finish(json.dumps({"error": "engine", "message": str(err)}))
             return
-        self.finish(
-            json.dumps(
-                {k: q[k] for k in ("tier", "limit", "used", "remaining", "resets_at", "confirmed")}
-            )
-        )
+        self.finish(json.dumps({k: q.get(k) for k in _QUOTA_FIELDS}))
 
 
 class ProxyHandler(APIHandler):

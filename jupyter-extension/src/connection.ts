@@ -8,6 +8,7 @@ import {
   MemoryStore,
   normalizeTier,
   QuotaLedger,
+  quotaLine,
   type KeyValueStore
 } from '@dchub/core';
 import { ServerConnection } from '@jupyterlab/services';
@@ -139,7 +140,8 @@ export class Connection {
     }
     const keyed = this._state.hasKey;
     const snap = keyed ? await client.ledger?.snapshot().catch(() => undefined) : undefined;
-    const confirmed = snap?.confirmed ? normalizeTier(snap.tier) : 'anonymous';
+    // Behind a team gateway the team's tier is the gateway's to know (the MCP ledger learns it keeps the allowance).
+    const confirmed = snap?.confirmed && !snap.viaGateway ? normalizeTier(snap.tier) : 'anonymous';
     const tier = !keyed ? 'anonymous' : confirmed !== 'anonymous' ? confirmed : 'free';
     if (!this._mcp || this._mcp.rest !== client || this._mcpTier !== tier) {
       void this._mcp?.close();
@@ -205,7 +207,8 @@ export class Connection {
       }
       if (!client?.ledger) return null;
       const snap = await client.ledger.snapshot();
-      return { remaining: snap.remaining, limit: snap.limit, confirmed: snap.confirmed, shared: false };
+      const gateway = snap.viaGateway ? { gatewayLine: quotaLine(snap) } : {};
+      return { remaining: snap.remaining, limit: snap.limit, confirmed: snap.confirmed, shared: false, ...gateway };
     } catch {
       return null;
     }

@@ -31,21 +31,28 @@ export interface CallsLeft {
   confirmed: boolean;
   /** The relay's ledger: the server key's allowance, shared with the server's kernels and the `dchub` CLI. */
   shared: boolean;
+  /**
+   * Behind a team gateway: core's line for it (`quotaLine`: "via the team gateway", the token's
+   * share left and the team's), shown as is.
+   */
+  gatewayLine?: string;
 }
 
 /**
- * The relay's `GET dchub/quota` answer (`{tier, limit, used, remaining, resets_at, confirmed}`), or null when it is not
- * one.
+ * The relay's `GET dchub/quota` answer (`{tier, limit, used, remaining, resets_at, confirmed}`, and behind a team
+ * gateway `via_gateway` with core's `line`), or null when it is not one.
  */
 export function readRelayQuota(body: unknown): CallsLeft | null {
   const q = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   if (!count(q.remaining) || !count(q.limit)) return null;
-  return { remaining: q.remaining, limit: q.limit, confirmed: q.confirmed === true, shared: true };
+  const gateway = q.via_gateway === true && typeof q.line === 'string' && q.line ? { gatewayLine: q.line } : {};
+  return { remaining: q.remaining, limit: q.limit, confirmed: q.confirmed === true, shared: true, ...gateway };
 }
 
 /** The header's line: `42 calls left today`, and whose allowance it is when the relay keeps it. */
 export function callsLeftText(c: CallsLeft): string {
+  if (c.gatewayLine) return c.gatewayLine;
   const left = c.remaining === 0 && c.confirmed ? 'No calls left today' : `${c.remaining} calls left today`;
   return c.shared ? `${left} (the server's allowance, shared with its kernels and the dchub CLI)` : left;
 }

@@ -152,6 +152,7 @@ export class DchubSidebar extends Panel {
     }
     this._quota.dataset.remaining = String(left.remaining);
     this._quota.dataset.shared = String(left.shared);
+    this._quota.dataset.gateway = String(left.gatewayLine !== undefined);
     this._quota.textContent = callsLeftText(left);
     this._quota.hidden = false;
   }

@@ -146,5 +146,6 @@ def cli(sandbox):
     return run
 
 
-# The relay tests' fixtures (imported last: the harness reads this module's settings).
+# The relay's and the gateway's fixtures (imported last: the harnesses read this module's settings).
+from gateway_harness import gateway  # noqa: E402, F401
 from relay_harness import kernel, machine, server  # noqa: E402, F401

@@ -26,9 +26,11 @@ TOKEN = "relay-test-token"
 class CountingProxy:
     """Forwards every request to the sandbox and counts those that reach it."""
 
-    def __init__(self, target: str, echo: bool = False):
+    def __init__(self, target: str, echo: bool = False, headers: dict[str, str] | None = None):
         #: Echo the caller's key in every header a relay might pass on (an upstream gone wrong).
         self.echo = echo
+        #: Headers added to every answer (a team gateway's notice while it is degraded).
+        self.extra = dict(headers or {})
         self.count = 0
         self.paths: list[str] = []
         proxy = self
@@ -56,6 +58,8 @@ class CountingProxy:
                 for k, v in out_headers:
                     if k.lower() not in ("transfer-encoding", "content-length", "connection"):
                         self.send_header(k, v)
+                for name, value in proxy.extra.items():
+                    self.send_header(name, value)
                 key = self.headers.get("X-API-Key") or ""
                 if proxy.echo and key:
                     for name in (

@@ -14,6 +14,8 @@ export interface Delivery {
    * The relay's account of the answer, which replaces this client's (it sent the request, the relay answered it).
    */
   relay?: AnswerFacts;
+  /** The team gateway's notice sent with this answer (one line: it is degraded). */
+  notice?: string;
 }
 
 /** A decoded value with its FetchMeta attached: where it came from, how old it is, and what to warn about. */
@@ -22,7 +24,9 @@ export function deliver<T>(value: T, answer: StoredAnswer, m: Delivery): Fetched
   const extra = r ? r.allowance : m.extra;
   const reason = r ? r.reason : m.reason;
   const ageMs = r ? r.ageMs : Math.max(0, m.now - answer.storedAt);
-  const warnings = [...(m.notes?.warnings ?? []), ...(extra ? [extra] : [])];
+  // A gateway's notice comes in its header, or through the Jupyter relay in the relay's facts.
+  const notice = m.notice ?? r?.notice;
+  const warnings = [...(m.notes?.warnings ?? []), ...(extra ? [extra] : []), ...(notice ? [notice] : [])];
   const meta: FetchMeta = {
     fromCache: r ? r.fromCache : m.fromCache,
     stale: r ? r.stale : m.stale,
@@ -34,6 +38,7 @@ export function deliver<T>(value: T, answer: StoredAnswer, m: Delivery): Fetched
     ...(m.notes?.preview ? { previewInfo: m.notes.preview } : {}),
     ...(extra ? { allowance: extra } : {}),
     ...(r?.derivedFrom ? { derivedFrom: r.derivedFrom } : {}),
+    ...(notice ? { notice } : {}),
   };
   return { data: value, ...attachMeta(value, meta) };
 }

@@ -11,6 +11,7 @@ import {
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
 import { deliver } from './delivery.js';
+import { gatewayNotice, isGatewayAnswer } from './gateway.js';
 import { InFlightRequests } from './inflight.js';
 import { cacheKey, fingerprint } from './keys.js';
 import { readAnswerHeader, type AnswerFacts } from './relayed.js';
@@ -35,7 +36,10 @@ export interface FetcherDeps {
   readonly waitMs?: number;
   /** Whether an answer's text may be kept (never one that echoes the caller's key). Default: yes. */
   mayStore?(text: string): boolean;
-  /** Answers come from a relay that keeps the cache and ledger: its answer header says how each was obtained. */
+  /**
+   * Answers come from a relay that keeps the cache and ledger: its answer header says how each was
+   * obtained. (A team gateway's answers say so themselves, and are read the same way.)
+   */
   readonly relayed?: boolean;
 }
 
@@ -140,6 +144,7 @@ export class CachedFetcher {
         notes: d,
         extra: warning,
         relay: this.#relayFacts(raw),
+        notice: gatewayNotice(raw.headers),
       });
     } catch (err) {
       await this.#settleFailure(err);
@@ -211,10 +216,14 @@ export class CachedFetcher {
     return r.warning;
   }
 
-  /** After a failed call: give back a reservation that never reached the service; note a spent day. */
+  /**
+   * After a failed call: give back a reservation that never reached the service; note a spent day
+   * (a team gateway's refusal first teaches the ledger that it is one: then no day is spent here).
+   */
   async #settleFailure(err: unknown): Promise<void> {
     const ledger = this.deps.ledger;
     if (!ledger || err instanceof QuotaSpentError) return;
+    if (err instanceof DchubError && err.headers) await ledger.learnGateway(err.headers);
     if (
       (err instanceof NetworkError && err.status === undefined) ||
       (err instanceof DOMException && err.name === 'AbortError')
@@ -352,10 +361,13 @@ export class CachedFetcher {
       if (keep(v)) headers[h] = v;
     }
     const etag = raw.headers.get('etag');
+    const relay = this.#relayFacts(raw);
+    // A gateway's answer may be older than this call: kept as written that long ago, so its age stays true here.
+    const writtenAt = at - (relay?.ageMs ?? 0);
     const answer: StoredAnswer = {
       text: raw.text,
-      storedAt: at,
-      expiresAt: at + lifetimeFor(call.path, at, d.value),
+      storedAt: writtenAt,
+      expiresAt: writtenAt + lifetimeFor(call.path, writtenAt, d.value),
       etag: keep(etag) ? etag : undefined,
       preview: d.preview !== undefined || (d.value as { _gated?: unknown } | null)?._gated === true,
       ...(Object.keys(headers).length ? { headers } : {}),
@@ -369,12 +381,16 @@ export class CachedFetcher {
       now: at,
       notes: d,
       extra: warning,
-      relay: this.#relayFacts(raw),
+      relay,
+      notice: gatewayNotice(raw.headers),
     });
   }
 
-  /** How the relay obtained this answer; only a relayed client asks (the service's headers are never read so). */
+  /**
+   * How the relay or the team gateway obtained this answer. Read only from a relay the client was
+   * told of, or from an answer that says it is a gateway's (the service itself sets neither header).
+   */
   #relayFacts(raw: RawResponse): AnswerFacts | undefined {
-    return this.deps.relayed ? readAnswerHeader(raw.headers) : undefined;
+    return this.deps.relayed || isGatewayAnswer(raw.headers) ? readAnswerHeader(raw.headers) : undefined;
   }
 }

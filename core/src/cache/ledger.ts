@@ -1,4 +1,11 @@
 import { MCP_DAILY_CALLS, REST_DAILY_REQUESTS } from '../plans.js';
+import {
+  gatewayAllowanceAt,
+  isGatewayAnswer,
+  mergeGatewayAllowance,
+  readGatewayAllowance,
+  type GatewayAllowance,
+} from './gateway.js';
 import type { KeyValueStore } from './store.js';
 
 /** REST requests per day by tier (plans.ts, spec §8.1); keyless callers get 10. */
@@ -25,7 +32,14 @@ interface LedgerState {
   known?: boolean;
   /** When the service said the allowance resets (ms): the day ends then, whatever the local clock says. */
   resetAt?: number;
+  /** The service is a team gateway (its answers say so): it keeps the allowance, this ledger only shows it. */
+  viaGateway?: boolean;
+  /** What the gateway last stated: the team's allowance and this caller's share. */
+  gateway?: GatewayAllowance;
 }
+
+/** The tier a ledger behind a team gateway shows: the team's plan is the gateway's to know. */
+export const GATEWAY_TIER = 'team gateway';
 
 /** The ledger as hosts show it. */
 export interface LedgerSnapshot {
@@ -36,6 +50,13 @@ export interface LedgerSnapshot {
   confirmed: boolean;
   remaining: number;
   resetsAt: string;
+  /**
+   * Behind a team gateway, which enforces the team's allowance and the caller's share: this ledger
+   * then never refuses, and `limit`/`remaining` are the share's (else the team's) as the gateway stated.
+   */
+  viaGateway: boolean;
+  /** What the gateway stated (once it has). */
+  gateway?: GatewayAllowance;
 }
 
 /** The outcome of a reservation: `ok` false only on a known, spent allowance. */
@@ -70,6 +91,8 @@ export function resetTimeOf(header: string | null | undefined, now: number): num
  * can (the CLI's directory: several CLIs, kernels and the Jupyter relay spend one allowance), and
  * never held across a network call. The day ends when the service said it resets, else at UTC
  * midnight. Reservations never wait on each other's answers: concurrent first calls go out together.
+ * Behind a team gateway (its answers say so) the ledger counts and refuses nothing: the gateway
+ * enforces the team's allowance and the caller's share, and the ledger keeps what it states.
  */
 export class QuotaLedger {
   #state: LedgerState | undefined;
@@ -109,7 +132,10 @@ export class QuotaLedger {
     const ended = s && (s.resetAt !== undefined ? now >= s.resetAt : s.day !== day);
     if (!s || ended) {
       const known = s ? s.known === true : this.opts.confirmed === true;
-      s = { day, used: 0, limit: s?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10, tier, known };
+      const limit = s?.limit ?? (this.opts.allowance ?? DAILY_ALLOWANCE)[tier] ?? 10;
+      // Behind a gateway it stays so across days (the gateway's own figures roll over in `#snap`).
+      const gateway = s?.viaGateway ? { viaGateway: true, ...(s.gateway ? { gateway: s.gateway } : {}) } : {};
+      s = { day, used: 0, limit, tier, known, ...gateway };
     }
     return s;
   }
@@ -140,9 +166,9 @@ export class QuotaLedger {
     });
   }
 
-  /** Calls left today (by the known or the assumed allowance; see `snapshot().confirmed`). */
+  /** Calls left today (by the known or the assumed allowance, or the gateway's; see `snapshot()`). */
   async remaining(): Promise<number> {
-    return this.#mutate((s) => Math.max(0, s.limit - s.used), { read: true });
+    return this.#mutate((s) => this.#snap(s).remaining, { read: true });
   }
 
   async snapshot(): Promise<LedgerSnapshot> {
@@ -155,14 +181,34 @@ export class QuotaLedger {
   }
 
   #snap(s: LedgerState): LedgerSnapshot {
+    const now = this.#now();
+    const viaGateway = s.viaGateway === true;
+    if (viaGateway && s.gateway) {
+      // The gateway's figures: the caller's share when it has one (the team's beside it), else the team's.
+      const g = gatewayAllowanceAt(s.gateway, now, nextUtcMidnight(now));
+      const limit = g.shareLimit ?? g.teamLimit;
+      const left = g.shareRemaining ?? g.teamRemaining;
+      return {
+        day: s.day,
+        used: Math.max(0, limit - left),
+        limit,
+        tier: GATEWAY_TIER,
+        confirmed: true,
+        remaining: Math.min(left, g.teamRemaining),
+        resetsAt: g.resetsAt,
+        viaGateway,
+        gateway: g,
+      };
+    }
     return {
       day: s.day,
       used: s.used,
       limit: s.limit,
-      tier: s.tier,
+      tier: viaGateway ? GATEWAY_TIER : s.tier,
       confirmed: s.known === true,
       remaining: Math.max(0, s.limit - s.used),
-      resetsAt: new Date(s.resetAt ?? nextUtcMidnight(this.#now())).toISOString(),
+      resetsAt: new Date(s.resetAt ?? nextUtcMidnight(now)).toISOString(),
+      viaGateway,
     };
   }
 
@@ -179,6 +225,9 @@ export class QuotaLedger {
   /** Like reserve, with the warning to show when an assumed allowance is exceeded. */
   async reserveCall(n = 1): Promise<Reservation> {
     return this.#mutate((s): Reservation => {
+      // Behind a gateway nothing is counted here: it counts the team's allowance and the caller's share,
+      // and answers from its cache, at no cost, calls this count would have refused.
+      if (s.viaGateway) return { ok: true };
       const over = s.used + n > s.limit;
       if (over && s.known) return { ok: false };
       s.used += n;
@@ -202,7 +251,7 @@ export class QuotaLedger {
   /** Gives back a reservation whose request never reached the service. */
   async release(n = 1): Promise<void> {
     await this.#mutate((s) => {
-      s.used = Math.max(0, s.used - n);
+      if (!s.viaGateway) s.used = Math.max(0, s.used - n);
     });
   }
 
@@ -212,6 +261,7 @@ export class QuotaLedger {
    * processes may be on their way, unseen by the service yet.
    */
   async correct(headers: Headers): Promise<void> {
+    if (await this.learnGateway(headers)) return;
     const limit = Number(headers.get('x-ratelimit-limit'));
     const remaining = Number(headers.get('x-ratelimit-remaining'));
     const tier = headers.get('x-ratelimit-tier');
@@ -233,9 +283,32 @@ export class QuotaLedger {
     });
   }
 
+  /**
+   * Whether the answer came from a team gateway, and what it stated (kept): true when it did. An
+   * answer without the gateway's header from a ledger's service that was one says it is one no more.
+   */
+  async learnGateway(headers: Headers): Promise<boolean> {
+    const isGateway = isGatewayAnswer(headers);
+    // Read from this process's last state: the team's own ledger, behind no gateway, pays no extra round trip.
+    if (!isGateway && !this.#state?.viaGateway) return false;
+    const stated = readGatewayAllowance(headers);
+    await this.#mutate((s) => {
+      if (!isGateway) {
+        delete s.viaGateway;
+        delete s.gateway;
+        return;
+      }
+      s.viaGateway = true;
+      if (stated) s.gateway = mergeGatewayAllowance(s.gateway, stated);
+    });
+    return isGateway;
+  }
+
   /** The service stated the calls left (whoami); the allowance becomes known. */
   async confirm(facts: { tier?: string; limit?: number; remaining?: number }): Promise<void> {
     await this.#mutate((s) => {
+      // Behind a gateway whoami speaks of the organisation's key: the gateway's figures stand.
+      if (s.viaGateway) return;
       if (facts.tier) s.tier = facts.tier;
       if (facts.limit !== undefined && facts.limit > 0) s.limit = facts.limit;
       if (facts.remaining !== undefined && facts.remaining >= 0) {
@@ -246,10 +319,14 @@ export class QuotaLedger {
     });
   }
 
-  /** The server said the allowance is spent (429): the day is used up, until `resetAt` when it said. */
+  /**
+   * The server said the allowance is spent (429): the day is used up, until `resetAt` when it said.
+   * Not behind a gateway: its 429 speaks of one share or one question, and it still answers from its cache.
+   */
   async exhaust(resetAt?: string | number): Promise<void> {
     const at = typeof resetAt === 'number' ? resetAt : resetAt ? Date.parse(resetAt) : undefined;
     await this.#mutate((s) => {
+      if (s.viaGateway) return;
       s.used = s.limit;
       s.known = true;
       if (at !== undefined && Number.isFinite(at) && at > this.#now()) s.resetAt = at;

@@ -4,12 +4,16 @@ import type { FetchMeta } from '../call.js';
  * How a relay obtained an answer, said in one response header. The Jupyter relay
  * (engine/relay.ts) answers from the server's cache and ledger, which are the caller's: a client
  * told it talks to that relay (`relayed`) keeps no cache of its own and shows these facts as the
- * answer's FetchMeta. A client never reads the header otherwise (the service cannot set it).
+ * answer's FetchMeta. A team gateway runs the same relay and marks its answers (cache/gateway.ts):
+ * a client reads the header there too, and nowhere else (the service itself never sets it).
  */
 export const ANSWER_HEADER = 'x-dchub-answer';
 
 /** The facts the header carries. */
-export type AnswerFacts = Pick<FetchMeta, 'fromCache' | 'stale' | 'ageMs' | 'reason' | 'derivedFrom' | 'allowance'>;
+export type AnswerFacts = Pick<
+  FetchMeta,
+  'fromCache' | 'stale' | 'ageMs' | 'reason' | 'derivedFrom' | 'allowance' | 'notice'
+>;
 
 /** The header for an answer of this meta (none without meta). */
 export function answerHeader(meta: FetchMeta | undefined): Record<string, string> {
@@ -21,6 +25,7 @@ export function answerHeader(meta: FetchMeta | undefined): Record<string, string
     ...(meta.reason ? { reason: meta.reason } : {}),
     ...(meta.derivedFrom ? { derived_from: meta.derivedFrom } : {}),
     ...(meta.allowance ? { allowance: meta.allowance } : {}),
+    ...(meta.notice ? { notice: meta.notice } : {}),
   };
   return { [ANSWER_HEADER]: JSON.stringify(facts) };
 }
@@ -53,7 +58,7 @@ export function answerFacts(value: unknown): AnswerFacts | undefined {
     !isAge(f.age_ms)
   )
     return undefined;
-  if (!optionalText(f.reason) || !optionalText(f.allowance)) return undefined;
+  if (!optionalText(f.reason) || !optionalText(f.allowance) || !optionalText(f.notice)) return undefined;
   const d = f.derived_from as Record<string, unknown> | undefined;
   if (d !== undefined && !(d && typeof d.path === 'string' && typeof d.query === 'string' && isAge(d.ageMs)))
     return undefined;
@@ -64,5 +69,6 @@ export function answerFacts(value: unknown): AnswerFacts | undefined {
     ...(f.reason ? { reason: f.reason } : {}),
     ...(d ? { derivedFrom: { path: d.path as string, query: d.query as string, ageMs: d.ageMs as number } } : {}),
     ...(f.allowance ? { allowance: f.allowance } : {}),
+    ...(f.notice ? { notice: f.notice } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { briefToRow, briefsTable, fetchBriefsAll, fetchBriefsCsv, fetchBriefsDiff } from '../briefs.js';
-import type { QuotaLedger } from '../cache/ledger.js';
+import type { LedgerSnapshot, QuotaLedger } from '../cache/ledger.js';
+import { quotaLine } from '../cache/quota-line.js';
 import type { ResponseCache } from '../cache/responses.js';
 import { fetchMeta, type DchubClient } from '../client.js';
 import { chainCost, runChain } from '../chain.js';
@@ -74,6 +75,30 @@ function pickFields(data: unknown, fields: string): Record<string, unknown> {
     out[path] = v;
   }
   return out;
+}
+
+/** The day's allowance: the ledger's own, or behind a team gateway the caller's share and the team's. */
+function quotaTable(s: LedgerSnapshot): Table {
+  if (!s.viaGateway)
+    return {
+      columns: ['tier', 'limit', 'used', 'remaining', 'resets_at', 'confirmed'],
+      rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt, s.confirmed]],
+    };
+  const g = s.gateway;
+  return {
+    columns: ['via', 'share_remaining', 'share_limit', 'team_remaining', 'team_limit', 'resets_at'],
+    rows: [
+      [
+        'the team gateway',
+        g?.shareRemaining ?? '',
+        g?.shareLimit ?? '',
+        g?.teamRemaining ?? '',
+        g?.teamLimit ?? '',
+        g?.resetsAt ?? '',
+      ],
+    ],
+    note: quotaLine(s),
+  };
 }
 
 /** Runs one command; the answer on stdout, what to know about it on stderr. */
@@ -306,12 +331,10 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
     }
     case 'quota': {
       const s = await ctx.ledger.snapshot();
-      const table: Table = {
-        columns: ['tier', 'limit', 'used', 'remaining', 'resets_at', 'confirmed'],
-        rows: [[s.tier, s.limit, s.used, s.remaining, s.resetsAt, s.confirmed]],
-      };
-      io.out(render(format, table, s));
-      if (!s.confirmed)
+      io.out(render(format, quotaTable(s), { ...s, line: quotaLine(s) }));
+      // Behind a gateway the line says so in every format (a table shows it under itself, on stdout).
+      if (s.viaGateway && format !== 'table') io.err(`dchub: ${quotaLine(s)}\n`);
+      if (!s.viaGateway && !s.confirmed)
         io.err(
           'dchub: the allowance is assumed from the tier (the service has not stated it yet); it warns but never refuses calls\n',
         );

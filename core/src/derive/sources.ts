@@ -188,14 +188,15 @@ export async function deriveModeOf(client: DchubClient): Promise<DeriveMode> {
   if (client.derive) return client.derive;
   if (!client.cache) return 'off';
   const snap = await client.ledger?.snapshot();
-  if (!snap?.confirmed) return 'exact';
+  // A team gateway derives for the whole team from any member's wide answer: asking it wider would spend the share.
+  if (!snap?.confirmed || snap.viaGateway) return 'exact';
   return defaultDeriveMode(snap.tier, snap.limit);
 }
 
-/** The caller's tier as the ledger knows it, once the service has confirmed it. */
+/** The caller's tier as the ledger knows it, once the service has confirmed it (a gateway never tells the team's). */
 export async function confirmedTier(client: DchubClient): Promise<string | undefined> {
   const snap = await client.ledger?.snapshot();
-  return snap?.confirmed ? snap.tier : undefined;
+  return snap?.confirmed && !snap.viaGateway ? snap.tier : undefined;
 }
 
 export const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';

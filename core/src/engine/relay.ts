@@ -1,6 +1,7 @@
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from '../cache/ledger.js';
 import { fetchMeta } from '../call.js';
 import { answerHeader } from '../cache/relayed.js';
+import { gatewayNotice } from '../cache/gateway.js';
 import { answerQueue, QUEUE_PATH } from '../derive/queue-answers.js';
 import { DchubError, QuotaSpentError, ValidationError } from '../errors.js';
 import type { RawResponse } from '../http/transport.js';
@@ -165,24 +166,49 @@ async function relayRest(
   return json(200, r.data, answerHeader(r));
 }
 
-/** MCP passes through (sessions and streams are the SDK's); each tools/call spends the caller's MCP allowance. */
+/** How many tools/call a JSON-RPC body (one message or a batch) carries. */
+function toolCalls(body: string | undefined): number {
+  try {
+    const b = JSON.parse(body ?? 'null') as unknown;
+    const list = Array.isArray(b) ? b : [b];
+    return list.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
+  } catch {
+    return 0;
+  }
+}
+
+/** The relay's facts on an MCP answer: a call past an assumed allowance, a team gateway's notice (none: no header). */
+function mcpNote(
+  client: DchubClient,
+  allowance: string | undefined,
+  notice: string | undefined,
+): Record<string, string> {
+  if (!allowance && !notice) return {};
+  return answerHeader({
+    fromCache: false,
+    stale: false,
+    preview: false,
+    fetchedAt: client.now(),
+    ageMs: 0,
+    warnings: [],
+    ...(allowance ? { allowance } : {}),
+    ...(notice ? { notice } : {}),
+  });
+}
+
+/**
+ * MCP passes through (sessions and streams are the SDK's); each tools/call spends the caller's MCP
+ * allowance, unless the service is a team gateway, which keeps it (the ledger learns so from its answers).
+ */
 async function relayMcp(s: RelayCaller, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
-  const calls = (() => {
-    try {
-      const b = JSON.parse(p.body ?? 'null') as unknown;
-      const list = Array.isArray(b) ? b : [b];
-      return list.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
-    } catch {
-      return 0;
-    }
-  })();
-  let note: Record<string, string> = {};
+  const calls = toolCalls(p.body);
+  const ledger = new QuotaLedger(s.store, `${s.client.callerId}:mcp`, {
+    tier: s.hasKey ? 'free' : 'anonymous',
+    allowance: MCP_DAILY_ALLOWANCE,
+    now: s.client.now,
+  });
+  let allowance: string | undefined;
   if (calls) {
-    const ledger = new QuotaLedger(s.store, `${s.client.callerId}:mcp`, {
-      tier: s.hasKey ? 'free' : 'anonymous',
-      allowance: MCP_DAILY_ALLOWANCE,
-      now: s.client.now,
-    });
     const r = await ledger.reserveCall(calls);
     if (!r.ok) {
       const snap = await ledger.snapshot();
@@ -195,16 +221,7 @@ async function relayMcp(s: RelayCaller, p: RelayParams, signal: AbortSignal): Pr
       });
     }
     // Past an assumed allowance the call goes out, and the browser's tool result says so.
-    if (r.warning)
-      note = answerHeader({
-        fromCache: false,
-        stale: false,
-        preview: false,
-        fetchedAt: s.client.now(),
-        ageMs: 0,
-        warnings: [],
-        allowance: r.warning,
-      });
+    allowance = r.warning;
   }
   const headers = new Headers();
   for (const h of MCP_REQUEST_HEADERS) if (p.headers?.[h] !== undefined) headers.set(h, p.headers[h]);
@@ -215,7 +232,9 @@ async function relayMcp(s: RelayCaller, p: RelayParams, signal: AbortSignal): Pr
     body: p.method === 'GET' || p.method === 'DELETE' ? undefined : (p.body ?? ''),
     signal,
   });
-  const out: Record<string, string> = { ...note };
+  await ledger.learnGateway(res.headers);
+  const notice = gatewayNotice(res.headers);
+  const out = mcpNote(s.client, allowance, notice && !(s.secret && notice.includes(s.secret)) ? notice : undefined);
   res.headers.forEach((v, k) => {
     // A header that echoes the key never reaches the browser (the body is redacted line by line).
     if ((ANSWER_HEADERS.includes(k) || k.startsWith('x-ratelimit-')) && !(s.secret && v.includes(s.secret))) out[k] = v;

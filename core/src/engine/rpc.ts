@@ -8,6 +8,8 @@ import type { MethodContext } from '../notebook/context.js';
 import { chartFile, chartFor } from './charts.js';
 import { RPC, rpcError } from './errors.js';
 import { relayRequest, type RelayParams } from './relay.js';
+import { quotaLine } from '../cache/quota-line.js';
+import type { LedgerSnapshot } from '../cache/ledger.js';
 import { Session, type LogLine } from './sessions.js';
 
 /**
@@ -26,6 +28,33 @@ interface Request {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The ledger as a host reads it (the Python API's names): behind a team gateway also what it stated
+ * (the team's allowance, the caller's share), and core's line for it, which every host shows as is.
+ */
+export function quotaAnswer(snap: LedgerSnapshot): Record<string, unknown> {
+  const g = snap.gateway;
+  return {
+    tier: snap.tier,
+    limit: snap.limit,
+    used: snap.used,
+    remaining: snap.remaining,
+    resets_at: snap.resetsAt,
+    confirmed: snap.confirmed,
+    via_gateway: snap.viaGateway,
+    gateway: g
+      ? {
+          team_limit: g.teamLimit,
+          team_remaining: g.teamRemaining,
+          share_limit: g.shareLimit ?? null,
+          share_remaining: g.shareRemaining ?? null,
+          resets_at: g.resetsAt,
+        }
+      : null,
+    line: quotaLine(snap),
+  };
+}
 
 export interface EngineOptions {
   input: Readable;
@@ -158,17 +187,8 @@ export class Engine {
         for (const note of s.notes.splice(0)) answer.warnings.push({ category: 'note', message: `DC Hub: ${note}` });
         return answer;
       }
-      case 'quota': {
-        const snap = await this.#session(params).ledger.snapshot();
-        return {
-          tier: snap.tier,
-          limit: snap.limit,
-          used: snap.used,
-          remaining: snap.remaining,
-          resets_at: snap.resetsAt,
-          confirmed: snap.confirmed,
-        };
-      }
+      case 'quota':
+        return quotaAnswer(await this.#session(params).ledger.snapshot());
       case 'cache_info': {
         const s = this.#session(params);
         return { directory: s.cacheDir, answers: (await s.client.cache?.count()) ?? 0 };

@@ -101,7 +101,9 @@ export class Transport {
       if (err instanceof HTTPError) {
         const text = await err.response.text().catch(() => '');
         if (err.response.status === 304) return { status: 304, headers: err.response.headers, text };
-        throw errorFromResponse(err.response.status, parseJson(text) ?? text, err.response.headers);
+        const failed = errorFromResponse(err.response.status, parseJson(text) ?? text, err.response.headers);
+        failed.headers = err.response.headers;
+        throw failed;
       }
       const timedOut = err instanceof TimeoutError || (deadline.aborted && !init.signal?.aborted);
       if (timedOut)

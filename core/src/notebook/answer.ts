@@ -101,6 +101,8 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
     });
   }
   if (meta?.allowance) warnings.push({ category: 'allowance', message: `DC Hub: ${meta.allowance}` });
+  // A team gateway's notice (it is degraded) is said with the answer, not only kept among its attrs.
+  if (meta?.notice) warnings.push({ category: 'note', message: `DC Hub: ${meta.notice}` });
   if (preview)
     warnings.push({
       category: 'preview',

@@ -3,7 +3,7 @@
  * key is set), cache size, and whether the service is reachable (last call failed, stale answers
  * served). No DOM here; nothing secret is kept or returned.
  */
-import { DchubError, NetworkError, whoami, type DchubClient } from '@dchub/core';
+import { DchubError, NetworkError, quotaLine, whoami, type DchubClient } from '@dchub/core';
 
 export interface Health {
   ok: boolean;
@@ -38,6 +38,10 @@ export interface PaneStatus {
   resetsAt: string;
   /** Whether the service has told the tier (else it is assumed). */
   confirmed: boolean;
+  /** The service is a team gateway: it keeps the allowance, and the key is the caller's gateway token. */
+  viaGateway: boolean;
+  /** The day's allowance in core's words (behind a gateway: the token's share left and the team's). */
+  quotaText: string;
   /** From whoami (keyed callers, when asked). */
   account?: { name: string; remaining: number } | { error: string };
   cacheEntries: number;
@@ -89,6 +93,8 @@ export async function readStatus(client: DchubClient, opts: { account?: boolean 
     remaining: snap?.remaining ?? Infinity,
     resetsAt: snap?.resetsAt ?? '',
     confirmed: snap?.confirmed ?? false,
+    viaGateway: snap?.viaGateway ?? false,
+    quotaText: snap ? quotaLine(snap) : quotaLine({ limit: Infinity, used: 0, remaining: Infinity, resetsAt: '' }),
     account,
     cacheEntries,
     staleServed,

@@ -12,10 +12,9 @@ import { $, message, say, type Progress } from './pane-dom';
 export async function showStatus(account = false): Promise<void> {
   try {
     const st = await readStatus(await serviceClient(), { account });
-    say(
-      'tier',
-      `Tier: ${st.tier}${st.confirmed ? '' : ' (assumed until the first answer)'}${st.keyed ? ' · key set' : ' · no key'}`,
-    );
+    // Behind a team gateway the key is the caller's gateway token, and the tier is the team's plan.
+    const key = st.viaGateway ? ' · token set' : st.keyed ? ' · key set' : ' · no key';
+    say('tier', `Tier: ${st.tier}${st.confirmed ? '' : ' (assumed until the first answer)'}${key}`);
     say('tierBadge', st.tier);
     const meter = $<Progress>('quota');
     if (Number.isFinite(st.limit)) {
@@ -23,11 +22,8 @@ export async function showStatus(account = false): Promise<void> {
       meter.value = st.remaining;
       meter.validationState =
         st.remaining <= st.limit * 0.2 ? 'error' : st.remaining <= st.limit * 0.5 ? 'warning' : 'success';
-      say(
-        'quotaText',
-        `${st.remaining} of ${st.limit} calls left today (used ${st.used}); resets ${st.resetsAt.slice(0, 16).replace('T', ' ')} UTC`,
-      );
-    } else say('quotaText', 'No daily limit applied.');
+    }
+    say('quotaText', st.quotaText);
     if (st.account)
       say(
         'account',

@@ -129,8 +129,14 @@ class Caller:
     # ------------------------------------------------------------ account
 
     def quota(self) -> dict[str, Any]:
-        """Calls left today from the shared ledger (no call spent)."""
+        """Calls left today from the shared ledger (no call spent).
+
+        Behind a team gateway ``via_gateway`` is True, ``limit`` and ``remaining`` are the token's
+        share (else the team's) as the gateway stated them, ``gateway`` holds both, and ``line``
+        says it in words ("via the team gateway: ...").
+        """
         q = self._request("quota", {})
+        g = q.get("gateway")
         return {
             "tier": q["tier"],
             "limit": q["limit"],
@@ -138,6 +144,11 @@ class Caller:
             "remaining": q["remaining"],
             "resets_at": timestamp(q["resets_at"]),
             "confirmed": q["confirmed"],
+            "via_gateway": q.get("via_gateway") is True,
+            "gateway": {**g, "resets_at": timestamp(g.get("resets_at"))}
+            if isinstance(g, dict)
+            else None,
+            "line": str(q.get("line") or ""),
         }
 
     def cache_info(self) -> dict[str, Any]:

@@ -1,16 +1,9 @@
 import type { CallOptions, Fetched } from '../call.js';
-import {
-  DchubError,
-  NetworkError,
-  NotCachedError,
-  QuotaSpentError,
-  RateLimitError,
-  SchemaDriftError,
-  ServerError,
-} from '../errors.js';
+import { DchubError, NetworkError, NotCachedError, QuotaSpentError, RateLimitError } from '../errors.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
 import { deliver } from './delivery.js';
+import { staleReason } from './stale.js';
 import { gatewayNotice, isGatewayAnswer } from './gateway.js';
 import { InFlightRequests } from './inflight.js';
 import { cacheKey, fingerprint } from './keys.js';
@@ -58,21 +51,6 @@ const KEPT_HEADERS = [
   'x-market-brief-tier',
   'x-market-brief-mode',
 ];
-
-/**
- * A failed refresh that a cached answer may stand in for: the service unreachable or failing, a
- * rate limit, or an answer that could not be read. (Auth, bad input and not-found are answers.)
- */
-function staleReason(err: unknown): string | undefined {
-  if (err instanceof QuotaSpentError) return 'daily limit reached';
-  if (err instanceof RateLimitError)
-    return err.daily ? `daily limit reached${err.resetAt ? `, resets ${err.resetAt}` : ''}` : 'rate limited';
-  if (err instanceof NetworkError) return err.timeout ? 'offline (no answer in time)' : 'offline';
-  if (err instanceof ServerError) return 'service error'; // hosts show it as is ("cached 09:14, service error")
-  if (err instanceof SchemaDriftError)
-    return `the service's answer was unusable: ${err.message.length > 120 ? `${err.message.slice(0, 119)}…` : err.message}`;
-  return undefined;
-}
 
 /**
  * Cached GETs (and cacheable POSTs): fresh answers from the cache, identical concurrent calls
@@ -252,23 +230,12 @@ export class CachedFetcher {
       return deliver(storedRead.value, stored, { fromCache: true, stale: false, now, notes: storedRead });
     }
     if (cache) cache.stats.misses++;
-    // Another process asking the same question right now (the CLI's directory is shared): wait for its answer.
-    const claim =
-      cache?.store.claim && !opts.refresh
-        ? await cache.store.claim(key, { waitMs: this.deps.waitMs ?? 30_000, signal: opts.signal })
-        : undefined;
-    if (claim === 'waited') {
-      const theirs = await cache!.load(key);
-      const read =
-        theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache!) : undefined;
-      if (theirs && read) {
-        cache!.stats.hits++;
-        return deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read });
-      }
-    }
+    // Another process asking the same question right now (a shared directory, a team's Redis): wait for its answer.
+    const { release: claim, answer } = await this.#claim(key, call, decode, opts, cache);
+    if (answer) return answer;
     try {
       // Got it: another process may have stored the answer between the first look and the claim.
-      const landed = typeof claim === 'function' && cache ? await cache.load(key) : undefined;
+      const landed = claim && cache ? await cache.load(key) : undefined;
       if (landed && landed.expiresAt > this.deps.now() && landed.storedAt !== stored?.storedAt) {
         const read = this.#readStored(key, call, landed, decode, cache!);
         if (read)
@@ -281,7 +248,36 @@ export class CachedFetcher {
       }
       return await this.#send(key, call, decode, opts, cache, stored, storedRead);
     } finally {
-      if (typeof claim === 'function') await claim();
+      await claim?.();
+    }
+  }
+
+  /**
+   * The right to fetch `key` for every process sharing the store, or the answer another one fetched meanwhile. A
+   * holder that died or stored nothing lets the waiters claim again (one of them asks), until the wait is over.
+   */
+  async #claim<T>(
+    key: string,
+    call: CallSpec,
+    decode: AnswerDecoder<T>,
+    opts: CallOptions,
+    cache: ResponseCache | undefined,
+  ): Promise<{ release?: () => Promise<void>; answer?: Fetched<T> }> {
+    if (!cache?.store.claim || opts.refresh) return {};
+    const until = Date.now() + (this.deps.waitMs ?? 30_000);
+    for (;;) {
+      const claim = await cache.store.claim(key, { waitMs: Math.max(0, until - Date.now()), signal: opts.signal });
+      if (claim !== 'waited') return { release: claim };
+      const theirs = await cache.load(key);
+      const read =
+        theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache) : undefined;
+      if (theirs && read) {
+        cache.stats.hits++;
+        return {
+          answer: deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read }),
+        };
+      }
+      if (Date.now() >= until || opts.signal?.aborted) return {};
     }
   }
 

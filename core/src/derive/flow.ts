@@ -1,6 +1,7 @@
 import type { CallOptions, DchubClient } from '../client.js';
 import { NotCachedError } from '../errors.js';
-import { deriveModeOf, isAbort, staleReason } from './sources.js';
+import { staleReason } from '../cache/stale.js';
+import { deriveModeOf, isAbort } from './sources.js';
 
 /** The steps of one question under the derive policy (queue subsumption, lists that answer items). */
 export interface DeriveSteps<T> {

@@ -1,7 +1,6 @@
 import { attachFetchMeta, type AnswerReader, type DchubClient, type FetchMeta, type Fetched } from '../client.js';
 import { cacheKey } from '../cache/keys.js';
 import type { ResponseCache } from '../cache/responses.js';
-import { NetworkError, QuotaSpentError, RateLimitError, ServerError } from '../errors.js';
 import { defaultDeriveMode, type DeriveMode } from './policy.js';
 
 /**
@@ -200,12 +199,3 @@ export async function confirmedTier(client: DchubClient): Promise<string | undef
 }
 
 export const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
-
-/** Why a failed request may be answered from a stale wider answer (as the client does for its own). */
-export function staleReason(err: unknown): string | undefined {
-  if (err instanceof QuotaSpentError) return 'daily limit reached';
-  if (err instanceof RateLimitError) return 'rate limited';
-  if (err instanceof NetworkError) return 'offline';
-  if (err instanceof ServerError) return 'service error';
-  return undefined;
-}

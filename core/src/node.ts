@@ -24,5 +24,5 @@ export function defaultCacheDir(
   return path.posix.join(xdg?.trim() ? xdg : path.posix.join(home, '.cache'), 'dchub');
 }
 
-export { RedisStore, CLAIM_PREFIX, type RedisCommands, type RedisStoreOptions } from './cache/redisstore.js';
+export { RedisStore, LuaScript, CLAIM_PREFIX, type RedisCommands, type RedisStoreOptions } from './cache/redisstore.js';
 export { relayRequest, isRelayedPath, type RelayAnswer, type RelayCaller, type RelayParams } from './engine/relay.js';

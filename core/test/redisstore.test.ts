@@ -50,6 +50,17 @@ describe('RedisStore: update is atomic across stores', () => {
     expect(await stores[0].get('dchub:counter')).toBe('200');
   });
 
+  it('runs its script by digest, and sends it whole again after Redis forgot it (SCRIPT FLUSH)', async () => {
+    const c = await connect();
+    const store = new RedisStore(commands(c), { namespace: freshNamespace() });
+    const bump = (v: string | undefined) => String(Number(v ?? 0) + 1);
+    await store.update('dchub:quota:flush', bump);
+    await c.scriptFlush();
+    await store.update('dchub:quota:flush', bump);
+    expect(await store.get('dchub:quota:flush')).toBe('2');
+    expect(await c.info('commandstats')).toMatch(/cmdstat_evalsha:calls=[1-9]/);
+  });
+
   it('a change that returns undefined writes nothing', async () => {
     const store = new RedisStore(commands(await connect()), { namespace: freshNamespace() });
     await store.set('dchub:kept', 'a');

@@ -68,22 +68,26 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
   app.use('*', async (c, next) => {
     c.set('gateway', gateway);
     await next();
-    c.header(GATEWAY_HEADER, VERSION);
+    // On the answer as made (c.header() after it would copy the whole answer into a new one).
+    c.res.headers.set(GATEWAY_HEADER, VERSION);
+    c.res.headers.append('Vary', 'Origin');
   });
   app.use('*', observe(gateway));
-  app.use(
-    '*',
-    cors({
-      origin: (origin) =>
-        config.DCHUB_GATEWAY_CORS_ORIGINS.includes('*') || config.DCHUB_GATEWAY_CORS_ORIGINS.includes(origin)
-          ? origin
-          : null,
-      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ALLOW_HEADERS,
-      exposeHeaders: EXPOSE_HEADERS,
-      maxAge: 600,
-    }),
-  );
+  const allowBrowsers: MiddlewareHandler<GatewayEnv> = cors({
+    origin: (origin) =>
+      config.DCHUB_GATEWAY_CORS_ORIGINS.includes('*') || config.DCHUB_GATEWAY_CORS_ORIGINS.includes(origin)
+        ? origin
+        : null,
+    allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowHeaders: ALLOW_HEADERS,
+    exposeHeaders: EXPOSE_HEADERS,
+    maxAge: 600,
+  });
+  // CORS is for browsers (they send Origin); a CLI, a kernel or the relay skip it, and their answers stay Hono's own
+  // lightweight responses (cors touches the response before the handler, which makes Hono copy the answer's body).
+  const forBrowsers: MiddlewareHandler<GatewayEnv> = (c, next) =>
+    c.req.header('origin') ? allowBrowsers(c, next) : next();
+  app.use('*', forBrowsers);
   app.use(
     '*',
     bodyLimit({

@@ -1,5 +1,5 @@
 import { QuotaLedger } from '@dchub/core';
-import type { RedisCommands } from '@dchub/core/node';
+import { LuaScript, type RedisCommands } from '@dchub/core/node';
 import { hashToken, parseEntry, type TokenRegistry } from './tokens.js';
 import type { GatewayCaller, Team } from './team.js';
 
@@ -27,18 +27,18 @@ export function credentialOf(headers: Headers): string | undefined {
 }
 
 /** One round trip: the token's entry, and if it exists, its call counted and both allowances read. */
-const LOOKUP = `
+const LOOKUP = new LuaScript(`
 local e = redis.call('GET', KEYS[1])
 if not e then return false end
 local n = redis.call('INCR', KEYS[4])
 if n == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[1]) end
-return {e, redis.call('GET', KEYS[2]) or '', redis.call('GET', KEYS[3]) or '', tostring(n)}`;
+return {e, redis.call('GET', KEYS[2]) or '', redis.call('GET', KEYS[3]) or '', tostring(n)}`);
 
 /** One round trip for a caller known otherwise (an OIDC subject): its call counted, both allowances read. */
-const LOOKUP_CALLER = `
+const LOOKUP_CALLER = new LuaScript(`
 local n = redis.call('INCR', KEYS[3])
 if n == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[1]) end
-return {redis.call('GET', KEYS[1]) or '', redis.call('GET', KEYS[2]) or '', tostring(n)}`;
+return {redis.call('GET', KEYS[1]) or '', redis.call('GET', KEYS[2]) or '', tostring(n)}`);
 
 /** Calls are counted per UTC day; a day's counters are kept two days (token list reads today's). */
 export const COUNTER_TTL_MS = 2 * 86_400_000;
@@ -67,7 +67,7 @@ export class Authenticator {
   /** A caller verified elsewhere (an OIDC subject, `id` its hash): its call counted, its share and the team's read. */
   async authenticateCaller(caller: GatewayCaller, id: string): Promise<Authenticated> {
     const shareKey = new QuotaLedger(this.team.store, caller.shareId).storeKey;
-    const reply = (await this.redis.eval(LOOKUP_CALLER, {
+    const reply = (await LOOKUP_CALLER.run(this.redis, {
       keys: [this.namespace + shareKey, this.namespace + this.team.ledger.storeKey, this.counterKey(id)],
       arguments: [String(COUNTER_TTL_MS)],
     })) as string[];
@@ -84,7 +84,7 @@ export class Authenticator {
     const hash = hashToken(credential);
     const shareId = Authenticator.shareId(hash);
     const shareKey = new QuotaLedger(this.team.store, shareId).storeKey;
-    const reply = await this.redis.eval(LOOKUP, {
+    const reply = await LOOKUP.run(this.redis, {
       keys: [
         this.tokens.entryKey(hash),
         this.namespace + shareKey,

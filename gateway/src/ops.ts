@@ -17,7 +17,7 @@ export function observe(gateway: Gateway): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    if (c.get('degraded') || gateway.redisProblem) c.header(NOTICE_HEADER, gateway.degradedNotice());
+    if (c.get('degraded') || gateway.redisProblem) c.res.headers.set(NOTICE_HEADER, gateway.degradedNotice());
     const route = routeLabel(c.req.path);
     const seconds = (performance.now() - started) / 1000;
     const cache = c.get('cacheStatus') ?? 'none';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { RedisCommands } from '@dchub/core/node';
+import { LuaScript, type RedisCommands } from '@dchub/core/node';
 
 /**
  * Gateway tokens: each analyst's (or notebook server's) credential for the team gateway. Only a
@@ -28,17 +28,17 @@ export const hashToken = (token: string) => createHash('sha256').update(token, '
 export class TokenError extends Error {}
 
 /** Adds a name and hash only when the name is free (one round trip, atomic). */
-const ADD = `
+const ADD = new LuaScript(`
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('SET', KEYS[2], ARGV[3])
-return 1`;
+return 1`);
 
 /** Removes a name and its hash together. */
-const REVOKE = `
+const REVOKE = new LuaScript(`
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('DEL', KEYS[2])
-return 1`;
+return 1`);
 
 export class TokenRegistry {
   constructor(
@@ -69,7 +69,7 @@ export class TokenRegistry {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const hash = hashToken(token);
     const entry: TokenEntry = { name, ...(share ? { share } : {}), created: new Date().toISOString() };
-    const added = await this.redis.eval(ADD, {
+    const added = await ADD.run(this.redis, {
       keys: [this.#names, this.entryKey(hash)],
       arguments: [name, hash, JSON.stringify(entry)],
     });
@@ -81,7 +81,7 @@ export class TokenRegistry {
   async revoke(name: string): Promise<boolean> {
     const hash = await this.redis.hGet(this.#names, name);
     if (typeof hash !== 'string') return false;
-    const done = await this.redis.eval(REVOKE, { keys: [this.#names, this.entryKey(hash)], arguments: [name, hash] });
+    const done = await REVOKE.run(this.redis, { keys: [this.#names, this.entryKey(hash)], arguments: [name, hash] });
     return Number(done) === 1;
   }
 

@@ -1,4 +1,4 @@
-import type { RedisCommands } from '@dchub/core/node';
+import { LuaScript, type RedisCommands } from '@dchub/core/node';
 import { COUNTER_TTL_MS } from './auth.js';
 import type { DegradedSpend, UnrecordedSpend } from './degraded.js';
 import type { GatewayLogger } from './logging.js';
@@ -12,10 +12,10 @@ import type { Team } from './team.js';
  * ledgers then hold back more than was spent, never less.
  */
 
-const ADD_CALLS = `
+const ADD_CALLS = new LuaScript(`
 local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return n`;
+return n`);
 
 /** What writing back needs of a replica (its gateway). */
 export interface WriteBackTarget {
@@ -57,9 +57,9 @@ async function writeOnce(g: WriteBackTarget): Promise<void> {
       .catch(() => failed.shares.set(id, s));
   }
   for (const [key, n] of part.calls) {
-    await g.redis
-      .eval(ADD_CALLS, { keys: [key], arguments: [String(n), String(COUNTER_TTL_MS)] })
-      .catch(() => failed.calls.set(key, n));
+    await ADD_CALLS.run(g.redis, { keys: [key], arguments: [String(n), String(COUNTER_TTL_MS)] }).catch(() =>
+      failed.calls.set(key, n),
+    );
   }
   g.degraded.restore(failed);
   const upstream = [...part.ledgers.values()].reduce((a, b) => a + b, 0);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CACHE_KEY_PREFIX } from './keys.js';
 import type { KeyValueStore } from './store.js';
 
@@ -11,6 +12,33 @@ export interface RedisCommands {
   del(keys: string | string[]): Promise<unknown>;
   scan(cursor: string, opts: { MATCH: string; COUNT: number }): Promise<{ cursor: string | number; keys: string[] }>;
   eval(script: string, opts: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** EVALSHA, when the client has it: the script by its digest (`LuaScript` falls back to EVAL on NOSCRIPT). */
+  evalSha?(sha1: string, opts: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/**
+ * A Lua script run by its digest (EVALSHA: a cached answer's authentication sends 40 bytes, not the script), sent
+ * whole once the server does not know it (NOSCRIPT: a restart, a failover or SCRIPT FLUSH forget scripts).
+ */
+export class LuaScript {
+  readonly sha1: string;
+  constructor(readonly source: string) {
+    this.sha1 = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run(
+    redis: Pick<RedisCommands, 'eval' | 'evalSha'>,
+    opts: { keys: string[]; arguments: string[] },
+  ): Promise<unknown> {
+    if (redis.evalSha) {
+      try {
+        return await redis.evalSha(this.sha1, opts);
+      } catch (err) {
+        if (!String((err as Error | undefined)?.message ?? err).startsWith('NOSCRIPT')) throw err;
+      }
+    }
+    return redis.eval(this.source, opts);
+  }
 }
 
 export interface RedisStoreOptions {
@@ -31,18 +59,22 @@ export interface RedisStoreOptions {
 }
 
 /** Compare-and-set: `ARGV[1]` '0' = the key must be missing, '1' = it must hold `ARGV[2]`; then SET `ARGV[3]`. */
-const CAS = `
+const CAS = new LuaScript(`
 local v = redis.call('GET', KEYS[1])
 if (ARGV[1] == '0' and v == false) or (ARGV[1] == '1' and v == ARGV[2]) then
   if ARGV[4] ~= '' then redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4]) else redis.call('SET', KEYS[1], ARGV[3]) end
   return 1
 end
-return 0`;
+return 0`);
 
 /** Deletes a claim only while it is still ours (plain DEL could drop another replica's claim). */
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+const RELEASE = new LuaScript(
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`,
+);
 /** Renews a claim only while it is still ours. */
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RENEW = new LuaScript(
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`,
+);
 
 /** Claims live apart from what they claim: clearing or counting cached answers never sees them. */
 export const CLAIM_PREFIX = 'dchub:claim:';
@@ -142,7 +174,7 @@ export class RedisStore implements KeyValueStore {
       const current = typeof raw === 'string' ? raw : undefined;
       const next = change(current);
       if (next === undefined) return;
-      const done = await client.eval(CAS, {
+      const done = await CAS.run(client, {
         keys: [k],
         arguments: [current === undefined ? '0' : '1', current ?? '', next, ttl],
       });
@@ -164,7 +196,7 @@ export class RedisStore implements KeyValueStore {
     const got = await this.redis.set(k, token, { NX: true, PX: this.#claimTtl });
     if (got === 'OK') {
       const renew = setInterval(
-        () => void this.redis.eval(RENEW, { keys: [k], arguments: [token, String(this.#claimTtl)] }).catch(() => {}),
+        () => void RENEW.run(this.redis, { keys: [k], arguments: [token, String(this.#claimTtl)] }).catch(() => {}),
         Math.max(50, Math.floor(this.#claimTtl / 3)),
       );
       renew.unref?.();
@@ -173,7 +205,7 @@ export class RedisStore implements KeyValueStore {
         if (released) return;
         released = true;
         clearInterval(renew);
-        await this.redis.eval(RELEASE, { keys: [k], arguments: [token] }).catch(() => undefined);
+        await RELEASE.run(this.redis, { keys: [k], arguments: [token] }).catch(() => undefined);
       };
     }
     const until = Date.now() + opts.waitMs;

@@ -88,17 +88,18 @@ export function createApp(gateway: Gateway): Hono<GatewayEnv> {
   const forBrowsers: MiddlewareHandler<GatewayEnv> = (c, next) =>
     c.req.header('origin') ? allowBrowsers(c, next) : next();
   app.use('*', forBrowsers);
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: config.DCHUB_GATEWAY_BODY_LIMIT,
-      onError: (c) =>
-        c.json(
-          { error: `body: the request body is larger than ${config.DCHUB_GATEWAY_BODY_LIMIT} bytes (the limit)` },
-          413,
-        ),
-    }),
-  );
+  const limitBody: MiddlewareHandler<GatewayEnv> = bodyLimit({
+    maxSize: config.DCHUB_GATEWAY_BODY_LIMIT,
+    onError: (c) =>
+      c.json(
+        { error: `body: the request body is larger than ${config.DCHUB_GATEWAY_BODY_LIMIT} bytes (the limit)` },
+        413,
+      ),
+  });
+  // Only requests that may carry a body: looking for one makes the server build a whole Request.
+  const forBodies: MiddlewareHandler<GatewayEnv> = (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
+  app.use('*', forBodies);
   registerOps(app, gateway);
   app.use('/api/*', authenticate());
   app.use('/openapi.json', authenticate());

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { relayRequest, type RelayAnswer } from '@dchub/core/node';
 import { ANSWER_HEADER, readAnswerHeader } from '@dchub/core';
@@ -37,13 +38,27 @@ export function cacheStatus(answer: RelayAnswer): 'hit' | 'miss' | 'derived' | '
   return facts.fromCache ? 'hit' : 'miss';
 }
 
+/**
+ * Aborted when the caller goes away before its answer is written (an upstream request it alone waits for is then
+ * dropped). Made from Node's response: the request's own `signal` would make the server build a whole Request.
+ */
+function callerGone(c: Context<GatewayEnv>): AbortSignal {
+  const res = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (!res) return c.req.raw.signal;
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
 async function answerRest(c: Context<GatewayEnv>): Promise<Response> {
   const { gateway, auth } = c.var;
   const url = new URL(c.req.url);
   const method = c.req.method.toUpperCase();
   const body = method === 'POST' ? await c.req.text() : undefined;
   const params = { method, path: url.pathname.slice(1), query: queryWithoutCredentials(url.search), body };
-  const served = await serveCall(gateway, auth, (team) => relayRequest(team, params, c.req.raw.signal));
+  const served = await serveCall(gateway, auth, (team) => relayRequest(team, params, callerGone(c)));
   const answer = served.value;
   if (served.degraded) c.set('degraded', true);
   const status = cacheStatus(answer);

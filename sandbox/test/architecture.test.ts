@@ -189,7 +189,8 @@ describe('architecture', () => {
   });
 
   it('core: only the Node-only modules (CLI, engine, notebook answers, directory store) import node:*', () => {
-    const nodeOnly = /^core\/src\/(node\.ts|credentials\.ts|cli\/|engine\/|notebook\/|cache\/(dirstore|redisstore)\.ts)/;
+    const nodeOnly =
+      /^core\/src\/(node\.ts|credentials\.ts|cli\/|engine\/|notebook\/|cache\/(dirstore|redisstore)\.ts)/;
     const offenders = sourceFiles(join(ROOT, 'core/src'))
       .map((f) => relative(ROOT, f))
       .filter((f) => !nodeOnly.test(f) && /from ['"]node:/.test(readFileSync(join(ROOT, f), 'utf8')));

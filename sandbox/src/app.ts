@@ -8,7 +8,7 @@ import { DATA_HEADER, DATA_HEADER_VALUE } from './labels.js';
 import { registerMcp } from './mcp/server.js';
 import { FaultInjector } from './policy/faults.js';
 import { authInstructions, routeGuard } from './policy/guard.js';
-import { DailyCounters } from './policy/limits.js';
+import { DailyCounters, requestKey } from './policy/limits.js';
 import { TIERS, type Tier } from './policy/tiers.js';
 import { presentersFor, type Profile } from './presenters/index.js';
 import { RouteRegistry } from './registry.js';
@@ -188,9 +188,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   });
   app.use('*', ctx.faults.middleware);
   app.use('*', async (c, next) => {
-    // The key may also come as a bearer token, as the real service accepts.
-    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const key = (c.req.header('x-api-key') ?? bearer)?.trim();
+    const key = requestKey(c);
     if (!key) {
       c.set('tier', 'anonymous');
     } else {

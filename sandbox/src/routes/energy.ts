@@ -61,7 +61,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     requires: 'free',
     responses: {
       200: { description: 'The region' },
-      401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'Unknown region', schema: ErrorBody },
     },
     handler: (c) => {

@@ -28,7 +28,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     responses: {
       200: { description: 'The full facility record' },
       400: { description: 'facility_id is not an integer', schema: ErrorBody },
-      401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'No facility with this id', schema: ErrorBody },
     },
     handler: (c, { params }) => {
@@ -47,7 +46,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     responses: {
       200: { description: 'Facility matches, best first' },
       400: { description: 'query missing or topK out of range', schema: ErrorBody },
-      401: { description: 'No API key', schema: ErrorBody },
       403: { description: 'Plan below Developer', schema: ErrorBody },
     },
     handler: (c, { body }) => c.json(semanticSearchAnswer(ctx, body.query, body.topK)),

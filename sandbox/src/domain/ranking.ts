@@ -203,10 +203,13 @@ function objectiveScale(
   }
   const min = Math.min(...values);
   const max = Math.max(...values);
-  const span = max - min;
+  // Values near ±1.8e308 would overflow the span: measured in halves then (the same ratio, exact in binary).
+  const half = Number.isFinite(max - min) ? 1 : 0.5;
+  const span = max * half - min * half;
   const basis = mode === 'percentile' ? 'relative_fallback_not_in_baseline' : 'relative_in_set';
   return {
-    scorer: (v) => (span === 0 ? 100 : w > 0 ? ((v - min) / span) * 100 : ((max - v) / span) * 100),
+    scorer: (v) =>
+      span === 0 ? 100 : w > 0 ? ((v * half - min * half) / span) * 100 : ((max * half - v * half) / span) * 100,
     basis: { min: round(min, 3), max: round(max, 3), direction },
     status: { objective: field, status: 'validated', basis },
     how: mode === 'percentile' ? 'fell_back' : 'relative',
@@ -238,6 +241,26 @@ function objectiveScales(survivors: Candidate[], req: RankSitesRequestT, mode: M
   return { scorers, normalization_basis, objective_status, fellBack, baselined };
 }
 
+/** Weights this far from 1 are scaled by the largest first, so that no sum overflows to Infinity or underflows to 0. */
+const WEIGHT_RANGE = 1e300;
+
+/**
+ * Σ(|w| × n) / Σ|w| over (|w|, n) pairs, null when there are none. Weights past WEIGHT_RANGE (any finite double is a
+ * weight) are divided by the largest first: the same mean, and every sum stays finite.
+ */
+function weightedMean(parts: ReadonlyArray<[number, number]>): number | null {
+  if (!parts.length) return null;
+  const top = Math.max(...parts.map(([w]) => w));
+  const scale = top > WEIGHT_RANGE || top < 1 / WEIGHT_RANGE ? top : 1;
+  let num = 0;
+  let den = 0;
+  for (const [w, n] of parts) {
+    num += (w / scale) * n;
+    den += w / scale;
+  }
+  return num / den;
+}
+
 /** The survivors scored (|w|-weighted mean of their normalized objectives) and ranked, best first. */
 function rankSurvivors(
   survivors: Candidate[],
@@ -247,8 +270,7 @@ function rankSurvivors(
   const scored = survivors.map((c, index) => {
     const normalized: Record<string, number> = {};
     const missing: string[] = [];
-    let num = 0;
-    let den = 0;
+    const parts: Array<[number, number]> = [];
     for (const [field, w] of objectives) {
       const v = numeric(ownField(c, field));
       const scorer = scorers.get(field);
@@ -258,10 +280,10 @@ function rankSurvivors(
       }
       const n = scorer(v);
       normalized[field] = round(n, 1);
-      num += Math.abs(w) * n;
-      den += Math.abs(w);
+      parts.push([Math.abs(w), n]);
     }
-    const objective_score = den > 0 ? round(num / den, 1) : null;
+    const mean = weightedMean(parts);
+    const objective_score = mean === null ? null : round(mean, 1);
     return {
       index,
       row: { ...c, objective_score, ...(missing.length ? { missing_objectives: missing } : {}), normalized },

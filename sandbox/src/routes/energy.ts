@@ -57,7 +57,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.gridRegion,
     summary: 'One grid-intelligence region (requires a key)',
-    tags: ['Keyed'],
     requires: 'free',
     responses: {
       200: { description: 'The region' },

@@ -23,7 +23,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.facilityDetail,
     summary: 'Full facility record: contacts, capacity, certifications (requires a key)',
-    tags: ['Keyed'],
     requires: 'free',
     responses: {
       200: { description: 'The full facility record' },
@@ -41,7 +40,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.semanticSearch,
     summary: 'Natural-language facility search ranked by TF-IDF similarity (Developer plan or higher)',
-    tags: ['Keyed'],
     requires: 'developer',
     responses: {
       200: { description: 'Facility matches, best first' },

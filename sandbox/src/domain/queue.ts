@@ -1,4 +1,4 @@
-import { QUEUE_ISOS, type QueueFiltersT, type QueuePredicate, type QueueResultT } from '@dchub/core';
+import { echoFilters, QUEUE_ISOS, type QueueFiltersT, type QueuePredicate, type QueueResultT } from '@dchub/core';
 import { dayIso, dayNumber } from '../clock.js';
 import { ISO_TTP_MONTHS, INTERMITTENT_LABEL, candidateId, type QueueProject } from '../data/queue.js';
 import { attribution, SYNTHETIC_NOTICE } from '../labels.js';
@@ -114,18 +114,6 @@ function summaryOf(results: ReadonlyArray<{ iso: string; fuel_class: string; lat
   return { by_iso: byIso, by_fuel_class: byClass, geocoded_returned: geocodedReturned };
 }
 
-/** The filters as applied, every predicate named (null when not given). */
-const filtersApplied = (f: QueueFiltersT) => ({
-  baseload_only: f.baseload_only,
-  fuel_type: f.fuel_type ? f.fuel_type.join(',') : null,
-  geocoded_only: f.geocoded_only,
-  iso: f.iso ? f.iso.join(',') : null,
-  max_fiber_km: f.max_fiber_km ?? null,
-  max_ttp_months: f.max_ttp_months ?? null,
-  min_mw: f.min_mw ?? null,
-  status: f.status,
-});
-
 const QUEUE_PROVENANCE = {
   provenance_version: 1,
   source: 'US ISO public interconnection queues (PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE) — sandbox synthetic rows',
@@ -186,7 +174,7 @@ export function selectQueueSurvivors(
     count_returned: results.length,
     count_total_matching: survivors.length,
     total_queued_mw: Math.round(totalMw * 10) / 10,
-    filters_applied: filtersApplied(f),
+    filters_applied: echoFilters(f),
     results,
     summary: summaryOf(results),
     ...attribution(),

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { SandboxClock } from './clock.js';
 import type { SandboxContext } from './context.js';
@@ -8,7 +8,7 @@ import { DATA_HEADER, DATA_HEADER_VALUE } from './labels.js';
 import { registerMcp } from './mcp/server.js';
 import { FaultInjector } from './policy/faults.js';
 import { authInstructions, routeGuard } from './policy/guard.js';
-import { DailyCounters } from './policy/limits.js';
+import { DailyCounters, requestKey } from './policy/limits.js';
 import { TIERS, type Tier } from './policy/tiers.js';
 import { presentersFor, type Profile } from './presenters/index.js';
 import { RouteRegistry } from './registry.js';
@@ -141,90 +141,80 @@ function allowedMethods(registry: RouteRegistry, controls: boolean): (path: stri
   };
 }
 
-export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
-  const app = new Hono<SandboxEnv>();
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: [
-        'Content-Type',
-        'Accept',
-        'Authorization',
-        'X-API-Key',
-        'Mcp-Session-Id',
-        'Mcp-Protocol-Version',
-        'Last-Event-ID',
-        'If-None-Match',
-      ],
-      exposeHeaders: [
-        'Content-Disposition',
-        'Retry-After',
-        'ETag',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-        'X-RateLimit-Tier',
-        'X-Total-Available',
-        'X-Market-Brief-Mode',
-        'X-Market-Brief-Tier',
-        'X-Canonical-Path',
-        'Mcp-Session-Id',
-        DATA_HEADER,
-      ],
-      maxAge: 600,
-    }),
-  );
-  app.use('*', async (c, next) => {
-    await next();
-    c.header(DATA_HEADER, DATA_HEADER_VALUE);
-  });
-  app.use('*', async (c, next) => {
-    // Long URLs: a JSON 414 naming the limit (Node's parser refuses past MAX_HEADER_BYTES; server.ts answers those).
-    if (c.req.url.length > MAX_URL_BYTES)
-      return c.json({ error: `url: the URL is longer than ${MAX_URL_BYTES} bytes (the limit)`, param: 'url' }, 414);
-    await next();
-  });
-  app.use('*', ctx.faults.middleware);
-  app.use('*', async (c, next) => {
-    // The key may also come as a bearer token, as the real service accepts.
-    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const key = (c.req.header('x-api-key') ?? bearer)?.trim();
-    if (!key) {
-      c.set('tier', 'anonymous');
-    } else {
-      const tier = ctx.keys.get(key);
-      if (!tier) {
-        return c.json(
-          {
-            success: false,
-            error: 'invalid_api_key',
-            message: 'Invalid or inactive API key',
-            auth_instructions: authInstructions(c),
-            get_key_url: 'https://dchub.cloud/dashboard.html#api-keys',
-          },
-          401,
-          ctx.presenters.access.unknownKeyHeaders(),
-        );
-      }
-      c.set('tier', tier);
+/** Any origin may call (browser add-ins, notebooks); the headers clients send and read are listed. */
+const CORS = cors({
+  origin: '*',
+  allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+  allowHeaders: [
+    'Content-Type',
+    'Accept',
+    'Authorization',
+    'X-API-Key',
+    'Mcp-Session-Id',
+    'Mcp-Protocol-Version',
+    'Last-Event-ID',
+    'If-None-Match',
+  ],
+  exposeHeaders: [
+    'Content-Disposition',
+    'Retry-After',
+    'ETag',
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'X-RateLimit-Tier',
+    'X-Total-Available',
+    'X-Market-Brief-Mode',
+    'X-Market-Brief-Tier',
+    'X-Canonical-Path',
+    'Mcp-Session-Id',
+    DATA_HEADER,
+  ],
+  maxAge: 600,
+});
+
+/** Every answer says its data is synthetic. */
+const labelSynthetic: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+  await next();
+  c.header(DATA_HEADER, DATA_HEADER_VALUE);
+};
+
+/** Long URLs: a JSON 414 naming the limit (Node's parser refuses past MAX_HEADER_BYTES; server.ts answers those). */
+const refuseLongUrls: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+  if (c.req.url.length > MAX_URL_BYTES)
+    return c.json({ error: `url: the URL is longer than ${MAX_URL_BYTES} bytes (the limit)`, param: 'url' }, 414);
+  await next();
+};
+
+/** The caller's tier from its key (X-API-Key or a bearer token); an unknown key is a 401. */
+function authenticate(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    const key = requestKey(c);
+    const tier = key ? ctx.keys.get(key) : 'anonymous';
+    if (!tier) {
+      return c.json(
+        {
+          success: false,
+          error: 'invalid_api_key',
+          message: 'Invalid or inactive API key',
+          auth_instructions: authInstructions(c),
+          get_key_url: 'https://dchub.cloud/dashboard.html#api-keys',
+        },
+        401,
+        ctx.presenters.access.unknownKeyHeaders(),
+      );
     }
+    c.set('tier', tier);
     await next();
-  });
+  };
+}
 
-  const registry = buildRegistry(ctx);
-  registry.mount(app, routeGuard(ctx));
-  registerDocs(app, registry, (spec) => ctx.presenters.access.required(spec.path, spec.requires));
-  registerMcp(app, ctx);
-  if (ctx.controls) registerControls(app, ctx);
-
-  const allowed = allowedMethods(registry, ctx.controls);
+/** No route: 405 naming the methods of a declared path asked with another, else 404; a thrown error is a 500. */
+function answerUnrouted(app: Hono<SandboxEnv>, allowed: (path: string) => string[]): void {
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     const methods = allowed(path);
     if (methods.length) {
-      // A declared path asked with another method: 405 naming the methods it answers.
       c.header('Allow', methods.join(', '));
       return c.json(
         {
@@ -241,5 +231,21 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
     console.error('[sandbox] unhandled error:', err);
     return c.json({ error: 'internal_error', message: 'The sandbox failed to answer this request.' }, 500);
   });
+}
+
+export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  app.use('*', CORS);
+  app.use('*', labelSynthetic);
+  app.use('*', refuseLongUrls);
+  app.use('*', ctx.faults.middleware);
+  app.use('*', authenticate(ctx));
+
+  const registry = buildRegistry(ctx);
+  registry.mount(app, routeGuard(ctx));
+  registerDocs(app, registry, (spec) => ctx.presenters.access.required(spec.path, spec.requires));
+  registerMcp(app, ctx);
+  if (ctx.controls) registerControls(app, ctx);
+  answerUnrouted(app, allowedMethods(registry, ctx.controls));
   return app;
 }

@@ -32,7 +32,8 @@ export interface RouteSpec<
   /** Schema of the 200 answer when `responses[200]` names none (the endpoint descriptor's). */
   response?: z.ZodType;
   summary: string;
-  tags: string[];
+  /** OpenAPI tags; a route that `requires` a tier is tagged `Keyed` unless it says otherwise. */
+  tags?: string[];
   /** Lowest tier that may call it; below that the route answers 401/403. */
   requires?: Tier;
   /** Counts toward the caller's daily request allowance (default true). */
@@ -68,7 +69,8 @@ export class RouteRegistry {
       ok && !ok.schema && !ok.contentType && spec.response
         ? { ...spec.responses, 200: { ...ok, schema: spec.response } }
         : spec.responses;
-    this.routes.push({ ...spec, responses } as unknown as RouteSpec);
+    const tags = spec.tags ?? (spec.requires ? ['Keyed'] : []);
+    this.routes.push({ ...spec, tags, responses } as unknown as RouteSpec);
   }
 
   /** Mounts every declared route on the app, with input validation. */

@@ -130,6 +130,21 @@ describe.each(PROFILES)('%s profile', (profile) => {
       expect(r.results[0]).toMatchObject({ id: 'n2', score: 20 });
       expect(r.results[1]).toMatchObject({ id: 'n1', score: 10, site_evaluation_handoff: handoff });
     });
+
+    it('any finite weight and value scores as a small one would: nothing overflows to null', async () => {
+      const r = await rank({
+        candidates: [
+          { id: 'far', x: -1.7e308, y: 1 },
+          { id: 'near', x: 1.7e308, y: 2 },
+        ],
+        objectives: { x: 1.7e308, y: -5e-324 },
+      });
+      // x spans the whole double range; the tiny y weight counts for nothing beside it.
+      expect(r.results.map((s) => [s.id, s.objective_score, s.normalized])).toEqual([
+        ['near', 100, { x: 100, y: 0 }],
+        ['far', 0, { x: 0, y: 100 }],
+      ]);
+    });
   });
 
   describe('constraints fail closed (spec §7 rule 5)', () => {

@@ -1,9 +1,145 @@
-import { ONBOARD_TYPES } from '@dchub/core';
+import { AGENT_FACILITIES_DEFAULT_LIMIT, ENDPOINTS, ONBOARD_TYPES, type Endpoint } from '@dchub/core';
 import type { SandboxContext } from '../context.js';
+import { facilityFull } from '../data/facility-search.js';
+import { NEWS_SOURCES } from '../data/news.js';
 import { RECEIPT_PROTOCOL, generateReceipts, type ReceiptRecord } from '../data/receipts.js';
 import { SYNTHETIC_NOTICE } from '../labels.js';
+import { findFacilities } from './facilities.js';
 
 const BASE = 'https://dchub.cloud';
+const AGENT_SOURCE = 'DC Hub Nexus (dchub.cloud) — sandbox, synthetic data';
+
+/** The endpoints the capabilities answer lists, with their auth rule. */
+const CAPABILITY_ENDPOINTS: Array<[Endpoint, string]> = [
+  [ENDPOINTS.facilities, 'optional'],
+  [ENDPOINTS.facilityDetail, 'required'],
+  [ENDPOINTS.news, 'optional'],
+  [ENDPOINTS.transactions, 'optional'],
+  [ENDPOINTS.pipeline, 'optional'],
+  [ENDPOINTS.fuelMix, 'optional'],
+  [ENDPOINTS.energyPrices, 'optional'],
+  [ENDPOINTS.gridIntelligence, 'optional (preview without a key)'],
+  [ENDPOINTS.queue, 'optional (preview without a key)'],
+  [ENDPOINTS.siteScore, 'optional'],
+  [ENDPOINTS.semanticSearch, 'required (Developer plan)'],
+  [ENDPOINTS.agentWhoami, 'optional'],
+  [ENDPOINTS.onboard, 'none'],
+  [ENDPOINTS.keyClaim, 'none'],
+];
+
+/** What the agent can do, as capabilities (name, what, where). */
+const CAPABILITIES = [
+  {
+    name: 'facility_search',
+    description: 'Search data center facilities by text and country',
+    endpoint: ENDPOINTS.agentFacilities.path,
+    params: ['q', 'country', 'limit'],
+  },
+  { name: 'market_intelligence', description: 'Platform totals and market statistics', endpoint: ENDPOINTS.stats.path },
+  {
+    name: 'transaction_tracking',
+    description: 'M&A and investment transactions',
+    endpoint: ENDPOINTS.transactions.path,
+  },
+  { name: 'pipeline_tracking', description: 'Construction pipeline', endpoint: ENDPOINTS.pipeline.path },
+  {
+    name: 'news_aggregation',
+    description: 'Industry news from 40+ sources, refreshed every 5 minutes',
+    endpoint: ENDPOINTS.newsListing.path,
+  },
+  {
+    name: 'grid_intelligence',
+    description: 'Fuel mix, retail prices and grid regions',
+    endpoint: ENDPOINTS.gridIntelligence.path,
+  },
+  {
+    name: 'agent_identity',
+    description: 'Who am I and how many calls are left',
+    endpoint: ENDPOINTS.agentWhoami.path,
+  },
+];
+
+/** The static agent description (GET /api/agent/capabilities): capabilities, endpoints, auth, discovery files. */
+export function capabilitiesAnswer(origin: string) {
+  return {
+    agent: {
+      name: 'DCHubBot',
+      platform: 'DC Hub Nexus',
+      version: '2.1',
+      portal: `${BASE}/agent-portal`,
+      environment: 'sandbox',
+    },
+    capabilities: CAPABILITIES,
+    endpoints: CAPABILITY_ENDPOINTS.map(([e, auth]) => ({
+      method: e.method.toUpperCase(),
+      path: e.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+      auth,
+    })),
+    auth: {
+      protocol: 'api_key',
+      header: 'X-API-Key',
+      instructions: `${origin}/auth.md`,
+      claim_key: `POST ${origin}/api/v1/keys/claim`,
+      keyless_allowance: '10 requests per day',
+    },
+    discovery_files: {
+      agent_portal: `${BASE}/agent-portal`,
+      openapi: `${origin}/openapi.json`,
+      auth_md: `${origin}/auth.md`,
+      skill_json: `${BASE}/skill.json`,
+      agents_md: `${BASE}/agents.md`,
+      ai_agents_json: `${BASE}/.well-known/ai-agents.json`,
+      llms_txt: `${BASE}/llms.txt`,
+      llms_full_txt: `${BASE}/llms-full.txt`,
+    },
+    message_to_agents: 'Cite "DC Hub, dchub.cloud" (CC-BY-4.0). ' + SYNTHETIC_NOTICE,
+  };
+}
+
+/** A keyed agent as its answers name it: its name and the requests it has left today. */
+export interface AgentCaller {
+  name: string;
+  remaining: number;
+}
+
+/** Facility search for agents (country is a country name); a keyed caller is named, with its requests left. */
+export function agentFacilitiesAnswer(
+  ctx: SandboxContext,
+  query: { q?: string; country?: string; limit?: number },
+  caller: AgentCaller | undefined,
+) {
+  const rows = findFacilities(ctx, { q: query.q, countryName: query.country }).slice(
+    0,
+    query.limit ?? AGENT_FACILITIES_DEFAULT_LIMIT,
+  );
+  return {
+    success: true,
+    count: rows.length,
+    facilities: rows.map((f) => facilityFull(ctx.seed, f)),
+    source: AGENT_SOURCE,
+    ...(caller ? { authenticated_as: caller.name, api_calls_remaining: caller.remaining } : {}),
+    note: SYNTHETIC_NOTICE,
+  };
+}
+
+/** Global counts of the inventory (GET /api/agent/stats). */
+export function agentStatsAnswer(ctx: SandboxContext, authInstructions: string) {
+  const fac = ctx.data.infra.facilities;
+  return {
+    success: true,
+    stats: {
+      total_facilities: fac.length,
+      countries_covered: new Set(fac.map((f) => f.country)).size,
+      providers_tracked: new Set(fac.map((f) => f.operator)).size,
+      markets_tracked: new Set(fac.map((f) => f.market).filter(Boolean)).size,
+      data_sources: 15,
+      news_feeds: NEWS_SOURCES.length,
+    },
+    source: AGENT_SOURCE,
+    auth_instructions: authInstructions,
+    note: SYNTHETIC_NOTICE,
+  };
+}
 
 /** Onboarding category from the User-Agent (notes §2.26), else browse. */
 export function detectCategory(ua: string): (typeof ONBOARD_TYPES)[number] | undefined {

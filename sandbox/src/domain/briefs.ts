@@ -9,10 +9,13 @@ import {
   marketRisk,
   METRO_BY_SLUG,
   outlookNarrative,
+  type ResolvedMarket,
 } from '../data/market-extras.js';
+import type { Facility } from '../data/infrastructure.js';
 import { RECOMPUTE_HOUR_UTC, scoringDay, type DcpiScore } from '../data/markets.js';
 import { METROS } from '../data/metros.js';
 import { csvField } from '../http.js';
+import { attribution } from '../labels.js';
 import type { Tier } from '../policy/tiers.js';
 import { round, unit } from '../rng.js';
 
@@ -96,14 +99,11 @@ export const PAYWALL = {
   blurb: 'Power & Grid, Pipeline, Operators, M&A, Comps and Risk for every market — Pro plan ($499/mo), all markets.',
 };
 
-/** One market brief (spec §2.6; notes §2.29). Same numbers as the CSV line of the same market and day. */
-export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pro: boolean): MarketBriefT {
+/** The sections every tier sees: hero, freshness, KPIs and the outlook; the Pro sections empty. */
+function freeSections(ctx: SandboxContext, row: BriefRow, nowMs: number): MarketBriefT {
   const s = row.score;
   const st = ctx.data.stats.get(s.market_slug)!;
-  const metro = METRO_BY_SLUG.get(s.market_slug)!;
-  const day = scoringDay(nowMs);
-  const narrative = outlookNarrative(s, st, st.outlook_word_count);
-  const brief: MarketBriefT = {
+  return {
     slug: s.market_slug,
     hero: {
       slug: s.market_slug,
@@ -129,7 +129,7 @@ export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pr
       top_operator: st.top_operator,
     },
     outlook: {
-      narrative_md: narrative,
+      narrative_md: outlookNarrative(s, st, st.outlook_word_count),
       word_count: st.outlook_word_count,
       generated_at: s.computed_at,
       verdict: s.verdict,
@@ -142,9 +142,10 @@ export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pr
     comps: { powered_shell: [], land: [] },
     risk: null,
   };
-  if (!pro) return { ...brief, paywall: PAYWALL };
-  const x = dcpiExtras(ctx.seed, s);
-  const fs = facilitiesByMarket(ctx.data).get(s.market_slug) ?? [];
+}
+
+/** The market's five largest operators by facility count, then MW, then name. */
+function topOperators(fs: readonly Facility[]) {
   const ops = new Map<string, { operator: string; facility_count: number; total_mw: number }>();
   for (const f of fs) {
     const o = ops.get(f.operator) ?? { operator: f.operator, facility_count: 0, total_mw: 0 };
@@ -152,9 +153,20 @@ export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pr
     o.total_mw = round(o.total_mw + f.power_mw, 2);
     ops.set(f.operator, o);
   }
+  return [...ops.values()]
+    .sort(
+      (a, b) => b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator),
+    )
+    .slice(0, 5);
+}
+
+/** The Pro sections: power and grid, the 12 largest projects under way, operators, M&A, comps and risk. */
+function proSections(ctx: SandboxContext, s: DcpiScore, day: number) {
+  const st = ctx.data.stats.get(s.market_slug)!;
+  const x = dcpiExtras(ctx.seed, s);
+  const fs = facilitiesByMarket(ctx.data).get(s.market_slug) ?? [];
   const deals = marketDeals(ctx.seed, s.market_slug, day, st.facility_count);
   return {
-    ...brief,
     power_grid: {
       iso: s.iso,
       queue_capacity_mw: x.queue_capacity_mw,
@@ -174,16 +186,18 @@ export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pr
         status: f.status,
         eta: etaDate(ctx.seed, f, day),
       })),
-    operators: [...ops.values()]
-      .sort(
-        (a, b) =>
-          b.facility_count - a.facility_count || b.total_mw - a.total_mw || a.operator.localeCompare(b.operator),
-      )
-      .slice(0, 5),
+    operators: topOperators(fs),
     ma: deals.ma,
     comps: { powered_shell: deals.powered_shell, land: deals.land },
-    risk: marketRisk(ctx.seed, metro),
+    risk: marketRisk(ctx.seed, METRO_BY_SLUG.get(s.market_slug)!),
   };
+}
+
+/** One market brief (spec §2.6; notes §2.29). Same numbers as the CSV line of the same market and day. */
+export function buildBrief(ctx: SandboxContext, row: BriefRow, nowMs: number, pro: boolean): MarketBriefT {
+  const brief = freeSections(ctx, row, nowMs);
+  if (!pro) return { ...brief, paywall: PAYWALL };
+  return { ...brief, ...proSections(ctx, row.score, scoringDay(nowMs)) };
 }
 
 /** `since` of /diff: ISO 8601 with or without a zone (UTC assumed), or a date. */
@@ -212,4 +226,81 @@ export function changedSince(
   if (sinceMs === null) return [...slugs];
   const bySlug = new Map(ctx.data.dcpi(scoringDay(nowMs)).map((s) => [s.market_slug, s]));
   return slugs.filter((slug) => Date.parse(bySlug.get(slug)!.computed_at) > sinceMs);
+}
+
+const isoNow = (ms: number) => new Date(ms).toISOString();
+
+/** A page of briefs: the slugs it holds and the answer's head (the keys before `briefs`, in order). */
+export interface BriefPage {
+  slugs: string[];
+  head: Record<string, unknown>;
+}
+
+/** The page of /all: the markets of the tier from `offset`. */
+export function briefsAllPage(tier: Tier, q: { limit: number; offset: number }, nowMs: number): BriefPage {
+  const entitled = entitledSlugs(tier);
+  const slugs = entitled.slice(q.offset, q.offset + q.limit);
+  const head = {
+    as_of: isoNow(nowMs),
+    tier: tier.toUpperCase(),
+    count: slugs.length,
+    total_available: entitled.length,
+    limit: q.limit,
+    offset: q.offset,
+  };
+  return { slugs, head };
+}
+
+/** The page of /diff: the tier's markets whose DCPI changed after `sinceMs` (all when null), from `offset`. */
+export function briefsDiffPage(
+  ctx: SandboxContext,
+  tier: Tier,
+  q: { limit: number; offset: number },
+  sinceMs: number | null,
+  nowMs: number,
+): BriefPage {
+  const entitled = entitledSlugs(tier);
+  const changed = changedSince(ctx, entitled, sinceMs, nowMs);
+  const slugs = changed.slice(q.offset, q.offset + q.limit);
+  const head = {
+    as_of: isoNow(nowMs),
+    since: sinceMs === null ? null : isoNow(sinceMs),
+    tier: tier.toUpperCase(),
+    count: slugs.length,
+    total_available: entitled.length,
+    changed_total: changed.length,
+    limit: q.limit,
+    offset: q.offset,
+  };
+  return { slugs, head };
+}
+
+/** A brief of a page, or the profile's failure in its place when it failed to build (notes §2.29). */
+export function briefOrFailure(ctx: SandboxContext, r: BriefRow, nowMs: number, pro: boolean) {
+  return ctx.presenters.briefFails(ctx.seed, r.score.market_slug, scoringDay(nowMs))
+    ? ctx.presenters.failedBrief(r.score.market_slug)
+    : buildBrief(ctx, r, nowMs, pro);
+}
+
+/** A CSV line of a page, or the profile's failed line in its place. */
+export function briefCsvLineOrFailure(ctx: SandboxContext, r: BriefRow, day: number): string {
+  return ctx.presenters.briefFails(ctx.seed, r.score.market_slug, day)
+    ? ctx.presenters.failedCsvLine(r.score.market_slug, BRIEF_CSV_COLUMNS.length)
+    : briefCsvLine(ctx, r);
+}
+
+/** One market's brief for a tier (GET /api/v1/market-brief/{slug}), with the slug asked and any redirect. */
+export function briefDetailAnswer(ctx: SandboxContext, res: ResolvedMarket, tier: Tier, nowMs: number) {
+  const [row] = briefRows(ctx, [res.metro.slug], nowMs);
+  const { slug, ...brief } = buildBrief(ctx, row, nowMs, isPro(tier));
+  return {
+    ok: true,
+    slug,
+    requested: res.requested,
+    redirect_to: res.requested !== res.metro.slug ? res.metro.slug : null,
+    tier: tier.toUpperCase(),
+    is_pro: isPro(tier),
+    ...brief,
+    ...attribution(),
+  };
 }

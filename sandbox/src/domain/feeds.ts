@@ -30,26 +30,29 @@ export function newsAsOf(ctx: SandboxContext, nowMs: number): NewsArticleRecord[
   return cache.archive;
 }
 
-/** Further narrowing of a feed (the MCP tools' own filters) and the rows to skip. */
-export interface Narrowing<T> {
-  keep?: (record: T) => boolean;
+/** A page of a feed: how many rows, from which row, and any further narrowing (the MCP tools' own filters). */
+export interface FeedPage<T> {
+  limit: number;
   offset?: number;
+  keep?: (record: T) => boolean;
 }
+
+/** The page's rows of everything that matched. */
+const pageOf = <T>(rows: readonly T[], page: FeedPage<T>): T[] =>
+  rows.slice(page.offset ?? 0, (page.offset ?? 0) + page.limit);
+
+type NewsFilters = Partial<Pick<z.output<typeof NewsQuery>, 'query' | 'category' | 'source'>>;
+type DealFilters = Partial<Pick<z.output<typeof TransactionsQuery>, 'deal_type' | 'year' | 'buyer' | 'seller'>>;
+type PipelineFilters = Partial<Pick<z.output<typeof PipelineQuery>, 'status' | 'market' | 'company'>>;
 
 export const allPipeline = (ctx: SandboxContext): PipelineProjectRecord[] =>
   ctx.data.lazy('pipeline', () => generatePipeline(ctx.seed, ctx.data.infra.facilities));
 
 /** News as of `nowMs`, newest first, narrowed by the REST filters; `limit` rows. */
-export function newsAnswer(
-  ctx: SandboxContext,
-  nowMs: number,
-  f: Partial<Pick<z.output<typeof NewsQuery>, 'query' | 'category' | 'source'>>,
-  limit: number,
-  more: Narrowing<NewsArticleRecord> = {},
-) {
+export function newsAnswer(ctx: SandboxContext, nowMs: number, f: NewsFilters, page: FeedPage<NewsArticleRecord>) {
   const now = nowMs;
   let articles = newsAsOf(ctx, now);
-  if (more.keep) articles = articles.filter(more.keep);
+  if (page.keep) articles = articles.filter(page.keep);
   const q = f.query?.toLowerCase();
   const cat = f.category?.toLowerCase();
   const src = f.source?.toLowerCase();
@@ -64,7 +67,7 @@ export function newsAnswer(
         (!src || a.source.toLowerCase().includes(src)),
     );
   }
-  const rows = articles.slice(more.offset ?? 0, (more.offset ?? 0) + limit).map(({ publishedMs: _p, ...a }) => a);
+  const rows = pageOf(articles, page).map(({ publishedMs: _p, ...a }) => a);
   return {
     success: true,
     articles: rows,
@@ -79,13 +82,7 @@ export function newsAnswer(
 }
 
 /** Transactions dated up to `nowMs`, newest first, narrowed by the REST filters; `limit` rows. */
-export function dealsAnswer(
-  ctx: SandboxContext,
-  nowMs: number,
-  f: Partial<Pick<z.output<typeof TransactionsQuery>, 'deal_type' | 'year' | 'buyer' | 'seller'>>,
-  limit: number,
-  more: Narrowing<Deal> = {},
-) {
+export function dealsAnswer(ctx: SandboxContext, nowMs: number, f: DealFilters, page: FeedPage<Deal>) {
   const now = nowMs;
   const buyer = f.buyer?.toLowerCase();
   const seller = f.seller?.toLowerCase();
@@ -95,7 +92,7 @@ export function dealsAnswer(
       (f.year === undefined || d.year === f.year) &&
       (!buyer || d.buyer.toLowerCase().includes(buyer)) &&
       (!seller || d.seller.toLowerCase().includes(seller)) &&
-      (!more.keep || more.keep(d)),
+      (!page.keep || page.keep(d)),
   );
   const byType: Record<string, { count: number; value: number }> = {};
   const byYear: Record<string, { count: number; value: number }> = {};
@@ -108,7 +105,7 @@ export function dealsAnswer(
     (byYear[d.year] ??= { count: 0, value: 0 }).count++;
     byYear[d.year].value = round(byYear[d.year].value + v, 1);
   }
-  const rows = matching.slice(more.offset ?? 0, (more.offset ?? 0) + limit);
+  const rows = pageOf(matching, page);
   return {
     success: true,
     transactions: rows,
@@ -137,9 +134,8 @@ export function dealsAnswer(
 export function pipelineAnswer(
   ctx: SandboxContext,
   nowMs: number,
-  f: Partial<Pick<z.output<typeof PipelineQuery>, 'status' | 'market' | 'company'>>,
-  limit: number,
-  more: Narrowing<PipelineProjectRecord> = {},
+  f: PipelineFilters,
+  page: FeedPage<PipelineProjectRecord>,
 ) {
   const status = f.status ?? 'all';
   const market = f.market?.toLowerCase();
@@ -152,7 +148,7 @@ export function pipelineAnswer(
         p.market_slug === market ||
         p.market_slug === market.replace(/\s+/g, '-')) &&
       (!company || p.company.toLowerCase().includes(company)) &&
-      (!more.keep || more.keep(p)),
+      (!page.keep || page.keep(p)),
   );
   let mw = 0;
   let inv = 0;
@@ -168,7 +164,7 @@ export function pipelineAnswer(
     if (p.preleased) q.preleased++;
   }
   const sortedQuarters = Object.fromEntries(Object.entries(byQuarter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const rows = matching.slice(more.offset ?? 0, (more.offset ?? 0) + limit);
+  const rows = pageOf(matching, page);
   return {
     success: true,
     data: rows,

@@ -1,7 +1,7 @@
 import { MARKET_LIST_ROWS as PLAN_MARKET_LIST_ROWS } from '@dchub/core';
 import { METROS, type Metro } from '../data/metros.js';
 import type { Facility } from '../data/infrastructure.js';
-import { discoveredAt, facilitiesByMarket, kwhCents } from '../data/market-extras.js';
+import { discoveredAt, facilitiesByMarket, kwhCents, resolveMarket } from '../data/market-extras.js';
 import type { Dataset } from '../dataset.js';
 import type { SandboxContext } from '../context.js';
 import { SOURCE, SYNTHETIC_NOTICE } from '../labels.js';
@@ -155,6 +155,32 @@ export function marketDetailAnswer(ctx: SandboxContext, m: Metro, discoveredSinc
     recent_facilities: recent,
     _source: SOURCE,
     note: SYNTHETIC_NOTICE,
+  };
+}
+
+/** Why a comparison was refused: the names not known, and the first 20 markets one could name instead. */
+export interface UnknownMarkets {
+  error: string;
+  code: 'NOT_FOUND';
+  available_markets: string[];
+}
+
+/** The markets of a comparison by name, or its refusal (REST answers it as a 404, MCP as a tool error). */
+export function resolveMarketsToCompare(
+  data: Dataset,
+  names: readonly string[],
+): { metros: Metro[] } | { unknown: UnknownMarkets } {
+  const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
+  const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
+  if (!unknown.length) return { metros: resolved.map((x) => x.r!.metro) };
+  return {
+    unknown: {
+      error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`,
+      code: 'NOT_FOUND',
+      available_markets: marketRows(data)
+        .slice(0, 20)
+        .map((row) => row.slug),
+    },
   };
 }
 

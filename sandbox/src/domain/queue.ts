@@ -1,4 +1,4 @@
-import { QUEUE_ISOS, type QueueFiltersT, type QueuePredicate, type QueueResultT } from '@dchub/core';
+import { echoFilters, QUEUE_ISOS, type QueueFiltersT, type QueuePredicate, type QueueResultT } from '@dchub/core';
 import { dayIso, dayNumber } from '../clock.js';
 import { ISO_TTP_MONTHS, INTERMITTENT_LABEL, candidateId, type QueueProject } from '../data/queue.js';
 import { attribution, SYNTHETIC_NOTICE } from '../labels.js';
@@ -45,69 +45,64 @@ export function snapshotDate(nowMs: number): string {
   return dayIso(day - weekday);
 }
 
-export function selectQueueSurvivors(
-  queue: readonly QueueProject[],
-  f: QueueFiltersT,
-  seed: string,
-  nowMs: number,
-): QueueResultT {
+/** The projects every predicate keeps (in queue order) and their MW, and the ISOs the time-to-power cut emptied. */
+function survivorsOf(queue: readonly QueueProject[], f: QueueFiltersT, excludedIsos: ReadonlySet<string>) {
   const isos = f.iso ? new Set<string>(f.iso) : null;
-  const scope: string[] = f.iso ?? [...QUEUE_ISOS];
-  const cut = f.max_ttp_months;
-  const excluded = cut === undefined ? [] : scope.filter((iso) => ISO_TTP_MONTHS[iso] > cut);
-  const excludedSet = new Set(excluded);
-
   const survivors: QueueProject[] = [];
   const excludedWithRows = new Set<string>();
   let totalMw = 0;
   for (const p of queue) {
     if (!matchesBase(p, f, isos)) continue;
-    if (excludedSet.has(p.iso)) {
+    if (excludedIsos.has(p.iso)) {
       excludedWithRows.add(p.iso);
       continue;
     }
     survivors.push(p);
     totalMw += p.capacity_mw ?? 0;
   }
+  return { survivors, excludedWithRows, totalMw };
+}
 
-  const snap = snapshotDate(nowMs);
-  const results = survivors.slice(0, f.limit).map((p) => {
-    const geo = p.lat !== null && p.lng !== null;
-    return {
-      project_name: p.project_name,
-      iso: p.iso,
-      state: p.state,
-      county: p.county,
-      fuel_type: p.fuel_type,
-      capacity_mw: p.capacity_mw,
-      queue_status: p.queue_status,
-      queue_date: p.queue_date,
-      queue_id: p.queue_id,
-      poi_name: p.poi_name,
-      lat: p.lat,
-      lng: p.lng,
-      fiber_km: p.fiber_km,
-      estimated_ttp_months: p.estimated_ttp_months,
-      fuel_class: p.fuel_class,
-      v: 'published',
-      coordinate_precision: p.coordinate_precision,
-      representative_point: geo ? { lat: p.lat!, lng: p.lng! } : null,
-      site_evaluation_handoff: geo
-        ? {
-            analyze_site: {
-              lat: p.lat!,
-              lon: p.lng!,
-              ...(p.capacity_mw !== null ? { capacity_mw: p.capacity_mw } : {}),
-              include_risk: true,
-              include_fiber: true,
-            },
-            get_water_risk: { lat: p.lat!, lng: p.lng! },
-          }
-        : null,
-      candidate_id: candidateId(seed, p.queue_id, snap),
-    };
-  });
+/** One result row: the project, its representative point and site-evaluation handoff, its candidate id. */
+function queueRow(p: QueueProject, seed: string, snap: string) {
+  const geo = p.lat !== null && p.lng !== null;
+  return {
+    project_name: p.project_name,
+    iso: p.iso,
+    state: p.state,
+    county: p.county,
+    fuel_type: p.fuel_type,
+    capacity_mw: p.capacity_mw,
+    queue_status: p.queue_status,
+    queue_date: p.queue_date,
+    queue_id: p.queue_id,
+    poi_name: p.poi_name,
+    lat: p.lat,
+    lng: p.lng,
+    fiber_km: p.fiber_km,
+    estimated_ttp_months: p.estimated_ttp_months,
+    fuel_class: p.fuel_class,
+    v: 'published',
+    coordinate_precision: p.coordinate_precision,
+    representative_point: geo ? { lat: p.lat!, lng: p.lng! } : null,
+    site_evaluation_handoff: geo
+      ? {
+          analyze_site: {
+            lat: p.lat!,
+            lon: p.lng!,
+            ...(p.capacity_mw !== null ? { capacity_mw: p.capacity_mw } : {}),
+            include_risk: true,
+            include_fiber: true,
+          },
+          get_water_risk: { lat: p.lat!, lng: p.lng! },
+        }
+      : null,
+    candidate_id: candidateId(seed, p.queue_id, snap),
+  };
+}
 
+/** Counts of the returned rows by ISO and fuel class, and how many are geocoded. */
+function summaryOf(results: ReadonlyArray<{ iso: string; fuel_class: string; lat: number | null }>) {
   const byIso: Record<string, number> = {};
   const byClass: Record<string, number> = {};
   let geocodedReturned = 0;
@@ -116,7 +111,60 @@ export function selectQueueSurvivors(
     byClass[r.fuel_class] = (byClass[r.fuel_class] ?? 0) + 1;
     if (r.lat !== null) geocodedReturned++;
   }
+  return { by_iso: byIso, by_fuel_class: byClass, geocoded_returned: geocodedReturned };
+}
 
+const QUEUE_PROVENANCE = {
+  provenance_version: 1,
+  source: 'US ISO public interconnection queues (PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE) — sandbox synthetic rows',
+  method: 'Rows generated from DCHUB_SEED in the published queue schema; per-record v=published',
+  default_v: 'inferred',
+  license: 'CC-BY-4.0',
+  cite_as: 'DC Hub, dchub.cloud',
+  fallback_url: 'https://dchub.cloud',
+};
+
+/**
+ * What a time-to-power cut adds: the ISOs it excluded with their waits, the smallest satisfiable cut, and when the
+ * cut alone left zero rows, the smallest wait that brings rows back (spec §7 rule 4).
+ */
+function ttpCutReport(
+  scope: readonly string[],
+  excluded: readonly string[],
+  excludedWithRows: ReadonlySet<string>,
+  survivors: number,
+): Partial<QueueResultT> {
+  const report: Partial<QueueResultT> = {
+    isos_excluded_by_ttp: Object.fromEntries(excluded.map((iso) => [iso, ISO_TTP_MONTHS[iso]])),
+    min_satisfiable_max_ttp_months: Math.min(...scope.map((iso) => ISO_TTP_MONTHS[iso])),
+  };
+  if (survivors > 0 || excludedWithRows.size === 0) return report;
+  const value = Math.min(...[...excludedWithRows].map((iso) => ISO_TTP_MONTHS[iso]));
+  report._error_mitigation = {
+    error_version: 1,
+    error_code: 'zero_row_ttp_cut',
+    severity: 'parameter_adjustment',
+    deterministic_hint:
+      `No queued capacity matches this time-to-power constraint for the selected ISO(s). ` +
+      `Expand max_ttp_months to at least ${value} to return rows (ISO-level average wait).`,
+    suggested_params: { max_ttp_months: value },
+  };
+  return report;
+}
+
+/** The refined queue (spec §4.2): every predicate as an intersection, the first `limit` rows, totals over all. */
+export function selectQueueSurvivors(
+  queue: readonly QueueProject[],
+  f: QueueFiltersT,
+  seed: string,
+  nowMs: number,
+): QueueResultT {
+  const scope: string[] = f.iso ?? [...QUEUE_ISOS];
+  const cut = f.max_ttp_months;
+  const excluded = cut === undefined ? [] : scope.filter((iso) => ISO_TTP_MONTHS[iso] > cut);
+  const { survivors, excludedWithRows, totalMw } = survivorsOf(queue, f, new Set(excluded));
+  const snap = snapshotDate(nowMs);
+  const results = survivors.slice(0, f.limit).map((p) => queueRow(p, seed, snap));
   const body: QueueResultT = {
     _entity: 'queue_results',
     ok: true,
@@ -126,49 +174,15 @@ export function selectQueueSurvivors(
     count_returned: results.length,
     count_total_matching: survivors.length,
     total_queued_mw: Math.round(totalMw * 10) / 10,
-    filters_applied: {
-      baseload_only: f.baseload_only,
-      fuel_type: f.fuel_type ? f.fuel_type.join(',') : null,
-      geocoded_only: f.geocoded_only,
-      iso: f.iso ? f.iso.join(',') : null,
-      max_fiber_km: f.max_fiber_km ?? null,
-      max_ttp_months: cut ?? null,
-      min_mw: f.min_mw ?? null,
-      status: f.status,
-    },
+    filters_applied: echoFilters(f),
     results,
-    summary: { by_iso: byIso, by_fuel_class: byClass, geocoded_returned: geocodedReturned },
+    summary: summaryOf(results),
     ...attribution(),
-    provenance: {
-      provenance_version: 1,
-      source:
-        'US ISO public interconnection queues (PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE) — sandbox synthetic rows',
-      method: 'Rows generated from DCHUB_SEED in the published queue schema; per-record v=published',
-      default_v: 'inferred',
-      license: 'CC-BY-4.0',
-      cite_as: 'DC Hub, dchub.cloud',
-      fallback_url: 'https://dchub.cloud',
-    },
+    provenance: QUEUE_PROVENANCE,
     note: QUEUE_NOTE,
   };
-  if (cut !== undefined) {
-    body.isos_excluded_by_ttp = Object.fromEntries(excluded.map((iso) => [iso, ISO_TTP_MONTHS[iso]]));
-    body.min_satisfiable_max_ttp_months = Math.min(...scope.map((iso) => ISO_TTP_MONTHS[iso]));
-    // Zero rows because of the cut alone: name the smallest wait that brings rows back (spec §7 rule 4).
-    if (survivors.length === 0 && excludedWithRows.size > 0) {
-      const value = Math.min(...[...excludedWithRows].map((iso) => ISO_TTP_MONTHS[iso]));
-      body._error_mitigation = {
-        error_version: 1,
-        error_code: 'zero_row_ttp_cut',
-        severity: 'parameter_adjustment',
-        deterministic_hint:
-          `No queued capacity matches this time-to-power constraint for the selected ISO(s). ` +
-          `Expand max_ttp_months to at least ${value} to return rows (ISO-level average wait).`,
-        suggested_params: { max_ttp_months: value },
-      };
-    }
-  }
-  return body;
+  if (cut === undefined) return body;
+  return { ...body, ...ttpCutReport(scope, excluded, excludedWithRows, survivors.length) };
 }
 
 /**

@@ -139,80 +139,138 @@ export const RANK_NOTE =
   'Constraints fail closed: a candidate missing a constrained field is dropped. ' +
   SYNTHETIC_NOTICE;
 
-export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesRequestT): RankedSitesT {
-  const mode: RankedSitesT['scoring_mode'] = req.percentile ? 'percentile' : req.absolute ? 'absolute' : 'relative';
-  const objectives = Object.entries(req.objectives);
-  const constraintEntries = Object.entries(req.constraints);
+type Mode = RankedSitesT['scoring_mode'];
+type Candidate = RankSitesRequestT['candidates'][number];
+type Basis = RankedSitesT['normalization_basis'][string];
+type Status = RankedSitesT['objective_status'][number];
 
-  // Constraints: hard filters, fail-closed on a missing or non-numeric field.
-  const constraint_coverage: Record<string, string> = {};
-  for (const [field] of constraintEntries) {
-    constraint_coverage[field] = req.candidates.some((c) => numeric(ownField(c, field)) !== undefined)
+/** Constraints: hard filters, fail-closed on a missing or non-numeric field; which fields any candidate carries. */
+function applyConstraints(req: RankSitesRequestT) {
+  const entries = Object.entries(req.constraints);
+  const coverage: Record<string, string> = {};
+  for (const [field] of entries) {
+    coverage[field] = req.candidates.some((c) => numeric(ownField(c, field)) !== undefined)
       ? 'validated'
       : 'unavailable';
   }
   const survivors = req.candidates.filter((c) =>
-    constraintEntries.every(([field, { min, max }]) => {
+    entries.every(([field, { min, max }]) => {
       const v = numeric(ownField(c, field));
       return v !== undefined && (min === undefined || v >= min) && (max === undefined || v <= max);
     }),
   );
+  return { survivors, coverage };
+}
 
-  const baseline = mode === 'percentile' ? viableSiteBaseline(data) : undefined;
+/** How one objective is scored: its 0-100 scorer, the basis reported, its status, and how it was normalized. */
+interface ObjectiveScale {
+  scorer: (v: number) => number;
+  basis: Basis;
+  status: Status;
+  how: 'percentile' | 'absolute' | 'relative' | 'fell_back';
+}
+
+/** One objective's scale over the survivors' values: percentile, absolute, or min-max within the batch. */
+function objectiveScale(
+  field: string,
+  w: number,
+  values: number[],
+  mode: Mode,
+  population: number[] | undefined,
+): ObjectiveScale {
+  const direction = w > 0 ? 'maximize' : 'minimize';
+  if (mode === 'percentile' && population && population.length) {
+    return {
+      scorer: (v) => (w > 0 ? percentileOf(population, v) : 100 - percentileOf(population, v)),
+      basis: {
+        scale: 'percentile vs population',
+        p50: round(population[Math.floor(population.length / 2)], 3),
+        sample_size_metric: population.length,
+        direction,
+      },
+      status: { objective: field, status: 'validated', basis: 'percentile_vs_population' },
+      how: 'percentile',
+    };
+  }
+  if (mode === 'absolute') {
+    const clamp = (v: number) => Math.min(100, Math.max(0, v));
+    return {
+      scorer: (v) => (w > 0 ? clamp(v) : 100 - clamp(v)),
+      basis: { scale: '0-100 fixed', direction },
+      status: { objective: field, status: 'validated', basis: 'absolute_0_100' },
+      how: 'absolute',
+    };
+  }
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  // Values near ±1.8e308 would overflow the span: measured in halves then (the same ratio, exact in binary).
+  const half = Number.isFinite(max - min) ? 1 : 0.5;
+  const span = max * half - min * half;
+  const basis = mode === 'percentile' ? 'relative_fallback_not_in_baseline' : 'relative_in_set';
+  return {
+    scorer: (v) =>
+      span === 0 ? 100 : w > 0 ? ((v * half - min * half) / span) * 100 : ((max * half - v * half) / span) * 100,
+    basis: { min: round(min, 3), max: round(max, 3), direction },
+    status: { objective: field, status: 'validated', basis },
+    how: mode === 'percentile' ? 'fell_back' : 'relative',
+  };
+}
+
+/** Every objective's scale, with what is reported of them: basis, status, which were baselined or fell back. */
+function objectiveScales(survivors: Candidate[], req: RankSitesRequestT, mode: Mode, baseline: Baseline | undefined) {
   const normalization_basis: RankedSitesT['normalization_basis'] = {};
   const objective_status: RankedSitesT['objective_status'] = [];
   const fellBack: string[] = [];
   const baselined: string[] = [];
   const scorers = new Map<string, (v: number) => number>();
-
-  for (const [field, w] of objectives) {
-    const direction = w > 0 ? 'maximize' : 'minimize';
+  for (const [field, w] of Object.entries(req.objectives)) {
     const values = survivors.map((c) => numeric(ownField(c, field))).filter((v): v is number => v !== undefined);
     if (!values.length) {
-      objective_status.push({
-        objective: field,
-        status: 'unavailable',
-        reason: 'no surviving candidate carries a numeric value for this field',
-      });
-      normalization_basis[field] = { direction, min: null, max: null };
+      const reason = 'no surviving candidate carries a numeric value for this field';
+      objective_status.push({ objective: field, status: 'unavailable', reason });
+      normalization_basis[field] = { direction: w > 0 ? 'maximize' : 'minimize', min: null, max: null };
       continue;
     }
-    const population = baseline?.metrics.get(field);
-    if (mode === 'percentile' && population && population.length) {
-      baselined.push(field);
-      scorers.set(field, (v) => (w > 0 ? percentileOf(population, v) : 100 - percentileOf(population, v)));
-      normalization_basis[field] = {
-        scale: 'percentile vs population',
-        p50: round(population[Math.floor(population.length / 2)], 3),
-        sample_size_metric: population.length,
-        direction,
-      };
-      objective_status.push({ objective: field, status: 'validated', basis: 'percentile_vs_population' });
-    } else if (mode === 'absolute') {
-      const clamp = (v: number) => Math.min(100, Math.max(0, v));
-      scorers.set(field, (v) => (w > 0 ? clamp(v) : 100 - clamp(v)));
-      normalization_basis[field] = { scale: '0-100 fixed', direction };
-      objective_status.push({ objective: field, status: 'validated', basis: 'absolute_0_100' });
-    } else {
-      const min = Math.min(...values);
-      const max = Math.max(...values);
-      const span = max - min;
-      scorers.set(field, (v) => (span === 0 ? 100 : w > 0 ? ((v - min) / span) * 100 : ((max - v) / span) * 100));
-      normalization_basis[field] = { min: round(min, 3), max: round(max, 3), direction };
-      if (mode === 'percentile') fellBack.push(field);
-      objective_status.push({
-        objective: field,
-        status: 'validated',
-        basis: mode === 'percentile' ? 'relative_fallback_not_in_baseline' : 'relative_in_set',
-      });
-    }
+    const scale = objectiveScale(field, w, values, mode, baseline?.metrics.get(field));
+    if (scale.how === 'percentile') baselined.push(field);
+    if (scale.how === 'fell_back') fellBack.push(field);
+    scorers.set(field, scale.scorer);
+    normalization_basis[field] = scale.basis;
+    objective_status.push(scale.status);
   }
+  return { scorers, normalization_basis, objective_status, fellBack, baselined };
+}
 
+/** Weights this far from 1 are scaled by the largest first, so that no sum overflows to Infinity or underflows to 0. */
+const WEIGHT_RANGE = 1e300;
+
+/**
+ * Σ(|w| × n) / Σ|w| over (|w|, n) pairs, null when there are none. Weights past WEIGHT_RANGE (any finite double is a
+ * weight) are divided by the largest first: the same mean, and every sum stays finite.
+ */
+function weightedMean(parts: ReadonlyArray<[number, number]>): number | null {
+  if (!parts.length) return null;
+  const top = Math.max(...parts.map(([w]) => w));
+  const scale = top > WEIGHT_RANGE || top < 1 / WEIGHT_RANGE ? top : 1;
+  let num = 0;
+  let den = 0;
+  for (const [w, n] of parts) {
+    num += (w / scale) * n;
+    den += w / scale;
+  }
+  return num / den;
+}
+
+/** The survivors scored (|w|-weighted mean of their normalized objectives) and ranked, best first. */
+function rankSurvivors(
+  survivors: Candidate[],
+  objectives: Array<[string, number]>,
+  scorers: Map<string, (v: number) => number>,
+) {
   const scored = survivors.map((c, index) => {
     const normalized: Record<string, number> = {};
     const missing: string[] = [];
-    let num = 0;
-    let den = 0;
+    const parts: Array<[number, number]> = [];
     for (const [field, w] of objectives) {
       const v = numeric(ownField(c, field));
       const scorer = scorers.get(field);
@@ -222,10 +280,10 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
       }
       const n = scorer(v);
       normalized[field] = round(n, 1);
-      num += Math.abs(w) * n;
-      den += Math.abs(w);
+      parts.push([Math.abs(w), n]);
     }
-    const objective_score = den > 0 ? round(num / den, 1) : null;
+    const mean = weightedMean(parts);
+    const objective_score = mean === null ? null : round(mean, 1);
     return {
       index,
       row: { ...c, objective_score, ...(missing.length ? { missing_objectives: missing } : {}), normalized },
@@ -238,42 +296,36 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
     if (sa === null || sb === null) return sa === sb ? a.index - b.index : sa === null ? 1 : -1;
     return sb - sa || a.index - b.index;
   });
-  const ranked = scored.map((s, i) => ({ ...s.row, rank: i + 1 }));
-  const results = ranked.slice(0, req.top_k);
+  return scored.map((s, i) => ({ ...s.row, rank: i + 1 }));
+}
 
-  const out: RankedSitesT = {
-    _entity: 'ranked_sites',
-    ok: true,
-    scoring_mode: mode,
-    objective_status,
-    constraint_coverage,
-    constraint_coverage_shape: '{field: "validated"|"unavailable"}',
-    count_ranked: ranked.length,
-    count_returned: results.length,
-    dropped_by_constraints: req.candidates.length - survivors.length,
-    results,
-    normalization_basis,
-    ...attribution(),
-    note: RANK_NOTE,
-  };
-  if (mode === 'percentile' && baseline) {
-    const computedAt = baselineComputedAt(nowMs);
-    const ageHours = round((nowMs - computedAt) / HOUR_MS, 1);
-    const caveats: string[] = [];
-    if (ageHours > BASELINE_STALE_HOURS) {
-      caveats.push(
-        `baseline is stale: computed ${ageHours} h ago (more than ${BASELINE_STALE_HOURS} h); percentiles may lag the population`,
-      );
-    }
-    if (req.candidates.length < SMALL_BATCH) {
-      caveats.push(
-        `only ${req.candidates.length} candidates (fewer than ${SMALL_BATCH}): percentile ranks are coarse at this batch size`,
-      );
-    }
-    if (fellBack.length)
-      caveats.push(`no population baseline for ${fellBack.join(', ')}: scored relative to this batch instead`);
-    const sizes = [...baseline.metrics.values()].map((c) => c.length);
-    out.baseline = {
+/** What a percentile ranking adds: the baseline's age and size, and caveats (stale, small batch, fallbacks). */
+function percentileReport(
+  baseline: Baseline,
+  nowMs: number,
+  candidates: number,
+  fellBack: string[],
+  baselined: string[],
+): Partial<RankedSitesT> {
+  const computedAt = baselineComputedAt(nowMs);
+  const ageHours = round((nowMs - computedAt) / HOUR_MS, 1);
+  const caveats: string[] = [];
+  if (ageHours > BASELINE_STALE_HOURS) {
+    caveats.push(
+      `baseline is stale: computed ${ageHours} h ago (more than ${BASELINE_STALE_HOURS} h); ` +
+        'percentiles may lag the population',
+    );
+  }
+  if (candidates < SMALL_BATCH) {
+    caveats.push(
+      `only ${candidates} candidates (fewer than ${SMALL_BATCH}): percentile ranks are coarse at this batch size`,
+    );
+  }
+  if (fellBack.length)
+    caveats.push(`no population baseline for ${fellBack.join(', ')}: scored relative to this batch instead`);
+  const sizes = [...baseline.metrics.values()].map((c) => c.length);
+  return {
+    baseline: {
       age_hours: ageHours,
       computed_at: new Date(computedAt).toISOString(),
       metrics: baseline.metrics.size,
@@ -281,10 +333,36 @@ export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesReque
       population: 'viable-site population: geocoded active interconnection-queue sites (sandbox, synthetic)',
       available_metrics: [...baseline.metrics.keys()].sort(),
       baseline_day: dayNumber(computedAt),
-    };
-    out.percentile_baseline_available = baselined;
-    if (fellBack.length) out.unbaselined_fields_fell_back_to_relative = fellBack;
-    out.caveats = caveats;
-  }
-  return out;
+    },
+    percentile_baseline_available: baselined,
+    ...(fellBack.length ? { unbaselined_fields_fell_back_to_relative: fellBack } : {}),
+    caveats,
+  };
+}
+
+/** POST /api/v1/rank-sites: constraints, then objectives scaled by mode, then the ranking (spec §4.4). */
+export function rankCandidates(data: Dataset, nowMs: number, req: RankSitesRequestT): RankedSitesT {
+  const mode: Mode = req.percentile ? 'percentile' : req.absolute ? 'absolute' : 'relative';
+  const { survivors, coverage } = applyConstraints(req);
+  const baseline = mode === 'percentile' ? viableSiteBaseline(data) : undefined;
+  const scales = objectiveScales(survivors, req, mode, baseline);
+  const ranked = rankSurvivors(survivors, Object.entries(req.objectives), scales.scorers);
+  const results = ranked.slice(0, req.top_k);
+  const out: RankedSitesT = {
+    _entity: 'ranked_sites',
+    ok: true,
+    scoring_mode: mode,
+    objective_status: scales.objective_status,
+    constraint_coverage: coverage,
+    constraint_coverage_shape: '{field: "validated"|"unavailable"}',
+    count_ranked: ranked.length,
+    count_returned: results.length,
+    dropped_by_constraints: req.candidates.length - survivors.length,
+    results,
+    normalization_basis: scales.normalization_basis,
+    ...attribution(),
+    note: RANK_NOTE,
+  };
+  if (!baseline) return out;
+  return { ...out, ...percentileReport(baseline, nowMs, req.candidates.length, scales.fellBack, scales.baselined) };
 }

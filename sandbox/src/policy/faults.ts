@@ -56,6 +56,11 @@ export const FaultRules = z.union([
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
+/** Faults that spoil the route's own answer, after it ran. */
+type BodyFault = 'truncate' | 'malformed_json' | 'schema_drift';
+const isBodyFault = (k: FaultRuleT['kind']): k is BodyFault =>
+  k === 'truncate' || k === 'malformed_json' || k === 'schema_drift';
+
 interface ActiveRule extends FaultRuleT {
   applied: number;
 }
@@ -111,85 +116,96 @@ export class FaultInjector {
     if (path.startsWith('/_sandbox/')) return next();
     const hits = this.#pick(path);
     if (!hits.length) return next();
-    const env = c.env as Env;
     for (const r of hits) {
       if (r.kind === 'latency') await new Promise((res) => setTimeout(res, r.latency_ms ?? 1000));
     }
     for (const r of hits) {
-      switch (r.kind) {
-        case 'status':
-          return c.json(
-            { error: 'injected_fault', message: `Injected ${r.status ?? 500} from the sandbox fault rules` },
-            r.status ?? 500,
-          );
-        case 'rate_limit': {
-          const s = r.retry_after ?? 30;
-          c.header('Retry-After', String(s));
-          return c.json(
-            { error: 'rate_limit_exceeded', message: `Too many requests. Retry after ${s}s.`, retry_after: s },
-            429,
-          );
-        }
-        case 'reset':
-          env.incoming?.socket?.destroy();
-          return RESPONSE_ALREADY_SENT;
-        case 'html_gateway':
-          return gatewayPage(r.gateway_status ?? 502, new URL(c.req.url).host);
-        case 'redirect': {
-          const url = new URL(c.req.url);
-          const target = r.location!.endsWith('/')
-            ? r.location!.replace(/\/$/, '') + url.pathname + url.search
-            : r.location!;
-          return new Response(null, { status: r.redirect_status ?? 302, headers: { Location: target } });
-        }
-      }
+      const answer = answerInstead(r, c);
+      if (answer) return answer;
     }
     await next();
-    const body = hits.find((r) => r.kind === 'truncate' || r.kind === 'malformed_json' || r.kind === 'schema_drift');
-    // An answer without a body (304 Not Modified, 204) has nothing to corrupt.
-    if (!body || NULL_BODY_STATUS.has(c.res.status) || c.res.body === null) return;
-    // Work on the plain text: the answer may be gzip-encoded (memoized answers are).
-    const bytes = Buffer.from(await c.res.clone().arrayBuffer());
-    const text = (c.res.headers.get('content-encoding') === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
-    const plainHeaders = new Headers(c.res.headers);
-    plainHeaders.delete('content-encoding');
-    plainHeaders.delete('content-length');
-    const status = c.res.status;
-    // Hono copies the old answer's headers onto a new one: drop the old answer first.
-    c.res = undefined;
-    if (body.kind === 'truncate' && env.outgoing) {
-      // Promise the whole body, send half, drop the connection.
-      const headers: Record<string, string> = {};
-      plainHeaders.forEach((v, k) => (headers[k] = v));
-      headers['content-length'] = String(Buffer.byteLength(text));
-      env.outgoing.writeHead(status, headers);
-      env.outgoing.write(text.slice(0, Math.floor(text.length / 2)));
-      env.outgoing.socket?.destroy();
-      c.res = RESPONSE_ALREADY_SENT;
-      return;
-    }
-    if (body.kind === 'truncate') {
-      // No socket to drop (an in-process request): the body simply ends half way.
-      c.res = new Response(text.slice(0, Math.floor(text.length / 2)), { status, headers: plainHeaders });
-      return;
-    }
-    if (body.kind === 'malformed_json') {
-      c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', {
-        status,
-        headers: plainHeaders,
-      });
-      return;
-    }
-    if (body.kind === 'schema_drift') {
-      let drifted = text;
-      try {
-        drifted = JSON.stringify(driftShape(JSON.parse(text)));
-      } catch {
-        /* not JSON: leave as is */
-      }
-      c.res = new Response(drifted, { status, headers: plainHeaders });
-    }
+    const spoil = hits.map((r) => r.kind).find(isBodyFault);
+    if (spoil) await corruptAnswer(c, spoil);
   };
+}
+
+/** The answer a fault gives in place of the route's (a status, a 429, a reset, a gateway page, a redirect), if any. */
+function answerInstead(r: FaultRuleT, c: Context): Response | undefined {
+  switch (r.kind) {
+    case 'status':
+      return c.json(
+        { error: 'injected_fault', message: `Injected ${r.status ?? 500} from the sandbox fault rules` },
+        r.status ?? 500,
+      );
+    case 'rate_limit': {
+      const s = r.retry_after ?? 30;
+      c.header('Retry-After', String(s));
+      return c.json(
+        { error: 'rate_limit_exceeded', message: `Too many requests. Retry after ${s}s.`, retry_after: s },
+        429,
+      );
+    }
+    case 'reset':
+      (c.env as Env).incoming?.socket?.destroy();
+      return RESPONSE_ALREADY_SENT;
+    case 'html_gateway':
+      return gatewayPage(r.gateway_status ?? 502, new URL(c.req.url).host);
+    case 'redirect': {
+      const url = new URL(c.req.url);
+      const target = r.location!.endsWith('/')
+        ? r.location!.replace(/\/$/, '') + url.pathname + url.search
+        : r.location!;
+      return new Response(null, { status: r.redirect_status ?? 302, headers: { Location: target } });
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The route's answer spoiled: cut half way, malformed JSON, or its shape drifted. */
+async function corruptAnswer(c: Context, kind: BodyFault): Promise<void> {
+  // An answer without a body (304 Not Modified, 204) has nothing to corrupt.
+  if (NULL_BODY_STATUS.has(c.res.status) || c.res.body === null) return;
+  // Work on the plain text: the answer may be gzip-encoded (memoized answers are).
+  const bytes = Buffer.from(await c.res.clone().arrayBuffer());
+  const text = (c.res.headers.get('content-encoding') === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  const status = c.res.status;
+  // Hono copies the old answer's headers onto a new one: drop the old answer first.
+  c.res = undefined;
+  const outgoing = (c.env as Env).outgoing;
+  if (kind === 'truncate' && outgoing) {
+    sendHalfAndDrop(outgoing, status, headers, text);
+    c.res = RESPONSE_ALREADY_SENT;
+  } else if (kind === 'truncate') {
+    // No socket to drop (an in-process request): the body simply ends half way.
+    c.res = new Response(text.slice(0, Math.floor(text.length / 2)), { status, headers });
+  } else if (kind === 'malformed_json') {
+    c.res = new Response(text.slice(0, Math.max(1, Math.floor(text.length * 0.6))) + '\u0000}{', { status, headers });
+  } else {
+    c.res = new Response(driftedText(text), { status, headers });
+  }
+}
+
+/** Promises the whole body, sends half, drops the connection. */
+function sendHalfAndDrop(out: NonNullable<Env['outgoing']>, status: number, plain: Headers, text: string): void {
+  const headers: Record<string, string> = {};
+  plain.forEach((v, k) => (headers[k] = v));
+  headers['content-length'] = String(Buffer.byteLength(text));
+  out.writeHead(status, headers);
+  out.write(text.slice(0, Math.floor(text.length / 2)));
+  out.socket?.destroy();
+}
+
+/** The JSON text with its shape drifted; text that is not JSON as it is. */
+function driftedText(text: string): string {
+  try {
+    return JSON.stringify(driftShape(JSON.parse(text)));
+  } catch {
+    return text;
+  }
 }
 
 /** Adds an unknown field and removes a required-looking one at the top level and in the first row. */

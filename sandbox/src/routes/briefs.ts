@@ -13,18 +13,19 @@ import { canonSlug, resolveMarket } from '../data/market-extras.js';
 import { scoringDay } from '../data/markets.js';
 import {
   BRIEF_STREAM_THRESHOLD,
-  briefCsvLine,
+  briefCsvLineOrFailure,
+  briefDetailAnswer,
+  briefOrFailure,
   briefRows,
-  buildBrief,
-  changedSince,
+  briefsAllPage,
+  briefsDiffPage,
   entitledSlugs,
   isPro,
   parseSince,
   SEED_MARKETS,
-  type BriefRow,
+  type BriefPage,
 } from '../domain/briefs.js';
 import { badRequest, type SandboxEnv } from '../http.js';
-import { attribution } from '../labels.js';
 import { callerId } from '../policy/limits.js';
 import { BRIEF_BULK_CAP } from '../policy/tiers.js';
 import type { RouteRegistry } from '../registry.js';
@@ -63,6 +64,10 @@ const checkLimit = (c: Context<SandboxEnv>, limit: number): Response | undefined
   return limit > max ? badRequest(c, 'limit', `must be at most ${max} for the ${tier} tier`) : undefined;
 };
 
+/** A bulk request's refusal, if any: a page above the tier's maximum, then the tool's spent daily cap. */
+const refuseBulk = (ctx: SandboxContext, c: Context<SandboxEnv>, limit: number, tool: string) =>
+  checkLimit(c, limit) ?? takeBulkCap(ctx, c, tool);
+
 const encoder = new TextEncoder();
 
 /** A body produced piece by piece (chunked transfer), `batch` pieces at a time. */
@@ -94,42 +99,49 @@ function chunkedBody(
   });
 }
 
-/** The JSON answer of /all and /diff: `head` keys in order, then `briefs`, streamed above 50 briefs. */
-function briefsAnswer(
-  c: Context<SandboxEnv>,
-  ctx: SandboxContext,
-  head: Record<string, unknown>,
-  slugs: string[],
-  nowMs: number,
-  mode: string,
-) {
+/** The JSON answer of /all and /diff: the page's head keys in order, then `briefs`, streamed above 50 briefs. */
+function briefsAnswer(c: Context<SandboxEnv>, ctx: SandboxContext, page: BriefPage, nowMs: number, mode: string) {
   const tier = c.get('tier');
   const pro = isPro(tier);
-  const rows = briefRows(ctx, slugs, nowMs);
+  const rows = briefRows(ctx, page.slugs, nowMs);
   const streamed = rows.length > BRIEF_STREAM_THRESHOLD;
   c.header('Cache-Control', BRIEF_CACHE);
   c.header('X-Market-Brief-Tier', tier.toUpperCase());
   c.header('X-Market-Brief-Mode', streamed ? `stream${mode}` : `batch${mode}`);
-  c.header('X-Total-Available', String(head.total_available));
-  const top = { ...head, streamed };
-  const brief = (r: BriefRow) =>
-    ctx.presenters.briefFails(ctx.seed, r.score.market_slug, scoringDay(nowMs))
-      ? ctx.presenters.failedBrief(r.score.market_slug)
-      : buildBrief(ctx, r, nowMs, pro);
-  if (!streamed) return c.json({ ...top, briefs: rows.map(brief) });
+  c.header('X-Total-Available', String(page.head.total_available));
+  const top = { ...page.head, streamed };
+  if (!streamed) return c.json({ ...top, briefs: rows.map((r) => briefOrFailure(ctx, r, nowMs, pro)) });
   const prefix = JSON.stringify(top).slice(0, -1) + ',"briefs":[';
+  const brief = (i: number) => (i ? ',' : '') + JSON.stringify(briefOrFailure(ctx, rows[i], nowMs, pro));
   c.header('Content-Type', 'application/json; charset=utf-8');
-  return c.body(chunkedBody(prefix, rows.length, (i) => (i ? ',' : '') + JSON.stringify(brief(rows[i])), ']}'));
+  return c.body(chunkedBody(prefix, rows.length, brief, ']}'));
 }
 
-const isoNow = (ms: number) => new Date(ms).toISOString();
+/** The CSV of a tier's page (spec §2.6 columns), batch or streamed above 50 rows. */
+function briefsCsv(c: Context<SandboxEnv>, ctx: SandboxContext, q: { limit: number; offset: number }) {
+  const tier = c.get('tier');
+  const now = ctx.clock.nowMs();
+  const rows = briefRows(ctx, entitledSlugs(tier).slice(q.offset, q.offset + q.limit), now);
+  const day = scoringDay(now);
+  const line = (i: number) => briefCsvLineOrFailure(ctx, rows[i], day) + '\r\n';
+  c.header('Content-Type', 'text/csv; charset=utf-8');
+  c.header('Content-Disposition', `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`);
+  c.header('X-Total-Available', String(entitledSlugs(tier).length));
+  const header = BRIEF_CSV_COLUMNS.join(',') + '\r\n';
+  if (rows.length > BRIEF_STREAM_THRESHOLD) {
+    c.header('X-Market-Brief-Mode', 'stream');
+    return c.body(chunkedBody(header, rows.length, line, ''));
+  }
+  c.header('X-Market-Brief-Mode', 'batch');
+  return c.body(header + rows.map((_r, i) => line(i)).join(''));
+}
 
-export function register(r: RouteRegistry, ctx: SandboxContext): void {
-  const capResponse = {
-    description: 'Daily cap of the bulk brief endpoints spent (Retry-After: 3600)',
-    schema: MarketBriefCapExceeded,
-  };
+const capResponse = {
+  description: 'Daily cap of the bulk brief endpoints spent (Retry-After: 3600)',
+  schema: MarketBriefCapExceeded,
+};
 
+function registerCsv(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.briefsCsv,
     summary: "Market briefs of the caller's tier as CSV (spec §2.6 columns, in order; chunked above 50 rows)",
@@ -139,36 +151,11 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       400: { description: 'Bad limit or offset', schema: ErrorBody },
       429: capResponse,
     },
-    handler: (c, { query }) => {
-      const tier = c.get('tier');
-      const bad = checkLimit(c, query.limit);
-      if (bad) return bad;
-      const capped = takeBulkCap(ctx, c, 'market_brief_all_csv');
-      if (capped) return capped;
-      const now = ctx.clock.nowMs();
-      const slugs = entitledSlugs(tier).slice(query.offset, query.offset + query.limit);
-      const rows = briefRows(ctx, slugs, now);
-      const day = scoringDay(now);
-      const line = (r: BriefRow) =>
-        ctx.presenters.briefFails(ctx.seed, r.score.market_slug, day)
-          ? ctx.presenters.failedCsvLine(r.score.market_slug, BRIEF_CSV_COLUMNS.length)
-          : briefCsvLine(ctx, r);
-      c.header('Content-Type', 'text/csv; charset=utf-8');
-      c.header(
-        'Content-Disposition',
-        `attachment; filename="dchub-market-briefs-${dayIso(Math.floor(now / DAY_MS))}.csv"`,
-      );
-      c.header('X-Total-Available', String(entitledSlugs(tier).length));
-      const header = BRIEF_CSV_COLUMNS.join(',') + '\r\n';
-      if (rows.length > BRIEF_STREAM_THRESHOLD) {
-        c.header('X-Market-Brief-Mode', 'stream');
-        return c.body(chunkedBody(header, rows.length, (i) => line(rows[i]) + '\r\n', ''));
-      }
-      c.header('X-Market-Brief-Mode', 'batch');
-      return c.body(header + rows.map((row) => line(row) + '\r\n').join(''));
-    },
+    handler: (c, { query }) => refuseBulk(ctx, c, query.limit, 'market_brief_all_csv') ?? briefsCsv(c, ctx, query),
   });
+}
 
+function registerAll(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.briefsAll,
     summary: "Market briefs of the caller's tier (anonymous/free 5, Pro 15, Enterprise all); streamed above 50",
@@ -182,26 +169,15 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       429: capResponse,
     },
     handler: (c, { query }) => {
-      const bad = checkLimit(c, query.limit);
-      if (bad) return bad;
-      const capped = takeBulkCap(ctx, c, 'market_brief_all');
-      if (capped) return capped;
-      const tier = c.get('tier');
+      const refused = refuseBulk(ctx, c, query.limit, 'market_brief_all');
+      if (refused) return refused;
       const now = ctx.clock.nowMs();
-      const entitled = entitledSlugs(tier);
-      const page = entitled.slice(query.offset, query.offset + query.limit);
-      const head = {
-        as_of: isoNow(now),
-        tier: tier.toUpperCase(),
-        count: page.length,
-        total_available: entitled.length,
-        limit: query.limit,
-        offset: query.offset,
-      };
-      return briefsAnswer(c, ctx, head, page, now, '');
+      return briefsAnswer(c, ctx, briefsAllPage(c.get('tier'), query, now), now, '');
     },
   });
+}
 
+function registerDiff(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.briefsDiff,
     summary: "Briefs of the caller's tier whose DCPI computed_at is later than `since`",
@@ -212,40 +188,20 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       429: capResponse,
     },
     handler: (c, { query }) => {
-      let sinceMs: number | null = null;
-      if (query.since !== undefined) {
-        sinceMs = parseSince(query.since);
-        if (sinceMs === null)
-          return badRequest(
-            c,
-            'since',
-            `must be an ISO 8601 timestamp such as 2026-11-20T06:00:00Z, got "${query.since}"`,
-          );
+      const sinceMs = query.since === undefined ? null : parseSince(query.since);
+      if (query.since !== undefined && sinceMs === null) {
+        const example = 'an ISO 8601 timestamp such as 2026-11-20T06:00:00Z';
+        return badRequest(c, 'since', `must be ${example}, got "${query.since}"`);
       }
-      const bad = checkLimit(c, query.limit);
-      if (bad) return bad;
-      const capped = takeBulkCap(ctx, c, 'market_brief_diff');
-      if (capped) return capped;
-      const tier = c.get('tier');
+      const refused = refuseBulk(ctx, c, query.limit, 'market_brief_diff');
+      if (refused) return refused;
       const now = ctx.clock.nowMs();
-      const entitled = entitledSlugs(tier);
-      const changed = changedSince(ctx, entitled, sinceMs, now);
-      const page = changed.slice(query.offset, query.offset + query.limit);
-      const head = {
-        as_of: isoNow(now),
-        since: sinceMs === null ? null : isoNow(sinceMs),
-        tier: tier.toUpperCase(),
-        count: page.length,
-        total_available: entitled.length,
-        changed_total: changed.length,
-        limit: query.limit,
-        offset: query.offset,
-      };
-      return briefsAnswer(c, ctx, head, page, now, '-diff');
+      return briefsAnswer(c, ctx, briefsDiffPage(ctx, c.get('tier'), query, sinceMs, now), now, '-diff');
     },
   });
+}
 
-  // Declared after /all, /all.csv and /diff so those literal paths win.
+function registerBrief(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.brief,
     summary: 'One market brief (Pro sections complete from Pro; teasers and a paywall below)',
@@ -259,25 +215,18 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       const res = resolveMarket(raw);
       c.header('Cache-Control', BRIEF_CACHE);
       if (!res) {
-        return c.json(
-          { ok: false, error: 'market_not_found', slug: canonSlug(raw), sample_markets: SEED_MARKETS.slice(0, 12) },
-          404,
-        );
+        const sample_markets = SEED_MARKETS.slice(0, 12);
+        return c.json({ ok: false, error: 'market_not_found', slug: canonSlug(raw), sample_markets }, 404);
       }
-      const tier = c.get('tier');
-      const now = ctx.clock.nowMs();
-      const [row] = briefRows(ctx, [res.metro.slug], now);
-      const { slug, ...brief } = buildBrief(ctx, row, now, isPro(tier));
-      return c.json({
-        ok: true,
-        slug,
-        requested: res.requested,
-        redirect_to: res.requested !== res.metro.slug ? res.metro.slug : null,
-        tier: tier.toUpperCase(),
-        is_pro: isPro(tier),
-        ...brief,
-        ...attribution(),
-      });
+      return c.json(briefDetailAnswer(ctx, res, c.get('tier'), ctx.clock.nowMs()));
     },
   });
+}
+
+export function register(r: RouteRegistry, ctx: SandboxContext): void {
+  registerCsv(r, ctx);
+  registerAll(r, ctx);
+  registerDiff(r, ctx);
+  // Declared after /all, /all.csv and /diff so those literal paths win.
+  registerBrief(r, ctx);
 }

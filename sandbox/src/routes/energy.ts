@@ -57,11 +57,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.gridRegion,
     summary: 'One grid-intelligence region (requires a key)',
-    tags: ['Keyed'],
     requires: 'free',
     responses: {
       200: { description: 'The region' },
-      401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'Unknown region', schema: ErrorBody },
     },
     handler: (c) => {

@@ -23,12 +23,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.facilityDetail,
     summary: 'Full facility record: contacts, capacity, certifications (requires a key)',
-    tags: ['Keyed'],
     requires: 'free',
     responses: {
       200: { description: 'The full facility record' },
       400: { description: 'facility_id is not an integer', schema: ErrorBody },
-      401: { description: 'No API key', schema: ErrorBody },
       404: { description: 'No facility with this id', schema: ErrorBody },
     },
     handler: (c, { params }) => {
@@ -42,12 +40,10 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   r.add({
     ...ENDPOINTS.semanticSearch,
     summary: 'Natural-language facility search ranked by TF-IDF similarity (Developer plan or higher)',
-    tags: ['Keyed'],
     requires: 'developer',
     responses: {
       200: { description: 'Facility matches, best first' },
       400: { description: 'query missing or topK out of range', schema: ErrorBody },
-      401: { description: 'No API key', schema: ErrorBody },
       403: { description: 'Plan below Developer', schema: ErrorBody },
     },
     handler: (c, { body }) => c.json(semanticSearchAnswer(ctx, body.query, body.topK)),

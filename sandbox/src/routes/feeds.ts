@@ -13,7 +13,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
   const newsHandler =
     (defaultLimit: number) =>
     (c: Context<SandboxEnv>, { query }: { query: z.output<typeof NewsQuery> }) =>
-      c.json(newsAnswer(ctx, ctx.clock.nowMs(), query, query.limit ?? defaultLimit));
+      c.json(newsAnswer(ctx, ctx.clock.nowMs(), query, { limit: query.limit ?? defaultLimit }));
   const newsResponses = {
     200: {
       description: 'News articles, newest first (only those published at or before the current time)',
@@ -41,7 +41,7 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     (defaultLimit: number, gatedListing: boolean) =>
     (c: Context<SandboxEnv>, { query }: { query: z.output<typeof TransactionsQuery> }) => {
       const compute = (filtered: boolean, limit?: number) =>
-        dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, limit ?? query.limit ?? defaultLimit);
+        dealsAnswer(ctx, ctx.clock.nowMs(), filtered ? query : {}, { limit: limit ?? query.limit ?? defaultLimit });
       // The alias listing is freemium; /api/v1/transactions is the gated listing under the real profile.
       return gatedListing
         ? show(c, ctx.presenters.transactions(c, c.get('tier'), query, compute))
@@ -81,6 +81,6 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
       200: { description: 'Pipeline projects with totals' },
       400: { description: 'A parameter is invalid', schema: ErrorBody },
     },
-    handler: (c, { query }) => c.json(pipelineAnswer(ctx, ctx.clock.nowMs(), query, query.limit ?? 200)),
+    handler: (c, { query }) => c.json(pipelineAnswer(ctx, ctx.clock.nowMs(), query, { limit: query.limit ?? 200 })),
   });
 }

@@ -2,7 +2,12 @@ import { ErrorBody, MarketList, ENDPOINTS } from '@dchub/core';
 import type { Context } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { resolveMarket } from '../data/market-extras.js';
-import { marketCompareAnswer, marketDetailAnswer, marketListAnswer, marketRows } from '../domain/markets.js';
+import {
+  marketCompareAnswer,
+  marketDetailAnswer,
+  marketListAnswer,
+  resolveMarketsToCompare,
+} from '../domain/markets.js';
 import type { SandboxEnv } from '../http.js';
 import type { RouteRegistry } from '../registry.js';
 
@@ -39,27 +44,9 @@ export function register(r: RouteRegistry, ctx: SandboxContext): void {
     },
     errorExtras: { code: 'VALIDATION_ERROR' },
     handler: (c, { query }) => {
-      const names = query.markets;
-      const resolved = names.map((n) => ({ n, r: resolveMarket(n) }));
-      const unknown = resolved.filter((x) => !x.r).map((x) => x.n);
-      if (unknown.length) {
-        return c.json(
-          {
-            error: `Unknown markets: [${unknown.map((u) => `'${u}'`).join(', ')}]`,
-            code: 'NOT_FOUND',
-            available_markets: marketRows(ctx.data)
-              .slice(0, 20)
-              .map((row) => row.slug),
-          },
-          404,
-        );
-      }
-      return c.json(
-        marketCompareAnswer(
-          ctx,
-          resolved.map((x) => x.r!.metro),
-        ),
-      );
+      const compared = resolveMarketsToCompare(ctx.data, query.markets);
+      if ('unknown' in compared) return c.json(compared.unknown, 404);
+      return c.json(marketCompareAnswer(ctx, compared.metros));
     },
   });
 

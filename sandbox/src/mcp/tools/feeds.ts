@@ -78,7 +78,8 @@ export function listTransactions(args: Record<string, unknown>, env: ToolEnv): T
       (!to || d.date <= to)
     );
   };
-  const body = dealsAnswer(env.ctx, env.nowMs, dealFilters(args), (args.limit as number | undefined) ?? 20, {
+  const body = dealsAnswer(env.ctx, env.nowMs, dealFilters(args), {
+    limit: (args.limit as number | undefined) ?? 20,
     keep,
     offset: (args.offset as number | undefined) ?? 0,
   });
@@ -139,8 +140,8 @@ export function getNews(args: Record<string, unknown>, env: ToolEnv): ToolResult
     env.ctx,
     env.nowMs,
     { source: args.source as string | undefined },
-    (args.limit as number | undefined) ?? 10,
     {
+      limit: (args.limit as number | undefined) ?? 10,
       keep: (a) => {
         const day = a.published_at.slice(0, 10);
         return (
@@ -191,19 +192,25 @@ export function getPipeline(args: Record<string, unknown>, env: ToolEnv): ToolRe
   const status = args.status as string | undefined;
   const min = args.min_capacity_mw as number | undefined;
   const op = (args.operator as string | undefined)?.toLowerCase();
-  const body = pipelineAnswer(env.ctx, env.nowMs, {}, (args.limit as number | undefined) ?? 20, {
-    offset: (args.offset as number | undefined) ?? 0,
-    keep: (p) => {
-      const done = completionDate(p.delivery);
-      return (
-        (!status || p.status === status) &&
-        (!country || p.country === country.toUpperCase()) &&
-        (!op || p.company.toLowerCase().includes(op)) &&
-        (min === undefined || p.capacity >= min) &&
-        (!before || (done !== null && done < before))
-      );
+  const body = pipelineAnswer(
+    env.ctx,
+    env.nowMs,
+    {},
+    {
+      limit: (args.limit as number | undefined) ?? 20,
+      offset: (args.offset as number | undefined) ?? 0,
+      keep: (p) => {
+        const done = completionDate(p.delivery);
+        return (
+          (!status || p.status === status) &&
+          (!country || p.country === country.toUpperCase()) &&
+          (!op || p.company.toLowerCase().includes(op)) &&
+          (min === undefined || p.capacity >= min) &&
+          (!before || (done !== null && done < before))
+        );
+      },
     },
-  });
+  );
   return {
     ...body,
     total_matching: body.total_count,
@@ -226,8 +233,8 @@ export function hyperscalerDeals(args: Record<string, unknown>, env: ToolEnv): T
     env.ctx,
     env.nowMs,
     { buyer: args.buyer as string | undefined },
-    (args.limit as number | undefined) ?? 20,
     {
+      limit: (args.limit as number | undefined) ?? 20,
       keep: (d) =>
         (dealUsd(d) ?? 0) >= floor &&
         (d.category === 'hyperscaler' || d.category === 'ai') &&

@@ -45,12 +45,15 @@ export const realQueue: QueuePresenter = {
 /** Keyless callers get this many full site scores a day, then 402 (notes §4 `full_answers_per_tool_per_day`). */
 export const KEYLESS_FULL_SITE_SCORES = 2;
 
+/** §2.15: a zero coordinate is refused as missing; the document says so (JSON Schema's `not: {const: 0}`). */
+const nonZero = <T extends z.ZodType>(coordinate: T) => coordinate.meta({ not: { const: 0 } });
+
 /** §2.15: reads `lon` and `capacity` only; a zero coordinate is "missing"; Pro opens the scores. */
 export const realSite: SitePresenter = {
   query: z
     .object({
-      lat: SiteScoreQuery.shape.lat,
-      lon: SiteScoreQuery.shape.lon,
+      lat: nonZero(SiteScoreQuery.shape.lat),
+      lon: nonZero(SiteScoreQuery.shape.lon),
       state: SiteScoreQuery.shape.state,
       capacity: SiteScoreQuery.shape.capacity_mw,
     })

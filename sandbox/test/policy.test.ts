@@ -64,6 +64,19 @@ describe('daily request limits (spec §8.1)', () => {
     const pro = await call('/api/site-score?lat=39&lon=-77', { key: KEYS.pro });
     expect(pro.headers.get('x-ratelimit-limit')).toBe('2000');
   });
+
+  it('a bearer key is counted as its own caller, as with X-API-Key', async () => {
+    await control('/_sandbox/limits', undefined, 'DELETE');
+    const bearer = (key: string) =>
+      call('/api/site-score?lat=39&lon=-77', { headers: { Authorization: `Bearer ${key}` } });
+    await bearer(KEYS.developer);
+    const dev = await bearer(KEYS.developer);
+    const pro = await bearer(KEYS.pro);
+    expect(dev.headers.get('x-ratelimit-remaining')).toBe('498');
+    expect(pro.headers.get('x-ratelimit-remaining')).toBe('1999');
+    const same = await call('/api/site-score?lat=39&lon=-77', { key: KEYS.developer });
+    expect(same.headers.get('x-ratelimit-remaining')).toBe('497');
+  });
 });
 
 describe('auth', () => {

@@ -296,10 +296,17 @@ describe.each(PROFILES)('%s profile', (profile) => {
         { candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 'x' } } },
         /^constraints\.a\.min: must be a number/,
       );
-      await refused(
-        { candidates: [{ a: 1 }], objectives: { a: 1 }, constraints: { a: { min: 5, max: 1 } } },
-        /^constraints\.a: min 5 is above max 1/,
-      );
+    });
+    it('a constraint whose min is above its max is an empty range: it keeps no candidate', async () => {
+      const r = await rank({
+        candidates: [
+          { id: 'x', a: 1 },
+          { id: 'y', a: 3 },
+        ],
+        objectives: { a: 1 },
+        constraints: { a: { min: 5, max: 1 } },
+      });
+      expect(r.results).toEqual([]);
     });
     it('top_k and flags', async () => {
       await refused({ candidates: [{ a: 1 }], objectives: { a: 1 }, top_k: 0 }, /^top_k: must be at least 1, got 0/);

@@ -30,10 +30,12 @@ const candidate = readWithShape(z.looseObject({}), (v, ctx): Record<string, unkn
  * mantissa; at most 64 characters and an exponent of at most two digits, so never Infinity nor 0).
  */
 const NON_ZERO_NUMBER_TEXT = /^\s*[-+]?(?:\d*[1-9]\d*\.?\d*|\d*\.\d*[1-9]\d*)(?:[eE][-+]?\d{1,2})?\s*$/;
-const Weight = z.union([z.number().meta({ not: { const: 0 } }), z.string().max(64).regex(NON_ZERO_NUMBER_TEXT)]);
+/** Any finite double: an integer literal past ±1.8e308 is read as ±Infinity, so the schema says where numbers end. */
+const Finite = () => z.number().min(-Number.MAX_VALUE).max(Number.MAX_VALUE);
+const Weight = z.union([Finite().meta({ not: { const: 0 } }), z.string().max(64).regex(NON_ZERO_NUMBER_TEXT)]);
 /** A bound: a number or its text (at most 64 characters, an exponent of at most two digits: always finite). */
 const RangeBound = z.union([
-  z.number(),
+  Finite(),
   z
     .string()
     .max(64)
@@ -102,10 +104,6 @@ const constraints = readWithShape(
         ctx.addIssue({ code: 'custom', message: 'needs min or max', path: [k] });
         return z.NEVER;
       }
-      if (lo !== undefined && hi !== undefined && lo > hi) {
-        ctx.addIssue({ code: 'custom', message: `min ${lo} is above max ${hi}`, path: [k] });
-        return z.NEVER;
-      }
       out[k] = { ...(lo !== undefined ? { min: lo } : {}), ...(hi !== undefined ? { max: hi } : {}) };
     }
     return out;
@@ -113,7 +111,8 @@ const constraints = readWithShape(
 )
   .optional()
   .transform((c) => c ?? {})
-  .meta({ description: 'Object {field: {min?, max?}}: hard filters, fail-closed (min at most max)' });
+  // A min above its max is an empty range (JSON Schema cannot compare the two): it keeps no candidate.
+  .meta({ description: 'Object {field: {min?, max?}}: hard filters, fail-closed (a min above its max keeps none)' });
 
 const topK = optionalNumber({
   int: true,

@@ -146,7 +146,7 @@ async function readRpcBody(c: Context<SandboxEnv>): Promise<{ body: unknown } | 
 
 /** Who calls, for the SDK's authInfo: the key, and the caller the MCP allowance counts. */
 function authInfoOf(c: Context<SandboxEnv>, tier: Tier): AuthInfo {
-  const caller = callerId(c, tier, requestKey(c));
+  const caller = callerId(c, tier);
   return { token: requestKey(c) ?? '', clientId: caller, scopes: [], extra: { tier, caller } };
 }
 

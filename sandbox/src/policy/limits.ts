@@ -51,11 +51,8 @@ export function dailyReset(nowMs: number): { seconds: number; iso: string; epoch
 export const requestKey = (c: { req: { header(name: string): string | undefined } }): string | undefined =>
   (c.req.header('x-api-key') ?? /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1])?.trim();
 
-/**
- * Who is calling: the key when one was sent, the client address otherwise. REST routes count by
- * X-API-Key (the default `key`), MCP by requestKey (a bearer token too).
- */
-export function callerId(c: Context, tier: Tier, key = c.req.header('x-api-key')?.trim()): string {
+/** Who is calling: the key when one was sent (X-API-Key or a bearer token), the client address otherwise. */
+export function callerId(c: Context, tier: Tier, key = requestKey(c)): string {
   if (tier !== 'anonymous') return `key:${key}`;
   const fwd = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;

@@ -1,5 +1,5 @@
 import { describeGated } from '../preview.js';
-import { QueueRecordShape, QueueResult, type QueueResultT } from '../schemas/queue.js';
+import { foldQueueSpellings, QueueRecordShape, QueueResult, type QueueResultT } from '../schemas/queue.js';
 import type { Reader } from './decode.js';
 import { listAnswer, isRecord, parseTolerant, readRecords } from './tolerant.js';
 
@@ -16,13 +16,10 @@ const FILTER_KEYS = [
 
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
-/** The real service's record spellings folded into the spec's: `lon` → `lng`, `capacity` → `capacity_mw`. */
+/** The real service's spellings folded into the spec's (`foldQueueSpellings`), a missing `queue_id` read from `id`. */
 function mendRecord(r: Record<string, unknown>): Record<string, unknown> {
-  let out = r;
-  if (out.lng === undefined && out.lon !== undefined) out = { ...out, lng: out.lon };
-  if (out.capacity_mw === undefined && out.capacity !== undefined) out = { ...out, capacity_mw: out.capacity };
-  if (out.queue_id === undefined && text(out.id)) out = { ...out, queue_id: text(out.id) };
-  return out;
+  const out = foldQueueSpellings(r);
+  return out.queue_id === undefined && text(out.id) ? { ...out, queue_id: text(out.id) } : out;
 }
 
 /**

@@ -52,7 +52,7 @@ export const NOTEBOOK_METHODS: Readonly<Record<string, NotebookMethod>> = {
   briefs: method(['limit', 'offset'], briefs, 'briefsAll'),
   briefs_diff: method(['since'], briefsDiff, 'briefsDiff'),
   brief: method(['slug', 'fields'], brief, 'brief'),
-  dcpi: method(['market', 'fields', 'verdict', 'limit'], dcpi, 'dcpiLeaderboard', { market: 'market_slug' }),
+  dcpi: method(['market', 'fields', 'verdict', 'limit'], dcpi, 'dcpiLeaderboard'),
   dcpi_scores: method(['verdict', 'iso', 'state', 'sort', 'limit'], dcpiScores, 'dcpiScores'),
   markets: method([], markets, 'marketList'),
   market: method(['name'], market, 'market', { name: 'market_name' }),

@@ -71,8 +71,9 @@ describe('what a descriptor states once', () => {
     const c = new core.DchubClient({
       baseUrl: 'http://127.0.0.1:9',
       retries: 0,
-      fetch: async (input, init) => {
-        sent = JSON.parse(input instanceof Request ? await input.text() : String(init?.body));
+      fetch: async (input) => {
+        // The transport (ky) sends a Request.
+        sent = JSON.parse(await (input as Request).text());
         throw new TypeError('offline');
       },
     });

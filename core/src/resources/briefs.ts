@@ -74,7 +74,7 @@ export const BRIEF_ENDPOINTS = {
       request: (input, e) => ({ path: e.path, params: pageParams(input) }),
       table: briefRows<MarketBriefAllT>(),
       citation: () => DCPI_CITATION,
-      asOf: (all) => latestBrief(all) ?? all.as_of,
+      asOf: (all) => latestBrief(all) ?? latestTime([all.as_of]),
       note: (all) =>
         all.total_available > all.count
           ? `${all.count} of ${all.total_available} briefs (page ${Math.floor(all.offset / all.limit) + 1})`

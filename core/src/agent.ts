@@ -25,7 +25,7 @@ export type ReceiptDetailT = z.infer<typeof ReceiptDetail>;
  * POST /api/v1/keys/claim: issues a free key (idempotent per client name and caller address).
  * The key is handed back to the caller only: it is not logged, cached or stored here.
  */
-export const claimKey = byInput(ENDPOINTS.keyClaim);
+export const claimKey = /* @__PURE__ */ byInput(ENDPOINTS.keyClaim);
 
 // ---------------------------------------------------------------- identity and description
 
@@ -41,23 +41,23 @@ export async function whoami(client: DchubClient, opts: CallOptions = {}): Promi
 }
 
 /** GET /api/agent/capabilities: what the agent interface offers. */
-export const agentCapabilities = byClient(ENDPOINTS.agentCapabilities);
+export const agentCapabilities = /* @__PURE__ */ byClient(ENDPOINTS.agentCapabilities);
 
-export const capabilitiesTable = tableFor(ENDPOINTS.agentCapabilities);
+export const capabilitiesTable = /* @__PURE__ */ tableFor(ENDPOINTS.agentCapabilities);
 
 /** The second view of the capabilities: the endpoints. */
 export const agentEndpointsTable = (a: AgentCapabilitiesT): Table =>
   recordsTable(a.endpoints, ['method', 'path', 'auth']);
 
 /** GET /api/agent/stats: global counts. */
-export const agentStats = byClient(ENDPOINTS.agentStats);
+export const agentStats = /* @__PURE__ */ byClient(ENDPOINTS.agentStats);
 
 // ---------------------------------------------------------------- facilities for agents
 
 /** GET /api/agent/facilities: facility search where `country` is a country name (a code also matches). */
-export const agentFacilities = byInput(ENDPOINTS.agentFacilities);
+export const agentFacilities = /* @__PURE__ */ byInput(ENDPOINTS.agentFacilities);
 
-export const agentFacilitiesTable = tableFor(ENDPOINTS.agentFacilities);
+export const agentFacilitiesTable = /* @__PURE__ */ tableFor(ENDPOINTS.agentFacilities);
 
 // ---------------------------------------------------------------- onboarding
 
@@ -68,9 +68,9 @@ export const onboard = (client: DchubClient, type?: string | null, opts: CallOpt
 // ---------------------------------------------------------------- receipts
 
 /** GET /api/v1/receipts: published model-evaluation runs. */
-export const receipts = byClient(ENDPOINTS.receipts);
+export const receipts = /* @__PURE__ */ byClient(ENDPOINTS.receipts);
 
-export const receiptsTable = tableFor(ENDPOINTS.receipts);
+export const receiptsTable = /* @__PURE__ */ tableFor(ENDPOINTS.receipts);
 
 /** GET /api/v1/receipts/{run_id}: one run with its full call record. */
 export const receipt = (client: DchubClient, runId: number | string, opts: CallOptions = {}): Promise<ReceiptDetailT> =>

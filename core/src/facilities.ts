@@ -12,9 +12,9 @@ export { positiveIdArg } from './resources/segments.js';
 export type FacilitySearchInput = InputOf<typeof ENDPOINTS.facilities>;
 
 /** GET /api/v1/facilities: text, country and market search (keyless callers get a 5-row preview). */
-export const searchFacilities = byInput(ENDPOINTS.facilities);
+export const searchFacilities = /* @__PURE__ */ byInput(ENDPOINTS.facilities);
 
-export const facilitiesTable = tableFor(ENDPOINTS.facilities);
+export const facilitiesTable = /* @__PURE__ */ tableFor(ENDPOINTS.facilities);
 
 /** GET /api/v1/facilities/detail/{id}: the full record (requires a key). */
 export const facilityDetail = (
@@ -24,7 +24,7 @@ export const facilityDetail = (
 ): Promise<FacilityDetailT> => fetchData(client, ENDPOINTS.facilityDetail, { facility_id: id }, opts);
 
 /** The record as field/value rows (capacity.* flattened; lists as JSON text). */
-export const facilityTable = tableFor(ENDPOINTS.facilityDetail);
+export const facilityTable = /* @__PURE__ */ tableFor(ENDPOINTS.facilityDetail);
 
 /** POST /api/v1/search/semantic: natural-language facility search (Developer plan or higher). Not cached. */
 export const semanticSearch = (
@@ -34,4 +34,4 @@ export const semanticSearch = (
   opts: CallOptions = {},
 ): Promise<SemanticSearchResultT> => fetchData(client, ENDPOINTS.semanticSearch, { query: text, topK }, opts);
 
-export const semanticTable = tableFor(ENDPOINTS.semanticSearch);
+export const semanticTable = /* @__PURE__ */ tableFor(ENDPOINTS.semanticSearch);

@@ -29,7 +29,7 @@ export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOpt
   return fetchData(client, listing, q, { ...call, via: path });
 }
 
-export const newsTable = tableFor(ENDPOINTS.news);
+export const newsTable = /* @__PURE__ */ tableFor(ENDPOINTS.news);
 
 // ---------------------------------------------------------------- transactions
 
@@ -56,13 +56,13 @@ export async function transactions(
   return fetchData(client, ENDPOINTS.deals, q, { ...call, via: alias });
 }
 
-export const dealsTable = tableFor(ENDPOINTS.transactions);
+export const dealsTable = /* @__PURE__ */ tableFor(ENDPOINTS.transactions);
 
 // ---------------------------------------------------------------- pipeline
 
 export type PipelineInput = InputOf<typeof ENDPOINTS.pipeline>;
 
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
-export const pipeline = byInput(ENDPOINTS.pipeline);
+export const pipeline = /* @__PURE__ */ byInput(ENDPOINTS.pipeline);
 
-export const pipelineTable = tableFor(ENDPOINTS.pipeline);
+export const pipelineTable = /* @__PURE__ */ tableFor(ENDPOINTS.pipeline);

@@ -19,12 +19,12 @@ const fieldsArg = (v: string | readonly string[]): string[] => {
 };
 
 /** GET /api/v1/stats: platform totals. */
-export const platformStats = byClient(ENDPOINTS.stats);
+export const platformStats = /* @__PURE__ */ byClient(ENDPOINTS.stats);
 
 /** GET /api/v1/markets/list: scored markets of the caller's tier. */
-export const listMarkets = byClient(ENDPOINTS.marketList);
+export const listMarkets = /* @__PURE__ */ byClient(ENDPOINTS.marketList);
 
-export const marketsTable = tableFor(ENDPOINTS.marketList);
+export const marketsTable = /* @__PURE__ */ tableFor(ENDPOINTS.marketList);
 
 /** GET /api/v1/markets/{name}: one market by slug or name. */
 export const getMarket = (client: DchubClient, name: string, opts: CallOptions = {}): Promise<MarketDetailT> =>
@@ -43,7 +43,7 @@ export const compareMarkets = (
     opts,
   );
 
-export const compareTable = tableFor(ENDPOINTS.marketCompare);
+export const compareTable = /* @__PURE__ */ tableFor(ENDPOINTS.marketCompare);
 
 /** GET /api/v1/dcpi/scores/{slug}: power-readiness scores and verdict of one market. */
 export const dcpiScore = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<DcpiScoreResponseT> =>
@@ -66,22 +66,22 @@ export async function dcpiScoreFields(
 }
 
 /** GET /api/v1/dcpi/scores: every market's DCPI (numbers masked below a paid plan). */
-export const dcpiScores = byInput(ENDPOINTS.dcpiScores);
+export const dcpiScores = /* @__PURE__ */ byInput(ENDPOINTS.dcpiScores);
 
-export const dcpiTable = tableFor(ENDPOINTS.dcpiMarket);
+export const dcpiTable = /* @__PURE__ */ tableFor(ENDPOINTS.dcpiMarket);
 
 /** Every market's DCPI row as a table, as of its latest computation. */
-export const dcpiScoresTable = tableFor(ENDPOINTS.dcpiScores);
+export const dcpiScoresTable = /* @__PURE__ */ tableFor(ENDPOINTS.dcpiScores);
 
 /** GET /api/v1/dcpi/leaderboard. */
-export const dcpiLeaderboard = byInput(ENDPOINTS.dcpiLeaderboard);
+export const dcpiLeaderboard = /* @__PURE__ */ byInput(ENDPOINTS.dcpiLeaderboard);
 
-export const leaderboardTable = tableFor(ENDPOINTS.dcpiLeaderboard);
+export const leaderboardTable = /* @__PURE__ */ tableFor(ENDPOINTS.dcpiLeaderboard);
 
 /** GET /api/v1/ai-capacity-index (horizon 30, 60 or 90 days). */
-export const aiCapacityIndex = byInput(ENDPOINTS.aiCapacityIndex);
+export const aiCapacityIndex = /* @__PURE__ */ byInput(ENDPOINTS.aiCapacityIndex);
 
-export const aiCapacityTable = tableFor(ENDPOINTS.aiCapacityIndex);
+export const aiCapacityTable = /* @__PURE__ */ tableFor(ENDPOINTS.aiCapacityIndex);
 
 /** GET /api/v1/market-brief/{slug}: one market brief (Pro sections are teasers below Pro). */
 export const marketBrief = (client: DchubClient, slug: string, opts: CallOptions = {}): Promise<MarketBriefResponseT> =>
@@ -103,7 +103,7 @@ export async function marketBriefFields(
   return answerItemFields(client, BRIEF_FROM_ALL, item, slug.trim(), fieldsArg(fields), opts);
 }
 
-export const briefTable = tableFor(ENDPOINTS.brief);
+export const briefTable = /* @__PURE__ */ tableFor(ENDPOINTS.brief);
 
 /** The briefs of an /all answer as the CSV-shaped table. */
-export const briefsAllTable = tableFor(ENDPOINTS.briefsAll);
+export const briefsAllTable = /* @__PURE__ */ tableFor(ENDPOINTS.briefsAll);

@@ -20,4 +20,4 @@ export const analyzeParcel = (
 ): Promise<ParcelAnalysisT> => fetchData(client, ENDPOINTS.analyzeParcel, { geometry, capacity_mw }, opts);
 
 /** Field/value rows of a parcel analysis (members flattened as members.0.acres, ...); the service's note its note. */
-export const parcelTable = tableFor(ENDPOINTS.analyzeParcel);
+export const parcelTable = /* @__PURE__ */ tableFor(ENDPOINTS.analyzeParcel);

@@ -10,10 +10,10 @@ export { QUEUE_COLUMNS } from './resources/queue.js';
  * answer when one provably holds it (`fetchMeta(r).derivedFrom` says which), per the client's
  * `derive` setting.
  */
-export const refineQueue = byInput(ENDPOINTS.queue);
+export const refineQueue = /* @__PURE__ */ byInput(ENDPOINTS.queue);
 
 /**
  * The survivors as a table. What the service explains (the ISOs a time-to-power cut excluded, its
  * hint when the cut emptied the set) is `fetchMeta(result).explanations`, shown by every host.
  */
-export const queueTable = tableFor(ENDPOINTS.queue);
+export const queueTable = /* @__PURE__ */ tableFor(ENDPOINTS.queue);

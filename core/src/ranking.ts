@@ -15,7 +15,7 @@ export type RankSitesInput = RankSitesArgsInput;
  * POST /api/v1/rank-sites (spec §4.4), the body as its schema reads it. Arguments are checked
  * first, so a bad one spends nothing; the same body is answered from the cache.
  */
-export const rankSites = byInput(ENDPOINTS.rankSites);
+export const rankSites = /* @__PURE__ */ byInput(ENDPOINTS.rankSites);
 
 /**
  * Ranked sites as a table: rank, id, objective score, each objective's raw value and normalized

@@ -168,6 +168,15 @@ export async function fetchBriefsAll(
 const servedOf = (page: { briefs: readonly unknown[]; offset: number; limit: number }, total: number): number =>
   Math.max(page.briefs.length, Math.min(page.limit, total - page.offset));
 
+/** A page of briefs as the paging reads it, out of `total` (briefs available, or changed). */
+const briefPage = (r: Fetched<MarketBriefAllT | MarketBriefDiffT>, total: number) => ({
+  rows: r.data.briefs,
+  served: servedOf(r.data, total),
+  total,
+  tier: r.data.tier,
+  meta: r,
+});
+
 /** Briefs of several pages in one answer of the page's shape: the first page's head, every brief once (by slug). */
 function mergePages<T extends MarketBriefAllT>(
   first: T | undefined,
@@ -210,13 +219,7 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
       );
       first ??= r.data;
       streamed ||= r.data.streamed;
-      return {
-        rows: r.data.briefs,
-        served: servedOf(r.data, r.data.total_available),
-        total: r.data.total_available,
-        tier: r.data.tier,
-        meta: r,
-      };
+      return briefPage(r, r.data.total_available);
     },
     opts,
     { firstAtDefault: true, keyOf: (b: MarketBriefT) => b.slug || undefined },
@@ -243,13 +246,7 @@ export async function fetchBriefsDiff(
       const r = await fetchAnswer(client, ENDPOINTS.briefsDiff, { since, limit, offset }, callOpts);
       last = r.data;
       streamed ||= r.data.streamed;
-      return {
-        rows: r.data.briefs,
-        served: servedOf(r.data, r.data.changed_total),
-        total: r.data.changed_total,
-        tier: r.data.tier,
-        meta: r,
-      };
+      return briefPage(r, r.data.changed_total);
     },
     opts,
     { keyOf: (b: MarketBriefT) => b.slug || undefined },

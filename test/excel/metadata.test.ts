@@ -1,12 +1,14 @@
 // functions.json as built: every function id the add-in has shipped stays (workbooks refer to
 // them by id), every id has an implementation module, and shared enums appear once.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { customFunctions } from '../../excel-addin/scripts/param-help.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const meta = JSON.parse(readFileSync(path.resolve(here, '../../excel-addin/dist/functions.json'), 'utf8'));
+const functionsDir = path.resolve(here, '../../excel-addin/src/functions');
 
 /** The ids of the release before the split into one module per resource. */
 const SHIPPED_IDS = [
@@ -42,6 +44,15 @@ describe('functions.json', () => {
     const ids = meta.functions.map((f: { id: string }) => f.id);
     expect([...ids].sort()).toEqual([...SHIPPED_IDS, ...CARD_IDS].sort());
     for (const f of meta.functions) expect(f.name).toBe(f.id);
+  });
+
+  it("gives each argument its JSDoc's help on one line (written from core's schemas by param-help.mjs)", () => {
+    const help = new Map<string, string>();
+    for (const file of readdirSync(functionsDir).filter((f) => f.endsWith('.ts')))
+      for (const fn of customFunctions(readFileSync(path.join(functionsDir, file), 'utf8').split('\n')))
+        for (const p of fn.params) help.set(`${fn.id}.${p.name}`, p.text);
+    for (const f of meta.functions)
+      for (const p of f.parameters) expect(p.description, `${f.id}.${p.name}`).toBe(help.get(`${f.id}.${p.name}`));
   });
 
   it('lists each custom enum once, and every enum a parameter names exists', () => {

@@ -18,7 +18,7 @@ enum HeaderRows {
 /**
  * Market briefs of your tier, one row per market.
  * @customfunction BRIEFS
- * @param [limit] Page size (default 50).
+ * @param [limit] Page size (default 50; at most 50 below Pro, 500 from Pro).
  * @param [offset] Briefs to skip (default 0).
  * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
  * @param invocation Invocation (set by Excel).
@@ -53,7 +53,7 @@ export function briefs(
 /**
  * One market brief: every member as rows, or one member.
  * @customfunction BRIEF
- * @param slug Market slug or alias (e.g. "northern-virginia", "nova", "dfw").
+ * @param slug Market slug or alias (nova, dfw, sv, nyc, ...).
  * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
  * @param invocation Invocation (set by Excel).
  * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as
@@ -102,7 +102,7 @@ export function brief(
 /**
  * Power-readiness index (DCPI) of a market: the verdict, or any score.
  * @customfunction DCPI
- * @param slug Market slug or alias.
+ * @param slug Market slug (aliases such as nova, dfw, sv are accepted).
  * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score,
  * time_to_power_months, ...
  * @param invocation Invocation (set by Excel).

@@ -31,7 +31,8 @@ enum DcpiVerdict {
 /**
  * One market's card: its DC Hub Power Index (DCPI) verdict and scores, time to power, power inputs, risks and citation.
  * @customfunction MARKETCARD
- * @param name Market slug or name (e.g. "dallas", "Northern Virginia").
+ * @param name Market slug (aliases such as nova, dfw, sv are accepted). A market name also works (e.g. "Northern
+ * Virginia").
  * @param invocation Invocation (set by Excel).
  * @returns A market card (=A1.composite_score); where Excel has no cards, the DCPI answer as field/value rows.
  */
@@ -60,8 +61,9 @@ export function marketcard(name: unknown, invocation: CustomFunctions.Cancelable
 /**
  * The DCPI leaderboard as a column of market cards, best composite score first.
  * @customfunction MARKETCARDS
- * @param [verdict] BUILD, CAUTION, AVOID or LOW_SIGNAL (default: every verdict but LOW_SIGNAL).
- * @param [limit] How many markets, 1-100 (default 25).
+ * @param [verdict] Verdict filter (default: every verdict but LOW_SIGNAL); one of BUILD, CAUTION, AVOID, LOW_SIGNAL,
+ * NODATA (any case).
+ * @param [limit] Markets to return, 1-100 (default 25).
  * @param invocation Invocation (set by Excel).
  * @returns One market card per row; where Excel has no cards, the leaderboard as a table.
  */
@@ -141,15 +143,18 @@ export function sitecard(
 /**
  * Interconnection-queue projects that pass every filter, as a column of project cards.
  * @customfunction QUEUECARDS
- * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
- * @param [min_mw] Minimum project capacity in MW.
- * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.
- * @param [fuel_type] Fuel label text to match, comma-separated (e.g. "gas,nuclear").
- * @param [status] "active" (default), "all", or text to match in the status.
- * @param [baseload_only] TRUE keeps firm fuels only (no wind, solar, storage).
- * @param [max_fiber_km] Maximum km to the nearest long-haul fiber endpoint.
- * @param [geocoded_only] TRUE keeps projects with coordinates.
- * @param [limit] Maximum cards, 1-1000 (default 200).
+ * @param [iso] Comma-separated union of PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE (ISONE accepted), any case. Blank
+ * for all.
+ * @param [min_mw] Minimum project capacity, MW.
+ * @param [max_ttp_months] Keep ISOs whose average time to power is at or under this many months.
+ * @param [fuel_type] Case-insensitive substring of the raw fuel label; comma or semicolon separates a union. For
+ * example "gas,nuclear".
+ * @param [status] "active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every
+ * status; other text is a substring match.
+ * @param [baseload_only] Keep firm/dispatchable fuels only, dropping wind, solar and storage (default false).
+ * @param [max_fiber_km] Maximum km to the nearest mapped long-haul fiber endpoint; implies geocoded rows.
+ * @param [geocoded_only] Keep survivors with latitude and longitude (default false).
+ * @param [limit] Maximum rows returned, 1-1000 (default 200). One card per row.
  * @param invocation Invocation (set by Excel).
  * @returns One project card per survivor (=A2#.capacity_mw); where Excel has no cards, QUEUE's table.
  */

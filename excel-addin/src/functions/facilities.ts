@@ -4,9 +4,9 @@ import { formula } from './load';
 /**
  * Facilities matching a text search.
  * @customfunction FACILITIES
- * @param query City, operator, market or name text.
- * @param [country] ISO 3166-1 alpha-2 country code, e.g. "US".
- * @param [limit] Maximum rows, 1-100 (default 25).
+ * @param query Text matched against name, city, operator (provider) and market.
+ * @param [country] ISO 3166-1 alpha-2 country code, e.g. US, DE, SG.
+ * @param [limit] Rows to return (default 25, max 100; keyless callers get at most 5).
  * @param invocation Invocation (set by Excel).
  * @returns One row per facility.
  */

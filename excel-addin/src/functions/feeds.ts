@@ -35,11 +35,11 @@ enum GridIso {
 /**
  * Recent M&A and investment transactions.
  * @customfunction DEALS
- * @param [limit] Maximum rows (default 20).
- * @param [deal_type] acquisition, investment, joint_venture, lease, development or merger.
- * @param [year] Calendar year of the deal (the service asks keyed callers for a year, buyer or seller).
- * @param [buyer] Buyer name text to match.
- * @param [seller] Seller name text to match.
+ * @param [limit] Deals to return, 1-500 (default 20; 100 on /api/deals and /api/v1/deals).
+ * @param [deal_type] Deal type; one of acquisition, investment, joint_venture, lease, development, merger (any case).
+ * @param [year] Calendar year of the deal. dchub.cloud asks keyed callers for a year, buyer or seller.
+ * @param [buyer] Case-insensitive buyer substring.
+ * @param [seller] Case-insensitive seller substring.
  * @param invocation Invocation (set by Excel).
  * @returns One row per deal.
  */
@@ -78,7 +78,7 @@ export function deals(
 /**
  * Industrial retail electricity price of a US state, in cents per kWh.
  * @customfunction PRICE
- * @param state US state code or name.
+ * @param state US state code or name, any case (TX, texas, DC, New York).
  * @param invocation Invocation (set by Excel).
  * @returns Cents per kWh.
  * @requiresAddress
@@ -96,7 +96,7 @@ export function price(state: unknown, invocation: CustomFunctions.CancelableInvo
 /**
  * Latest industry news, refreshed every 5 minutes.
  * @customfunction NEWS
- * @param [limit] Articles (default 10).
+ * @param [limit] Articles to return, 1-200 (default 10; 50 on the alias paths).
  * @param invocation Invocation (set by Excel).
  * @returns One row per article.
  */
@@ -114,7 +114,8 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
 /**
  * Live fuel mix of a grid operator, refreshed every 5 minutes.
  * @customfunction FUELMIX
- * @param iso ERCOT, PJM, CAISO, MISO, SPP, NYISO or ISONE.
+ * @param iso Grid operator (default ERCOT; ISONE also as ISO-NE); one of ERCOT, PJM, CAISO, MISO, SPP, NYISO, ISONE
+ * (any case). In Excel it is required.
  * @param invocation Invocation (set by Excel).
  * @returns One row per fuel: source, MW, percentage.
  */

@@ -19,7 +19,7 @@ export function markets(invocation: CustomFunctions.CancelableInvocation): Promi
 /**
  * One market's details: every member as rows, or one member.
  * @customfunction MARKET
- * @param name Market slug or name (e.g. "Northern Virginia").
+ * @param name Market slug or name (case-insensitive; hyphens and spaces are equal).
  * @param [field] Member to return, e.g. "stats.facility_count".
  * @param invocation Invocation (set by Excel).
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
@@ -44,7 +44,7 @@ export function market(
 /**
  * Two to four markets side by side.
  * @customfunction COMPARE
- * @param markets Markets, comma-separated, or a range of names.
+ * @param markets Two to four market slugs or names, comma-separated. Or a range of names.
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */

@@ -4,8 +4,9 @@ import { formula } from './load';
 /**
  * Parcel analysis of a GeoJSON polygon: acreage, representative point, site hand-off.
  * @customfunction PARCEL
- * @param geojson GeoJSON Polygon or MultiPolygon geometry, as text.
- * @param [capacity_mw] Target load in MW for the hand-off.
+ * @param geojson GeoJSON Polygon or MultiPolygon (type in any case), coordinates [lng, lat]; outer rings only; each
+ * ring >= 4 positions; at most 10,000 vertices in all. In Excel: the geometry, or a Feature holding it, as text.
+ * @param [capacity_mw] Target load in MW, passed into the handoff.
  * @param [field] Member to return, e.g. "total_acres" or "representative_point.lat".
  * @param invocation Invocation (set by Excel).
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).

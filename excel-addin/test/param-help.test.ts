@@ -1,6 +1,8 @@
 // Excel's parameter help is held to core's schemas (issue 26): every DCHUB argument is either a service parameter,
 // whose help is that parameter's description in core's schema (then what Excel adds), or the add-in's own, and the
 // JSDoc (hence functions.json) and docs/excel.md say exactly what excel-addin/scripts/param-help.mjs writes.
+import { readFileSync } from 'node:fs';
+import { QUEUE_PREDICATES } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
 import { customFunctions, paramHelp, parameterDescriptions } from '../scripts/param-help.mjs';
 import { ARGUMENTS } from '../scripts/param-sources.mjs';
@@ -23,6 +25,17 @@ describe("Excel's parameter help", () => {
     const mapped = Object.values(ARGUMENTS).flatMap((args) => Object.values(args).filter((a: any) => a.from));
     expect(mapped.length).toBeGreaterThan(40);
     for (const a of mapped as Array<{ from: string }>) expect(descriptions.get(a.from), a.from).toBeTruthy();
+  });
+
+  it("takes QUEUE's and QUEUECARDS' filters in core's order of the predicates (queueFilters reads them so)", () => {
+    for (const file of ['queue.ts', 'cards.ts']) {
+      const source = readFileSync(new URL(`../src/functions/${file}`, import.meta.url), 'utf8');
+      const fn = customFunctions(source.split('\n')).find((f: any) => f.id.startsWith('QUEUE'));
+      expect(
+        fn.params.slice(0, QUEUE_PREDICATES.length).map((p: any) => p.name),
+        file,
+      ).toEqual([...QUEUE_PREDICATES]);
+    }
   });
 
   it('reads the @param entries of a function, continuation lines and the invocation left out', () => {

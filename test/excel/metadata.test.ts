@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DCPI_VERDICTS, DEAL_TYPES, FUEL_MIX_ISOS, RANK_SCORING_MODES } from '@dchub/core';
 import { describe, expect, it } from 'vitest';
 import { customFunctions } from '../../excel-addin/scripts/param-help.mjs';
 
@@ -60,6 +61,15 @@ describe('functions.json', () => {
     expect(new Set(enumIds).size).toBe(enumIds.length);
     const used = meta.functions.flatMap((f: any) => f.parameters.map((p: any) => p.customEnumId).filter(Boolean));
     for (const id of used) expect(enumIds).toContain(id);
+  });
+
+  it("offers core's words in the drop-downs (custom enums) of arguments core's schemas read", () => {
+    const values = (id: string) =>
+      meta.enums.find((e: { id: string }) => e.id === id).values.map((v: { stringValue: string }) => v.stringValue);
+    expect(values('DealType')).toEqual([...DEAL_TYPES]);
+    expect(values('GridIso')).toEqual([...FUEL_MIX_ISOS]);
+    expect(values('RankMode')).toEqual([...RANK_SCORING_MODES]);
+    expect(DCPI_VERDICTS).toEqual(expect.arrayContaining(values('DcpiVerdict')));
   });
 
   it('allows custom data (cards as results and arguments), and the card functions neither stream nor answer a single value', () => {

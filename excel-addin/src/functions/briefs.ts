@@ -31,21 +31,12 @@ export function briefs(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return formula(
-    async ({
-      fetchBriefsAll,
-      briefsAllTable,
-      optional,
-      closingRows,
-      callOptions,
-      headerMode,
-      serviceClient,
-      spill,
-    }) => {
+    async ({ fetchBriefsAll, briefsAllTable, optional, callOptions, headerMode, serviceClient, spillAnswer }) => {
       const h = headerMode(headers);
       // The page as the cells give it: the service refuses a limit or offset that is not a whole number, naming it.
       const page = { limit: optional(limit) as number | undefined, offset: optional(offset) as number | undefined };
       const all = await fetchBriefsAll(await serviceClient(), page, callOptions(invocation));
-      return spill(briefsAllTable(all), h, closingRows(all));
+      return spillAnswer(all, briefsAllTable(all), h);
     },
   );
 }
@@ -75,11 +66,9 @@ export function brief(
       tableOr,
       callOptions,
       serviceClient,
-      cellOf,
-      oneCellFormula,
-    }) => {
-      const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
-      return oneCellFormula(at, async () => {
+      oneCellAt,
+    }) =>
+      oneCellAt(invocation, 'BRIEF', [slug, field], async (at) => {
         const client = await serviceClient();
         const s = requiredText('slug', slug);
         if (optional(field) === undefined) {
@@ -94,8 +83,7 @@ export function brief(
           () => ({ columns: [], rows: [] }),
           at,
         );
-      });
-    },
+      }),
   );
 }
 
@@ -114,19 +102,16 @@ export function dcpi(
   field: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown> {
-  return formula(
-    async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-      const at = { cell: cellOf(invocation, 'DCPI', [slug, field]), formula: 'DCPI' };
-      return oneCellFormula(at, async () => {
-        const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
-        // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
-        const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
-        return pick(s, f, {
-          ...at,
-          shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined,
-        });
+  return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, oneCellAt }) =>
+    oneCellAt(invocation, 'DCPI', [slug, field], async (at) => {
+      const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
+      // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
+      const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
+      return pick(s, f, {
+        ...at,
+        shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined,
       });
-    },
+    }),
   );
 }
 
@@ -138,8 +123,8 @@ export function dcpi(
  * @returns One row per market.
  */
 export function aicapacity(horizon: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ aiCapacityIndex, aiCapacityTable, closingRows, callOptions, serviceClient, spill }) => {
+  return formula(async ({ aiCapacityIndex, aiCapacityTable, callOptions, serviceClient, spillAnswer }) => {
     const a = await aiCapacityIndex(await serviceClient(), { horizon: horizon as NumberArg }, callOptions(invocation));
-    return spill(aiCapacityTable(a), 1, closingRows(a));
+    return spillAnswer(a, aiCapacityTable(a));
   });
 }

@@ -1,5 +1,5 @@
 /* global CustomFunctions */
-import type { QueueFiltersInput, SiteScoreQueryInput } from '@dchub/core';
+import type { SiteScoreQueryInput } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -38,22 +38,9 @@ enum DcpiVerdict {
  */
 export function marketcard(name: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(
-    async ({
-      dcpiScore,
-      dcpiTable,
-      marketCard,
-      marketSlug,
-      requiredText,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-    }) => {
+    async ({ dcpiScore, dcpiTable, marketCard, marketSlug, requiredText, callOptions, serviceClient, cardOrTable }) => {
       const d = await dcpiScore(await serviceClient(), marketSlug(requiredText('name', name)), callOptions(invocation));
-      const host = cardHost();
-      return host ? [[marketCard(d, cardContext(d, host))]] : spill(dcpiTable(d), 1, closingRows(d));
+      return cardOrTable(d, marketCard, dcpiTable);
     },
   );
 }
@@ -72,31 +59,20 @@ export function marketcards(
   limit: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(
-    async ({
-      dcpiLeaderboard,
-      leaderboardTable,
-      leaderboardCards,
-      optional,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-      cardColumn,
-    }) => {
-      // The cells as Excel passes them: core's schema reads them and refuses a wrong one by name.
-      const lb = await dcpiLeaderboard(
-        await serviceClient(),
-        { verdict: optional(verdict), limit: optional(limit) as number | undefined },
-        callOptions(invocation),
-      );
-      const host = cardHost();
-      if (!host) return spill(leaderboardTable(lb), 1, closingRows(lb), 'No markets match these arguments');
-      return cardColumn(leaderboardCards(lb, cardContext(lb, host)), 'no markets match these arguments');
-    },
-  );
+  return formula(async (e) => {
+    const { dcpiLeaderboard, leaderboardTable, leaderboardCards, optional, callOptions, serviceClient, cardsOrTable } =
+      e;
+    // The cells as Excel passes them: core's schema reads them and refuses a wrong one by name.
+    const lb = await dcpiLeaderboard(
+      await serviceClient(),
+      { verdict: optional(verdict), limit: optional(limit) as number | undefined },
+      callOptions(invocation),
+    );
+    return cardsOrTable(lb, leaderboardCards, leaderboardTable, {
+      table: 'No markets match these arguments',
+      cards: 'no markets match these arguments',
+    });
+  });
 }
 
 /**
@@ -116,28 +92,15 @@ export function sitecard(
   capacity_mw: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(
-    async ({
-      siteScore,
-      siteScoreTable,
-      siteCard,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-    }) => {
-      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-      const s = await siteScore(
-        await serviceClient(),
-        { lat, lon, capacity_mw } as SiteScoreQueryInput,
-        callOptions(invocation),
-      );
-      const host = cardHost();
-      return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, closingRows(s));
-    },
-  );
+  return formula(async ({ siteScore, siteScoreTable, siteCard, callOptions, serviceClient, cardOrTable }) => {
+    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+    const s = await siteScore(
+      await serviceClient(),
+      { lat, lon, capacity_mw } as SiteScoreQueryInput,
+      callOptions(invocation),
+    );
+    return cardOrTable(s, siteCard, siteScoreTable);
+  });
 }
 
 /**
@@ -170,38 +133,14 @@ export function queuecards(
   limit: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
+  const cells = [iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit];
   return formula(
-    async ({
-      refineQueue,
-      queueTable,
-      projectCards,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-      cardColumn,
-    }) => {
-      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-      const filters = {
-        iso,
-        min_mw,
-        max_ttp_months,
-        fuel_type,
-        status,
-        baseload_only,
-        max_fiber_km,
-        geocoded_only,
-        limit,
-      } as QueueFiltersInput;
-      const r = await refineQueue(await serviceClient(), filters, callOptions(invocation));
-      const host = cardHost();
-      if (!host) return spill(queueTable(r), 1, closingRows(r), 'No queued projects match these filters');
-      return cardColumn(
-        projectCards(r, cardContext(r, host)),
-        r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters',
-      );
+    async ({ refineQueue, queueTable, projectCards, queueFilters, callOptions, serviceClient, cardsOrTable }) => {
+      const r = await refineQueue(await serviceClient(), queueFilters(cells), callOptions(invocation));
+      return cardsOrTable(r, projectCards, queueTable, {
+        table: 'No queued projects match these filters',
+        cards: r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters',
+      });
     },
   );
 }

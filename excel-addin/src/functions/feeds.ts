@@ -52,16 +52,7 @@ export function deals(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return formula(
-    async ({
-      transactions,
-      dealsTable,
-      optional,
-      closingRows,
-      withoutPreviewNote,
-      callOptions,
-      serviceClient,
-      spill,
-    }) => {
+    async ({ transactions, dealsTable, optional, withoutPreviewNote, callOptions, serviceClient, spillAnswer }) => {
       const q = {
         limit: optional(limit as number),
         deal_type: optional(deal_type as string),
@@ -70,7 +61,7 @@ export function deals(
         seller: optional(seller as string),
       };
       const r = await transactions(await serviceClient(), q, callOptions(invocation));
-      return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, closingRows(r), 'No deals match');
+      return spillAnswer(r, withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, 'No deals match');
     },
   );
 }
@@ -84,13 +75,12 @@ export function deals(
  * @requiresAddress
  */
 export function price(state: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
-  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'PRICE', [state]), formula: 'PRICE' };
-    return oneCellFormula(at, async () => {
+  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, oneCellAt }) =>
+    oneCellAt(invocation, 'PRICE', [state], async (at) => {
       const r = await energyPrices(await serviceClient(), requiredText('state', state), callOptions(invocation));
       return pick(r, 'industrial_price_cents_kwh', at);
-    });
-  });
+    }),
+  );
 }
 
 /**
@@ -104,9 +94,9 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
   stream(
     invocation,
     5 * 60_000,
-    async ({ news: fetchNews, newsTable, optional, closingRows, serviceClient, spill }, refresh) => {
+    async ({ news: fetchNews, newsTable, optional, serviceClient, spillAnswer }, refresh) => {
       const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
-      return spill(newsTable(r), 1, closingRows(r), 'No news');
+      return spillAnswer(r, newsTable(r), 1, 'No news');
     },
   );
 }
@@ -123,9 +113,9 @@ export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvoc
   stream(
     invocation,
     5 * 60_000,
-    async ({ fuelMix, fuelMixTable, requiredText, closingRows, serviceClient, spill }, refresh) => {
+    async ({ fuelMix, fuelMixTable, requiredText, serviceClient, spillAnswer }, refresh) => {
       const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
-      return spill(fuelMixTable(r), 1, closingRows(r));
+      return spillAnswer(r, fuelMixTable(r));
     },
   );
 }

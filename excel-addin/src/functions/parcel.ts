@@ -18,37 +18,16 @@ export function parcel(
   field: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(
-    async ({
-      NotCachedError,
-      analyzeParcel,
-      parcelGeometry,
-      parcelTable,
-      optional,
-      requiredText,
-      tableOr,
-      callOptions,
-      serviceClient,
-      cellOf,
-      oneCellFormula,
-    }) => {
-      const at = {
-        cell: cellOf(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field]),
-        formula: 'PARCEL',
-      };
-      return oneCellFormula(at, async () => {
-        // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
-        const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
-        const opts = callOptions(invocation);
-        if (opts.cacheOnly) throw new NotCachedError('PARCEL');
-        const p = await analyzeParcel(
-          await serviceClient(),
-          geometry,
-          optional(capacity_mw) as number | undefined,
-          opts,
-        );
-        return tableOr(p, field, () => parcelTable(p), at);
-      });
-    },
-  );
+  return formula(async (e) => {
+    const { NotCachedError, analyzeParcel, parcelGeometry, parcelTable, optional, requiredText, tableOr } = e;
+    const { callOptions, serviceClient, oneCellAt } = e;
+    return oneCellAt(invocation, 'PARCEL', [String(geojson).slice(0, 60), capacity_mw, field], async (at) => {
+      // Text → geometry (a Feature unwrapped), refusing bad JSON and deep nesting: core, named geojson.
+      const geometry = parcelGeometry(requiredText('geojson', geojson), 'geojson');
+      const opts = callOptions(invocation);
+      if (opts.cacheOnly) throw new NotCachedError('PARCEL');
+      const p = await analyzeParcel(await serviceClient(), geometry, optional(capacity_mw) as number | undefined, opts);
+      return tableOr(p, field, () => parcelTable(p), at);
+    });
+  });
 }

@@ -1,5 +1,4 @@
 /* global CustomFunctions */
-import type { QueueFiltersInput } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -47,24 +46,11 @@ export function queue(
   headers: HeaderRows,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, closingRows, headerMode, spill }) => {
+  const cells = [iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit];
+  return formula(async (e) => {
+    const { refineQueue, queueTable, queueFilters, serviceClient, callOptions, headerMode, spillAnswer } = e;
     const mode = headerMode(headers);
-    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-    const r = await refineQueue(
-      await serviceClient(),
-      {
-        iso,
-        min_mw,
-        max_ttp_months,
-        fuel_type,
-        status,
-        baseload_only,
-        max_fiber_km,
-        geocoded_only,
-        limit,
-      } as QueueFiltersInput,
-      callOptions(invocation),
-    );
-    return spill(queueTable(r), mode, closingRows(r), 'No queued projects match these filters');
+    const r = await refineQueue(await serviceClient(), queueFilters(cells), callOptions(invocation));
+    return spillAnswer(r, queueTable(r), mode, 'No queued projects match these filters');
   });
 }

@@ -64,12 +64,11 @@ export function rank(
       objectivesArg,
       parseScoringMode,
       candidatesArg,
-      closingRows,
       callOptions,
       headerMode,
       optional,
       serviceClient,
-      spill,
+      spillAnswer,
     } = e;
     const h = headerMode(headers);
     const m = parseScoringMode(mode);
@@ -88,7 +87,7 @@ export function rank(
       },
       opts,
     );
-    return spill(rankedTable(r, Object.keys(obj)), h, closingRows(r));
+    return spillAnswer(r, rankedTable(r, Object.keys(obj)), h);
   });
 }
 

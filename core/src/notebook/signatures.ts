@@ -32,10 +32,11 @@ function required(schema: z.ZodType): z.ZodType {
 }
 
 /** Field paths (`hero.verdict`): a list, or their comma-separated text. */
-const fieldPaths = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .meta({ description: 'Only these field paths (a list, or comma-separated), such as "hero.verdict"' });
+const fieldPaths = (example: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .meta({ description: `Only these field paths (a list, or comma-separated), such as ${example}` });
 
 /** The ranking's forms beyond its body: objectives and constraints also as text. */
 const rankingArgs = {
@@ -80,10 +81,10 @@ export const NOTEBOOK_SIGNATURES: Readonly<Record<string, z.ZodObject>> = {
   }),
   briefs: z.object(fields('briefsAll', ['limit', 'offset'])),
   briefs_diff: z.object({ since: required(field('briefsDiff', 'since')) }),
-  brief: z.object({ slug: field('brief', 'slug'), fields: fieldPaths }),
+  brief: z.object({ slug: field('brief', 'slug'), fields: fieldPaths('"hero.verdict"') }),
   dcpi: z.object({
     market: field('dcpiMarket', 'market_slug').optional(),
-    fields: fieldPaths,
+    fields: fieldPaths('"verdict"'),
     ...fields('dcpiLeaderboard', ['verdict', 'limit']),
   }),
   dcpi_scores: z.object(fields('dcpiScores', ['verdict', 'iso', 'state', 'sort', 'limit'])),

@@ -93,7 +93,7 @@ class MarketCalls(Caller):
 
         Args:
             market: Market slug (aliases such as nova, dfw, sv are accepted).
-            fields: Only these field paths (a list, or comma-separated), such as "hero.verdict".
+            fields: Only these field paths (a list, or comma-separated), such as "verdict".
             verdict: Verdict filter; one of BUILD, CAUTION, AVOID, LOW_SIGNAL, NODATA (any case).
             limit: Rows (default 25, max 100).
             refresh: Ask the service even when a fresh answer is cached.

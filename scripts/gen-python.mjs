@@ -41,6 +41,7 @@ function choices(js, schema) {
   return values.every((v) => typeof v === 'string') ? [...new Set(values)] : undefined;
 }
 
+/** The name of an enumeration's Literal alias: one per set of values, named by LITERAL_NAMES or its argument. */
 function literal(values, where) {
   const key = JSON.stringify(values);
   if (!literals.has(key)) literals.set(key, LITERAL_NAMES[where] ?? pascal(where));

@@ -11,10 +11,13 @@ from conftest import KEYS, PROFILE
 QUEUE = "/api/v1/interconnection-queue/refined"
 
 
-def client(sandbox, cache_dir, key=KEYS["pro"], **kw):
+def client(sandbox, cache_dir, key=KEYS["pro"], now=None, **kw):
+    """A client of the sandbox; with ``now`` (a callable giving ms) each call says the time."""
     from dchub_jupyterlab import Client
 
-    return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
+    hub = Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
+    hub._now = now  # the test's clock: the engine reads "now" from each call
+    return hub
 
 
 def test_a_passing_5xx_is_retried(sandbox, cache_dir):

@@ -63,7 +63,7 @@ class FeedCalls(Caller):
         """News articles, newest first.
 
         Args:
-            limit: Articles to return (default 10; 50 on the alias paths; max 200).
+            limit: Articles to return, 1-200 (default 10; 50 on the alias paths).
             query: Case-insensitive text match on title, summary or source.
             category: Case-insensitive category match.
             source: Case-insensitive source-name match.
@@ -88,7 +88,7 @@ class FeedCalls(Caller):
         """M&A and investment deals, newest first; ``value`` in millions USD.
 
         Args:
-            limit: Deals to return (default 20; 100 on /api/deals and /api/v1/deals; max 500).
+            limit: Deals to return, 1-500 (default 20; 100 on /api/deals and /api/v1/deals).
             deal_type: Deal type; one of acquisition, investment, joint_venture, lease, development,
                 merger (any case).
             year: Calendar year of the deal.
@@ -137,8 +137,8 @@ class FeedCalls(Caller):
         """Generation by fuel of a US grid operator (``attrs["iso"]``).
 
         Args:
-            iso: Grid operator: ERCOT (default), PJM, CAISO, MISO, SPP, NYISO, ISONE (ISO-NE
-                accepted); one of ERCOT, PJM, CAISO, MISO, SPP, NYISO, ISONE (any case).
+            iso: Grid operator (default ERCOT; ISONE also as ISO-NE); one of ERCOT, PJM, CAISO,
+                MISO, SPP, NYISO, ISONE (any case).
             refresh: Ask the service even when a fresh answer is cached.
         """
         return self._table("fuel_mix", {"iso": iso}, refresh=refresh)

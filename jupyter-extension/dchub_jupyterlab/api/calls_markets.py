@@ -28,7 +28,7 @@ class MarketCalls(Caller):
 
         Args:
             limit: Page size (default 50; at most 50 below Pro, 500 from Pro).
-            offset: Briefs to skip.
+            offset: Briefs to skip (default 0).
             refresh: Ask the service even when a fresh answer is cached.
         """
         return self._table("briefs", {"limit": limit, "offset": offset}, refresh=refresh)
@@ -94,8 +94,9 @@ class MarketCalls(Caller):
         Args:
             market: Market slug (aliases such as nova, dfw, sv are accepted).
             fields: Only these field paths (a list, or comma-separated), such as "verdict".
-            verdict: Verdict filter; one of BUILD, CAUTION, AVOID, LOW_SIGNAL, NODATA (any case).
-            limit: Rows (default 25, max 100).
+            verdict: Verdict filter (default: every verdict but LOW_SIGNAL); one of BUILD, CAUTION,
+                AVOID, LOW_SIGNAL, NODATA (any case).
+            limit: Markets to return, 1-100 (default 25).
             refresh: Ask the service even when a fresh answer is cached.
         """
         if market is None:

@@ -46,12 +46,12 @@ class SiteCalls(Caller):
                 separates a union.
             status: "active" (default) drops withdrawn, cancelled, suspended and operating projects;
                 "all" keeps every status; other text is a substring match.
-            baseload_only: Keep firm/dispatchable fuels only (drops wind, solar, storage) (default
-                false).
+            baseload_only: Keep firm/dispatchable fuels only, dropping wind, solar and storage
+                (default false).
             max_fiber_km: Maximum km to the nearest mapped long-haul fiber endpoint; implies
                 geocoded rows.
             geocoded_only: Keep survivors with latitude and longitude (default false).
-            limit: Maximum rows returned (default 200).
+            limit: Maximum rows returned, 1-1000 (default 200).
             refresh: Ask the service even when a fresh answer is cached.
         """
         return self._table(
@@ -82,8 +82,8 @@ class SiteCalls(Caller):
         """Scores a location (spec §2.3): the overall score and every member.
 
         Args:
-            lat: Latitude, decimal degrees.
-            lon: Longitude, decimal degrees.
+            lat: Latitude in decimal degrees, -90 to 90.
+            lon: Longitude in decimal degrees, -180 to 180.
             capacity_mw: Target load in MW.
             state: US state abbreviation.
             refresh: Ask the service even when a fresh answer is cached.
@@ -113,7 +113,7 @@ class SiteCalls(Caller):
                 above its max keeps none).
             mode: How objectives are scaled (default relative); one of relative, absolute,
                 percentile (any case).
-            top_k: Results returned (default 3).
+            top_k: Ranked candidates to return, 1-1000 (default 3).
         """
         return self._table(
             "rank",
@@ -152,7 +152,7 @@ class SiteCalls(Caller):
                 above its max keeps none).
             mode: How objectives are scaled (default relative); one of relative, absolute,
                 percentile (any case).
-            top_k: Results returned (default 3).
+            top_k: Ranked candidates to return, 1-1000 (default 3).
             max_sites: Most queue survivors scored (default 20).
             budget: Most calls spent (default what is left today).
             progress: Where progress goes: a callable, stderr (True) or nowhere (False).

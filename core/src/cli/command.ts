@@ -18,6 +18,8 @@ export type FlagOption = FlagOptions[string];
 export const VALUE = { type: 'string' } as const;
 /** A flag that is on or absent. */
 export const SWITCH = { type: 'boolean' } as const;
+/** A switch that reads false when absent. */
+export const OFF = { ...SWITCH, default: false } as const;
 
 /** What a command that needs no client has (login, logout): the service it is about, the parsed flags. */
 export interface ServiceContext {

@@ -6,7 +6,7 @@ import { DEFAULT_BASE_URL } from '../client.js';
 import { createCallerClient } from '../connect.js';
 import { parseDeriveMode } from '../derive/policy.js';
 import { DirectoryStore, defaultCacheDir } from '../node.js';
-import { SWITCH, VALUE, str, type FlagOption, type Flags } from './command.js';
+import { OFF, VALUE, str, type FlagOption, type Flags } from './command.js';
 import { commandFlags, commandsHelp, offlineCommand, runCommand } from './commands.js';
 import { resolveKey } from './login.js';
 import type { OutputFormat } from './format.js';
@@ -14,9 +14,6 @@ import { EXIT, reportError, type CliIO } from './report.js';
 import { VERSION } from '../version.js';
 
 export { EXIT, UsageError, type CliIO } from './report.js';
-
-/** A switch that is off unless given. */
-const OFF = { ...SWITCH, default: false } as const;
 
 /** The flags every command takes, and their lines under "Flags:" in `dchub --help`. */
 const GLOBAL_FLAGS: Record<string, { option: FlagOption; usage: string }> = {

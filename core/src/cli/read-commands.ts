@@ -20,7 +20,7 @@ import { queueTable, refineQueue } from '../queue.js';
 import { QUEUE_PREDICATES } from '../schemas/queue.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import { fieldTable, type Table } from '../table.js';
-import { SWITCH, VALUE, emit, emitFields, num, str, type Command, type CommandContext } from './command.js';
+import { OFF, SWITCH, VALUE, emit, emitFields, num, str, type Command, type CommandContext } from './command.js';
 import { UsageError } from './report.js';
 
 /** The commands that read the service's answers and show them as they come. */
@@ -63,7 +63,7 @@ export const briefs: Command = {
                                          with --csv; only those recomputed after --since; one
                                          page with --limit/--offset)
 `,
-  flags: { csv: { type: 'boolean', default: false }, since: VALUE, limit: VALUE, offset: VALUE },
+  flags: { csv: OFF, since: VALUE, limit: VALUE, offset: VALUE },
   async run(_args, ctx) {
     const { client, io, flags: f } = ctx;
     // Every page of a bulk read (Enterprise: about 232 briefs); progress on stderr past one page.

@@ -4,9 +4,6 @@ import { brief, briefs, dcpi, deals, facilities, markets, newsCommand, queue, sc
 import { EXIT, UsageError } from './report.js';
 import { chain, parcel, rank, tool } from './work-commands.js';
 
-export type { CommandContext, ServiceContext } from './command.js';
-export { num } from './command.js';
-
 /** Every `dchub` command by name, in the order `dchub --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   queue,

@@ -155,10 +155,18 @@ export function chartSpec(opts: {
   view: VegaLiteSpec;
   width: number;
   ctx: ChartContext;
-  notes: readonly string[];
+  /** Lines under the chart (what was left out, and why). */
+  notes?: readonly string[];
+  /**
+   * What the rows `facts.omitted` counts lack, for the line that says so ("12 of 40 markets have no
+   * coordinates (not drawn)."): in place of `notes` when one reason left rows out.
+   */
+  lacking?: string;
   facts: ChartFacts;
 }): VegaLiteSpec {
-  const lines = footerLines(opts.ctx, opts.notes);
+  const { facts, lacking } = opts;
+  const omitted = Object.values(facts.omitted).reduce((a, b) => a + b, 0);
+  const lines = footerLines(opts.ctx, opts.notes ?? (lacking ? omittedNote(omitted, facts.rows, lacking) : []));
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: { text: opts.title, ...(opts.subtitle ? { subtitle: opts.subtitle } : {}), anchor: 'start' },
@@ -171,6 +179,6 @@ export function chartSpec(opts: {
       legend: { color: 'independent', size: 'independent', shape: 'independent' },
     },
     config: { view: { stroke: null }, legend: { orient: 'right', labelLimit: 240 }, concat: { spacing: 8 } },
-    usermeta: { dchub: opts.facts },
+    usermeta: { dchub: facts },
   };
 }

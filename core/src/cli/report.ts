@@ -1,19 +1,11 @@
 import { formatAge, type FetchMeta } from '../call.js';
 import { describeDerived } from '../derive/sources.js';
-import {
-  AuthError,
-  DchubError,
-  NetworkError,
-  NotFoundError,
-  RateLimitError,
-  ServerError,
-  ValidationError,
-} from '../errors.js';
+import { EXIT, exitCode } from '../engine/errors.js';
+import { DchubError } from '../errors.js';
 import { oneLine, stripUserinfo } from '../http/words.js';
 import { previewSentence, type PreviewInfo } from '../preview.js';
 
-/** Exit codes (documented in the README). */
-export const EXIT = { ok: 0, usage: 2, auth: 3, rateLimit: 4, failure: 5 } as const;
+export { EXIT };
 
 export class UsageError extends Error {}
 
@@ -70,11 +62,5 @@ export function reportError(err: unknown, io: CliIO): number {
     io.err(`dchub: internal error: ${msg || 'unknown'} (set DCHUB_DEBUG=1 for details)\n`);
     if (io.env.DCHUB_DEBUG && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
   }
-  // A name the service does not know (404) is the user's to fix, like a bad argument.
-  if (err instanceof ValidationError || err instanceof NotFoundError) return EXIT.usage;
-  if (err instanceof AuthError) return EXIT.auth;
-  if (err instanceof RateLimitError) return EXIT.rateLimit;
-  if (err instanceof NetworkError || err instanceof ServerError) return EXIT.failure;
-  if (err instanceof DchubError) return err.kind === 'validation' ? EXIT.usage : EXIT.failure;
-  return EXIT.failure;
+  return exitCode(err);
 }

@@ -5,7 +5,7 @@
 // Each argument's type and description come from core/src/notebook/signatures.ts (each notebook method's
 // arguments as the schemas core checks them by), read as JSON Schema (z.toJSONSchema, input side) and asked of the
 // schema itself (must it be given, does it take a list, a choice's canonical words); the error table from
-// core/src/engine/errors.ts (rpcError). What only Python says (a call's summary, its pandas answer, keyword-only
+// core/src/engine/errors.ts (ERROR_CLASSES). What only Python says (a call's summary, its pandas answer, keyword-only
 // arguments) is in scripts/python-calls.mjs. The output is fixed and formatted by the venv's ruff, as CI checks it.
 // Usage: node scripts/gen-python.mjs           writes the files (needs core built: npx tsc -b core)
 //        node scripts/gen-python.mjs --check   exit 1 naming each file that differs from what it would write
@@ -15,8 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import * as coreErrors from '../core/dist/errors.js';
-import { RPC, rpcError } from '../core/dist/engine/errors.js';
+import { ERROR_CLASSES, RPC } from '../core/dist/engine/errors.js';
 import { NOTEBOOK_METHODS } from '../core/dist/notebook/methods.js';
 import { CacheInfoAnswer, NOTEBOOK_SIGNATURES, QuotaAnswer } from '../core/dist/notebook/signatures.js';
 import { LITERAL_NAMES, PROGRESS, REFRESH, SECTIONS } from './python-calls.mjs';
@@ -275,21 +274,15 @@ function typedDict(name, summary, js, names, out) {
   return name;
 }
 
-/** Core's error classes as a host meets them (core/src/engine/errors.ts `rpcError`), read from instances. */
+/** Core's error classes as a host meets them: the table core/src/engine/errors.ts exports (`ERROR_CLASSES`). */
 function errorTypes() {
-  const samples = { ValidationError: ['param', 'm'], QuotaSpentError: [1, 't'], SchemaDriftError: ['p', 'm'] };
-  const common = new Set(['type', 'kind', 'status', 'body', 'explanations', 'warnings']);
-  const rows = [];
-  for (const [name, cls] of Object.entries(coreErrors)) {
-    if (typeof cls !== 'function' || !(cls.prototype instanceof coreErrors.DchubError)) continue;
-    const data = rpcError(new cls(...(samples[name] ?? ['m', { status: 500 }]))).data;
-    if (data.type !== name) continue; // reported as another class (a NotCachedError is a NetworkError)
-    const fields = Object.keys(data).filter((k) => !common.has(k));
-    rows.push(
-      `    ${py(name)}: ErrorType(${py(data.kind)}, ${py(Object.getPrototypeOf(cls).name)}, ${tuple(fields)}),`,
-    );
-  }
-  return rows;
+  const byName = new Map(ERROR_CLASSES.map((c) => [c.name, c]));
+  /** A class's fields with those it inherits (the root's, which every error has, left out). */
+  const fieldsOf = (c) =>
+    c.base && c.base !== 'DchubError' ? [...fieldsOf(byName.get(c.base)), ...c.fields] : c.fields;
+  return ERROR_CLASSES.filter((c) => c.base !== null).map(
+    (c) => `    ${py(c.name)}: ErrorType(${py(c.kind)}, ${py(c.base)}, ${tuple(fieldsOf(c).map((f) => f.name))}),`,
+  );
 }
 
 function typesModule() {

@@ -136,6 +136,7 @@ class ErrorType(NamedTuple):
 
 #: Every class core reports (an error's ``data["type"]``), by name.
 ERROR_TYPES = {
+    "ValidationError": ErrorType("validation", "DchubError", ("param",)),
     "AuthError": ErrorType(
         "auth", "DchubError", ("auth_instructions", "required_plan", "current_plan", "upgrade_url")
     ),
@@ -152,15 +153,14 @@ ERROR_TYPES = {
             "unlock_url",
         ),
     ),
-    "NetworkError": ErrorType("network", "DchubError", ("timeout",)),
     "NotFoundError": ErrorType("not_found", "DchubError", ()),
-    "QuotaSpentError": ErrorType(
-        "rate_limit", "RateLimitError", ("retry_after_seconds", "reset_at", "daily", "limit")
-    ),
     "RateLimitError": ErrorType(
         "rate_limit", "DchubError", ("retry_after_seconds", "reset_at", "daily")
     ),
-    "SchemaDriftError": ErrorType("schema_drift", "DchubError", ("path",)),
+    "QuotaSpentError": ErrorType(
+        "rate_limit", "RateLimitError", ("retry_after_seconds", "reset_at", "daily", "limit")
+    ),
     "ServerError": ErrorType("server", "DchubError", ()),
-    "ValidationError": ErrorType("validation", "DchubError", ("param",)),
+    "NetworkError": ErrorType("network", "DchubError", ("timeout",)),
+    "SchemaDriftError": ErrorType("schema_drift", "DchubError", ("path",)),
 }

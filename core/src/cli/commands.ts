@@ -21,7 +21,8 @@ import {
   marketsTable,
 } from '../markets.js';
 import { McpToolClient, toolTable } from '../mcp.js';
-import { toolExplanations, toolRefusal } from '../mcp-answers.js';
+import { toolRefusal } from '../mcp-answers.js';
+import { toolAnswerNotes } from '../notes.js';
 import { namedValues } from '../args.js';
 import { oneLine } from '../http/words.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
@@ -34,7 +35,7 @@ import { rankSites, rankedTable } from '../ranking.js';
 import { siteScore, siteScoreTable } from '../sites.js';
 import { fieldTable, readPath, type Table } from '../table.js';
 import { render, type OutputFormat } from './format.js';
-import { EXIT, UsageError, answerNotes, type CliIO } from './report.js';
+import { EXIT, UsageError, answerNotes, noteLines, type CliIO } from './report.js';
 
 /** Everything a command needs: the client, its stores, the output format and the parsed flags. */
 export interface CommandContext {
@@ -315,15 +316,7 @@ export async function runCommand(command: string, rest: string[], ctx: CommandCo
         if (refused) throw refused;
         const t = toolTable(r);
         io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
-        if (r.fromCache) io.err('dchub: from cache\n');
-        const notes = {
-          fromCache: false,
-          stale: false,
-          ageMs: 0,
-          warnings: r.warnings ?? [],
-          explanations: toolExplanations(r),
-        };
-        for (const line of answerNotes(notes, r.previewInfo)) io.err(line);
+        for (const line of noteLines(toolAnswerNotes(r))) io.err(line);
       } finally {
         await mcp.close();
       }

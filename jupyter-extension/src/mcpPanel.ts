@@ -1,4 +1,12 @@
-import { scalarText, toolRefusal, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
+import {
+  scalarText,
+  toolAnswerNotes,
+  toolRefusal,
+  toolTable,
+  type Table,
+  type ToolArgSchema,
+  type ToolResult
+} from '@dchub/core';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -19,7 +27,6 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
-import { toolAnswerNotes } from './answerNotes';
 import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
 import { ResultView } from './views';

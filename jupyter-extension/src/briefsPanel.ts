@@ -6,6 +6,7 @@ import {
   fetchBriefsDiff,
   fetchMeta,
   mergeBriefDiff,
+  refreshedText,
   type BriefCsvRowT,
   type PagesProgress,
   type Table
@@ -31,7 +32,7 @@ import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
-import { briefsProgressText, formatAge } from './helpers';
+import { briefsProgressText } from './helpers';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 import type { IDchubCharts } from './tokens';
@@ -343,7 +344,7 @@ export class BriefsPanel extends Panel implements TableSource {
   private _showStatus(): void {
     if (this._lastRefreshed === null) return;
     const parts = [
-      `Refreshed ${formatAge(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
+      `${refreshedText(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
     ];
     if (this._asOf) parts.push(`data as of ${this._asOf}`);
     if (this._status.dataset.offline === 'true') parts.push('OFFLINE: showing the last data received');

@@ -1,4 +1,12 @@
-import { scalarText, toolRefusal, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
+import {
+  scalarText,
+  toolAnswerNotes,
+  toolRefusal,
+  toolTable,
+  type Table,
+  type ToolArgSchema,
+  type ToolResult
+} from '@dchub/core';
 import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -23,7 +31,6 @@ import {
   type SectionActions,
   type TableSource
 } from './dom';
-import { toolAnswerNotes } from './answerNotes';
 import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';

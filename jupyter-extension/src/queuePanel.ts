@@ -1,4 +1,4 @@
-import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
+import { fetchMeta, refineQueue, suggestedMaxTtp, type Cell, type QueueResultT, type Table } from '@dchub/core';
 import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -19,7 +19,6 @@ import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
-import { suggestedMaxTtp } from './helpers';
 import { formNumber } from './pycode';
 import { candidatesFromRows } from './rankForm';
 import { QueueForm, queuePythonCall, type QueueQuery } from './queueForm';

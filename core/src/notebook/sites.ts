@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { chainCost, runChain } from '../chain.js';
 import { fetchMeta } from '../call.js';
 import { ValidationError } from '../errors.js';
+import { suggestedMaxTtp } from '../notes.js';
 import { analyzeParcel, parcelGeometry } from '../parcel.js';
 import { QUEUE_COLUMNS, refineQueue } from '../queue.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
@@ -23,7 +24,6 @@ export async function queue(args: Record<string, unknown>, ctx: MethodContext): 
   });
   // What the service explains (excluded ISOs, the hint) is the answer's `explanations`; the note says them too.
   const said = fetchMeta(r)?.explanations ?? [];
-  const mitigation = r._error_mitigation;
   return tableAnswer(
     rows,
     QUEUE_COLUMNS,
@@ -35,7 +35,7 @@ export async function queue(args: Record<string, unknown>, ctx: MethodContext): 
       note: said.length ? said.join(' ') : null,
       extra: {
         count_total_matching: r.count_total_matching ?? null,
-        suggested_max_ttp_months: mitigation?.suggested_params?.max_ttp_months ?? null,
+        suggested_max_ttp_months: suggestedMaxTtp(r) ?? null,
       },
     },
     { only: true },

@@ -26,6 +26,8 @@ export const FUNCTION_MODULES = [
   'cards',
 ].map((m) => path.join(here, 'src', 'functions', `${m}.ts`));
 
+const oneLine = (text) => text.replace(/\s*\n\s*/g, ' ');
+
 /**
  * What custom-functions-metadata leaves to do in functions.json. It reads each file on its own, so a custom enum
  * used in several files (HeaderRows) is declared in each and listed once per file: keep one entry per id (they
@@ -54,8 +56,11 @@ class FunctionsJson {
             seen.set(e.id, json);
           }
           if (meta.enums) meta.enums = [...seen.values()].map((j) => JSON.parse(j));
-          for (const f of meta.functions)
+          for (const f of meta.functions) {
             f.helpUrl = new URL(`docs/excel.html#dchub${f.id.toLowerCase()}`, this.helpBase).href;
+            // A JSDoc description wrapped over lines is one line of help (as docs/excel.md shows it).
+            for (const p of [f, ...(f.parameters ?? [])]) if (p.description) p.description = oneLine(p.description);
+          }
           compilation.updateAsset('functions.json', new webpack.sources.RawSource(JSON.stringify(meta, null, 2)));
         },
       );

@@ -246,23 +246,43 @@ export function errorFromResponse(status: number, body: unknown, headers?: Heade
   return err;
 }
 
-function typedError(status: number, body: unknown, headers?: Headers): DchubError {
-  if (typeof body === 'string' && looksLikeHtml(body, headers?.get('content-type'))) {
-    const msg = htmlPageMessage(status);
-    if (status === 429)
-      return new RateLimitError(msg, { status, retryAfterSeconds: retryAfterSeconds(headers?.get('retry-after')) });
-    if (status === 401 || status === 402 || status === 403) return new AuthError(msg, { status });
-    if (status === 404) return new NotFoundError(msg);
-    if (status === 400 || status === 413 || status === 422) return new ValidationError('request', msg, { status });
-    return new ServerError(msg, { status });
-  }
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const human = (b.for_your_human && typeof b.for_your_human === 'object' ? b.for_your_human : {}) as Record<
-    string,
-    unknown
-  >;
+/** Statuses of a request the service refuses as malformed, and of a key or plan it refuses. */
+const badRequest = (status: number) => status === 400 || status === 413 || status === 422;
+const refusedKey = (status: number) => status === 401 || status === 402 || status === 403;
+
+/** The typed error of a gateway's HTML page (never the markup): by status, in the page's one line. */
+function htmlPageError(status: number, headers?: Headers): DchubError {
+  const msg = htmlPageMessage(status);
+  if (status === 429)
+    return new RateLimitError(msg, { status, retryAfterSeconds: retryAfterSeconds(headers?.get('retry-after')) });
+  if (refusedKey(status)) return new AuthError(msg, { status });
+  if (status === 404) return new NotFoundError(msg);
+  if (badRequest(status)) return new ValidationError('request', msg, { status });
+  return new ServerError(msg, { status });
+}
+
+type Fields = Record<string, unknown>;
+const objectOf = (v: unknown): Fields => (v && typeof v === 'object' ? v : {}) as Fields;
+
+/** A refusal as read once for every status: its members, its words on one line, where to upgrade. */
+interface Refusal {
+  status: number;
+  body: unknown;
+  /** The body's members (none when it is no object). */
+  b: Fields;
+  /** The service's words on one line, or `HTTP <status>` when it said none. */
+  reason: string;
+  /** The service's words on one line, when it said any. */
+  serverWords?: string;
+  /** Where the plan that opens this is sold, when the body says. */
+  upgradeUrl?: string;
+}
+
+function readRefusal(status: number, body: unknown): Refusal {
+  const b = objectOf(body);
+  const human = objectOf(b.for_your_human);
   // A JSON-RPC error (the MCP endpoint's refusals): `{"jsonrpc": "2.0", "error": {"code", "message"}}`.
-  const rpc = (b.error && typeof b.error === 'object' ? b.error : {}) as Record<string, unknown>;
+  const rpc = objectOf(b.error);
   const rawWords =
     text(b.message) ??
     text(b.error) ??
@@ -271,76 +291,84 @@ function typedError(status: number, body: unknown, headers?: Headers): DchubErro
     text(human.message) ??
     (typeof body === 'string' ? body : undefined);
   const serverWords = rawWords !== undefined ? oneLine(rawWords) || undefined : undefined;
-  const reason = serverWords ?? `HTTP ${status}`;
-  if (status === 400 || status === 413 || status === 422) {
-    const param = text(b.param) ?? /^([a-z_][a-z0-9_.]*):/i.exec(text(b.error) ?? '')?.[1] ?? 'request';
-    // `error` may be a code (`search_filter_required`): then the message says it in words.
-    const err = text(b.error);
-    const msg = oneLine(err && /\s/.test(err) ? err : (text(b.message) ?? err ?? reason)).replace(
-      new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`),
-      '',
-    );
-    return new ValidationError(param, msg, { status, body });
-  }
   const upgradeUrl = text(b.upgrade_url) ?? text(b.pricing_url) ?? text(human.url) ?? text(b._signup_url);
-  if (status === 402 && (b.status === 'paid_preview' || b.preview !== undefined || b._gated === true)) {
-    const unlock = upgradeUrl ?? text((b.agent_action as Record<string, unknown> | undefined)?.url);
-    const info = describeGated({ ...b, preview: true }, {});
-    const words = text(b.human_message) ?? text(b.message) ?? reason;
-    return new GatedPreviewError(
-      `${oneLine(words)}${unlock && !words.includes(unlock) ? ` (unlock: ${unlock})` : ''}`,
-      {
-        status,
-        body,
-        preview: b.preview_data ?? b.data ?? b.preview,
-        hiddenCount: typeof b._hidden_count === 'number' ? b._hidden_count : undefined,
-        unlockUrl: unlock,
-        previewInfo: info ? { ...info, upgradeUrl: unlock, message: info.message ?? previewSentence(info) } : undefined,
-        requiredPlan: text(b.required_plan) ?? text(b._required_tier),
-      },
-    );
-  }
-  if (status === 401 || status === 402 || status === 403) {
-    const requiredPlan = text(b.required_plan) ?? text(b._required_tier);
-    const currentPlan = text(b.current_plan) ?? text(b.current_tier);
-    const planWall =
-      status !== 401 && (requiredPlan !== undefined || /plan|upgrade|pro_required/i.test(text(b.error) ?? ''));
-    return new AuthError(
-      planWall ? wallSentence({ message: serverWords, requiredTier: requiredPlan, currentPlan, upgradeUrl }) : reason,
-      {
-        status,
-        body,
-        authInstructions: text(b.auth_instructions) ?? text(b.get_key_url) ?? text(b.signup_url),
-        requiredPlan,
-        currentPlan,
-        upgradeUrl,
-      },
-    );
-  }
-  if (status === 404) return new NotFoundError(reason, { body });
-  if (status === 429) {
-    const wait =
-      retryAfterSeconds(headers?.get('retry-after')) ??
-      (Number.isFinite(Number(b.retry_after ?? b.retry_after_seconds)) &&
-      (b.retry_after ?? b.retry_after_seconds) !== null
-        ? Number(b.retry_after ?? b.retry_after_seconds)
-        : undefined);
-    const code = text(b.error) ?? '';
-    const daily =
-      DAILY_CODES.has(code) || text(b.resets_at) !== undefined || (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS);
-    const resetAt =
-      text(b.resets_at) ??
-      (wait !== undefined ? new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined);
-    return new RateLimitError(
-      daily && resetAt && !reason.includes(resetAt) ? `${reason.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : reason,
-      {
-        status,
-        body,
-        retryAfterSeconds: wait,
-        resetAt,
-        daily,
-      },
-    );
-  }
-  return new ServerError(reason, { status, body });
+  return { status, body, b, reason: serverWords ?? `HTTP ${status}`, serverWords, upgradeUrl };
+}
+
+/** 400, 413, 422: the parameter the service names (else `request`) and its words without the name. */
+function validationError({ status, body, b, reason }: Refusal): ValidationError {
+  const param = text(b.param) ?? /^([a-z_][a-z0-9_.]*):/i.exec(text(b.error) ?? '')?.[1] ?? 'request';
+  // `error` may be a code (`search_filter_required`): then the message says it in words.
+  const err = text(b.error);
+  const msg = oneLine(err && /\s/.test(err) ? err : (text(b.message) ?? err ?? reason)).replace(
+    new RegExp(`^${param.replace(/\./g, '\\.')}:\\s*`),
+    '',
+  );
+  return new ValidationError(param, msg, { status, body });
+}
+
+/** A 402 paid preview: what was shown, how much is hidden, where to unlock it. */
+function gatedPreviewError({ status, body, b, reason, upgradeUrl }: Refusal): GatedPreviewError {
+  const unlock = upgradeUrl ?? text((b.agent_action as Fields | undefined)?.url);
+  const info = describeGated({ ...b, preview: true }, {});
+  const words = text(b.human_message) ?? text(b.message) ?? reason;
+  return new GatedPreviewError(`${oneLine(words)}${unlock && !words.includes(unlock) ? ` (unlock: ${unlock})` : ''}`, {
+    status,
+    body,
+    preview: b.preview_data ?? b.data ?? b.preview,
+    hiddenCount: typeof b._hidden_count === 'number' ? b._hidden_count : undefined,
+    unlockUrl: unlock,
+    previewInfo: info ? { ...info, upgradeUrl: unlock, message: info.message ?? previewSentence(info) } : undefined,
+    requiredPlan: text(b.required_plan) ?? text(b._required_tier),
+  });
+}
+
+/** 401, 402, 403: a missing or unknown key, or a plan wall (said as one sentence with the plan it takes). */
+function authError({ status, body, b, reason, serverWords, upgradeUrl }: Refusal): AuthError {
+  const requiredPlan = text(b.required_plan) ?? text(b._required_tier);
+  const currentPlan = text(b.current_plan) ?? text(b.current_tier);
+  const planWall =
+    status !== 401 && (requiredPlan !== undefined || /plan|upgrade|pro_required/i.test(text(b.error) ?? ''));
+  return new AuthError(
+    planWall ? wallSentence({ message: serverWords, requiredTier: requiredPlan, currentPlan, upgradeUrl }) : reason,
+    {
+      status,
+      body,
+      authInstructions: text(b.auth_instructions) ?? text(b.get_key_url) ?? text(b.signup_url),
+      requiredPlan,
+      currentPlan,
+      upgradeUrl,
+    },
+  );
+}
+
+/** 429: how long to wait, and whether it is a daily cap (then the message says when it resets). */
+function rateLimitError({ status, body, b, reason }: Refusal, headers?: Headers): RateLimitError {
+  const bodyWait = b.retry_after ?? b.retry_after_seconds;
+  const wait =
+    retryAfterSeconds(headers?.get('retry-after')) ??
+    (Number.isFinite(Number(bodyWait)) && bodyWait !== null ? Number(bodyWait) : undefined);
+  const code = text(b.error) ?? '';
+  const daily =
+    DAILY_CODES.has(code) || text(b.resets_at) !== undefined || (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS);
+  const resetAt =
+    text(b.resets_at) ??
+    (wait !== undefined ? new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined);
+  return new RateLimitError(
+    daily && resetAt && !reason.includes(resetAt) ? `${reason.replace(/[.\s]+$/, '')}; resets at ${resetAt}` : reason,
+    { status, body, retryAfterSeconds: wait, resetAt, daily },
+  );
+}
+
+function typedError(status: number, body: unknown, headers?: Headers): DchubError {
+  if (typeof body === 'string' && looksLikeHtml(body, headers?.get('content-type')))
+    return htmlPageError(status, headers);
+  const r = readRefusal(status, body);
+  if (badRequest(status)) return validationError(r);
+  if (status === 402 && (r.b.status === 'paid_preview' || r.b.preview !== undefined || r.b._gated === true))
+    return gatedPreviewError(r);
+  if (refusedKey(status)) return authError(r);
+  if (status === 404) return new NotFoundError(r.reason, { body });
+  if (status === 429) return rateLimitError(r, headers);
+  return new ServerError(r.reason, { status, body });
 }

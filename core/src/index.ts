@@ -45,6 +45,7 @@ export { toolExplanations, toolRefusal } from './mcp-answers.js';
 export * from './tool-args.js';
 export * from './derive/index.js';
 export * from './preview.js';
+export * from './notes.js';
 export * from './explain.js';
 export * from './read/index.js';
 export * from './excel-date.js';

@@ -60,6 +60,56 @@ export interface EveryPage<T> {
 /** Most pages one read sends: a runaway total must not spend a day's calls (232 briefs take 1 to 5). */
 export const MAX_PAGES_PER_READ = 200;
 
+/** The page size: the largest the tier allows, down to 50 for good once the service refuses a larger one. */
+class PageSize {
+  #refused = false;
+  constructor(public limit: number) {}
+
+  /** After a failed page: whether the service refused the size (400 on `limit`): then it is asked again at 50. */
+  shrinks(err: unknown): boolean {
+    if (
+      !(err instanceof ValidationError) ||
+      err.status === undefined ||
+      err.param !== 'limit' ||
+      this.limit <= BRIEF_PAGE_DEFAULT
+    )
+      return false;
+    this.#refused = true; // the tier is below Pro after all
+    this.limit = BRIEF_PAGE_DEFAULT;
+    return true;
+  }
+
+  /** The size the answer's tier allows, unless a larger one was refused. */
+  follow(tier: string | undefined): void {
+    if (tier && !this.#refused) this.limit = briefPageMax(tier);
+  }
+}
+
+/** Keeps each row once by its identity (rows without one always), counting the rows a later page repeated. */
+class OnceEach<T> {
+  readonly #seen = new Set<string>();
+  repeated = 0;
+  constructor(readonly keyOf: ((row: T) => string | undefined) | undefined) {}
+
+  keep(rows: readonly T[]): readonly T[] {
+    const keyOf = this.keyOf;
+    if (!keyOf) return rows;
+    return rows.filter((r) => {
+      const k = keyOf(r);
+      if (k === undefined) return true;
+      if (this.#seen.has(k)) {
+        this.repeated++;
+        return false;
+      }
+      this.#seen.add(k);
+      return true;
+    });
+  }
+}
+
+const repeatedWarning = (repeated: number, stalled: boolean): string =>
+  `${repeated} row${repeated > 1 ? 's' : ''} a later page repeated ${repeated > 1 ? 'were' : 'was'} left out${stalled ? '; paging stopped at a page that added nothing new' : ''} (the service answered ${repeated > 1 ? 'them' : 'it'} twice)`;
+
 /**
  * Reads every page of a brief bulk endpoint. The first page is asked at the largest size the
  * caller's confirmed tier allows (50 while the tier is unknown, or with `firstAtDefault`), the rest at
@@ -76,78 +126,61 @@ export async function readEveryPage<T>(
 ): Promise<EveryPage<T>> {
   const { onProgress, ...callOpts } = opts;
   const known = plan.firstAtDefault ? undefined : await confirmedTier(client);
-  let limit = known ? briefPageMax(known) : BRIEF_PAGE_DEFAULT;
-  let refused = false;
+  const size = new PageSize(known ? briefPageMax(known) : BRIEF_PAGE_DEFAULT);
   let pageSize = 0;
   const rows: T[] = [];
   const metas: FetchMeta[] = [];
   let total: number | undefined;
   let pages = 0;
   // Rows already read, by identity: a page that repeats them (a service ignoring `offset`) adds nothing twice.
-  const seen = new Set<string>();
-  let repeated = 0;
+  const once = new OnceEach(plan.keyOf as ((row: T) => string | undefined) | undefined);
   let stalled = false;
-  const keyOf = plan.keyOf as ((row: T) => string | undefined) | undefined;
   /** Records the service has sent so far: where the next page starts (rows kept may be fewer). */
   let offset = 0;
   while (pages < MAX_PAGES_PER_READ) {
-    callOpts.signal?.throwIfAborted();
-    let page: PageAnswer<T>;
-    try {
-      page = await fetchPage({ limit, offset }, callOpts);
-    } catch (err) {
-      if (
-        err instanceof ValidationError &&
-        err.status !== undefined &&
-        err.param === 'limit' &&
-        limit > BRIEF_PAGE_DEFAULT
-      ) {
-        refused = true; // the tier is below Pro after all
-        limit = BRIEF_PAGE_DEFAULT;
-        continue;
-      }
-      throw err;
-    }
+    const page = await fetchSized(fetchPage, size, offset, callOpts);
+    const asked = size.limit;
     pages++;
-    pageSize = Math.max(pageSize, limit);
+    pageSize = Math.max(pageSize, asked);
     if (page.meta) metas.push(page.meta);
-    const fresh = keyOf
-      ? page.rows.filter((r) => {
-          const k = keyOf(r);
-          if (k === undefined) return true;
-          if (seen.has(k)) {
-            repeated++;
-            return false;
-          }
-          seen.add(k);
-          return true;
-        })
-      : page.rows;
+    const fresh = once.keep(page.rows);
     rows.push(...fresh);
     // A page of rows already read adds nothing: the service is not moving on; reading more would only spend calls.
-    stalled = keyOf !== undefined && page.rows.length > 0 && fresh.length === 0;
+    stalled = once.keyOf !== undefined && page.rows.length > 0 && fresh.length === 0;
     const served = Math.max(page.served ?? page.rows.length, page.rows.length);
     offset += served;
     if (page.total !== undefined && Number.isFinite(page.total) && page.total >= 0) total = page.total;
-    const asked = limit;
-    if (page.tier && !refused) limit = briefPageMax(page.tier);
+    size.follow(page.tier);
     const done = stalled || served === 0 || (total !== undefined ? offset >= total : served < asked);
     const rowsTotal = Math.max(total ?? offset, offset);
     onProgress?.({
       pagesDone: pages,
-      pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / limit)),
+      pagesTotal: done ? pages : pages + Math.max(1, Math.ceil((rowsTotal - offset) / size.limit)),
       rowsDone: offset,
       rowsTotal,
     });
     if (done) break;
   }
   const meta = combineMeta(metas);
-  if (meta && repeated) {
-    meta.warnings.push(
-      `${repeated} row${repeated > 1 ? 's' : ''} a later page repeated ${repeated > 1 ? 'were' : 'was'} left out${stalled ? '; paging stopped at a page that added nothing new' : ''} (the service answered ${repeated > 1 ? 'them' : 'it'} twice)`,
-    );
+  if (meta && once.repeated) meta.warnings.push(repeatedWarning(once.repeated, stalled));
+  return { rows, pages, total: total ?? rows.length, pageSize, meta, repeated: once.repeated };
+}
+
+/** One page at the current size; a size the service refuses is asked again at 50. */
+async function fetchSized<T>(
+  fetchPage: (page: { limit: number; offset: number }, opts: CallOptions) => Promise<PageAnswer<T>>,
+  size: PageSize,
+  offset: number,
+  callOpts: CallOptions,
+): Promise<PageAnswer<T>> {
+  for (;;) {
+    callOpts.signal?.throwIfAborted();
+    try {
+      return await fetchPage({ limit: size.limit, offset }, callOpts);
+    } catch (err) {
+      if (!size.shrinks(err)) throw err;
+    }
   }
-  return { rows, pages, total: total ?? rows.length, pageSize, meta, repeated };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isBlank } from './args.js';
 import { ValidationError } from './errors.js';
+import { showValue as show } from './schemas/params.js';
 import { MCP_TOOL_NAMES, McpToolInputs, type McpToolName } from './schemas/mcp.js';
 
 /**
@@ -37,18 +38,6 @@ type Result = { ok: true; value: unknown } | { ok: false; expected: string; brok
 
 const own = <T>(o: Record<string, T> | undefined, k: string): T | undefined =>
   o && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-
-const show = (v: unknown): string => {
-  const s =
-    typeof v === 'string'
-      ? JSON.stringify(v)
-      : Array.isArray(v)
-        ? `a list of ${v.length}`
-        : v && typeof v === 'object'
-          ? 'an object'
-          : String(v);
-  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
-};
 
 /** The alternatives of a schema: its anyOf/oneOf branches (flattened), or itself. */
 function alternatives(s: ToolArgSchema): ToolArgSchema[] {
@@ -101,6 +90,101 @@ const parseJson = (text: string): unknown => {
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const WHOLE = /^[+-]?\d+$/;
 
+/** One value as an alternative's type reads it: what it was given, the text and JSON text it holds. */
+interface Given {
+  s: ToolArgSchema;
+  v: unknown;
+  path: string;
+  /** The value as trimmed text, when it is text. */
+  text: string | undefined;
+  /** The text parsed as JSON, when it looks like a list or an object. */
+  json: unknown;
+  /** Another alternative takes the text as it is (then a list is never split from it). */
+  textTaken: boolean;
+}
+
+/** A type's reading: the value, a bound it broke (the type fit), or nothing (the type does not fit). */
+type Reading = { ok: true; value: unknown } | { broken: string } | undefined;
+
+/** A number the schema's bounds allow, or why not. */
+function readNumber(g: Given, isInt: boolean): Reading {
+  const { v, text } = g;
+  const n =
+    typeof v === 'number' ? v : text !== undefined && (isInt ? WHOLE : DECIMAL).test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(n) || (isInt && !Number.isInteger(n))) return undefined;
+  const out = numberBounds(g.s, n);
+  return out ? { broken: `must be ${out}, got ${n}` } : { ok: true, value: n };
+}
+
+/** A list: an array, JSON text, or plain text split on commas (unless the schema also takes the text as it is). */
+function readList({ s, v, text, json, path, textTaken }: Given): Reading {
+  let list: unknown[] | undefined = Array.isArray(v) ? v : Array.isArray(json) ? json : undefined;
+  // A blank item (`VA, TX,` as people type it) adds nothing, as in core's list parameters.
+  if (!list && text !== undefined && json === undefined && !textTaken)
+    list = text
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+  if (!list) return undefined;
+  const item = Array.isArray(s.items) ? undefined : s.items;
+  const items = item ? list.map((x, i) => coerceValue(item, x, `${path}.${i}`)) : list;
+  if (s.minItems !== undefined && items.length < s.minItems)
+    throw new ValidationError(path, `needs at least ${s.minItems} items, got ${items.length}`);
+  if (s.maxItems !== undefined && items.length > s.maxItems)
+    throw new ValidationError(path, `takes at most ${s.maxItems} items, got ${items.length}`);
+  return { ok: true, value: items };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Text: text as it is, a number or a boolean as text, a list of plain values joined with commas. */
+function readText({ s, v }: Given): Reading {
+  const str =
+    typeof v === 'string'
+      ? v
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')
+          ? v.join(',')
+          : undefined;
+  if (str === undefined) return undefined;
+  if (s.maxLength !== undefined && str.length > s.maxLength)
+    return { broken: `must be at most ${s.maxLength} characters, got ${str.length}` };
+  if (s.minLength !== undefined && str.length < s.minLength)
+    return { broken: `must be at least ${s.minLength} characters` };
+  return { ok: true, value: str };
+}
+
+/** Each JSON type's reader and what it is called in a message, from the most specific: the order they are tried. */
+const TYPE_READERS: Record<string, { expected: string; read: (g: Given) => Reading }> = {
+  boolean: {
+    expected: 'true or false',
+    read: ({ v, text }) =>
+      typeof v === 'boolean'
+        ? { ok: true, value: v }
+        : text !== undefined && /^(true|false)$/i.test(text)
+          ? { ok: true, value: text.toLowerCase() === 'true' }
+          : undefined,
+  },
+  integer: { expected: 'a whole number', read: (g) => readNumber(g, true) },
+  number: { expected: 'a number', read: (g) => readNumber(g, false) },
+  array: { expected: 'a list', read: readList },
+  object: {
+    expected: 'an object (JSON text)',
+    read: ({ s, v, json, path }) => {
+      const obj = isRecord(v) ? v : isRecord(json) ? json : undefined;
+      if (!obj) return undefined;
+      return { ok: true, value: s.properties ? coerceObject(s, obj, path) : obj };
+    },
+  },
+  string: { expected: 'text', read: readText },
+  null: {
+    expected: 'null',
+    read: ({ v, text }) =>
+      v === null || (text !== undefined && text.toLowerCase() === 'null') ? { ok: true, value: null } : undefined,
+  },
+};
+
 /** One value against one alternative (no anyOf), trying its types from the most specific. */
 function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean): Result {
   if (s.const !== undefined)
@@ -115,78 +199,15 @@ function convert(s: ToolArgSchema, v: unknown, path: string, textTaken: boolean)
   if (!types.length) return { ok: true, value: v }; // any value
   const text = typeof v === 'string' ? v.trim() : undefined;
   const json = text !== undefined && /^[[{]/.test(text) ? parseJson(text) : undefined;
-  const order = ['boolean', 'integer', 'number', 'array', 'object', 'string', 'null'].filter((t) => types.includes(t));
+  const given: Given = { s, v, path, text, json, textTaken };
   const expected: string[] = [];
   let broken: string | undefined;
-  for (const t of order) {
-    if (t === 'boolean') {
-      expected.push('true or false');
-      if (typeof v === 'boolean') return { ok: true, value: v };
-      if (text !== undefined && /^(true|false)$/i.test(text)) return { ok: true, value: text.toLowerCase() === 'true' };
-    } else if (t === 'integer' || t === 'number') {
-      const n =
-        typeof v === 'number'
-          ? v
-          : text !== undefined && (t === 'number' ? DECIMAL : WHOLE).test(text)
-            ? Number(text)
-            : Number.NaN;
-      const isInt = t === 'integer';
-      expected.push(isInt ? 'a whole number' : 'a number');
-      if (!Number.isFinite(n) || (isInt && !Number.isInteger(n))) continue;
-      const out = numberBounds(s, n);
-      if (out) {
-        broken ??= `must be ${out}, got ${n}`;
-        continue;
-      }
-      return { ok: true, value: n };
-    } else if (t === 'array') {
-      expected.push('a list');
-      let list: unknown[] | undefined = Array.isArray(v) ? v : Array.isArray(json) ? json : undefined;
-      // Plain text splits on commas, unless the schema also takes the text as it is; a blank item
-      // (`VA, TX,` as people type it) adds nothing, as in core's list parameters.
-      if (!list && text !== undefined && json === undefined && !textTaken)
-        list = text
-          .split(',')
-          .map((x) => x.trim())
-          .filter((x) => x !== '');
-      if (!list) continue;
-      const item = Array.isArray(s.items) ? undefined : s.items;
-      const items = item ? list.map((x, i) => coerceValue(item, x, `${path}.${i}`)) : list;
-      if (s.minItems !== undefined && items.length < s.minItems)
-        throw new ValidationError(path, `needs at least ${s.minItems} items, got ${items.length}`);
-      if (s.maxItems !== undefined && items.length > s.maxItems)
-        throw new ValidationError(path, `takes at most ${s.maxItems} items, got ${items.length}`);
-      return { ok: true, value: items };
-    } else if (t === 'object') {
-      expected.push('an object (JSON text)');
-      const obj =
-        v && typeof v === 'object' && !Array.isArray(v)
-          ? v
-          : json && typeof json === 'object' && !Array.isArray(json)
-            ? json
-            : undefined;
-      if (!obj) continue;
-      return { ok: true, value: s.properties ? coerceObject(s, obj as Record<string, unknown>, path) : obj };
-    } else if (t === 'string') {
-      expected.push('text');
-      const str =
-        typeof v === 'string'
-          ? v
-          : typeof v === 'number' || typeof v === 'boolean'
-            ? String(v)
-            : Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')
-              ? v.join(',')
-              : undefined;
-      if (str === undefined) continue;
-      if (s.maxLength !== undefined && str.length > s.maxLength)
-        broken ??= `must be at most ${s.maxLength} characters, got ${str.length}`;
-      else if (s.minLength !== undefined && str.length < s.minLength)
-        broken ??= `must be at least ${s.minLength} characters`;
-      else return { ok: true, value: str };
-    } else if (t === 'null') {
-      expected.push('null');
-      if (v === null || (text !== undefined && text.toLowerCase() === 'null')) return { ok: true, value: null };
-    }
+  for (const [type, reader] of Object.entries(TYPE_READERS)) {
+    if (!types.includes(type)) continue;
+    expected.push(reader.expected);
+    const r = reader.read(given);
+    if (r && 'ok' in r) return r;
+    broken ??= r?.broken;
   }
   return { ok: false, expected: expected.join(' or '), ...(broken ? { broken } : {}) };
 }

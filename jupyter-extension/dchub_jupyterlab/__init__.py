@@ -13,6 +13,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jupyter_server.serverapp import ServerApp
 
+    # What a type checker and an IDE see of the lazily imported API: its names, typed (the error
+    # classes from their module: a checker does not follow `__all__ += errors.__all__`).
+    from .api import *  # noqa: F403
+    from .api.errors import *  # noqa: F403
+
 try:
     from ._version import __version__
 except ImportError:  # not built through hatch (e.g. a bare source checkout)

@@ -25,6 +25,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop
 
+from .api.core_types import QUOTA_KEYS
 from .api.errors import DchubError
 from .api.session import SessionRef
 
@@ -76,21 +77,6 @@ class ConfigHandler(APIHandler):
         self.finish(json.dumps({"proxy": True, "engine": True, **config}))
 
 
-#: What ``dchub/quota`` answers: the ledger's day, and behind a team gateway what it stated and
-#: core's line for it (the panel shows the line as is).
-_QUOTA_FIELDS = (
-    "tier",
-    "limit",
-    "used",
-    "remaining",
-    "resets_at",
-    "confirmed",
-    "via_gateway",
-    "gateway",
-    "line",
-)
-
-
 class QuotaHandler(APIHandler):
     """The relay's daily ledger: calls left today for the server's key (no call spent)."""
 
@@ -104,7 +90,9 @@ class QuotaHandler(APIHandler):
             self.set_status(502)
             self.finish(json.dumps({"error": "engine", "message": str(err)}))
             return
-        self.finish(json.dumps({k: q.get(k) for k in _QUOTA_FIELDS}))
+        # The ledger's day, and behind a team gateway what it stated and core's line for it (the
+        # panel shows the line as is): the quota's keys as core states them.
+        self.finish(json.dumps({k: q.get(k) for k in QUOTA_KEYS}))
 
 
 class ProxyHandler(APIHandler):

@@ -6,11 +6,12 @@ import {
   fetchBriefsDiff,
   fetchMeta,
   mergeBriefDiff,
+  refreshedText,
   type BriefCsvRowT,
   type PagesProgress,
   type Table
 } from '@dchub/core';
-import { Panel, Widget } from '@lumino/widgets';
+import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
   button,
@@ -31,11 +32,11 @@ import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
-import { briefsProgressText, formatAge } from './helpers';
+import { briefsProgressText } from './helpers';
 import { runBusy, type RequestView } from './request';
 import { TableModel } from './tableModel';
 import type { IDchubCharts } from './tokens';
-import { ResultView } from './views';
+import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 
 export interface BriefsPanelOptions {
   connection: Connection;
@@ -101,13 +102,8 @@ export class BriefsPanel extends Panel implements TableSource {
   constructor(options: BriefsPanelOptions) {
     super();
     this._connection = options.connection;
-    this.addClass('jp-DCHub-section');
-    this.addClass('jp-DCHub-briefs');
-    this.title.label = 'Briefs';
-    this.title.caption = 'Market briefs (DC Hub Power Index)';
+    sectionTab(this, 'jp-DCHub-briefs', 'Briefs', 'Market briefs (DC Hub Power Index)');
 
-    const top = new Widget();
-    top.addClass('jp-DCHub-top');
     const bar = div('jp-DCHub-toolbar');
     this._refresh = button('jp-DCHub-briefs-refresh', 'Refresh', () => options.onRefresh());
     this._refresh.title = 'Load the briefs, or fetch the ones recomputed since the last refresh';
@@ -125,12 +121,9 @@ export class BriefsPanel extends Panel implements TableSource {
     this._status = hiddenDiv('jp-DCHub-briefs-status');
     this._changed = hiddenDiv('jp-DCHub-briefs-changed');
     const intro = div('jp-DCHub-intro', 'The briefs open in the main area; Refresh merges the ones recomputed since.');
-    top.node.append(bar, intro, this._busy, this._error);
-    this.addWidget(top);
+    this.addWidget(nodeRow('jp-DCHub-top', bar, intro, this._busy, this._error));
     this._showView = options.showView;
 
-    const head = new Widget();
-    head.addClass('jp-DCHub-top');
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-briefs-grid', verdictColumn: 'verdict' });
     const metas = () => [this._answer ? fetchMeta(this._answer) : undefined];
     this.charts = new ChartSwitch({
@@ -140,16 +133,13 @@ export class BriefsPanel extends Panel implements TableSource {
       grid: this.grid,
       source: tableChartSource(this.model, metas)
     });
-    head.node.append(viewBar, this.charts.bar, this._count, this._status, this._banner.node, this._changed);
-    this.view.addWidget(head);
-    this.view.addWidget(this.grid);
-    this.view.addWidget(this.charts.area);
-
-    const bottom = new Widget();
-    bottom.addClass('jp-DCHub-bottom');
     this._citation = hiddenDiv('jp-DCHub-briefs-citation');
-    bottom.node.append(tableActions(this.kind, options.actions), this._citation);
-    this.view.addWidget(bottom);
+    layoutTableView(this.view, {
+      head: [viewBar, this.charts.bar, this._count, this._status, this._banner.node, this._changed],
+      grid: this.grid,
+      charts: this.charts.area,
+      bottom: [tableActions(this.kind, options.actions), this._citation]
+    });
 
     this._view = {
       error: this._error,
@@ -354,7 +344,7 @@ export class BriefsPanel extends Panel implements TableSource {
   private _showStatus(): void {
     if (this._lastRefreshed === null) return;
     const parts = [
-      `Refreshed ${formatAge(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
+      `${refreshedText(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
     ];
     if (this._asOf) parts.push(`data as of ${this._asOf}`);
     if (this._status.dataset.offline === 'true') parts.push('OFFLINE: showing the last data received');

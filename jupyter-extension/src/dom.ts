@@ -96,6 +96,46 @@ export function checkbox(name: string): HTMLInputElement {
   return input('checkbox', name, undefined, 'jp-DCHub-checkbox');
 }
 
+/** A text area for JSON or GeoJSON: `rows` lines high. */
+export function textArea(name: string, rows: number, placeholder = ''): HTMLTextAreaElement {
+  const el = document.createElement('textarea');
+  el.name = name;
+  el.rows = rows;
+  el.className = 'jp-DCHub-input jp-DCHub-textarea';
+  el.placeholder = placeholder;
+  return el;
+}
+
+/** A form's controls: inputs, selects and text areas. */
+export type FormControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** The controls under `parent` whose names start with `prefix`, by name without it. */
+function namedControls(parent: HTMLElement, prefix: string): Array<[string, FormControl]> {
+  const selector = prefix ? `[name^="${CSS.escape(prefix)}"]` : '[name]';
+  return [...parent.querySelectorAll<FormControl>(selector)]
+    .filter((el) => el.name.length > prefix.length)
+    .map((el) => [el.name.slice(prefix.length), el]);
+}
+
+/** The values of the controls under `parent` named `prefix` + name, by name: a checkbox's state, else the text. */
+export function controlValues(parent: HTMLElement, prefix = ''): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (const [name, el] of namedControls(parent, prefix))
+    out[name] = el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value;
+  return out;
+}
+
+/** Fills the controls under `parent` named `prefix` + name (a checkbox is checked by true or "true"). */
+export function fillControls(parent: HTMLElement, values: Record<string, string | boolean>, prefix = ''): void {
+  const controls = new Map(namedControls(parent, prefix));
+  for (const [name, value] of Object.entries(values)) {
+    const el = controls.get(name);
+    if (!el) continue;
+    if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === true || value === 'true';
+    else el.value = String(value);
+  }
+}
+
 /** A `<select>` offering `values` (each its own label); `multiple` is set before any option. */
 export function select(
   name: string,

@@ -1,11 +1,13 @@
 import { fetchMeta, type Table } from '@dchub/core';
-import { Panel, Widget } from '@lumino/widgets';
+import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
   button,
+  controlValues,
   div,
   failureHint,
   field,
+  fillControls,
   filterBox,
   hiddenDiv,
   numberInput,
@@ -15,8 +17,10 @@ import {
   showText,
   submitForm,
   tableActions,
+  textArea,
   textInput,
   WIDE_FIELD,
+  type FormControl,
   type PythonCall,
   type SectionActions,
   type TableSource
@@ -28,7 +32,7 @@ import { LatestRequest } from './request';
 import { citationFor, RESOURCES, type ResourceSpec } from './resources';
 import { TableModel } from './tableModel';
 import type { IDchubCharts } from './tokens';
-import { ResultView } from './views';
+import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 
 export interface ExplorePanelOptions {
   connection: Connection;
@@ -70,8 +74,6 @@ class ResourceView implements TableSource {
     this.exportTitle = `DC Hub ${spec.label.toLowerCase()}`;
     this.view = new ResultView(`res-${spec.id}`, `DC Hub ${spec.label.toLowerCase()}`, spec.description);
     this.view.addClass('jp-DCHub-resource');
-    const head = new Widget();
-    head.addClass('jp-DCHub-top');
     this._count = div('jp-DCHub-resource-count');
     this._provenance = hiddenDiv('jp-DCHub-resource-provenance');
     this._note = hiddenDiv('jp-DCHub-resource-note');
@@ -82,15 +84,13 @@ class ResourceView implements TableSource {
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-resource-grid', verdictColumn: 'verdict' });
     const source = tableChartSource(this.model, () => this._answers.map(fetchMeta));
     this.charts = new ChartSwitch({ charts, choices: spec.charts ?? [], table: this.grid, grid: this.grid, source });
-    head.node.append(this._count, this._banner.node, this._note, this._provenance, this.charts.bar, filter);
-    this.view.addWidget(head);
-    this.view.addWidget(this.grid);
-    this.view.addWidget(this.charts.area);
-    const bottom = new Widget();
-    bottom.addClass('jp-DCHub-bottom');
     this._citation = hiddenDiv('jp-DCHub-resource-citation');
-    bottom.node.append(tableActions(this.kind, actions), this._citation);
-    this.view.addWidget(bottom);
+    layoutTableView(this.view, {
+      head: [this._count, this._banner.node, this._note, this._provenance, this.charts.bar, filter],
+      grid: this.grid,
+      charts: this.charts.area,
+      bottom: [tableActions(this.kind, actions), this._citation]
+    });
   }
 
   show(table: Table, args: Record<string, string>, provenance?: string, answers: readonly unknown[] = []): void {
@@ -148,13 +148,12 @@ export class ExplorePanel extends Panel implements TableSource {
   constructor(options: ExplorePanelOptions) {
     super();
     this._options = options;
-    this.addClass('jp-DCHub-section');
-    this.addClass('jp-DCHub-explore');
-    this.title.label = 'More';
-    this.title.caption = 'Grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline';
-    const top = new Widget();
-    top.addClass('jp-DCHub-top');
-    top.addClass('jp-DCHub-scroll');
+    sectionTab(
+      this,
+      'jp-DCHub-explore',
+      'More',
+      'Grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline'
+    );
     const form = submitForm('jp-DCHub-form jp-DCHub-explore-form', () => options.onOpen());
     this._select = select(
       'resource',
@@ -168,7 +167,8 @@ export class ExplorePanel extends Panel implements TableSource {
     form.append(field('Data', this._select, WIDE_FIELD), this._description, this._fields, this._button);
     this._busy = hiddenDiv('jp-DCHub-explore-busy', 'Loading…', 'status');
     this._error = hiddenDiv('jp-DCHub-explore-error', '', 'alert');
-    top.node.append(form, this._busy, this._error);
+    const top = nodeRow('jp-DCHub-top', form, this._busy, this._error);
+    top.addClass('jp-DCHub-scroll');
     this.addWidget(top);
     this._renderForm();
     this._request = new LatestRequest({
@@ -193,12 +193,7 @@ export class ExplorePanel extends Panel implements TableSource {
     if (!RESOURCES.some((r) => r.id === resource)) return;
     this._select.value = resource;
     this._renderForm();
-    for (const [name, value] of Object.entries(values)) {
-      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
-        `[name="${CSS.escape(name)}"]`
-      );
-      if (el) el.value = value;
-    }
+    fillControls(this._fields, values);
   }
 
   /** The table of the resource view shown last. */
@@ -252,15 +247,11 @@ export class ExplorePanel extends Panel implements TableSource {
     const spec = RESOURCES.find((r) => r.id === this._select.value);
     this._description.textContent = spec?.description ?? '';
     const controls = (spec?.fields ?? []).map((f) => {
-      let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+      let control: FormControl;
       if (f.kind === 'select') control = select(f.name, f.options ?? []);
       else if (f.kind === 'number') control = numberInput(f.name, f.placeholder ?? '');
       else if (f.kind === 'geojson') {
-        control = document.createElement('textarea');
-        control.name = f.name;
-        control.rows = 4;
-        control.className = 'jp-DCHub-input jp-DCHub-textarea';
-        control.placeholder = f.placeholder ?? '';
+        control = textArea(f.name, 4, f.placeholder);
         control.spellcheck = false;
       } else control = textInput(f.name, f.placeholder ?? '');
       return field(f.label, control, f.kind === 'geojson' ? WIDE_FIELD : 'jp-DCHub-field');
@@ -268,12 +259,8 @@ export class ExplorePanel extends Panel implements TableSource {
     this._fields.replaceChildren(...controls);
   }
 
+  /** The form's values by field name (a resource's fields are text, selects and numbers: all text). */
   private _values(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
-      '[name]'
-    ))
-      out[el.name] = el.value;
-    return out;
+    return Object.fromEntries(Object.entries(controlValues(this._fields)).map(([k, v]) => [k, String(v)]));
   }
 }

@@ -1,28 +1,39 @@
-import { scalarText, toolRefusal, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
-import { Panel, Widget } from '@lumino/widgets';
+import {
+  scalarText,
+  toolAnswerNotes,
+  toolRefusal,
+  toolTable,
+  type Table,
+  type ToolArgSchema,
+  type ToolResult
+} from '@dchub/core';
+import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
   button,
   checkbox,
   CHECK_FIELD,
+  controlValues,
   div,
   field,
+  fillControls,
   hiddenDiv,
   numberInput,
   select,
   showBusy,
   submitForm,
   tableActions,
+  textArea,
   textInput,
   WIDE_FIELD,
+  type FormControl,
   type PythonCall,
   type SectionActions,
   type TableSource
 } from './dom';
-import { toolAnswerNotes } from './answerNotes';
 import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
-import { ResultView } from './views';
+import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 import { TableGrid } from './grid';
 import { argControl, recordFields, resolveArgSchema, toolArgs } from './toolArgs';
 import { runBusy, type RequestView } from './request';
@@ -36,6 +47,9 @@ export interface McpPanelOptions {
   showView: (view: ResultView) => void;
   actions: SectionActions;
 }
+
+/** The prefix of the form's argument controls' names (`arg_limit`). */
+const ARG = 'arg_';
 
 interface ToolInfo {
   name: string;
@@ -76,13 +90,8 @@ export class McpPanel extends Panel implements TableSource {
   constructor(options: McpPanelOptions) {
     super();
     this._connection = options.connection;
-    this.addClass('jp-DCHub-section');
-    this.addClass('jp-DCHub-mcp');
-    this.title.label = 'Tools';
-    this.title.caption = 'DC Hub MCP tools';
+    sectionTab(this, 'jp-DCHub-mcp', 'Tools', 'DC Hub MCP tools');
 
-    const top = new Widget();
-    top.addClass('jp-DCHub-top');
     this._count = div('jp-DCHub-mcp-count', 'Tools not loaded yet.');
     this._select = select('tool');
     this._select.addEventListener('change', () => this._renderForm());
@@ -94,25 +103,19 @@ export class McpPanel extends Panel implements TableSource {
     this._busy = hiddenDiv('jp-DCHub-mcp-busy', 'Working…', 'status');
     this._error = hiddenDiv('jp-DCHub-mcp-error', '', 'alert');
     this._result = hiddenDiv('jp-DCHub-mcp-result');
-    top.node.append(this._count, this._form, this._description, this._busy, this._error);
-    this.addWidget(top);
+    this.addWidget(nodeRow('jp-DCHub-top', this._count, this._form, this._description, this._busy, this._error));
     this._showView = options.showView;
 
-    const head = new Widget();
-    head.addClass('jp-DCHub-top');
-    head.node.append(this._result, this._banner.node);
-    this.view.addWidget(head);
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-mcp-grid' });
-    this.view.addWidget(this.grid);
-    this.grid.hide();
-
-    const bottom = new Widget();
-    bottom.addClass('jp-DCHub-bottom');
     this._json = document.createElement('pre');
     this._json.className = 'jp-DCHub-mcp-json';
     this._json.hidden = true;
-    bottom.node.append(this._json, tableActions(this.kind, options.actions));
-    this.view.addWidget(bottom);
+    layoutTableView(this.view, {
+      head: [this._result, this._banner.node],
+      grid: this.grid,
+      bottom: [this._json, tableActions(this.kind, options.actions)]
+    });
+    this.grid.hide();
 
     this._view = { error: this._error, setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy) };
   }
@@ -155,14 +158,7 @@ export class McpPanel extends Panel implements TableSource {
     if (!this._tools.some((t) => t.name === tool)) return;
     this._select.value = tool;
     this._renderForm();
-    for (const [name, value] of Object.entries(values)) {
-      const el = this._fields.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
-        `[name="arg_${CSS.escape(name)}"]`
-      );
-      if (!el) continue;
-      if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === true || value === 'true';
-      else el.value = String(value);
-    }
+    fillControls(this._fields, values, ARG);
   }
 
   /** Calls the selected tool with the form's arguments. Never throws. */
@@ -208,18 +204,15 @@ export class McpPanel extends Panel implements TableSource {
       const label = `${name}${required.has(name) ? ' *' : ''}`;
       const kind = argControl(prop);
       const resolved = resolveArgSchema(prop);
-      let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
-      if (kind === 'boolean') control = checkbox(`arg_${name}`);
-      else if (kind === 'number') control = numberInput(`arg_${name}`, scalarText(prop.default) ?? '');
-      else if (kind === 'enum') control = select(`arg_${name}`, ['', ...(resolved.enum ?? []).map(String)]);
+      const named = `${ARG}${name}`;
+      let control: FormControl;
+      if (kind === 'boolean') control = checkbox(named);
+      else if (kind === 'number') control = numberInput(named, scalarText(prop.default) ?? '');
+      else if (kind === 'enum') control = select(named, ['', ...(resolved.enum ?? []).map(String)]);
       else if (kind === 'records') {
-        control = document.createElement('textarea');
-        control.name = `arg_${name}`;
-        control.className = 'jp-DCHub-input jp-DCHub-textarea';
-        control.rows = 3;
-        const fields = recordFields(prop).join(',');
-        control.placeholder = `JSON list, or ${fields || 'a,b'}; ${fields || 'a,b'}`;
-      } else control = textInput(`arg_${name}`, kind === 'list' ? 'comma separated' : (scalarText(prop.default) ?? ''));
+        const fields = recordFields(prop).join(',') || 'a,b';
+        control = textArea(named, 3, `JSON list, or ${fields}; ${fields}`);
+      } else control = textInput(named, kind === 'list' ? 'comma separated' : (scalarText(prop.default) ?? ''));
       control.title = prop.description ?? '';
       return field(
         label,
@@ -231,14 +224,7 @@ export class McpPanel extends Panel implements TableSource {
   }
 
   private _values(): Record<string, string | boolean> {
-    const out: Record<string, string | boolean> = {};
-    for (const el of this._fields.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
-      '[name^="arg_"]'
-    )) {
-      const name = el.name.slice(4);
-      out[name] = el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value;
-    }
-    return out;
+    return controlValues(this._fields, ARG);
   }
 
   private _show(result: ToolResult): void {

@@ -1,5 +1,5 @@
-import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
-import { Panel, Widget } from '@lumino/widgets';
+import { fetchMeta, refineQueue, suggestedMaxTtp, type Cell, type QueueResultT, type Table } from '@dchub/core';
+import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
   button,
@@ -19,7 +19,6 @@ import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
-import { suggestedMaxTtp } from './helpers';
 import { formNumber } from './pycode';
 import { candidatesFromRows } from './rankForm';
 import { QueueForm, queuePythonCall, type QueueQuery } from './queueForm';
@@ -27,7 +26,7 @@ import { LatestRequest } from './request';
 import type { IDchubCharts } from './tokens';
 import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
-import { ResultView } from './views';
+import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 
 export type { QueueQuery } from './queueForm';
 
@@ -100,16 +99,9 @@ export class QueuePanel extends Panel implements TableSource {
   constructor(options: QueuePanelOptions) {
     super();
     this._connection = options.connection;
-    this.addClass('jp-DCHub-section');
-    this.addClass('jp-DCHub-queue');
-    this.title.label = 'Queue';
-    this.title.caption = 'Interconnection queue search';
-
-    const top = new Widget();
-    top.addClass('jp-DCHub-top');
+    sectionTab(this, 'jp-DCHub-queue', 'Queue', 'Interconnection queue search');
 
     this._form = new QueueForm(() => options.onSearch());
-    top.node.appendChild(this._form.node);
 
     this._intro = div('jp-DCHub-intro', 'Choose filters and press Search; the survivors open in the main area.');
     this._busy = hiddenDiv('jp-DCHub-busy', 'Searching the queue…', 'status');
@@ -126,12 +118,9 @@ export class QueuePanel extends Panel implements TableSource {
       this.model.setFilter(text);
       this._updateSelection();
     });
-    top.node.append(this._intro, this._busy, this._error);
-    this.addWidget(top);
+    this.addWidget(nodeRow('jp-DCHub-top', this._form.node, this._intro, this._busy, this._error));
     this._showView = options.showView;
 
-    const head = new Widget();
-    head.addClass('jp-DCHub-top');
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
     this.charts = new ChartSwitch({
       charts: options.charts,
@@ -147,14 +136,8 @@ export class QueuePanel extends Panel implements TableSource {
         }
       )
     });
-    head.node.append(this._count, this._banner.node, this._hint, this.charts.bar, filter);
-    this.view.addWidget(head);
-    this.view.addWidget(this.grid);
-    this.view.addWidget(this.charts.area);
     this.grid.selectionModel?.changed.connect(() => this._updateSelection(), this);
 
-    const bottom = new Widget();
-    bottom.addClass('jp-DCHub-bottom');
     const handoffBar = div('jp-DCHub-actions');
     this._handoff = button('jp-DCHub-handoff', 'Score selected site', () => this._handOff(options.onScoreSite));
     this._handoff.disabled = true;
@@ -166,8 +149,12 @@ export class QueuePanel extends Panel implements TableSource {
     this._selection = div('jp-DCHub-selection', 'Select rows to score or rank them.');
     handoffBar.append(this._handoff, this._rankSelected, this._selection);
     this._citation = hiddenDiv('jp-DCHub-citation');
-    bottom.node.append(handoffBar, tableActions(this.kind, options.actions), this._citation);
-    this.view.addWidget(bottom);
+    layoutTableView(this.view, {
+      head: [this._count, this._banner.node, this._hint, this.charts.bar, filter],
+      grid: this.grid,
+      charts: this.charts.area,
+      bottom: [handoffBar, tableActions(this.kind, options.actions), this._citation]
+    });
 
     this._request = new LatestRequest({
       error: this._error,

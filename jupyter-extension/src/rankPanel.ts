@@ -12,7 +12,7 @@ import {
   type ScoringMode,
   type Table
 } from '@dchub/core';
-import { Panel, Widget } from '@lumino/widgets';
+import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
   button,
@@ -34,7 +34,7 @@ import {
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { pythonCall } from './pycode';
-import { ResultView } from './views';
+import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 import { TableGrid } from './grid';
 import { editorConstraints, editorObjectives, numericFields, type ConstraintRow, type ObjectiveRow } from './rankForm';
 import { LatestRequest } from './request';
@@ -77,19 +77,28 @@ export class RankPanel extends Panel implements TableSource {
   private _candidates: Array<Record<string, Cell>> = [];
   private _last: RankedSitesT | null = null;
 
-  private readonly _candidateInfo: HTMLElement;
-  private readonly _fieldList: HTMLDataListElement;
-  private readonly _objectives: HTMLElement;
-  private readonly _constraints: HTMLElement;
-  private readonly _mode: HTMLSelectElement;
-  private readonly _topK: HTMLInputElement;
-  private readonly _button: HTMLButtonElement;
-  private readonly _busy: HTMLElement;
-  private readonly _error: HTMLElement;
-  private readonly _count: HTMLElement;
-  private readonly _caveats: HTMLElement;
-  private readonly _citation: HTMLElement;
-  private readonly _request: LatestRequest;
+  private readonly _candidateInfo = candidateInfo();
+  /** The candidates' numeric fields, offered by every field box. */
+  private readonly _fieldList = Object.assign(document.createElement('datalist'), {
+    id: `jp-DCHub-rank-fields-${Math.random().toString(36).slice(2, 8)}`
+  });
+  private readonly _objectives = div('jp-DCHub-rank-objectives');
+  private readonly _constraints = div('jp-DCHub-rank-constraints');
+  private readonly _mode = select('mode', RANK_SCORING_MODES);
+  private readonly _topK = numberInput('top_k', 'all', { min: '1', step: '1' });
+  private readonly _button = button('jp-DCHub-rank-run', 'Rank', undefined, 'submit');
+  private readonly _busy = hiddenDiv('jp-DCHub-rank-busy', 'Ranking…', 'status');
+  private readonly _error = hiddenDiv('jp-DCHub-rank-error', '', 'alert');
+  private readonly _count = hiddenDiv('jp-DCHub-rank-count');
+  private readonly _caveats = Object.assign(document.createElement('ul'), {
+    className: 'jp-DCHub-rank-caveats',
+    hidden: true
+  });
+  private readonly _citation = hiddenDiv('jp-DCHub-rank-citation');
+  private readonly _request = new LatestRequest({
+    error: this._error,
+    setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy)
+  });
   private readonly _showView: (view: ResultView) => void;
   private _lastArgs: {
     objectives: Objectives;
@@ -101,59 +110,11 @@ export class RankPanel extends Panel implements TableSource {
   constructor(options: RankPanelOptions) {
     super();
     this._connection = options.connection;
-    this.addClass('jp-DCHub-section');
-    this.addClass('jp-DCHub-rank');
-    this.title.label = 'Rank';
-    this.title.caption = 'Rank candidate sites on weighted objectives';
-
-    const top = new Widget();
-    top.addClass('jp-DCHub-top');
-    this._candidateInfo = div(
-      'jp-DCHub-rank-candidates',
-      'No candidates yet: select rows in the Queue tab and press "Rank selected".'
-    );
-    this._candidateInfo.dataset.count = '0';
-    this._fieldList = document.createElement('datalist');
-    this._fieldList.id = `jp-DCHub-rank-fields-${Math.random().toString(36).slice(2, 8)}`;
-
-    const form = submitForm('jp-DCHub-rank-form', () => options.onRank());
-    this._objectives = div('jp-DCHub-rank-objectives');
-    this._constraints = div('jp-DCHub-rank-constraints');
-    const addObjective = button('jp-DCHub-rank-add-objective', '+ Objective', () =>
-      this._addObjective({ field: '', weight: '1' })
-    );
-    const addConstraint = button('jp-DCHub-rank-add-constraint', '+ Constraint', () =>
-      this._addConstraint({ field: '', min: '', max: '' })
-    );
-    this._mode = select('mode', RANK_SCORING_MODES);
-    this._topK = numberInput('top_k', 'all', { min: '1', step: '1' });
-    this._button = button('jp-DCHub-rank-run', 'Rank', undefined, 'submit');
-    const settings = div('jp-DCHub-form');
-    settings.append(field('Mode', this._mode), field('Top k', this._topK), this._button);
-    form.append(
-      heading('Objectives (+ maximize, − minimize)'),
-      this._objectives,
-      addObjective,
-      heading('Constraints'),
-      this._constraints,
-      addConstraint,
-      settings,
-      this._fieldList
-    );
+    this._showView = options.showView;
+    sectionTab(this, 'jp-DCHub-rank', 'Rank', 'Rank candidate sites on weighted objectives');
+    this.addWidget(nodeRow('jp-DCHub-top', this._candidateInfo, this._form(options.onRank), this._busy, this._error));
     for (const o of DEFAULT_OBJECTIVES) this._addObjective(o);
 
-    this._busy = hiddenDiv('jp-DCHub-rank-busy', 'Ranking…', 'status');
-    this._error = hiddenDiv('jp-DCHub-rank-error', '', 'alert');
-    this._count = hiddenDiv('jp-DCHub-rank-count');
-    this._caveats = document.createElement('ul');
-    this._caveats.className = 'jp-DCHub-rank-caveats';
-    this._caveats.hidden = true;
-    top.node.append(this._candidateInfo, form, this._busy, this._error);
-    this.addWidget(top);
-    this._showView = options.showView;
-
-    const head = new Widget();
-    head.addClass('jp-DCHub-top');
     this.grid = new TableGrid(this.model, { className: 'jp-DCHub-rank-grid' });
     // The weights the ranking was asked with: the chart's contributions are the service's formula.
     const source = tableChartSource(
@@ -168,21 +129,36 @@ export class RankPanel extends Panel implements TableSource {
       grid: this.grid,
       source
     });
-    head.node.append(this.charts.bar, this._count, this._caveats);
-    this.view.addWidget(head);
-    this.view.addWidget(this.grid);
-    this.view.addWidget(this.charts.area);
-
-    const bottom = new Widget();
-    bottom.addClass('jp-DCHub-bottom');
-    this._citation = hiddenDiv('jp-DCHub-rank-citation');
-    bottom.node.append(tableActions(this.kind, options.actions), this._citation);
-    this.view.addWidget(bottom);
-
-    this._request = new LatestRequest({
-      error: this._error,
-      setBusy: (busy) => showBusy(this.node, this._busy, this._button, busy)
+    layoutTableView(this.view, {
+      head: [this.charts.bar, this._count, this._caveats],
+      grid: this.grid,
+      charts: this.charts.area,
+      bottom: [tableActions(this.kind, options.actions), this._citation]
     });
+  }
+
+  /** The objectives and constraints editors, the mode, top k and the Rank button. */
+  private _form(onRank: () => void): HTMLFormElement {
+    const form = submitForm('jp-DCHub-rank-form', () => onRank());
+    const addObjective = button('jp-DCHub-rank-add-objective', '+ Objective', () =>
+      this._addObjective({ field: '', weight: '1' })
+    );
+    const addConstraint = button('jp-DCHub-rank-add-constraint', '+ Constraint', () =>
+      this._addConstraint({ field: '', min: '', max: '' })
+    );
+    const settings = div('jp-DCHub-form');
+    settings.append(field('Mode', this._mode), field('Top k', this._topK), this._button);
+    form.append(
+      heading('Objectives (+ maximize, − minimize)'),
+      this._objectives,
+      addObjective,
+      heading('Constraints'),
+      this._constraints,
+      addConstraint,
+      settings,
+      this._fieldList
+    );
+    return form;
   }
 
   /** The candidates to rank. */
@@ -332,6 +308,16 @@ export class RankPanel extends Panel implements TableSource {
     el.append(f, ...boxes, removeButton(el));
     parent.append(el);
   }
+}
+
+/** The line saying how many candidates there are and where they came from. */
+function candidateInfo(): HTMLElement {
+  const info = div(
+    'jp-DCHub-rank-candidates',
+    'No candidates yet: select rows in the Queue tab and press "Rank selected".'
+  );
+  info.dataset.count = '0';
+  return info;
 }
 
 function heading(text: string): HTMLElement {

@@ -22,6 +22,7 @@ import { formNumber, pythonCall } from './pycode';
 import { cellText } from './tableView';
 import type { SiteHandoff } from './queuePanel';
 import { LatestRequest } from './request';
+import { sectionTab } from './views';
 import type { IDchubCharts } from './tokens';
 
 export interface SitePanelOptions {
@@ -69,10 +70,7 @@ export class SitePanel extends Panel implements TableSource {
   constructor(options: SitePanelOptions) {
     super();
     this._connection = options.connection;
-    this.addClass('jp-DCHub-section');
-    this.addClass('jp-DCHub-site');
-    this.title.label = 'Site score';
-    this.title.caption = 'Score a location for a data center';
+    sectionTab(this, 'jp-DCHub-site', 'Site score', 'Score a location for a data center');
 
     // Form and card, the chart in the card's place, the actions: one scrolling column.
     const top = new Panel();

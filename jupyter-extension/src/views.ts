@@ -93,3 +93,33 @@ export class ViewManager {
     return !!host && !host.isDisposed && host.isAttached;
   }
 }
+
+/** A sidebar section's tab: the classes every section has and its own, and its title. */
+export function sectionTab(section: Widget, className: string, label: string, caption: string): void {
+  section.addClass('jp-DCHub-section');
+  section.addClass(className);
+  section.title.label = label;
+  section.title.caption = caption;
+}
+
+/** Nodes in a widget of their own: `jp-DCHub-top` for a form or a summary, `jp-DCHub-bottom` for the actions. */
+export function nodeRow(className: 'jp-DCHub-top' | 'jp-DCHub-bottom', ...nodes: Node[]): Widget {
+  const row = new Widget();
+  row.addClass(className);
+  row.node.append(...nodes);
+  return row;
+}
+
+/**
+ * A table view's parts, top to bottom: the head (summary lines, banner, chart switch, filter), the grid, the charts'
+ * area, and the bottom (the table's actions and its citation).
+ */
+export function layoutTableView(
+  view: ResultView,
+  parts: { head: Node[]; grid: Widget; charts?: Widget; bottom: Node[] }
+): void {
+  view.addWidget(nodeRow('jp-DCHub-top', ...parts.head));
+  view.addWidget(parts.grid);
+  if (parts.charts) view.addWidget(parts.charts);
+  view.addWidget(nodeRow('jp-DCHub-bottom', ...parts.bottom));
+}

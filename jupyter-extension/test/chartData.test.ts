@@ -41,7 +41,7 @@ describe('chart context from fetchMeta', () => {
       meta({ stale: true, ageMs: 3 * 3_600_000, reason: 'service error' })
     ]);
     expect(ctx.stale).toEqual({ ageMs: 10_800_000, reason: 'service error' });
-    expect(footerLines(ctx, [])).toContain('Served from the cache, 3 h old: service error.');
+    expect(footerLines(ctx, [])).toContain('served from the cache (3 h old): service error');
   });
 
   it("a keyless queue answer's map says it is a gated preview, of how many rows", async () => {

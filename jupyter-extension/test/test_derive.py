@@ -165,7 +165,7 @@ def test_python_widens_cli_derives_without_a_request(sandbox, cache_dir, cli):
         api_key=QKEY,
     )
     assert code == 0, err
-    assert "answered locally" in err and "served from cache" not in err
+    assert "answered locally" in err and "served from the cache" not in err
     sandbox.control("DELETE", "/_sandbox/faults")
     own = sandbox.get(f"{QUEUE}?iso=NYISO&min_mw=90&baseload_only=true", KEYS["pro"])
     assert [r["queue_id"] for r in json.loads(out)["results"]] == [

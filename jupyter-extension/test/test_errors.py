@@ -11,10 +11,13 @@ from conftest import KEYS, PROFILE
 QUEUE = "/api/v1/interconnection-queue/refined"
 
 
-def client(sandbox, cache_dir, key=KEYS["pro"], **kw):
+def client(sandbox, cache_dir, key=KEYS["pro"], now=None, **kw):
+    """A client of the sandbox; with ``now`` (a callable giving ms) each call says the time."""
     from dchub_jupyterlab import Client
 
-    return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
+    hub = Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
+    hub._now = now  # the test's clock: the engine reads "now" from each call
+    return hub
 
 
 def test_a_passing_5xx_is_retried(sandbox, cache_dir):
@@ -191,7 +194,9 @@ def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, c
     first = hub.news(limit=5)
     now[0] += 3600_000
     sandbox.faults([{"path_prefix": "/api/news", "kind": "status", "status": 500}])
-    with pytest.warns(StaleAnswerWarning, match="60 min old"):
+    with pytest.warns(
+        StaleAnswerWarning, match=r"^DC Hub: served from the cache \(1 h old\): service error$"
+    ):
         again = hub.news(limit=5)
     assert again.attrs["stale"] and again.attrs["stale_reason"] == "service error"
     assert list(again["id"]) == list(first["id"])
@@ -241,7 +246,7 @@ def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, c
     try:
         with pytest.warns(
             StaleAnswerWarning,
-            match=r"rank_markets: served from the cache, 2 h old: the service could not be reached",
+            match=r"^DC Hub: served from the cache \(2 h old\): the service could not be reached$",
         ):
             again = hub.tool("rank_markets", criteria="ai_ready", limit=3)
         assert (

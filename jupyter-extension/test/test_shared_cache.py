@@ -77,7 +77,7 @@ def test_python_writes_cli_reads_without_a_request(sandbox, cache_dir, cli):
     )
     assert code == 0, err
     assert [r["queue_id"] for r in json.loads(out)["results"]] == list(df["queue_id"])
-    assert "served from cache" not in err  # fresh, not a fallback
+    assert "served from the cache" not in err  # fresh, not a fallback
     code, out, err = cli(
         "score",
         "32.9",

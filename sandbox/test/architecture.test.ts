@@ -180,9 +180,13 @@ describe('architecture', () => {
     // About 1,200 lines of code for the API and the relay (issue 17; it was 2,638 with the copies of core) —
     // counted without blank lines, comments and docstrings (every public method has one) — and charts.py beside.
     const lines = (fs: string[]) => fs.reduce((n, f) => n + codeLines(readFileSync(f, 'utf8')), 0);
-    const api = lines(files.filter((f) => !f.endsWith('charts.py')));
+    // The calls and core's tables generated from core's schemas (scripts/gen-python.mjs) are core's rules, stated
+    // once there and held to them by a test: not Python's own code.
+    const generated = /[\\/]api[\\/](calls_\w+|core_types)\.py$/;
+    const own = files.filter((f) => !generated.test(f));
+    const api = lines(own.filter((f) => !f.endsWith('charts.py')));
     expect(api, `${api} lines of Python code in the API and the relay`).toBeLessThanOrEqual(1200);
-    expect(lines(files), 'lines of Python code in all').toBeLessThanOrEqual(1300);
+    expect(lines(own), 'lines of Python code in all').toBeLessThanOrEqual(1300);
     const clients = /^\s*(?:import|from)\s+(httpx|requests|aiohttp|urllib\.request|http\.client|platformdirs|mcp)\b/m;
     const offenders = files.filter((f) => clients.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
     expect(offenders, 'Python modules that talk to the service themselves').toEqual([]);

@@ -112,7 +112,7 @@ describe(`release ${version} (${release})`, () => {
       expect(first.results.every((r: { iso: string }) => r.iso === 'PJM')).toBe(true);
       const again = await dchub(args, env);
       expect(JSON.parse(again.stdout)).toEqual(first);
-      expect(again.stderr).toMatch(/from cache/);
+      expect(again.stderr).toMatch(/^dchub: from the cache \(\d+ s old\)$/m);
       const installed = path.join(prefix, 'lib', 'node_modules', '@dchub', 'cli');
       expect(readdirSync(installed)).toEqual(
         expect.arrayContaining(['dchub.mjs', 'THIRD-PARTY-LICENSES.txt', 'LICENSE']),

@@ -2,7 +2,7 @@ import type { CallOptions, Fetched } from '../call.js';
 import { DchubError, NetworkError, NotCachedError, QuotaSpentError, RateLimitError } from '../errors.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
-import { deliver } from './delivery.js';
+import { deliver, type Delivery } from './delivery.js';
 import { staleReason } from './stale.js';
 import { gatewayNotice, isGatewayAnswer } from './gateway.js';
 import { InFlightRequests } from './inflight.js';
@@ -10,6 +10,7 @@ import { cacheKey, fingerprint } from './keys.js';
 import { readAnswerHeader, type AnswerFacts } from './relayed.js';
 import type { QuotaLedger } from './ledger.js';
 import { lifetimeFor } from './lifetimes.js';
+import { answerToKeep } from './kept.js';
 import type { ResponseCache, StoredAnswer } from './responses.js';
 
 export { fingerprint } from './keys.js';
@@ -43,14 +44,9 @@ export interface CallSpec {
   body?: unknown;
 }
 
-/** Headers an answer needs when it is read back from the cache (a CSV page's total and tier too). */
-const KEPT_HEADERS = [
-  'content-disposition',
-  'content-type',
-  'x-total-available',
-  'x-market-brief-tier',
-  'x-market-brief-mode',
-];
+/** A stored answer served as it is, fresh: no call spent. */
+const fromCache = <T>(value: T, answer: StoredAnswer, notes: Delivery['notes'], now: number): Fetched<T> =>
+  deliver(value, answer, { fromCache: true, stale: false, now, notes });
 
 /**
  * Cached GETs (and cacheable POSTs): fresh answers from the cache, identical concurrent calls
@@ -86,7 +82,7 @@ export class CachedFetcher {
       const now = this.deps.now();
       if (hit && hit.answer.expiresAt > now) {
         cache.stats.hits++;
-        return deliver(hit.value as T, hit.answer, { fromCache: true, stale: false, now, notes: hit.notes });
+        return fromCache(hit.value as T, hit.answer, hit.notes, now);
       }
     }
     if (opts.cacheOnly) return this.#fromCacheOnly(key, call, decode);
@@ -115,18 +111,9 @@ export class CachedFetcher {
       const d = decode(raw, this.#ctx(call));
       const at = this.deps.now();
       const answer: StoredAnswer = { text: raw.text, storedAt: at, expiresAt: at, preview: d.preview !== undefined };
-      return deliver(d.value, answer, {
-        fromCache: false,
-        stale: false,
-        now: at,
-        notes: d,
-        extra: warning,
-        relay: this.#relayFacts(raw),
-        notice: gatewayNotice(raw.headers),
-      });
+      return this.#fresh(d, answer, raw, at, warning);
     } catch (err) {
-      await this.#settleFailure(err);
-      if (warning && err instanceof DchubError) err.allowance ??= warning;
+      await this.#failed(err, warning);
       throw err;
     }
   }
@@ -194,6 +181,12 @@ export class CachedFetcher {
     return r.warning;
   }
 
+  /** After a failed call: the ledger settled, and the allowance warning carried by the error. */
+  async #failed(err: unknown, warning: string | undefined): Promise<void> {
+    await this.#settleFailure(err);
+    if (warning && err instanceof DchubError) err.allowance ??= warning;
+  }
+
   /**
    * After a failed call: give back a reservation that never reached the service; note a spent day
    * (a team gateway's refusal first teaches the ledger that it is one: then no day is spent here).
@@ -227,7 +220,7 @@ export class CachedFetcher {
     const now = this.deps.now();
     if (stored && storedRead && stored.expiresAt > now && !opts.refresh) {
       cache!.stats.hits++;
-      return deliver(storedRead.value, stored, { fromCache: true, stale: false, now, notes: storedRead });
+      return fromCache(storedRead.value, stored, storedRead, now);
     }
     if (cache) cache.stats.misses++;
     // Another process asking the same question right now (a shared directory, a team's Redis): wait for its answer.
@@ -238,13 +231,7 @@ export class CachedFetcher {
       const landed = claim && cache ? await cache.load(key) : undefined;
       if (landed && landed.expiresAt > this.deps.now() && landed.storedAt !== stored?.storedAt) {
         const read = this.#readStored(key, call, landed, decode, cache!);
-        if (read)
-          return deliver(read.value, landed, {
-            fromCache: true,
-            stale: false,
-            now: this.deps.now(),
-            notes: read,
-          });
+        if (read) return fromCache(read.value, landed, read, this.deps.now());
       }
       return await this.#send(key, call, decode, opts, cache, stored, storedRead);
     } finally {
@@ -273,9 +260,7 @@ export class CachedFetcher {
         theirs && theirs.expiresAt > this.deps.now() ? this.#readStored(key, call, theirs, decode, cache) : undefined;
       if (theirs && read) {
         cache.stats.hits++;
-        return {
-          answer: deliver(read.value, theirs, { fromCache: true, stale: false, now: this.deps.now(), notes: read }),
-        };
+        return { answer: fromCache(read.value, theirs, read, this.deps.now()) };
       }
       if (Date.now() >= until || opts.signal?.aborted) return {};
     }
@@ -291,19 +276,7 @@ export class CachedFetcher {
     stored: StoredAnswer | undefined,
     storedRead: Decoded<T> | undefined,
   ): Promise<Fetched<T>> {
-    // One rule for every failed refresh: the last good answer, marked stale with its age and reason.
-    const fallBack = (err: unknown): Fetched<T> => {
-      const reason = staleReason(err);
-      if (!stored || !storedRead || reason === undefined) throw err;
-      cache!.stats.staleServed++;
-      return deliver(storedRead.value, stored, {
-        fromCache: true,
-        stale: true,
-        now: this.deps.now(),
-        reason,
-        notes: storedRead,
-      });
-    };
+    const fallBack = (err: unknown) => this.#fallBack(err, stored, storedRead, cache);
     let warning: string | undefined;
     try {
       warning = await this.#reserve();
@@ -319,8 +292,7 @@ export class CachedFetcher {
         headers: stored?.etag ? { 'If-None-Match': stored.etag } : undefined,
       });
     } catch (err) {
-      await this.#settleFailure(err);
-      if (warning && err instanceof DchubError) err.allowance ??= warning;
+      await this.#failed(err, warning);
       return fallBack(err);
     }
     await this.deps.ledger?.correct(raw.headers);
@@ -349,35 +321,54 @@ export class CachedFetcher {
       if (err instanceof DchubError) return fallBack(err);
       throw err;
     }
-    // A header that echoes the caller's key is never written down (nor its ETag sent back).
-    const keep = (v: string | null): v is string => v !== null && (this.deps.mayStore?.(v) ?? true);
-    const headers: Record<string, string> = {};
-    for (const h of KEPT_HEADERS) {
-      const v = raw.headers.get(h);
-      if (keep(v)) headers[h] = v;
-    }
-    const etag = raw.headers.get('etag');
-    const relay = this.#relayFacts(raw);
     // A gateway's answer may be older than this call: kept as written that long ago, so its age stays true here.
-    const writtenAt = at - (relay?.ageMs ?? 0);
-    const answer: StoredAnswer = {
-      text: raw.text,
-      storedAt: writtenAt,
-      expiresAt: writtenAt + lifetimeFor(call.path, writtenAt, d.value),
-      etag: keep(etag) ? etag : undefined,
-      preview: d.preview !== undefined || (d.value as { _gated?: unknown } | null)?._gated === true,
-      ...(Object.keys(headers).length ? { headers } : {}),
-    };
+    const writtenAt = at - (this.#relayFacts(raw)?.ageMs ?? 0);
+    const answer = answerToKeep(raw, d, { path: call.path, writtenAt, mayStore: (t) => this.#mayStore(t) });
     // A preview is stored as a preview (so it is never served as full data), under this caller only;
     // an answer that echoes the key is never written down.
-    if (cache && (this.deps.mayStore?.(raw.text) ?? true)) await cache.save(key, answer, d.value, d);
+    if (cache && this.#mayStore(raw.text)) await cache.save(key, answer, d.value, d);
+    return this.#fresh(d, answer, raw, at, warning);
+  }
+
+  /** Whether a text may be kept (never one that echoes the caller's key). */
+  #mayStore(text: string): boolean {
+    return this.deps.mayStore?.(text) ?? true;
+  }
+
+  /** One rule for every failed refresh: the last good answer, marked stale with its age and reason. */
+  #fallBack<T>(
+    err: unknown,
+    stored: StoredAnswer | undefined,
+    storedRead: Decoded<T> | undefined,
+    cache: ResponseCache | undefined,
+  ): Fetched<T> {
+    const reason = staleReason(err);
+    if (!stored || !storedRead || reason === undefined) throw err;
+    cache!.stats.staleServed++;
+    return deliver(storedRead.value, stored, {
+      fromCache: true,
+      stale: true,
+      now: this.deps.now(),
+      reason,
+      notes: storedRead,
+    });
+  }
+
+  /** An answer just fetched, as delivered: the allowance warning, the relay's account, a gateway's notice. */
+  #fresh<T>(
+    d: Decoded<T>,
+    answer: StoredAnswer,
+    raw: RawResponse,
+    at: number,
+    warning: string | undefined,
+  ): Fetched<T> {
     return deliver(d.value, answer, {
       fromCache: false,
       stale: false,
       now: at,
       notes: d,
       extra: warning,
-      relay,
+      relay: this.#relayFacts(raw),
       notice: gatewayNotice(raw.headers),
     });
   }

@@ -1,3 +1,5 @@
+import type { VegaLiteSpec } from './spec.js';
+
 /**
  * Outlines drawn under the maps, shipped with core (never fetched): US states from us-atlas
  * (`states-10m.json`) and the world's countries from world-atlas (`countries-110m.json`), both ISC
@@ -20,6 +22,15 @@ export function usStatesTopology(): Promise<unknown> {
 export function worldTopology(): Promise<unknown> {
   countries ??= import('world-atlas/countries-110m.json', { with: { type: 'json' } }).then((m) => m.default);
   return countries;
+}
+
+/** The layer under a map: the US states or the world's countries, light grey with white borders. */
+export async function outlinesLayer(feature: 'states' | 'countries'): Promise<VegaLiteSpec> {
+  const values = await (feature === 'states' ? usStatesTopology() : worldTopology());
+  return {
+    data: { values, format: { type: 'topojson', feature } },
+    mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 },
+  };
 }
 
 /** Whether a point is drawn by the albersUsa projection (lower 48, Alaska, Hawaii); others fall off it. */

@@ -1,4 +1,4 @@
-import { inAlbersUsa, usStatesTopology, worldTopology } from './geo.js';
+import { inAlbersUsa, outlinesLayer } from './geo.js';
 import { SCORE_COLOR, verdictColor, verdictShape } from './palette.js';
 import { selectablePoints } from './select.js';
 import { monthsBars } from './queue.js';
@@ -104,7 +104,7 @@ export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLite
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(all.length - scored.length, all.length, NO_SCORE),
+    lacking: NO_SCORE,
     facts: {
       chart: 'leaderboard',
       rows: all.length,
@@ -140,15 +140,13 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
   const all = d.rows.map(marketOf);
   const placed = all.map((m, row) => ({ ...m, row })).filter((m) => m.lat !== undefined && m.lon !== undefined);
   const us = placed.length > 0 && placed.every((m) => inAlbersUsa(m.lat!, m.lon!));
-  const outlines = us
-    ? { values: await usStatesTopology(), format: { type: 'topojson', feature: 'states' } }
-    : { values: await worldTopology(), format: { type: 'topojson', feature: 'countries' } };
+  const outlines = await outlinesLayer(us ? 'states' : 'countries');
   const view: VegaLiteSpec = {
     width: 640,
     height: us ? 400 : 340,
     projection: { type: us ? 'albersUsa' : 'equalEarth' },
     layer: [
-      { data: outlines, mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 } },
+      outlines,
       selectablePoints({
         data: { values: placed },
         mark: { type: 'point', filled: true, size: 90, opacity: 0.85, stroke: '#333333', strokeWidth: 0.5 },
@@ -168,7 +166,7 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
     view,
     width: 640,
     ctx: d,
-    notes: omittedNote(all.length - placed.length, all.length, 'markets have no coordinates'),
+    lacking: 'markets have no coordinates',
     facts: {
       chart: 'markets_map',
       rows: all.length,
@@ -221,11 +219,7 @@ export function marketQuadrant(d: ChartData): VegaLiteSpec {
     view,
     width: 420,
     ctx: d,
-    notes: omittedNote(
-      all.length - both.length,
-      all.length,
-      'markets lack an excess-power or constraint score (free keys get null scores)',
-    ),
+    lacking: 'markets lack an excess-power or constraint score (free keys get null scores)',
     facts: {
       chart: 'market_quadrant',
       rows: all.length,
@@ -254,7 +248,7 @@ export function marketTimeToPower(d: ChartData, opts: { maxTtpMonths?: number; t
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(all.length - known.length, all.length, 'markets have no time to power'),
+    lacking: 'markets have no time to power',
     facts: {
       chart: 'market_time_to_power',
       rows: all.length,

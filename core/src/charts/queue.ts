@@ -1,5 +1,5 @@
 import { fuelColor, fuelGroup, fuelGroupColor, FUEL_GROUPS, SCORE_COLOR, type FuelGroup } from './palette.js';
-import { inAlbersUsa, usStatesTopology } from './geo.js';
+import { inAlbersUsa, outlinesLayer } from './geo.js';
 import { selectablePoints } from './select.js';
 import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
@@ -11,38 +11,76 @@ import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary
 
 const MAP_WIDTH = 640;
 
-/** The survivors over US state outlines: sized by MW, coloured by fuel, county centroids told apart. */
-export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
+/** The projects a map can place (a point each, with its tooltip's fields), and how many it cannot, by reason. */
+function mapPoints(rows: ChartData['rows']): { points: Record<string, unknown>[]; noCoords: number; offMap: number } {
   let noCoords = 0;
   let offMap = 0;
   const points: Record<string, unknown>[] = [];
-  for (const [row, r] of d.rows.entries()) {
+  for (const [row, r] of rows.entries()) {
     const lat = field(r, 'lat', 'latitude');
     const lon = field(r, 'lng', 'lon', 'longitude');
-    if (lat === undefined || lon === undefined) {
-      noCoords++;
-      continue;
-    }
-    if (!inAlbersUsa(lat, lon)) {
-      offMap++;
-      continue;
-    }
-    points.push({
-      row,
-      lat,
-      lon,
-      mw: field(r, 'capacity_mw', 'capacity') ?? null,
-      fuel_group: fuelGroup(r.fuel_type),
-      fuel: label(r, 'fuel_type') ?? '',
-      name: label(r, 'project_name') ?? label(r, 'queue_id') ?? '',
-      id: label(r, 'queue_id') ?? '',
-      iso: label(r, 'iso') ?? '',
-      state: label(r, 'state') ?? '',
-      status: label(r, 'queue_status') ?? '',
-      ttp: field(r, 'estimated_ttp_months') ?? null,
-      location: r.coordinate_precision === 'county_centroid' ? 'County centroid' : 'Point of interconnection',
-    });
+    if (lat === undefined || lon === undefined) noCoords++;
+    else if (!inAlbersUsa(lat, lon)) offMap++;
+    else
+      points.push({
+        row,
+        lat,
+        lon,
+        mw: field(r, 'capacity_mw', 'capacity') ?? null,
+        fuel_group: fuelGroup(r.fuel_type),
+        fuel: label(r, 'fuel_type') ?? '',
+        name: label(r, 'project_name') ?? label(r, 'queue_id') ?? '',
+        id: label(r, 'queue_id') ?? '',
+        iso: label(r, 'iso') ?? '',
+        state: label(r, 'state') ?? '',
+        status: label(r, 'queue_status') ?? '',
+        ttp: field(r, 'estimated_ttp_months') ?? null,
+        location: r.coordinate_precision === 'county_centroid' ? 'County centroid' : 'Point of interconnection',
+      });
   }
+  return { points, noCoords, offMap };
+}
+
+/** The projects' layer: sized by MW, coloured by fuel, a diamond for a county centroid; selectable. */
+const projectsLayer = (points: Record<string, unknown>[]): VegaLiteSpec =>
+  selectablePoints({
+    data: { values: points },
+    // A project without a capacity is drawn too (Vega-Lite would leave it out), at the smallest size.
+    mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5, invalid: null },
+    encoding: {
+      longitude: { field: 'lon', type: 'quantitative' },
+      latitude: { field: 'lat', type: 'quantitative' },
+      size: {
+        condition: { test: '!isValid(datum.mw)', value: 8 },
+        field: 'mw',
+        type: 'quantitative',
+        title: 'Capacity (MW)',
+        scale: { range: [8, 360] },
+      },
+      color: fuelColor(),
+      shape: {
+        field: 'location',
+        type: 'nominal',
+        title: 'Location',
+        scale: { domain: ['Point of interconnection', 'County centroid'], range: ['circle', 'diamond'] },
+      },
+      tooltip: [
+        { field: 'name', title: 'Project' },
+        { field: 'id', title: 'Queue ID' },
+        { field: 'iso', title: 'ISO' },
+        { field: 'state', title: 'State' },
+        { field: 'fuel', title: 'Fuel' },
+        { field: 'mw', title: 'Capacity (MW)', format: ',.1f' },
+        { field: 'status', title: 'Status' },
+        { field: 'ttp', title: 'Est. time to power (months)', format: '.1f' },
+        { field: 'location', title: 'Location' },
+      ],
+    },
+  });
+
+/** The survivors over US state outlines: sized by MW, coloured by fuel, county centroids told apart. */
+export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
+  const { points, noCoords, offMap } = mapPoints(d.rows);
   const noMw = points.filter((p) => p.mw === null).length;
   const notes = [
     ...omittedNote(noCoords, d.rows.length, 'projects have no coordinates'),
@@ -57,46 +95,7 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
     width: MAP_WIDTH,
     height: 400,
     projection: { type: 'albersUsa' },
-    layer: [
-      {
-        data: { values: await usStatesTopology(), format: { type: 'topojson', feature: 'states' } },
-        mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 },
-      },
-      selectablePoints({
-        data: { values: points },
-        // A project without a capacity is drawn too (Vega-Lite would leave it out), at the smallest size.
-        mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5, invalid: null },
-        encoding: {
-          longitude: { field: 'lon', type: 'quantitative' },
-          latitude: { field: 'lat', type: 'quantitative' },
-          size: {
-            condition: { test: '!isValid(datum.mw)', value: 8 },
-            field: 'mw',
-            type: 'quantitative',
-            title: 'Capacity (MW)',
-            scale: { range: [8, 360] },
-          },
-          color: fuelColor(),
-          shape: {
-            field: 'location',
-            type: 'nominal',
-            title: 'Location',
-            scale: { domain: ['Point of interconnection', 'County centroid'], range: ['circle', 'diamond'] },
-          },
-          tooltip: [
-            { field: 'name', title: 'Project' },
-            { field: 'id', title: 'Queue ID' },
-            { field: 'iso', title: 'ISO' },
-            { field: 'state', title: 'State' },
-            { field: 'fuel', title: 'Fuel' },
-            { field: 'mw', title: 'Capacity (MW)', format: ',.1f' },
-            { field: 'status', title: 'Status' },
-            { field: 'ttp', title: 'Est. time to power (months)', format: '.1f' },
-            { field: 'location', title: 'Location' },
-          ],
-        },
-      }),
-    ],
+    layer: [await outlinesLayer('states'), projectsLayer(points)],
   };
   return chartSpec({
     title: 'Interconnection-queue projects',
@@ -193,7 +192,7 @@ export function queueMix(d: ChartData): VegaLiteSpec {
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(noMw, d.rows.length, 'projects have no capacity'),
+    lacking: 'projects have no capacity',
     facts: { chart: 'queue_mix', rows: d.rows.length, drawn: values.length, omitted: { no_capacity: noMw } },
   });
 }
@@ -274,7 +273,7 @@ export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } =
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(missing, d.rows.length, 'projects have no time-to-power estimate'),
+    lacking: 'projects have no time-to-power estimate',
     facts: {
       chart: 'queue_time_to_power',
       rows: d.rows.length,

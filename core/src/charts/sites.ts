@@ -129,7 +129,7 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
     view,
     width: 480,
     ctx: d,
-    notes: omittedNote(d.rows.length - ranked.length, d.rows.length, NO_OBJECTIVE),
+    lacking: NO_OBJECTIVE,
     facts: {
       chart: 'ranking',
       rows: d.rows.length,

@@ -1,4 +1,4 @@
-import { formatAge } from '../call.js';
+import { staleText } from '../notes.js';
 
 /**
  * What every DC Hub chart is: a Vega-Lite v5 specification (the version JupyterLab 4 renders
@@ -112,10 +112,7 @@ export function footerLines(ctx: ChartContext, notes: readonly string[]): string
     lines.push(
       `Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`,
     );
-  if (ctx.stale)
-    lines.push(
-      `Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`,
-    );
+  if (ctx.stale) lines.push(staleText(ctx.stale.ageMs, ctx.stale.reason || undefined));
   const source = [ctx.asOf ? `Data as of ${timeText(ctx.asOf)}` : undefined, ctx.citation ?? undefined]
     .filter(Boolean)
     .join(' · ');
@@ -155,10 +152,18 @@ export function chartSpec(opts: {
   view: VegaLiteSpec;
   width: number;
   ctx: ChartContext;
-  notes: readonly string[];
+  /** Lines under the chart (what was left out, and why). */
+  notes?: readonly string[];
+  /**
+   * What the rows `facts.omitted` counts lack, for the line that says so ("12 of 40 markets have no
+   * coordinates (not drawn)."): in place of `notes` when one reason left rows out.
+   */
+  lacking?: string;
   facts: ChartFacts;
 }): VegaLiteSpec {
-  const lines = footerLines(opts.ctx, opts.notes);
+  const { facts, lacking } = opts;
+  const omitted = Object.values(facts.omitted).reduce((a, b) => a + b, 0);
+  const lines = footerLines(opts.ctx, opts.notes ?? (lacking ? omittedNote(omitted, facts.rows, lacking) : []));
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: { text: opts.title, ...(opts.subtitle ? { subtitle: opts.subtitle } : {}), anchor: 'start' },
@@ -171,6 +176,6 @@ export function chartSpec(opts: {
       legend: { color: 'independent', size: 'independent', shape: 'independent' },
     },
     config: { view: { stroke: null }, legend: { orient: 'right', labelLimit: 240 }, concat: { spacing: 8 } },
-    usermeta: { dchub: opts.facts },
+    usermeta: { dchub: facts },
   };
 }

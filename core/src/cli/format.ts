@@ -3,7 +3,7 @@ import type { Cell, Table } from '../table.js';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 
-const show = (v: Cell): string => (typeof v === 'number' ? String(v) : String(v)).replace(/\s+/g, ' ');
+const show = (v: Cell): string => String(v).replace(/\s+/g, ' ');
 
 /** Aligned text columns for a terminal; long cells are cut with an ellipsis. */
 export function textTable(t: Table, maxWidth = 40): string {

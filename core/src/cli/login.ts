@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkApiKey } from '../api-key.js';
 import { forgetKey, loadStoredKey, storeKey } from '../credentials.js';
+import { readAll } from './command.js';
 import { UsageError, type CliIO } from './report.js';
 
 /**
@@ -40,11 +41,7 @@ async function readKeyFile(file: string): Promise<string> {
 
 /** Reads a key typed at a prompt without echoing it (a terminal), or all of standard input (a pipe). */
 async function askKey(io: CliIO, stdin: NodeJS.ReadStream = process.stdin): Promise<string> {
-  if (!stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const c of stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  if (!stdin.isTTY) return readAll(stdin);
   io.err('DC Hub API key (not shown): ');
   stdin.setRawMode(true);
   stdin.resume();

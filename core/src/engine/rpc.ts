@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { DchubError } from '../errors.js';
 import { defaultCacheDir } from '../node.js';
 import { NOTEBOOK_METHODS, describeNotebook } from '../notebook/methods.js';
+import type { CacheInfoAnswerT, QuotaAnswerT } from '../notebook/signatures.js';
 import type { MethodContext } from '../notebook/context.js';
 import { chartFile, chartFor } from './charts.js';
 import { RPC, rpcError } from './errors.js';
@@ -33,7 +34,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * The ledger as a host reads it (the Python API's names): behind a team gateway also what it stated
  * (the team's allowance, the caller's share), and core's line for it, which every host shows as is.
  */
-export function quotaAnswer(snap: LedgerSnapshot): Record<string, unknown> {
+export function quotaAnswer(snap: LedgerSnapshot): QuotaAnswerT {
   const g = snap.gateway;
   return {
     tier: snap.tier,
@@ -191,7 +192,7 @@ export class Engine {
         return quotaAnswer(await this.#session(params).ledger.snapshot());
       case 'cache_info': {
         const s = this.#session(params);
-        return { directory: s.cacheDir, answers: (await s.client.cache?.count()) ?? 0 };
+        return { directory: s.cacheDir, answers: (await s.client.cache?.count()) ?? 0 } satisfies CacheInfoAnswerT;
       }
       case 'cache_clear': {
         const s = this.#session(params);

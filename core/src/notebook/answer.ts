@@ -1,6 +1,7 @@
 import { fetchMeta, type FetchMeta } from '../call.js';
-import { previewSentence, type PreviewInfo } from '../preview.js';
+import type { PreviewInfo } from '../preview.js';
 import { citationIn, type Shaped } from '../resource.js';
+import { answerNotes, noteList, type AnswerNotes, type NoteKind } from '../notes.js';
 import { frameColumns, recordFields, type ColumnValue, type FrameColumn } from './columns.js';
 
 /**
@@ -59,11 +60,26 @@ export interface AnswerFacts {
   explanations?: readonly string[];
   /** Attributes of this kind of answer (`count_total_matching`, `tier`, ...). */
   extra?: Attrs;
-  /** The path asked, named in a stale answer's warning. */
+  /** The path asked (not read since core's notes name no path: the same words in every host). */
   path: string;
 }
 
-const ageMinutes = (ms: number) => Math.round(ms / 60_000);
+/** The warning category of each kind of note a notebook raises; the others stay in the attrs. */
+const CATEGORY: Partial<Record<NoteKind, WarningCategory>> = {
+  explanation: 'note',
+  allowance: 'allowance',
+  notice: 'note',
+  preview: 'preview',
+  stale: 'stale',
+};
+
+/** Core's notes of an answer as a notebook's warnings, by category, each `DC Hub: ` and the note. */
+export function notebookWarnings(notes: AnswerNotes): NotebookWarning[] {
+  return noteList(notes).flatMap((n) => {
+    const category = CATEGORY[n.kind];
+    return category ? [{ category, message: `DC Hub: ${n.text}` }] : [];
+  });
+}
 
 /**
  * The attrs and warnings of an answer from its FetchMeta and what the method knows: the same keys
@@ -94,22 +110,9 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
     };
   if (meta?.warnings.length) attrs.warnings = [...meta.warnings];
   Object.assign(attrs, facts.extra ?? {});
-  const warnings: NotebookWarning[] = [];
-  if (meta?.stale) {
-    warnings.push({
-      category: 'stale',
-      message: `DC Hub: ${facts.path} served from the cache (${ageMinutes(meta.ageMs)} min old): ${meta.reason ?? 'the service could not answer'}`,
-    });
-  }
-  if (meta?.allowance) warnings.push({ category: 'allowance', message: `DC Hub: ${meta.allowance}` });
-  // A team gateway's notice (it is degraded) is said with the answer, not only kept among its attrs.
-  if (meta?.notice) warnings.push({ category: 'note', message: `DC Hub: ${meta.notice}` });
-  if (preview)
-    warnings.push({
-      category: 'preview',
-      message: previewSentence({ ...preview, shown: preview.shown ?? facts.shown }),
-    });
-  for (const e of explanations) warnings.push({ category: 'note', message: `DC Hub: ${e}` });
+  // The notes of the answer (core's wording); a gateway's notice is said with the answer, not only in its attrs.
+  const shown = preview && { ...preview, shown: preview.shown ?? facts.shown };
+  const warnings = notebookWarnings(answerNotes([meta], shown, explanations));
   return { attrs, warnings };
 }
 

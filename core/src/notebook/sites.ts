@@ -3,6 +3,7 @@ import { chainCost, runChain } from '../chain.js';
 import { fetchMeta } from '../call.js';
 import { ENDPOINTS } from '../endpoints.js';
 import { ValidationError } from '../errors.js';
+import { suggestedMaxTtp } from '../notes.js';
 import { parcelGeometry } from '../parcel.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
 import { shapeAnswer } from '../resource.js';
@@ -23,7 +24,7 @@ export async function queue(args: Record<string, unknown>, ctx: MethodContext): 
     note: said.length ? said.join(' ') : null,
     extra: {
       count_total_matching: a.data.count_total_matching ?? null,
-      suggested_max_ttp_months: a.data._error_mitigation?.suggested_params?.max_ttp_months ?? null,
+      suggested_max_ttp_months: suggestedMaxTtp(a.data) ?? null,
     },
   });
 }

@@ -212,7 +212,9 @@ export const BriefPageQuery = z.object({
     max: 500,
     description: 'Page size (default 50; at most 50 below Pro, 500 from Pro)',
   }).transform((n) => n ?? 50),
-  offset: optionalNumber({ int: true, min: 0, max: 1_000_000, description: 'Briefs to skip' }).transform((n) => n ?? 0),
+  offset: optionalNumber({ int: true, min: 0, max: 1_000_000, description: 'Briefs to skip (default 0)' }).transform(
+    (n) => n ?? 0,
+  ),
 });
 
 export const BriefDiffQuery = BriefPageQuery.extend({

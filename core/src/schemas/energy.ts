@@ -12,7 +12,7 @@ export type FuelMixIso = (typeof FUEL_MIX_ISOS)[number];
 
 export const FuelMixQuery = z.object({
   iso: feedChoiceParam(FUEL_MIX_ISOS, {
-    description: 'Grid operator: ERCOT (default), PJM, CAISO, MISO, SPP, NYISO, ISONE (ISO-NE accepted)',
+    description: 'Grid operator (default ERCOT; ISONE also as ISO-NE)',
     aliases: { 'ISO-NE': 'ISONE', 'ISO NE': 'ISONE', ISO_NE: 'ISONE' },
     fallback: 'ERCOT',
   }),

@@ -17,7 +17,7 @@ export const NewsQuery = z.object({
     min: 1,
     max: NEWS_MAX_LIMIT,
     int: true,
-    description: 'Articles to return (default 10; 50 on the alias paths; max 200)',
+    description: `Articles to return, 1-${NEWS_MAX_LIMIT} (default 10; 50 on the alias paths)`,
   }),
   query: optionalString({ maxLength: 200, description: 'Case-insensitive text match on title, summary or source' }),
   category: optionalString({ maxLength: 60, description: 'Case-insensitive category match' }),
@@ -56,7 +56,7 @@ export const TransactionsQuery = z.object({
     min: 1,
     max: TRANSACTIONS_MAX_LIMIT,
     int: true,
-    description: 'Deals to return (default 20; 100 on /api/deals and /api/v1/deals; max 500)',
+    description: `Deals to return, 1-${TRANSACTIONS_MAX_LIMIT} (default 20; 100 on /api/deals and /api/v1/deals)`,
   }),
   deal_type: feedChoiceParam(DEAL_TYPES, {
     description: 'Deal type',

@@ -245,8 +245,8 @@ export const DcpiScoreList = z.looseObject({
 export type DcpiScoreListT = z.infer<typeof DcpiScoreList>;
 
 export const DcpiLeaderboardQuery = z.object({
-  verdict: choiceParam(DCPI_VERDICTS, { description: 'Verdict filter' }),
-  limit: optionalNumber({ int: true, min: 1, max: 100, description: 'Rows (default 25, max 100)' }),
+  verdict: choiceParam(DCPI_VERDICTS, { description: 'Verdict filter (default: every verdict but LOW_SIGNAL)' }),
+  limit: optionalNumber({ int: true, min: 1, max: 100, description: 'Markets to return, 1-100 (default 25)' }),
   format: choiceParam(['json', 'csv'] as const, { description: 'Answer format (default json)', fallback: 'json' }),
 });
 
@@ -298,7 +298,7 @@ export const DCPI_LEADERBOARD_CSV_COLUMNS = [
 export const AI_CAPACITY_HORIZONS = [30, 60, 90] as const;
 
 export const AiCapacityIndexQuery = z.object({
-  horizon: numberChoiceParam(AI_CAPACITY_HORIZONS, { description: 'Days ahead (default 90)' }).transform(
+  horizon: numberChoiceParam(AI_CAPACITY_HORIZONS, { description: 'Days ahead: 30, 60 or 90 (default 90)' }).transform(
     (n) => n ?? 90,
   ),
   limit: optionalNumber({ int: true, min: 1, max: 50, description: 'Markets (default 20, max 50)' }).transform(

@@ -76,7 +76,7 @@ export const QueueFilters = z.object({
   }),
   fuel_type: fuelParam,
   status: statusParam,
-  baseload_only: booleanParam(false, 'Keep firm/dispatchable fuels only (drops wind, solar, storage)'),
+  baseload_only: booleanParam(false, 'Keep firm/dispatchable fuels only, dropping wind, solar and storage'),
   max_fiber_km: optionalNumber({
     min: 0,
     description: 'Maximum km to the nearest mapped long-haul fiber endpoint; implies geocoded rows',
@@ -86,7 +86,7 @@ export const QueueFilters = z.object({
     int: true,
     min: 1,
     max: QUEUE_LIMIT_MAX,
-    description: 'Maximum rows returned (default 200)',
+    description: `Maximum rows returned, 1-${QUEUE_LIMIT_MAX} (default ${QUEUE_LIMIT_DEFAULT})`,
   }).transform((n) => n ?? QUEUE_LIMIT_DEFAULT),
 });
 /** What a caller may pass: numbers or their text, booleans or yes/no text, lists as arrays or comma-separated text. */

@@ -64,7 +64,7 @@ const objectives = readWithShape(
       return fail('objectives required: {field: weight} — +weight maximizes, -weight minimizes');
     return out;
   },
-).meta({ description: 'Object {field: signed non-zero weight}; + maximizes, - minimizes' });
+).meta({ description: 'A signed non-zero weight per field: + maximizes, - minimizes' });
 
 const bound = (v: unknown): number | undefined | null => {
   if (v === undefined || v === null) return undefined;
@@ -112,13 +112,17 @@ const constraints = readWithShape(
   .optional()
   .transform((c) => c ?? {})
   // A min above its max is an empty range (JSON Schema cannot compare the two): it keeps no candidate.
-  .meta({ description: 'Object {field: {min?, max?}}: hard filters, fail-closed (a min above its max keeps none)' });
+  .meta({
+    description:
+      'Bounds {min?, max?} per field: hard filters, fail-closed (a candidate missing the field is dropped; a min above ' +
+      'its max keeps none)',
+  });
 
 const topK = optionalNumber({
   int: true,
   min: 1,
   max: RANK_MAX_CANDIDATES,
-  description: `Results returned (default ${RANK_DEFAULT_TOP_K})`,
+  description: `Ranked candidates to return, 1-${RANK_MAX_CANDIDATES} (default ${RANK_DEFAULT_TOP_K})`,
 }).transform((n) => n ?? RANK_DEFAULT_TOP_K);
 
 /** Request body of `POST /api/v1/rank-sites` (spec §4.4). */
@@ -126,7 +130,12 @@ export const RankSitesRequest = z.object({
   candidates: z
     .array(candidate, { error: 'must be a non-empty list of candidate objects' })
     .min(1, 'must be a non-empty list')
-    .max(RANK_MAX_CANDIDATES, `at most ${RANK_MAX_CANDIDATES} candidates are accepted`),
+    .max(RANK_MAX_CANDIDATES, `at most ${RANK_MAX_CANDIDATES} candidates are accepted`)
+    .meta({
+      description:
+        `Candidate sites, 1-${RANK_MAX_CANDIDATES}: each an id, lat, lng (lon accepted) and the metric fields ` +
+        'the objectives and constraints name',
+    }),
   objectives,
   constraints,
   absolute: booleanParam(false, 'Fixed 0-100 scale (value clamped; 100 - v when minimizing)'),

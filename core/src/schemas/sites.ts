@@ -3,8 +3,8 @@ import { optionalNumber, optionalString, requiredNumber } from './params.js';
 
 /** Query of GET /api/site-score (spec §4.1). `lng` and `capacity` are accepted as aliases. */
 export const SiteScoreQuery = z.object({
-  lat: requiredNumber({ min: -90, max: 90, description: 'Latitude, decimal degrees' }),
-  lon: requiredNumber({ min: -180, max: 180, description: 'Longitude, decimal degrees' }),
+  lat: requiredNumber({ min: -90, max: 90, description: 'Latitude in decimal degrees, -90 to 90' }),
+  lon: requiredNumber({ min: -180, max: 180, description: 'Longitude in decimal degrees, -180 to 180' }),
   state: optionalString({ maxLength: 2, description: 'US state abbreviation' }),
   capacity_mw: optionalNumber({ gt: 0, max: 100000, description: 'Target load in MW' }),
 });

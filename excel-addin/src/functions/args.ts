@@ -1,4 +1,13 @@
-import { ValidationError, cardCandidates, parseConstraints, parseObjectives, scalarText, type Cell } from '@dchub/core';
+import {
+  QUEUE_PREDICATES,
+  ValidationError,
+  cardCandidates,
+  parseConstraints,
+  parseObjectives,
+  scalarText,
+  type Cell,
+  type QueueFiltersInput,
+} from '@dchub/core';
 
 const blank = (v: unknown) => v === null || v === undefined || v === '';
 
@@ -50,6 +59,13 @@ export function rangeOrText(v: unknown): unknown {
   if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) return v[0][0];
   return v;
 }
+
+/**
+ * The queue's filters from QUEUE's (and QUEUECARDS') first arguments, which follow core's order of the predicates
+ * (QUEUE_PREDICATES); the cells as Excel passes them: core's schema reads them and refuses a wrong one by name.
+ */
+export const queueFilters = (cells: readonly unknown[]): QueueFiltersInput =>
+  Object.fromEntries(QUEUE_PREDICATES.map((name, i) => [name, cells[i]]));
 
 export const optional = <T>(v: T | null | undefined): T | undefined => (blank(v) ? undefined : v);
 

@@ -18,7 +18,7 @@ enum HeaderRows {
 /**
  * Market briefs of your tier, one row per market.
  * @customfunction BRIEFS
- * @param [limit] Page size (default 50).
+ * @param [limit] Page size (default 50; at most 50 below Pro, 500 from Pro).
  * @param [offset] Briefs to skip (default 0).
  * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
  * @param invocation Invocation (set by Excel).
@@ -31,21 +31,12 @@ export function briefs(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return formula(
-    async ({
-      fetchBriefsAll,
-      briefsAllTable,
-      optional,
-      closingRows,
-      callOptions,
-      headerMode,
-      serviceClient,
-      spill,
-    }) => {
+    async ({ fetchBriefsAll, briefsAllTable, optional, callOptions, headerMode, serviceClient, spillAnswer }) => {
       const h = headerMode(headers);
       // The page as the cells give it: the service refuses a limit or offset that is not a whole number, naming it.
       const page = { limit: optional(limit) as number | undefined, offset: optional(offset) as number | undefined };
       const all = await fetchBriefsAll(await serviceClient(), page, callOptions(invocation));
-      return spill(briefsAllTable(all), h, closingRows(all));
+      return spillAnswer(all, briefsAllTable(all), h);
     },
   );
 }
@@ -53,7 +44,7 @@ export function briefs(
 /**
  * One market brief: every member as rows, or one member.
  * @customfunction BRIEF
- * @param slug Market slug or alias (e.g. "northern-virginia", "nova", "dfw").
+ * @param slug Market slug or alias (nova, dfw, sv, nyc, ...).
  * @param [field] Member to return, e.g. "hero.verdict" or "kpis.operational_mw".
  * @param invocation Invocation (set by Excel).
  * @returns The brief as field/value rows, or the member named by field (one cell, or the rows of a group such as
@@ -75,11 +66,9 @@ export function brief(
       tableOr,
       callOptions,
       serviceClient,
-      cellOf,
-      oneCellFormula,
-    }) => {
-      const at = { cell: cellOf(invocation, 'BRIEF', [slug, field]), formula: 'BRIEF' };
-      return oneCellFormula(at, async () => {
+      oneCellAt,
+    }) =>
+      oneCellAt(invocation, 'BRIEF', [slug, field], async (at) => {
         const client = await serviceClient();
         const s = requiredText('slug', slug);
         if (optional(field) === undefined) {
@@ -94,15 +83,14 @@ export function brief(
           () => ({ columns: [], rows: [] }),
           at,
         );
-      });
-    },
+      }),
   );
 }
 
 /**
  * Power-readiness index (DCPI) of a market: the verdict, or any score.
  * @customfunction DCPI
- * @param slug Market slug or alias.
+ * @param slug Market slug (aliases such as nova, dfw, sv are accepted).
  * @param [field] Score to return instead of the verdict: composite_score, excess_power_score, constraint_score,
  * time_to_power_months, ...
  * @param invocation Invocation (set by Excel).
@@ -114,19 +102,16 @@ export function dcpi(
   field: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown> {
-  return formula(
-    async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-      const at = { cell: cellOf(invocation, 'DCPI', [slug, field]), formula: 'DCPI' };
-      return oneCellFormula(at, async () => {
-        const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
-        // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
-        const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
-        return pick(s, f, {
-          ...at,
-          shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined,
-        });
+  return formula(async ({ dcpiScoreFields, requiredText, optional, pick, callOptions, serviceClient, oneCellAt }) =>
+    oneCellAt(invocation, 'DCPI', [slug, field], async (at) => {
+      const f = optional(field) === undefined ? 'verdict' : requiredText('field', field);
+      // Through core's derive setting: one DCPI scores list answers a column of DCPI cells.
+      const s = await dcpiScoreFields(await serviceClient(), requiredText('slug', slug), f, callOptions(invocation));
+      return pick(s, f, {
+        ...at,
+        shown: typeof s.verdict === 'string' && f !== 'verdict' ? `verdict: ${s.verdict}` : undefined,
       });
-    },
+    }),
   );
 }
 
@@ -138,8 +123,8 @@ export function dcpi(
  * @returns One row per market.
  */
 export function aicapacity(horizon: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ aiCapacityIndex, aiCapacityTable, closingRows, callOptions, serviceClient, spill }) => {
+  return formula(async ({ aiCapacityIndex, aiCapacityTable, callOptions, serviceClient, spillAnswer }) => {
     const a = await aiCapacityIndex(await serviceClient(), { horizon: horizon as NumberArg }, callOptions(invocation));
-    return spill(aiCapacityTable(a), 1, closingRows(a));
+    return spillAnswer(a, aiCapacityTable(a));
   });
 }

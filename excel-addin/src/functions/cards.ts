@@ -1,5 +1,5 @@
 /* global CustomFunctions */
-import type { QueueFiltersInput, SiteScoreQueryInput } from '@dchub/core';
+import type { SiteScoreQueryInput } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -31,28 +31,16 @@ enum DcpiVerdict {
 /**
  * One market's card: its DC Hub Power Index (DCPI) verdict and scores, time to power, power inputs, risks and citation.
  * @customfunction MARKETCARD
- * @param name Market slug or name (e.g. "dallas", "Northern Virginia").
+ * @param name Market slug (aliases such as nova, dfw, sv are accepted). A market name also works (e.g. "Northern
+ * Virginia").
  * @param invocation Invocation (set by Excel).
  * @returns A market card (=A1.composite_score); where Excel has no cards, the DCPI answer as field/value rows.
  */
 export function marketcard(name: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
   return formula(
-    async ({
-      dcpiScore,
-      dcpiTable,
-      marketCard,
-      marketSlug,
-      requiredText,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-    }) => {
+    async ({ dcpiScore, dcpiTable, marketCard, marketSlug, requiredText, callOptions, serviceClient, cardOrTable }) => {
       const d = await dcpiScore(await serviceClient(), marketSlug(requiredText('name', name)), callOptions(invocation));
-      const host = cardHost();
-      return host ? [[marketCard(d, cardContext(d, host))]] : spill(dcpiTable(d), 1, closingRows(d));
+      return cardOrTable(d, marketCard, dcpiTable);
     },
   );
 }
@@ -60,8 +48,9 @@ export function marketcard(name: unknown, invocation: CustomFunctions.Cancelable
 /**
  * The DCPI leaderboard as a column of market cards, best composite score first.
  * @customfunction MARKETCARDS
- * @param [verdict] BUILD, CAUTION, AVOID or LOW_SIGNAL (default: every verdict but LOW_SIGNAL).
- * @param [limit] How many markets, 1-100 (default 25).
+ * @param [verdict] Verdict filter (default: every verdict but LOW_SIGNAL); one of BUILD, CAUTION, AVOID, LOW_SIGNAL,
+ * NODATA (any case).
+ * @param [limit] Markets to return, 1-100 (default 25).
  * @param invocation Invocation (set by Excel).
  * @returns One market card per row; where Excel has no cards, the leaderboard as a table.
  */
@@ -70,31 +59,20 @@ export function marketcards(
   limit: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(
-    async ({
-      dcpiLeaderboard,
-      leaderboardTable,
-      leaderboardCards,
-      optional,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-      cardColumn,
-    }) => {
-      // The cells as Excel passes them: core's schema reads them and refuses a wrong one by name.
-      const lb = await dcpiLeaderboard(
-        await serviceClient(),
-        { verdict: optional(verdict), limit: optional(limit) as number | undefined },
-        callOptions(invocation),
-      );
-      const host = cardHost();
-      if (!host) return spill(leaderboardTable(lb), 1, closingRows(lb), 'No markets match these arguments');
-      return cardColumn(leaderboardCards(lb, cardContext(lb, host)), 'no markets match these arguments');
-    },
-  );
+  return formula(async (e) => {
+    const { dcpiLeaderboard, leaderboardTable, leaderboardCards, optional, callOptions, serviceClient, cardsOrTable } =
+      e;
+    // The cells as Excel passes them: core's schema reads them and refuses a wrong one by name.
+    const lb = await dcpiLeaderboard(
+      await serviceClient(),
+      { verdict: optional(verdict), limit: optional(limit) as number | undefined },
+      callOptions(invocation),
+    );
+    return cardsOrTable(lb, leaderboardCards, leaderboardTable, {
+      table: 'No markets match these arguments',
+      cards: 'no markets match these arguments',
+    });
+  });
 }
 
 /**
@@ -114,42 +92,32 @@ export function sitecard(
   capacity_mw: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(
-    async ({
-      siteScore,
-      siteScoreTable,
-      siteCard,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-    }) => {
-      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-      const s = await siteScore(
-        await serviceClient(),
-        { lat, lon, capacity_mw } as SiteScoreQueryInput,
-        callOptions(invocation),
-      );
-      const host = cardHost();
-      return host ? [[siteCard(s, cardContext(s, host))]] : spill(siteScoreTable(s), 1, closingRows(s));
-    },
-  );
+  return formula(async ({ siteScore, siteScoreTable, siteCard, callOptions, serviceClient, cardOrTable }) => {
+    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
+    const s = await siteScore(
+      await serviceClient(),
+      { lat, lon, capacity_mw } as SiteScoreQueryInput,
+      callOptions(invocation),
+    );
+    return cardOrTable(s, siteCard, siteScoreTable);
+  });
 }
 
 /**
  * Interconnection-queue projects that pass every filter, as a column of project cards.
  * @customfunction QUEUECARDS
- * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
- * @param [min_mw] Minimum project capacity in MW.
- * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.
- * @param [fuel_type] Fuel label text to match, comma-separated (e.g. "gas,nuclear").
- * @param [status] "active" (default), "all", or text to match in the status.
- * @param [baseload_only] TRUE keeps firm fuels only (no wind, solar, storage).
- * @param [max_fiber_km] Maximum km to the nearest long-haul fiber endpoint.
- * @param [geocoded_only] TRUE keeps projects with coordinates.
- * @param [limit] Maximum cards, 1-1000 (default 200).
+ * @param [iso] Comma-separated union of PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE (ISONE accepted), any case. Blank
+ * for all.
+ * @param [min_mw] Minimum project capacity, MW.
+ * @param [max_ttp_months] Keep ISOs whose average time to power is at or under this many months.
+ * @param [fuel_type] Case-insensitive substring of the raw fuel label; comma or semicolon separates a union. For
+ * example "gas,nuclear".
+ * @param [status] "active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every
+ * status; other text is a substring match.
+ * @param [baseload_only] Keep firm/dispatchable fuels only, dropping wind, solar and storage (default false).
+ * @param [max_fiber_km] Maximum km to the nearest mapped long-haul fiber endpoint; implies geocoded rows.
+ * @param [geocoded_only] Keep survivors with latitude and longitude (default false).
+ * @param [limit] Maximum rows returned, 1-1000 (default 200). One card per row.
  * @param invocation Invocation (set by Excel).
  * @returns One project card per survivor (=A2#.capacity_mw); where Excel has no cards, QUEUE's table.
  */
@@ -165,38 +133,14 @@ export function queuecards(
   limit: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
+  const cells = [iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit];
   return formula(
-    async ({
-      refineQueue,
-      queueTable,
-      projectCards,
-      closingRows,
-      callOptions,
-      serviceClient,
-      spill,
-      cardHost,
-      cardContext,
-      cardColumn,
-    }) => {
-      // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-      const filters = {
-        iso,
-        min_mw,
-        max_ttp_months,
-        fuel_type,
-        status,
-        baseload_only,
-        max_fiber_km,
-        geocoded_only,
-        limit,
-      } as QueueFiltersInput;
-      const r = await refineQueue(await serviceClient(), filters, callOptions(invocation));
-      const host = cardHost();
-      if (!host) return spill(queueTable(r), 1, closingRows(r), 'No queued projects match these filters');
-      return cardColumn(
-        projectCards(r, cardContext(r, host)),
-        r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters',
-      );
+    async ({ refineQueue, queueTable, projectCards, queueFilters, callOptions, serviceClient, cardsOrTable }) => {
+      const r = await refineQueue(await serviceClient(), queueFilters(cells), callOptions(invocation));
+      return cardsOrTable(r, projectCards, queueTable, {
+        table: 'No queued projects match these filters',
+        cards: r._error_mitigation?.deterministic_hint ?? 'no queued projects match these filters',
+      });
     },
   );
 }

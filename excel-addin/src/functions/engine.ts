@@ -55,9 +55,17 @@ export {
   siteScoreTable,
   transactions,
 } from '@dchub/core';
-export { candidatesArg, constraintsArg, objectivesArg, optional, rangeOrText, requiredText } from './args';
-export { cardColumn, cardContext, cardHost } from './card-host';
-export { pick, tableOr } from './fields';
+export {
+  candidatesArg,
+  constraintsArg,
+  objectivesArg,
+  optional,
+  queueFilters,
+  rangeOrText,
+  requiredText,
+} from './args';
+export { cardOrTable, cardsOrTable } from './card-host';
+export { oneCellAt, pick, tableOr } from './fields';
 export { callOptions, headerMode, serviceClient, toCellError } from './service';
-export { closingRows, cellOf, oneCellFormula, withoutPreviewNote } from './notes';
-export { spill } from './spill';
+export { withoutPreviewNote } from './notes';
+export { spill, spillAnswer } from './spill';

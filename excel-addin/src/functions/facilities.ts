@@ -4,9 +4,9 @@ import { formula } from './load';
 /**
  * Facilities matching a text search.
  * @customfunction FACILITIES
- * @param query City, operator, market or name text.
- * @param [country] ISO 3166-1 alpha-2 country code, e.g. "US".
- * @param [limit] Maximum rows, 1-100 (default 25).
+ * @param query Text matched against name, city, operator (provider) and market.
+ * @param [country] ISO 3166-1 alpha-2 country code, e.g. US, DE, SG.
+ * @param [limit] Rows to return (default 25, max 100; keyless callers get at most 5).
  * @param invocation Invocation (set by Excel).
  * @returns One row per facility.
  */
@@ -22,11 +22,10 @@ export function facilities(
       facilitiesTable,
       optional,
       requiredText,
-      closingRows,
       withoutPreviewNote,
       callOptions,
       serviceClient,
-      spill,
+      spillAnswer,
     }) => {
       const q = {
         q: requiredText('query', query),
@@ -34,7 +33,7 @@ export function facilities(
         limit: optional(limit as number),
       };
       const r = await searchFacilities(await serviceClient(), q, callOptions(invocation));
-      return spill(withoutPreviewNote(facilitiesTable(r), r), 1, closingRows(r), 'No facilities match this search');
+      return spillAnswer(r, withoutPreviewNote(facilitiesTable(r), r), 1, 'No facilities match this search');
     },
   );
 }
@@ -46,8 +45,8 @@ export function facilities(
  * @returns One row per project.
  */
 export function pipeline(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ pipeline: fetchPipeline, pipelineTable, closingRows, callOptions, serviceClient, spill }) => {
+  return formula(async ({ pipeline: fetchPipeline, pipelineTable, callOptions, serviceClient, spillAnswer }) => {
     const r = await fetchPipeline(await serviceClient(), {}, callOptions(invocation));
-    return spill(pipelineTable(r), 1, closingRows(r));
+    return spillAnswer(r, pipelineTable(r));
   });
 }

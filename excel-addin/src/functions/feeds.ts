@@ -35,11 +35,11 @@ enum GridIso {
 /**
  * Recent M&A and investment transactions.
  * @customfunction DEALS
- * @param [limit] Maximum rows (default 20).
- * @param [deal_type] acquisition, investment, joint_venture, lease, development or merger.
- * @param [year] Calendar year of the deal (the service asks keyed callers for a year, buyer or seller).
- * @param [buyer] Buyer name text to match.
- * @param [seller] Seller name text to match.
+ * @param [limit] Deals to return, 1-500 (default 20; 100 on /api/deals and /api/v1/deals).
+ * @param [deal_type] Deal type; one of acquisition, investment, joint_venture, lease, development, merger (any case).
+ * @param [year] Calendar year of the deal. dchub.cloud asks keyed callers for a year, buyer or seller.
+ * @param [buyer] Case-insensitive buyer substring.
+ * @param [seller] Case-insensitive seller substring.
  * @param invocation Invocation (set by Excel).
  * @returns One row per deal.
  */
@@ -52,16 +52,7 @@ export function deals(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return formula(
-    async ({
-      transactions,
-      dealsTable,
-      optional,
-      closingRows,
-      withoutPreviewNote,
-      callOptions,
-      serviceClient,
-      spill,
-    }) => {
+    async ({ transactions, dealsTable, optional, withoutPreviewNote, callOptions, serviceClient, spillAnswer }) => {
       const q = {
         limit: optional(limit as number),
         deal_type: optional(deal_type as string),
@@ -70,7 +61,7 @@ export function deals(
         seller: optional(seller as string),
       };
       const r = await transactions(await serviceClient(), q, callOptions(invocation));
-      return spill(withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, closingRows(r), 'No deals match');
+      return spillAnswer(r, withoutPreviewNote(dealsTable(r), r, 'Values in millions USD'), 1, 'No deals match');
     },
   );
 }
@@ -78,25 +69,24 @@ export function deals(
 /**
  * Industrial retail electricity price of a US state, in cents per kWh.
  * @customfunction PRICE
- * @param state US state code or name.
+ * @param state US state code or name, any case (TX, texas, DC, New York).
  * @param invocation Invocation (set by Excel).
  * @returns Cents per kWh.
  * @requiresAddress
  */
 export function price(state: unknown, invocation: CustomFunctions.CancelableInvocation): Promise<unknown> {
-  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'PRICE', [state]), formula: 'PRICE' };
-    return oneCellFormula(at, async () => {
+  return formula(async ({ energyPrices, requiredText, callOptions, serviceClient, pick, oneCellAt }) =>
+    oneCellAt(invocation, 'PRICE', [state], async (at) => {
       const r = await energyPrices(await serviceClient(), requiredText('state', state), callOptions(invocation));
       return pick(r, 'industrial_price_cents_kwh', at);
-    });
-  });
+    }),
+  );
 }
 
 /**
  * Latest industry news, refreshed every 5 minutes.
  * @customfunction NEWS
- * @param [limit] Articles (default 10).
+ * @param [limit] Articles to return, 1-200 (default 10; 50 on the alias paths).
  * @param invocation Invocation (set by Excel).
  * @returns One row per article.
  */
@@ -104,9 +94,9 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
   stream(
     invocation,
     5 * 60_000,
-    async ({ news: fetchNews, newsTable, optional, closingRows, serviceClient, spill }, refresh) => {
+    async ({ news: fetchNews, newsTable, optional, serviceClient, spillAnswer }, refresh) => {
       const r = await fetchNews(await serviceClient(), { limit: optional(limit as number) }, { refresh });
-      return spill(newsTable(r), 1, closingRows(r), 'No news');
+      return spillAnswer(r, newsTable(r), 1, 'No news');
     },
   );
 }
@@ -114,7 +104,8 @@ export function news(limit: unknown, invocation: CustomFunctions.StreamingInvoca
 /**
  * Live fuel mix of a grid operator, refreshed every 5 minutes.
  * @customfunction FUELMIX
- * @param iso ERCOT, PJM, CAISO, MISO, SPP, NYISO or ISONE.
+ * @param iso Grid operator (default ERCOT; ISONE also as ISO-NE); one of ERCOT, PJM, CAISO, MISO, SPP, NYISO, ISONE
+ * (any case). In Excel it is required.
  * @param invocation Invocation (set by Excel).
  * @returns One row per fuel: source, MW, percentage.
  */
@@ -122,9 +113,9 @@ export function fuelmix(iso: GridIso, invocation: CustomFunctions.StreamingInvoc
   stream(
     invocation,
     5 * 60_000,
-    async ({ fuelMix, fuelMixTable, requiredText, closingRows, serviceClient, spill }, refresh) => {
+    async ({ fuelMix, fuelMixTable, requiredText, serviceClient, spillAnswer }, refresh) => {
       const r = await fuelMix(await serviceClient(), requiredText('iso', iso), { refresh });
-      return spill(fuelMixTable(r), 1, closingRows(r));
+      return spillAnswer(r, fuelMixTable(r));
     },
   );
 }

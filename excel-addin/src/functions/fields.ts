@@ -1,7 +1,7 @@
-import { ValidationError, fieldTable, readPath, type Cell, type Table } from '@dchub/core';
+import { ValidationError, fieldTable, readPath, showValue, type Cell, type Table } from '@dchub/core';
 import { optional, requiredText } from './args';
-import { closingRows, oneCell, type OneCell } from './notes';
-import { MAX_CELL_TEXT, fit, spill } from './spill';
+import { cellOf, oneCell, oneCellFormula, type OneCell } from './notes';
+import { MAX_CELL_TEXT, fit, spillAnswer } from './spill';
 
 /** Members an answer offers at the top, for the message when a field is not found. */
 const someMembers = (obj: unknown) =>
@@ -20,7 +20,7 @@ function member(obj: unknown, field: unknown): unknown {
     const some = someMembers(obj);
     throw new ValidationError(
       'field',
-      `no member ${JSON.stringify(path.slice(0, 60))} in this answer${some ? ` (members: ${some}, ...)` : ''}`,
+      `no member ${showValue(path)} in this answer${some ? ` (members: ${some}, ...)` : ''}`,
     );
   }
   return v;
@@ -54,8 +54,22 @@ export function pick(obj: unknown, field: unknown, at?: OneCell): Cell {
  * answer's closing rows), or [[value]] — a one-cell answer, noted for the pane like SITESCORE's.
  */
 export function tableOr(data: unknown, field: unknown, table: () => Table, at: OneCell): Cell[][] {
-  if (optional(field) === undefined) return spill(table(), 1, closingRows(data));
+  if (optional(field) === undefined) return spillAnswer(data, table());
   const v = member(data, field);
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return spill(fieldTable(v), 1, closingRows(data));
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return spillAnswer(data, fieldTable(v));
   return [[pick(data, field, at)]];
+}
+
+/**
+ * A one-cell formula's work (./notes `oneCellFormula`), noted at the calling cell (`cellOf`: its address, else the
+ * formula and its arguments); `work` is given where, for `pick` and `tableOr`.
+ */
+export function oneCellAt<T>(
+  invocation: { address?: string } | undefined,
+  formula: string,
+  args: unknown[],
+  work: (at: OneCell) => Promise<T>,
+): Promise<T> {
+  const at = { cell: cellOf(invocation, formula, args), formula };
+  return oneCellFormula(at, () => work(at));
 }

@@ -8,18 +8,16 @@ import { formula } from './load';
  * @returns One row per market.
  */
 export function markets(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(
-    async ({ listMarkets, marketsTable, closingRows, withoutPreviewNote, callOptions, serviceClient, spill }) => {
-      const m = await listMarkets(await serviceClient(), callOptions(invocation));
-      return spill(withoutPreviewNote(marketsTable(m), m), 1, closingRows(m));
-    },
-  );
+  return formula(async ({ listMarkets, marketsTable, withoutPreviewNote, callOptions, serviceClient, spillAnswer }) => {
+    const m = await listMarkets(await serviceClient(), callOptions(invocation));
+    return spillAnswer(m, withoutPreviewNote(marketsTable(m), m));
+  });
 }
 
 /**
  * One market's details: every member as rows, or one member.
  * @customfunction MARKET
- * @param name Market slug or name (e.g. "Northern Virginia").
+ * @param name Market slug or name (case-insensitive; hyphens and spaces are equal).
  * @param [field] Member to return, e.g. "stats.facility_count".
  * @param invocation Invocation (set by Excel).
  * @returns Field/value rows, or the member named by field (one cell, or the rows of a group).
@@ -30,21 +28,18 @@ export function market(
   field: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(
-    async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient, cellOf, oneCellFormula }) => {
-      const at = { cell: cellOf(invocation, 'MARKET', [name, field]), formula: 'MARKET' };
-      return oneCellFormula(at, async () => {
-        const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
-        return tableOr(m, field, () => fieldTable(m), at);
-      });
-    },
+  return formula(async ({ getMarket, fieldTable, requiredText, tableOr, callOptions, serviceClient, oneCellAt }) =>
+    oneCellAt(invocation, 'MARKET', [name, field], async (at) => {
+      const m = await getMarket(await serviceClient(), requiredText('name', name), callOptions(invocation));
+      return tableOr(m, field, () => fieldTable(m), at);
+    }),
   );
 }
 
 /**
  * Two to four markets side by side.
  * @customfunction COMPARE
- * @param markets Markets, comma-separated, or a range of names.
+ * @param markets Two to four market slugs or names, comma-separated. Or a range of names.
  * @param invocation Invocation (set by Excel).
  * @returns One row per market.
  */
@@ -56,10 +51,9 @@ export function compare(markets: unknown[][], invocation: CustomFunctions.Cancel
       optional,
       rangeOrText,
       requiredText,
-      closingRows,
       callOptions,
       serviceClient,
-      spill,
+      spillAnswer,
     }) => {
       const given = rangeOrText(markets);
       const list = Array.isArray(given)
@@ -69,7 +63,7 @@ export function compare(markets: unknown[][], invocation: CustomFunctions.Cancel
             .map(String)
         : requiredText('markets', given);
       const c = await compareMarkets(await serviceClient(), list, callOptions(invocation));
-      return spill(compareTable(c), 1, closingRows(c));
+      return spillAnswer(c, compareTable(c));
     },
   );
 }
@@ -81,9 +75,9 @@ export function compare(markets: unknown[][], invocation: CustomFunctions.Cancel
  * @returns Field/value rows.
  */
 export function stats(invocation: CustomFunctions.CancelableInvocation): Promise<unknown[][]> {
-  return formula(async ({ platformStats, fieldTable, closingRows, callOptions, serviceClient, spill }) => {
+  return formula(async ({ platformStats, fieldTable, callOptions, serviceClient, spillAnswer }) => {
     const s = await platformStats(await serviceClient(), callOptions(invocation));
     const { data: _d, ...top } = s;
-    return spill(fieldTable(top), 1, closingRows(s));
+    return spillAnswer(s, fieldTable(top));
   });
 }

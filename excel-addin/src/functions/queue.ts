@@ -1,5 +1,4 @@
 /* global CustomFunctions */
-import type { QueueFiltersInput } from '@dchub/core';
 import { formula } from './load';
 
 /**
@@ -18,15 +17,18 @@ enum HeaderRows {
 /**
  * Interconnection-queue projects that pass every filter, as a table.
  * @customfunction QUEUE
- * @param [iso] Grid operators, comma-separated: PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE. Blank for all.
- * @param [min_mw] Minimum project capacity in MW.
- * @param [max_ttp_months] Keep operators whose average time to power is at or under this many months.
- * @param [fuel_type] Fuel label text to match, comma-separated (e.g. "gas,nuclear").
- * @param [status] "active" (default), "all", or text to match in the status.
- * @param [baseload_only] TRUE keeps firm fuels only (no wind, solar, storage).
- * @param [max_fiber_km] Maximum km to the nearest long-haul fiber endpoint.
- * @param [geocoded_only] TRUE keeps projects with coordinates.
- * @param [limit] Maximum rows, 1-1000 (default 200).
+ * @param [iso] Comma-separated union of PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE (ISONE accepted), any case. Blank
+ * for all.
+ * @param [min_mw] Minimum project capacity, MW.
+ * @param [max_ttp_months] Keep ISOs whose average time to power is at or under this many months.
+ * @param [fuel_type] Case-insensitive substring of the raw fuel label; comma or semicolon separates a union. For
+ * example "gas,nuclear".
+ * @param [status] "active" (default) drops withdrawn, cancelled, suspended and operating projects; "all" keeps every
+ * status; other text is a substring match.
+ * @param [baseload_only] Keep firm/dispatchable fuels only, dropping wind, solar and storage (default false).
+ * @param [max_fiber_km] Maximum km to the nearest mapped long-haul fiber endpoint; implies geocoded rows.
+ * @param [geocoded_only] Keep survivors with latitude and longitude (default false).
+ * @param [limit] Maximum rows returned, 1-1000 (default 200).
  * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
  * @param invocation Invocation (set by Excel).
  * @returns The surviving projects, one per row.
@@ -44,24 +46,11 @@ export function queue(
   headers: HeaderRows,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return formula(async ({ refineQueue, queueTable, serviceClient, callOptions, closingRows, headerMode, spill }) => {
+  const cells = [iso, min_mw, max_ttp_months, fuel_type, status, baseload_only, max_fiber_km, geocoded_only, limit];
+  return formula(async (e) => {
+    const { refineQueue, queueTable, queueFilters, serviceClient, callOptions, headerMode, spillAnswer } = e;
     const mode = headerMode(headers);
-    // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
-    const r = await refineQueue(
-      await serviceClient(),
-      {
-        iso,
-        min_mw,
-        max_ttp_months,
-        fuel_type,
-        status,
-        baseload_only,
-        max_fiber_km,
-        geocoded_only,
-        limit,
-      } as QueueFiltersInput,
-      callOptions(invocation),
-    );
-    return spill(queueTable(r), mode, closingRows(r), 'No queued projects match these filters');
+    const r = await refineQueue(await serviceClient(), queueFilters(cells), callOptions(invocation));
+    return spillAnswer(r, queueTable(r), mode, 'No queued projects match these filters');
   });
 }

@@ -33,11 +33,15 @@ enum HeaderRows {
 /**
  * Ranks candidate sites by weighted objectives.
  * @customfunction RANK
- * @param candidates Range with a header row (id, lat, lon and metric columns), or a range of site or project cards.
- * @param objectives Two-column range (field, weight) or "field:weight,..." text; + maximizes, - minimizes.
- * @param [constraints] Range (field, min, max) or "field:min:max,..." text; a candidate missing a field fails.
+ * @param candidates Candidate sites, 1-1000: each an id, lat, lng (lon accepted) and the metric fields the objectives
+ * and constraints name. In Excel: a range with a header row (id, lat, lon and metric columns), or a range of site or
+ * project cards.
+ * @param objectives A signed non-zero weight per field: + maximizes, - minimizes. In Excel: a two-column range (field,
+ * weight) or "field:weight,..." text.
+ * @param [constraints] Bounds {min?, max?} per field: hard filters, fail-closed (a candidate missing the field is
+ * dropped; a min above its max keeps none). In Excel: a range (field, min, max) or "field:min:max,..." text.
  * @param [mode] relative (default), absolute or percentile.
- * @param [top_k] How many to return (default 3).
+ * @param [top_k] Ranked candidates to return, 1-1000 (default 3).
  * @param [headers] 0 none, 1 header row (default), 2 source row and header row.
  * @param invocation Invocation (set by Excel).
  * @returns The ranked candidates.
@@ -60,12 +64,11 @@ export function rank(
       objectivesArg,
       parseScoringMode,
       candidatesArg,
-      closingRows,
       callOptions,
       headerMode,
       optional,
       serviceClient,
-      spill,
+      spillAnswer,
     } = e;
     const h = headerMode(headers);
     const m = parseScoringMode(mode);
@@ -84,18 +87,20 @@ export function rank(
       },
       opts,
     );
-    return spill(rankedTable(r, Object.keys(obj)), h, closingRows(r));
+    return spillAnswer(r, rankedTable(r, Object.keys(obj)), h);
   });
 }
 
 /**
  * Queue → site score → ranking in one formula, within the calls left today.
  * @customfunction CHAIN
- * @param iso Grid operators, comma-separated (blank for all).
- * @param min_mw Minimum project capacity in MW.
- * @param max_ttp_months Maximum average time to power, months.
- * @param objectives Two-column range or "field:weight,..." text, e.g. "overall_score:1,fiber_km:-1".
- * @param [top_k] How many ranked sites to return (default 3).
+ * @param iso Comma-separated union of PJM, ERCOT, MISO, CAISO, SPP, NYISO, ISO-NE (ISONE accepted), any case. Blank for
+ * all.
+ * @param min_mw Minimum project capacity, MW.
+ * @param max_ttp_months Keep ISOs whose average time to power is at or under this many months.
+ * @param objectives A signed non-zero weight per field: + maximizes, - minimizes. In Excel: a two-column range (field,
+ * weight) or "field:weight,..." text, e.g. "overall_score:1,fiber_km:-1".
+ * @param [top_k] Ranked candidates to return, 1-1000 (default 3).
  * @param invocation Invocation (set by Excel).
  * @returns The ranked sites with queue fields, site scores and normalized objectives.
  */

@@ -21,9 +21,8 @@ export function sitescore(
   field: unknown,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown> {
-  return formula(async ({ siteScore, serviceClient, callOptions, optional, pick, cellOf, oneCellFormula }) => {
-    const at = { cell: cellOf(invocation, 'SITESCORE', [lat, lon, capacity_mw, field]), formula: 'SITESCORE' };
-    return oneCellFormula(at, async () => {
+  return formula(async ({ siteScore, serviceClient, callOptions, optional, pick, oneCellAt }) =>
+    oneCellAt(invocation, 'SITESCORE', [lat, lon, capacity_mw, field], async (at) => {
       // Cell values as Excel passes them: core's schema reads them and refuses a wrong one by name.
       const s = await siteScore(
         await serviceClient(),
@@ -36,6 +35,6 @@ export function sitescore(
         ...at,
         shown: typeof band === 'string' && band ? `verdict: ${band}` : undefined,
       });
-    });
-  });
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 import { tableToMatrix, type Cell, type Table } from '@dchub/core';
 import { asExcelDate } from './dates';
-import type { ClosingRows } from './notes';
+import { closingRows, type ClosingRows } from './notes';
 
 /** The longest text a cell holds. */
 export const MAX_CELL_TEXT = 32_767;
@@ -48,3 +48,7 @@ export function spill(
   for (const n of [...said, ...(table.note ? [table.note] : []), ...explanations, ...notes]) rows.push([n]);
   return rows.map((r) => pad(r, width));
 }
+
+/** An answer's table as a spill (see `spill`), closed by the answer's closing rows (./notes `closingRows`). */
+export const spillAnswer = (data: unknown, table: Table, mode: 0 | 1 | 2 = 1, emptyText?: string): Cell[][] =>
+  spill(table, mode, closingRows(data), emptyText);

@@ -1,21 +1,8 @@
 """The Python API of DC Hub (``from dchub_jupyterlab import Client``); see :mod:`.client`."""
 
+from . import errors
 from .client import Client
-from .errors import (
-    AssumedAllowanceWarning,
-    AuthError,
-    DchubError,
-    GatedPreviewError,
-    GatedPreviewWarning,
-    NetworkError,
-    NotFoundError,
-    QuotaSpentError,
-    RateLimitError,
-    SchemaDriftError,
-    ServerError,
-    StaleAnswerWarning,
-    ValidationError,
-)
+from .errors import *  # noqa: F403 (its __all__: the error and warning classes)
 from .session import describe
 
 
@@ -27,21 +14,5 @@ def default_cache_dir() -> str:
     return str(describe()["default_cache_dir"])
 
 
-__all__ = [
-    "Client",
-    "DchubError",
-    "ValidationError",
-    "AuthError",
-    "GatedPreviewError",
-    "NotFoundError",
-    "RateLimitError",
-    "QuotaSpentError",
-    "ServerError",
-    "NetworkError",
-    "SchemaDriftError",
-    "GatedPreviewWarning",
-    "StaleAnswerWarning",
-    "AssumedAllowanceWarning",
-    "default_cache_dir",
-    "describe",
-]
+__all__ = ["Client", "default_cache_dir", "describe"]
+__all__ += errors.__all__

@@ -7,13 +7,15 @@ turns answers into pandas objects; it reads the quota and the cache.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import pandas as pd
 
+from .core_types import QUOTA_KEYS, CacheInfo, Quota
 from .errors import DchubError
-from .frames import jsonable, timestamp, to_pandas, to_record, to_table, warn_all
+from .frames import Json, jsonable, timestamp, to_record, to_table, to_table_or_data, warn_all
 from .session import SessionRef
 
 Progress = Callable[[str], None]
@@ -34,12 +36,7 @@ class Caller:
         retries: int = 2,
         tier: str | None = None,
         derive: str | bool | None = None,
-        **internal: Any,
     ) -> None:
-        #: Tests move time: a callable giving "now" in ms, sent with each call.
-        self._now: Callable[[], float] | None = internal.pop("now", None)
-        if internal:
-            raise TypeError(f"Client() got unexpected arguments: {', '.join(sorted(internal))}")
         self._session = SessionRef(
             {
                 "base_url": base_url,
@@ -59,7 +56,10 @@ class Caller:
         key = "set" if self._session.facts.get("has_key") else "none (keyless preview tier)"
         return f"Client(base_url={self.base_url!r}, api_key={key}, cache_dir={self.cache_dir!r})"
 
-    def __reduce__(self) -> Any:
+    #: A callable giving "now" in ms, sent with each call (tests move time with it).
+    _now: Callable[[], float] | None = None
+
+    def __reduce__(self) -> NoReturn:
         raise TypeError(
             "a DC Hub Client holds an API key and is not picklable; make a new one instead"
         )
@@ -107,28 +107,47 @@ class Caller:
             self._sent = result["sent"]
         return result
 
-    def _answer(self, name: str, args: dict[str, Any], refresh: bool) -> dict[str, Any]:
-        answer = self._request("call", {"method": name, "args": jsonable(args), "refresh": refresh})
+    def _answer(
+        self, name: str, args: dict[str, Any], refresh: bool, progress: Progress | bool = False
+    ) -> dict[str, Any]:
+        say: Progress | None = (
+            progress
+            if callable(progress)
+            else (lambda m: print(f"dchub: {m}", file=sys.stderr))
+            if progress
+            else None
+        )
+        params = {"method": name, "args": jsonable(args), "refresh": refresh}
+        answer = self._request("call", params, say)
         if not isinstance(answer, dict):
             raise DchubError(f"DC Hub's engine gave {name} no answer")
         return answer
 
     # Each of the three is called by a Client method, so a warning points at the user's line.
-    def _call(self, name: str, args: dict[str, Any], *, refresh: bool = False) -> Any:
-        """An answer as core shaped it: a DataFrame, a Series, or plain data."""
-        return to_pandas(self._answer(name, args, refresh), stacklevel=4)
-
-    def _table(self, name: str, args: dict[str, Any], *, refresh: bool = False) -> pd.DataFrame:
-        """An answer core shapes as a table."""
-        return to_table(self._answer(name, args, refresh), stacklevel=4)
+    def _table(
+        self,
+        name: str,
+        args: dict[str, Any],
+        *,
+        refresh: bool = False,
+        progress: Progress | bool = False,
+    ) -> pd.DataFrame:
+        """An answer core shapes as a table; progress to a callable, stderr (True) or nowhere."""
+        return to_table(self._answer(name, args, refresh, progress), stacklevel=4)
 
     def _record(self, name: str, args: dict[str, Any], *, refresh: bool = False) -> pd.Series:
         """An answer core shapes as a record."""
         return to_record(self._answer(name, args, refresh), stacklevel=4)
 
+    def _table_or_data(
+        self, name: str, args: dict[str, Any], *, refresh: bool = False
+    ) -> pd.DataFrame | Json:
+        """An answer core shapes as a table, or its plain data."""
+        return to_table_or_data(self._answer(name, args, refresh), stacklevel=4)
+
     # ------------------------------------------------------------ account
 
-    def quota(self) -> dict[str, Any]:
+    def quota(self) -> Quota:
         """Calls left today from the shared ledger (no call spent).
 
         Behind a team gateway ``via_gateway`` is True, ``limit`` and ``remaining`` are the token's
@@ -136,22 +155,12 @@ class Caller:
         says it in words ("via the team gateway: ...").
         """
         q = self._request("quota", {})
-        g = q.get("gateway")
-        return {
-            "tier": q["tier"],
-            "limit": q["limit"],
-            "used": q["used"],
-            "remaining": q["remaining"],
-            "resets_at": timestamp(q["resets_at"]),
-            "confirmed": q["confirmed"],
-            "via_gateway": q.get("via_gateway") is True,
-            "gateway": {**g, "resets_at": timestamp(g.get("resets_at"))}
-            if isinstance(g, dict)
-            else None,
-            "line": str(q.get("line") or ""),
-        }
+        g = q["gateway"]
+        times = {"resets_at": timestamp(q["resets_at"])}
+        gateway = {**g, "resets_at": timestamp(g["resets_at"])} if isinstance(g, dict) else None
+        return cast(Quota, {**{k: q[k] for k in QUOTA_KEYS}, **times, "gateway": gateway})
 
-    def cache_info(self) -> dict[str, Any]:
+    def cache_info(self) -> CacheInfo:
         """The cache directory and how many answers it holds."""
         info = self._request("cache_info", {})
         return {"directory": info["directory"], "answers": info["answers"]}

@@ -1,6 +1,8 @@
 """Typed errors of the Python API, one for each of core's (core/src/errors.ts).
 
-They are raised from the engine's answers one-to-one (:func:`error_from_engine`). Every failure is
+They are raised from the engine's answers one-to-one (:func:`error_from_engine`): each class core
+reports is the class of the same name here, its kind and fields as core's table says
+(:data:`.core_types.ERROR_TYPES`, generated from core/src/engine/errors.ts). Every failure is
 a :class:`DchubError` carrying the service's own words where it gave any. A bad argument is a
 :class:`ValidationError`, which is also a :class:`ValueError` and names the parameter
 (``err.param``); it is raised before any request is sent. Messages never contain the API key:
@@ -10,6 +12,8 @@ core redacts it from anything the service echoes.
 from __future__ import annotations
 
 from typing import Any
+
+from .core_types import ERROR_TYPES, RPC_CODES
 
 __all__ = [
     "DchubError",
@@ -25,7 +29,6 @@ __all__ = [
     "GatedPreviewWarning",
     "AssumedAllowanceWarning",
     "StaleAnswerWarning",
-    "error_from_engine",
 ]
 
 
@@ -55,8 +58,6 @@ class DchubError(Exception):
 class ValidationError(DchubError, ValueError):
     """A bad argument (checked before any call is spent), or a 400 from the service."""
 
-    kind = "validation"
-
     def __init__(self, param: str, message: str, *, status: int | None = None, body: Any = None):
         super().__init__(f"{param}: {message}", status=status, body=body)
         self.param = param
@@ -64,8 +65,6 @@ class ValidationError(DchubError, ValueError):
 
 class AuthError(DchubError):
     """401 (missing or unknown key), 402 (paid preview) or 403 (plan required)."""
-
-    kind = "auth"
 
     def __init__(
         self,
@@ -107,16 +106,12 @@ class GatedPreviewError(AuthError):
 class NotFoundError(DchubError):
     """404: the service has no such resource (a market, a brief, a path)."""
 
-    kind = "not_found"
-
     def __init__(self, message: str, *, body: Any = None):
         super().__init__(message, status=404, body=body)
 
 
 class RateLimitError(DchubError):
     """429: ``retry_after_seconds`` (Retry-After or the body), ``reset_at`` if the service said."""
-
-    kind = "rate_limit"
 
     def __init__(
         self,
@@ -147,13 +142,9 @@ class QuotaSpentError(RateLimitError):
 class ServerError(DchubError):
     """5xx after the retries (GETs), or at once (POSTs); the service's words when it gave any."""
 
-    kind = "server"
-
 
 class NetworkError(DchubError):
     """The service could not be reached, or the connection dropped; ``timeout`` says which."""
-
-    kind = "network"
 
     def __init__(self, message: str, *, timeout: bool = False):
         super().__init__(message)
@@ -162,8 +153,6 @@ class NetworkError(DchubError):
 
 class SchemaDriftError(DchubError):
     """The answer cannot serve the call at all; ``path`` says where it went wrong."""
-
-    kind = "schema_drift"
 
     def __init__(self, path: str, message: str, *, body: Any = None, exact: bool = False):
         super().__init__(
@@ -197,51 +186,34 @@ def error_from_engine(message: str, code: Any, data: dict[str, Any]) -> DchubErr
     return err
 
 
+#: This module's class of each class core reports (the same names: ERROR_TYPES lists them).
+_CLASSES: dict[str, type[DchubError]] = {
+    c.__name__: c
+    for c in (
+        ValidationError,
+        AuthError,
+        GatedPreviewError,
+        NotFoundError,
+        RateLimitError,
+        QuotaSpentError,
+        ServerError,
+        NetworkError,
+        SchemaDriftError,
+    )
+}
+for _name, _type in ERROR_TYPES.items():
+    _CLASSES[_name].kind = _type.kind
+
+
 def _typed(message: str, code: Any, data: dict[str, Any]) -> DchubError:
-    t, status, body = data.get("type"), data.get("status"), data.get("body")
-    if t == "ValidationError":
-        param = str(data.get("param") or "request")
-        words = message[len(param) + 2 :] if message.startswith(f"{param}: ") else message
-        return ValidationError(param, words, status=status, body=body)
-    if t == "GatedPreviewError":
-        return GatedPreviewError(
-            message,
-            status=status or 402,
-            body=body,
-            preview=data.get("preview"),
-            hidden_count=data.get("hidden_count"),
-            unlock_url=data.get("unlock_url"),
-        )
-    if t == "AuthError":
-        return AuthError(
-            message,
-            status=status or 403,
-            body=body,
-            auth_instructions=data.get("auth_instructions"),
-            required_plan=data.get("required_plan"),
-            current_plan=data.get("current_plan"),
-            upgrade_url=data.get("upgrade_url"),
-        )
-    if t == "NotFoundError":
-        return NotFoundError(message, body=body)
-    if t == "QuotaSpentError":
-        return QuotaSpentError(
-            int(data.get("limit") or 0), str(data.get("reset_at") or ""), message
-        )
-    if t == "RateLimitError":
-        return RateLimitError(
-            message,
-            status=status,
-            body=body,
-            retry_after_seconds=data.get("retry_after_seconds"),
-            reset_at=data.get("reset_at"),
-        )
-    if t == "ServerError":
-        return ServerError(message, status=status, body=body)
-    if t == "NetworkError":
-        return NetworkError(message, timeout=bool(data.get("timeout")))
-    if t == "SchemaDriftError":
-        return SchemaDriftError(str(data.get("path") or ""), message, body=body, exact=True)
-    if code == -32603:
-        return DchubError(f"DC Hub's engine failed: {message}")
-    return DchubError(message, status=status, body=body)
+    """The class core named, with core's message, status, body and the fields its table lists."""
+    name = str(data.get("type"))
+    if name not in ERROR_TYPES:
+        if code == RPC_CODES["internal"]:
+            return DchubError(f"DC Hub's engine failed: {message}")
+        return DchubError(message, status=data.get("status"), body=data.get("body"))
+    err = DchubError.__new__(_CLASSES[name])
+    DchubError.__init__(err, message, status=data.get("status"), body=data.get("body"))
+    for field in ERROR_TYPES[name].fields:
+        setattr(err, field, data.get(field))
+    return err

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import pandas as pd
 
@@ -22,6 +22,9 @@ from .errors import (
     GatedPreviewWarning,
     StaleAnswerWarning,
 )
+
+#: A JSON value, as core answers plain data.
+Json: TypeAlias = "dict[str, Json] | list[Json] | str | int | float | bool | None"
 
 _DTYPES = {"number": "Float64", "integer": "Int64", "boolean": "boolean", "text": "string"}
 _WARNINGS: dict[str, type[Warning]] = {
@@ -94,11 +97,13 @@ def _pandas(answer: dict[str, Any]) -> pd.DataFrame | pd.Series | None:
     return obj
 
 
-def to_pandas(answer: dict[str, Any], *, stacklevel: int = 3) -> Any:
-    """A table as a DataFrame, a record as a Series, plain data as it is; warnings raised."""
-    obj = _pandas(answer)
-    _warn(answer, stacklevel)
-    return answer.get("data") if obj is None else obj
+def to_table_or_data(answer: dict[str, Any], *, stacklevel: int = 3) -> pd.DataFrame | Json:
+    """A table as a DataFrame, plain data as it is; warnings raised."""
+    if answer.get("shape") == "data":
+        _warn(answer, stacklevel)
+        data: Json = answer.get("data")
+        return data
+    return _shaped(answer, pd.DataFrame, stacklevel + 1)
 
 
 def to_table(answer: dict[str, Any], *, stacklevel: int = 3) -> pd.DataFrame:

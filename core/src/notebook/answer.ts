@@ -1,6 +1,7 @@
 import { fetchMeta, type FetchMeta } from '../call.js';
-import { answerNotes, noteList, type AnswerNotes, type NoteKind } from '../notes.js';
 import type { PreviewInfo } from '../preview.js';
+import { citationIn, type Shaped } from '../resource.js';
+import { answerNotes, noteList, type AnswerNotes, type NoteKind } from '../notes.js';
 import { frameColumns, recordFields, type ColumnValue, type FrameColumn } from './columns.js';
 
 /**
@@ -115,18 +116,34 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
   return { attrs, warnings };
 }
 
-/** A table answer: `records` as typed columns (see frameColumns), described by `facts`. */
-export function tableAnswer(
-  records: readonly unknown[],
-  preferred: readonly string[],
-  data: unknown,
-  facts: AnswerFacts,
-  opts: { only?: boolean } = {},
-): NotebookAnswer {
+/** A shaped answer (core's `call`, or an answer shaped by its endpoint) with how it was obtained and the path asked. */
+export interface ShapedFrom {
+  meta: FetchMeta | undefined;
+  path: string;
+  shaped: Shaped;
+}
+
+/**
+ * A notebook answer from an endpoint's shaped answer: a table's rows as typed columns (its columns,
+ * then, when the shape is open, the rows' other members: see frameColumns) or a record's fields,
+ * described by the shape's citation (DC Hub's when it cites none), data time and note, and by
+ * `more` (a method's own attrs, a note that says more).
+ */
+export function shapedAnswer(a: ShapedFrom, more: Partial<AnswerFacts> = {}): NotebookAnswer {
+  const s = a.shaped;
+  const facts: AnswerFacts = {
+    path: a.path,
+    citation: s.citation ?? DEFAULT_CITATION,
+    asOf: s.asOf ?? null,
+    note: s.note ?? null,
+    ...more,
+  };
+  if (s.shape === 'record')
+    return { shape: 'record', fields: recordFields(s.record), ...describeAnswer(a.meta, facts) };
   return {
     shape: 'table',
-    columns: frameColumns(records, preferred, opts),
-    ...describeAnswer(fetchMeta(data), { shown: records.length, ...facts }),
+    columns: frameColumns(s.rows, s.columns, { only: !s.open }),
+    ...describeAnswer(a.meta, { shown: s.rows.length, ...facts }),
   };
 }
 
@@ -135,26 +152,7 @@ export function recordAnswer(record: unknown, data: unknown, facts: AnswerFacts)
   return { shape: 'record', fields: recordFields(record), ...describeAnswer(fetchMeta(data), facts) };
 }
 
-/** Plain data (a tool's record, the quota), with nothing to describe. */
-export const dataAnswer = (data: unknown, warnings: NotebookWarning[] = []): NotebookAnswer => ({
-  shape: 'data',
-  data,
-  attrs: {},
-  warnings,
-});
-
 export const DEFAULT_CITATION = 'DC Hub, dchub.cloud, CC-BY-4.0';
 
-/** The citation an answer carries (`_cite`, `citation.cite_as`, `provenance.cite_as`), else DC Hub's. */
-export function citationOf(body: unknown, fallback: string = DEFAULT_CITATION): string {
-  if (!body || typeof body !== 'object') return fallback;
-  const b = body as Record<string, unknown>;
-  const c = b.citation;
-  const prov = b.provenance as { cite_as?: unknown } | undefined;
-  const pick = [
-    b._cite,
-    c && typeof c === 'object' ? (c as { cite_as?: unknown }).cite_as : c,
-    prov && typeof prov === 'object' ? prov.cite_as : undefined,
-  ];
-  return (pick.find((v) => typeof v === 'string' && v.trim()) as string | undefined) ?? fallback;
-}
+/** The citation an answer carries (core's `citationIn`: `_cite`, `citation`, `provenance.cite_as`), else DC Hub's. */
+export const citationOf = (body: unknown, fallback: string = DEFAULT_CITATION): string => citationIn(body) ?? fallback;

@@ -255,6 +255,9 @@ export const idParam = (description: string) =>
     description,
   );
 
+/** A text path segment (a slug, a state, a region id). */
+export const segment = (description: string) => z.string().min(1).meta({ description });
+
 /**
  * A value read by `read` (which reports problems through `ctx` in its own words) and held to the
  * documented `shape`: read once as a check, then the shape, then read again for the value. The

@@ -120,8 +120,8 @@ describe('the chart line of the notebook cell', () => {
   it('imports charts and ends with the chart (shown), under the data line', () => {
     const code = pythonCell({ call: 'hub.queue(iso="PJM")', chart: chartCall('queue_map', 'df') });
     const lines = code.trim().split('\n');
-    expect(lines[0]).toBe('from dchub_jupyterlab import Client, charts');
+    expect(lines[0]).toBe('from dchub import Client, charts');
     expect(lines.slice(-2)).toEqual(['df = hub.queue(iso="PJM")', 'charts.queue_map(df)']);
-    expect(pythonCell({ call: 'hub.queue()' }).split('\n')[0]).toBe('from dchub_jupyterlab import Client');
+    expect(pythonCell({ call: 'hub.queue()' }).split('\n')[0]).toBe('from dchub import Client');
   });
 });

@@ -23,7 +23,7 @@ QUEUE = "/api/v1/interconnection-queue/refined"
 
 
 def client(sandbox, cache_dir, key=QKEY, **kw):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
 
@@ -71,7 +71,7 @@ def test_derive_false_turns_it_off(sandbox, cache_dir):
     off = client(sandbox, cache_dir, derive=False)
     df = off.queue(iso="ISO-NE", min_mw=20)
     assert off.requests_sent == 1 and "derived_from" not in df.attrs
-    from dchub_jupyterlab import ValidationError
+    from dchub import ValidationError
 
     with pytest.raises(ValidationError, match="derive"):
         client(sandbox, cache_dir, derive="sometimes")

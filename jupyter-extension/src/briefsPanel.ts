@@ -24,7 +24,6 @@ import {
   showText,
   tableActions,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
 import { pythonCall } from './pycode';
@@ -34,19 +33,13 @@ import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
 import { briefsProgressText } from './helpers';
 import { runBusy, type RequestView } from './request';
+import type { SectionOptions } from './section';
 import { TableModel } from './tableModel';
-import type { IDchubCharts } from './tokens';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 
-export interface BriefsPanelOptions {
-  connection: Connection;
+export interface BriefsPanelOptions extends SectionOptions {
   /** Called when Refresh is pressed (the plugin routes it through a command). */
   onRefresh: () => void;
-  /** Puts the briefs view in the main area. */
-  showView: (view: ResultView) => void;
-  actions: SectionActions;
-  /** Draws the leaderboard and time-to-power charts (null: the table only). */
-  charts: IDchubCharts | null;
 }
 
 /** What a load or refresh did, as returned by the refresh command. */

@@ -12,9 +12,9 @@ import {
   showText,
   tableActions,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
+import type { SectionOptions } from './section';
 import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
@@ -23,7 +23,6 @@ import { formNumber } from './pycode';
 import { candidatesFromRows } from './rankForm';
 import { QueueForm, queuePythonCall, type QueueQuery } from './queueForm';
 import { LatestRequest } from './request';
-import type { IDchubCharts } from './tokens';
 import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
@@ -39,19 +38,13 @@ export interface SiteHandoff {
   label?: string;
 }
 
-export interface QueuePanelOptions {
-  connection: Connection;
+export interface QueuePanelOptions extends SectionOptions {
   /** Called when the Search button is pressed (the plugin routes it through a command). */
   onSearch: () => void;
   /** Hands a selected row to the site scorer. */
   onScoreSite: (site: SiteHandoff) => void;
   /** Hands the selected rows to the ranking tab as candidates. */
   onRank: (candidates: Array<Record<string, Cell>>) => void;
-  /** Puts the results view in the main area. */
-  showView: (view: ResultView) => void;
-  actions: SectionActions;
-  /** Draws the charts and the map (null: the table only). */
-  charts: IDchubCharts | null;
 }
 
 /**

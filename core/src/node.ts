@@ -25,4 +25,12 @@ export function defaultCacheDir(
 }
 
 export { RedisStore, LuaScript, CLAIM_PREFIX, type RedisCommands, type RedisStoreOptions } from './cache/redisstore.js';
-export { relayRequest, isRelayedPath, type RelayAnswer, type RelayCaller, type RelayParams } from './engine/relay.js';
+export {
+  relayRequest,
+  isRelayedPath,
+  queryWithoutCredentials,
+  CREDENTIAL_PARAMS,
+  type RelayAnswer,
+  type RelayCaller,
+  type RelayParams,
+} from './engine/relay.js';

@@ -85,6 +85,7 @@ def _data(obj: pd.DataFrame | pd.Series) -> dict[str, Any]:
         "as_of": as_of.isoformat() if isinstance(as_of, pd.Timestamp) else as_of,
         "citation": a.get("citation"),
         "preview": jsonable(preview),
+        "count_total_matching": a.get("count_total_matching"),
         "stale": bool(a.get("stale")),
         "age_seconds": a.get("age_seconds"),
         "stale_reason": a.get("stale_reason"),

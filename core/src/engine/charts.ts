@@ -14,7 +14,8 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /**
- * `{rows, as_of, citation, preview: {shown, total_available}, stale, age_seconds, stale_reason}` as core's ChartData.
+ * `{rows, as_of, citation, preview: {shown, total_available}, count_total_matching, stale, age_seconds, stale_reason}`
+ * as core's ChartData.
  */
 export function chartDataOf(v: unknown): ChartData {
   if (!isRecord(v) || !Array.isArray(v.rows)) throw new ValidationError('data', 'must hold rows (a list of records)');
@@ -26,6 +27,7 @@ export function chartDataOf(v: unknown): ChartData {
     asOf: text(v.as_of),
     citation: text(v.citation),
     preview,
+    matching: num(v.count_total_matching) ?? num(v.total_matching) ?? null,
     stale: v.stale === true ? { ageMs: (num(v.age_seconds) ?? 0) * 1000, reason: text(v.stale_reason) } : null,
   };
 }

@@ -79,7 +79,6 @@ describe('chart subtitles: shown of total', () => {
       if (SUMS.has(name)) {
         expect(lines[1]).toMatch(new RegExp(`^(Queued MW|Medians) of these ${n} only: more than the largest limit`));
         expect(lines[1]).toContain('one ISO at a time');
-        expect(lines[1]).toContain('all ISOs one by one');
         // Under the largest limit, the largest limit draws the whole.
         const few = await drawn(name, { matching: 900 });
         expect(few[0]).toBe(`${n} of 900 matching ${noun} (the call's limit)`);

@@ -44,8 +44,8 @@ function wholeHint(sums: string, shown: number, total: number): string {
   if (shown < QUEUE_LIMIT_MAX && total <= QUEUE_LIMIT_MAX)
     return `${only}: ask again with limit=${QUEUE_LIMIT_MAX} to draw all ${fmt(total)}.`;
   return (
-    `${only}: more than the largest limit (${fmt(QUEUE_LIMIT_MAX)}) match; for all ${fmt(total)}, narrow the ` +
-    `filter, or ask one ISO at a time (the panel's "all ISOs one by one") and draw the rows together.`
+    `${only}: more than the largest limit (${fmt(QUEUE_LIMIT_MAX)}) match; for all ${fmt(total)}, ` +
+    `narrow the filter, or ask one ISO at a time and draw the rows together.`
   );
 }
 

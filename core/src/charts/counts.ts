@@ -1,5 +1,4 @@
 import { QUEUE_LIMIT_MAX } from '../schemas/queue.js';
-import type { ChartContext } from './spec.js';
 
 /**
  * What part of the whole a chart shows, worded once for every host (the Vega-Lite subtitle, Excel's native chart
@@ -9,6 +8,12 @@ import type { ChartContext } from './spec.js';
  */
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** What a chart's context says of the whole (ChartContext's `preview` and `matching`). */
+export interface PartFacts {
+  preview?: { shown?: number | null; total?: number | null } | null;
+  matching?: number | null;
+}
 
 /** What each chart's rows are, and, for a chart that adds them up, what it computes of them. */
 const KINDS: Readonly<Record<string, { noun: string; sums?: string }>> = {
@@ -25,7 +30,7 @@ const KINDS: Readonly<Record<string, { noun: string; sums?: string }>> = {
 
 /** The part an answer's rows are of the whole: by a preview, or by the call's limit; undefined when whole. */
 export function partOf(
-  ctx: ChartContext,
+  ctx: PartFacts,
   rows: number,
 ): { shown: number; total?: number; by: 'preview' | 'limit' } | undefined {
   const p = ctx.preview;
@@ -38,22 +43,25 @@ export function partOf(
   return m != null && m > rows ? { shown: rows, total: m, by: 'limit' } : undefined;
 }
 
-/** How to draw every matching row when the call's limit cut them (the refined queue's largest limit is 1,000). */
-function wholeHint(sums: string, shown: number, total: number): string {
-  const only = `${sums} of these ${fmt(shown)} only`;
+/**
+ * How to draw every matching row when the call's limit cut them (the refined queue's largest limit is 1,000), in
+ * lines short enough not to widen the chart.
+ */
+function wholeHint(sums: string, shown: number, total: number): string[] {
+  const only = `${sums} of these ${fmt(shown)} only.`;
   if (shown < QUEUE_LIMIT_MAX && total <= QUEUE_LIMIT_MAX)
-    return `${only}: ask again with limit=${QUEUE_LIMIT_MAX} to draw all ${fmt(total)}.`;
-  return (
-    `${only}: more than the largest limit (${fmt(QUEUE_LIMIT_MAX)}) match; for all ${fmt(total)}, ` +
-    `narrow the filter, or ask one ISO at a time and draw the rows together.`
-  );
+    return [`${only} Ask again with limit=${QUEUE_LIMIT_MAX} to draw all ${fmt(total)}.`];
+  return [
+    `${only} For all ${fmt(total)} (more than the largest limit, ${fmt(QUEUE_LIMIT_MAX)}):`,
+    'narrow the filter, or ask one ISO at a time and draw the rows together.',
+  ];
 }
 
 /**
  * The subtitle lines that say what part of the whole a chart shows (none for a whole answer): "200 of 1,611 matching
  * projects (the call's limit)", then for a total how to draw the whole.
  */
-export function countLines(chart: string, ctx: ChartContext, rows: number): string[] {
+export function countLines(chart: string, ctx: PartFacts, rows: number): string[] {
   const part = partOf(ctx, rows);
   if (!part) return [];
   const kind = KINDS[chart] ?? { noun: 'rows' };
@@ -65,7 +73,7 @@ export function countLines(chart: string, ctx: ChartContext, rows: number): stri
       : [line];
   }
   const line = `${fmt(part.shown)} of ${fmt(part.total!)} matching ${kind.noun} (the call's limit)`;
-  return kind.sums ? [line, wholeHint(kind.sums, part.shown, part.total!)] : [line];
+  return kind.sums ? [line, ...wholeHint(kind.sums, part.shown, part.total!)] : [line];
 }
 
 /** A chart's subtitle: the count lines first, then the chart's own line; one string, several, or none. */

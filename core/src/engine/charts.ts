@@ -62,26 +62,24 @@ async function build(file: 'vega.min.js' | 'vega-lite.min.js'): Promise<string> 
   }
 }
 
-/** A spec as an offline HTML page or an SVG drawing. */
-export async function chartFile(params: Record<string, unknown>): Promise<{ text: string }> {
+/**
+ * A spec as an offline HTML page, an SVG or a PNG drawing (`base64`), or a notebook's static picture (`picture`: the
+ * SVG, or a PNG when the SVG is too large). Vega is loaded with the first drawing (./picture.js), not before.
+ */
+export async function chartFile(params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const spec = params.spec;
   if (!isRecord(spec)) throw new ValidationError('spec', 'must be a Vega-Lite specification (an object)');
   if (params.format === 'html')
     return { text: chartPage(spec, { vega: await build('vega.min.js'), vegaLite: await build('vega-lite.min.js') }) };
-  if (params.format === 'svg') {
-    const [vegaModule, vegaLiteModule] = await Promise.all([import('vega'), import('vega-lite')]);
-    // Bundled, the CommonJS builds arrive as a default export.
-    const vega = 'View' in vegaModule ? vegaModule : (vegaModule as unknown as { default: typeof vegaModule }).default;
-    const vegaLite =
-      'compile' in vegaLiteModule
-        ? vegaLiteModule
-        : (vegaLiteModule as unknown as { default: typeof vegaLiteModule }).default;
-    const view = new vega.View(vega.parse(vegaLite.compile(spec as never).spec), { renderer: 'none' });
-    try {
-      return { text: await view.toSVG() };
-    } finally {
-      view.finalize();
+  if (params.format === 'svg' || params.format === 'png' || params.format === 'picture') {
+    const picture = await import('./picture.js');
+    if (params.format === 'picture') {
+      const max = num(params.max_svg_bytes);
+      return picture.chartPicture(spec, max !== undefined && max >= 0 ? max : undefined);
     }
+    const { svg } = await picture.chartSvg(spec);
+    if (params.format === 'svg') return { text: svg };
+    return { base64: Buffer.from(await picture.svgToPng(svg)).toString('base64') };
   }
-  throw new ValidationError('format', `must be html or svg, got ${JSON.stringify(params.format)}`);
+  throw new ValidationError('format', `must be html, svg, png or picture, got ${JSON.stringify(params.format)}`);
 }

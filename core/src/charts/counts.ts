@@ -1,3 +1,4 @@
+import { limitedText } from '../notes.js';
 import { QUEUE_LIMIT_MAX } from '../schemas/queue.js';
 
 /**
@@ -72,7 +73,7 @@ export function countLines(chart: string, ctx: PartFacts, rows: number): string[
       ? [line, `${kind.sums} of the preview's rows only: the whole needs a plan that opens it.`]
       : [line];
   }
-  const line = `${fmt(part.shown)} of ${fmt(part.total!)} matching ${kind.noun} (the call's limit)`;
+  const line = limitedText(part.shown, part.total!, kind.noun);
   return kind.sums ? [line, ...wholeHint(kind.sums, part.shown, part.total!)] : [line];
 }
 

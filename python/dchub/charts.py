@@ -20,10 +20,12 @@ from __future__ import annotations
 import base64
 import json
 import os
+import warnings
 from typing import Any, Literal, get_args
 
 import pandas as pd
 
+from .api.errors import DchubError
 from .api.frames import jsonable
 from .api.session import engine_request
 
@@ -93,7 +95,16 @@ class Chart:
             # No actions: "Open in Vega Editor" would send the data online.
             meta[MIME] = {"embed_options": {"actions": False}}
         if mode in ("static", "both"):
-            p = self.picture()
+            try:
+                p = self.picture()
+            except DchubError as e:
+                if mode == "static":
+                    raise
+                # The interactive chart still shows; only the picture for other viewers is missing.
+                warnings.warn(
+                    f"DC Hub: the chart's static picture was not drawn: {e}", stacklevel=2
+                )
+                return data, meta
             data[p["mime"]] = p.get("text", p.get("base64"))
             if p["mime"] == "image/png":
                 meta[p["mime"]] = {"width": round(p["width"]), "height": round(p["height"])}

@@ -89,3 +89,21 @@ def test_subtitles_state_shown_and_total(hub, sandbox, cache_dir):
     n, of = len(preview), preview.attrs["preview"]["total_available"]
     assert n < of
     assert subtitle(charts.queue_mix(preview))[0] == f"{n} of {of:,} projects (gated preview)"
+
+
+def test_a_picture_that_fails_leaves_the_interactive_chart(hub, renderer, monkeypatch):
+    from dchub import DchubError
+
+    charts = renderer
+    chart = charts.queue_mix(hub.queue(iso="PJM"))
+
+    def refuse(method, params):
+        raise DchubError("engine refused to draw")
+
+    monkeypatch.setattr(charts, "engine_request", refuse)
+    with pytest.warns(UserWarning, match="static picture was not drawn"):
+        data, _ = chart._repr_mimebundle_()
+    assert set(data) == {MIME, "text/plain"}
+    charts.renderer = "static"
+    with pytest.raises(DchubError, match="refused"):
+        chart._repr_mimebundle_()

@@ -1,4 +1,5 @@
 import { staleText } from '../notes.js';
+import { countLines, subtitleOf } from './counts.js';
 
 /**
  * What every DC Hub chart is: a Vega-Lite v5 specification (the version JupyterLab 4 renders
@@ -18,6 +19,8 @@ export interface ChartContext {
   citation?: string | null;
   /** A gated preview: rows shown of how many. */
   preview?: { shown?: number | null; total?: number | null } | null;
+  /** Rows that matched the call (a queue's `count_total_matching`); more than the rows: the call's limit cut them. */
+  matching?: number | null;
   /** A stale answer: its age and why. */
   stale?: { ageMs: number; reason?: string | null } | null;
   /**
@@ -55,6 +58,8 @@ export interface ChartSummary {
   valueRange?: [number, number];
   /** What was left out and why, as in the Vega-Lite chart's footer. */
   notes: string[];
+  /** What part of the whole it shows, as the Vega-Lite chart's subtitle says it (none for a whole answer). */
+  subtitle?: string[];
 }
 
 /** What a chart drew and left out, kept in `usermeta.dchub`. */
@@ -166,7 +171,11 @@ export function chartSpec(opts: {
   const lines = footerLines(opts.ctx, opts.notes ?? (lacking ? omittedNote(omitted, facts.rows, lacking) : []));
   return {
     $schema: VEGA_LITE_SCHEMA,
-    title: { text: opts.title, ...(opts.subtitle ? { subtitle: opts.subtitle } : {}), anchor: 'start' },
+    title: {
+      text: opts.title,
+      subtitle: subtitleOf(countLines(facts.chart, opts.ctx, facts.rows), opts.subtitle),
+      anchor: 'start',
+    },
     description: opts.description,
     vconcat: lines.length ? [opts.view, footerView(lines, opts.width)] : [opts.view],
     // The footer shares nothing with the chart above it; the legends stay beside the chart.

@@ -21,13 +21,19 @@ export const PNG_SCALE = 2;
 export const PICTURE_PNG_SCALE = 1;
 const FONT_FAMILY = 'DejaVu Sans';
 
-/** A file carried beside the engine bundle (`vendor/`), else from the installed package (in the repository). */
+/**
+ * A file carried in the engine bundle's `vendor/` (this module is the bundle's entry or one of its `chunks/`), else
+ * from the installed package (in the repository).
+ */
 async function vendored(file: string, pkgPath: string): Promise<Buffer> {
-  try {
-    return await readFile(new URL(`./vendor/${file}`, import.meta.url));
-  } catch {
-    return readFile(createRequire(import.meta.url).resolve(pkgPath));
+  for (const dir of ['./vendor/', '../vendor/']) {
+    try {
+      return await readFile(new URL(`${dir}${file}`, import.meta.url));
+    } catch {
+      // not there: the next place
+    }
   }
+  return readFile(createRequire(import.meta.url).resolve(pkgPath));
 }
 
 /** A module's exports, whether bundled (a CommonJS build arrives as a default export) or not. */

@@ -284,7 +284,7 @@ rows.push({
 const rssRow = (what, mb, before, goal, met) => ({
   benchmark: `python: engine resident memory after ${what} (MB)`,
   value: mb,
-  baseline: `${before} MB before issue 27`,
+  baseline: `${before} MB as issue 27 measured it (its own workload, not this run)`,
   ratio: round(mb / before),
   goal: `<=${goal} MB`,
   met: met === true,

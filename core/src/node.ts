@@ -2,7 +2,7 @@
 export { DirectoryStore, fileNameOf } from './cache/dirstore.js';
 
 export { defaultCacheDir } from './cache/default-dir.js';
-export { useCompileCache, type CompileCacheState } from './compile-cache.js';
+export { useCompileCache, type CompileCacheState } from './engine/compile-cache.js';
 
 export { RedisStore, LuaScript, CLAIM_PREFIX, type RedisCommands, type RedisStoreOptions } from './cache/redisstore.js';
 export { relayRequest, isRelayedPath, type RelayAnswer, type RelayCaller, type RelayParams } from './engine/relay.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useCompileCache } from '../src/compile-cache.js';
+import { useCompileCache } from '../src/engine/compile-cache.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bundle = path.join(root, 'python/dchub/engine/dchub-engine.mjs');

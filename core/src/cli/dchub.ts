@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The compile cache goes on before the rest of core is imported: what is imported after it is compiled from the cache.
-import { useCompileCache } from '../compile-cache.js';
+import { useCompileCache } from '../engine/compile-cache.js';
 
 useCompileCache();
 const [{ startEngine }, { VERSION }, { runCli }] = await Promise.all([

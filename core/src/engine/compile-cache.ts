@@ -4,7 +4,7 @@
 // call it before it imports anything else (what is imported before the cache is on is compiled without it).
 import * as nodeModule from 'node:module';
 import path from 'node:path';
-import { defaultCacheDir } from './cache/default-dir.js';
+import { defaultCacheDir } from '../cache/default-dir.js';
 
 /** The sub-directory of the user's cache directory that holds it (Node adds one per Node version inside). */
 export const COMPILE_CACHE_DIR = 'node-compile-cache';

@@ -201,7 +201,8 @@ function docsPage(page) {
   if (rest === undefined || !rest.includes(close)) throw new Error(`docs/notebooks.md lacks ${open} … ${close}`);
   const aliases = [...literals].map(([values, name]) => {
     const words = JSON.parse(values);
-    const said = words.length > 10 ? `one of the ${words.length} names of \`core_types.${name}\`` : words.map(py).join(' | ');
+    const said =
+      words.length > 10 ? `one of the ${words.length} names of \`core_types.${name}\`` : words.map(py).join(' | ');
     return `- \`${name}\`: ${words.length > 10 ? said : `\`${said}\``}`;
   });
   const head = ['| call (full signature) | answers | what it gives |', '|---|---|---|'];

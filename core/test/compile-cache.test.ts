@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,8 +16,18 @@ const wheelNode = ['lib', 'lib64']
       : [];
   })
   .find((p) => existsSync(p));
+/** A small tmpfs mounted at `dir` (`opts` e.g. `size=40k` or `ro`); false where this user cannot mount (not root). */
+const mounts: string[] = [];
+const mountTmpfs = (dir: string, opts: string) => {
+  const ok = spawnSync('mount', ['-t', 'tmpfs', '-o', opts, 'tmpfs', dir]).status === 0;
+  if (ok) mounts.push(dir);
+  return ok;
+};
 const base = mkdtempSync(path.join(os.tmpdir(), 'dchub-compile-cache-'));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterAll(() => {
+  for (const dir of mounts) spawnSync('umount', [dir]);
+  rmSync(base, { recursive: true, force: true });
+});
 
 /** The engine bundle run once, its stdin closed at once (it ends as when its host goes away). */
 const runEngine = (env: Record<string, string>) =>
@@ -47,4 +57,26 @@ describe('the compile cache', () => {
     expect(runEngine({ XDG_CACHE_HOME: path.join(file, 'below'), DCHUB_CACHE_DIR: '' }).trim()).toMatch(/^\d+\./);
     expect(runEngine({ DCHUB_CACHE_DIR: path.join(file, 'below') }).trim()).toMatch(/^\d+\./);
   });
+
+  it.skipIf(!wheelNode || !existsSync(bundle))(
+    'leaves the engine working on a full disk and a read-only one',
+    (ctx) => {
+      const full = path.join(base, 'full');
+      const ro = path.join(base, 'ro');
+      mkdirSync(full);
+      mkdirSync(ro);
+      if (!mountTmpfs(full, 'size=40k') || !mountTmpfs(ro, 'ro')) return ctx.skip(); // needs root (mount)
+      // Fill the disk: each write until it says ENOSPC.
+      for (let i = 0; ; i++) {
+        try {
+          writeFileSync(path.join(full, `filler-${i}`), Buffer.alloc(4096));
+        } catch {
+          break;
+        }
+      }
+      for (const dir of [full, full, ro])
+        expect(runEngine({ XDG_CACHE_HOME: dir, DCHUB_CACHE_DIR: '' }).trim()).toMatch(/^\d+\./);
+      expect(readdirSync(ro)).toEqual([]); // nothing written where nothing can be
+    },
+  );
 });

@@ -23,6 +23,7 @@ from conftest import KEYS, ROOT
 MIME = "application/vnd.vegalite.v5+json"
 PICTURES = ("image/svg+xml", "image/png")
 
+
 def run_notebook(path: Path, renderer: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(SETUP)] + [

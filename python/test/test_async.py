@@ -54,9 +54,14 @@ def test_twenty_site_scores_are_in_flight_together(sandbox, ahub):
     assert ENGINE.pid == engine  # one engine process served them all
 
 
-def test_a_cancelled_task_cancels_its_call_and_the_client_goes_on(sandbox, ahub):
+def test_a_cancelled_task_cancels_its_call_and_the_client_goes_on(sandbox, ahub, monkeypatch):
     from dchub.api.engine import ENGINE
 
+    told: list[tuple[str, dict]] = []
+    notify = ENGINE._notify
+    monkeypatch.setattr(
+        ENGINE, "_notify", lambda proc, m, p: (told.append((m, p)), notify(proc, m, p))[1]
+    )
     sandbox.faults([{"path_prefix": QUEUE, "kind": "latency", "latency_ms": 5000}])
 
     async def cancelled() -> float:
@@ -70,6 +75,7 @@ def test_a_cancelled_task_cancels_its_call_and_the_client_goes_on(sandbox, ahub)
         return time.monotonic() - started
 
     assert asyncio.run(cancelled()) < 1.0  # not the 4 s left of the call
+    assert [m for m, _ in told] == ["cancel"]  # the engine was told to abort it
     deadline = time.monotonic() + 2
     while ENGINE._waiting and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -151,3 +157,11 @@ def test_an_engine_killed_under_an_async_call(sandbox, ahub):
     assert killed
     sandbox.control("DELETE", "/_sandbox/faults")
     assert len(asyncio.run(ahub.queue(iso="PJM", limit=2))) == 2
+
+
+def test_async_client_is_exported_where_client_is():
+    import dchub
+    import dchub_jupyterlab
+
+    assert dchub_jupyterlab.AsyncClient is dchub.AsyncClient is dchub.api.AsyncClient
+    assert "AsyncClient" in dchub.api.__all__

@@ -1,5 +1,6 @@
 // Generates the Python API's typed calls, and core's tables for Python, from core's schemas (issue 26):
 //   python/dchub/api/calls_<section>.py  the calls of Client: signatures, docstrings, bodies
+//   python/dchub/api/acalls_<section>.py the same calls of AsyncClient, as coroutines
 //   python/dchub/api/core_types.py       the enumerations, the engine's account answers (TypedDicts) and the
 //                                         error classes core reports
 // Each argument's type and description come from core/src/notebook/signatures.ts (each notebook method's
@@ -129,8 +130,11 @@ function docstring(paragraphs, items, pad, label = 'Args') {
 const REFRESHED = { name: 'refresh', types: ['bool'], default: 'False', keyword: true, doc: REFRESH };
 const PROGRESSED = { name: 'progress', types: ['Progress', 'bool'], default: 'True', doc: PROGRESS };
 
-/** One method: its signature (overloads when its answer depends on an argument), docstring and body. */
-function method(name, spec) {
+/**
+ * One method: its signature (overloads when its answer depends on an argument), docstring and body; `aio` makes it
+ * a coroutine (AsyncClient's).
+ */
+function method(name, spec, aio = false) {
   const signature = NOTEBOOK_SIGNATURES[name];
   const keys = Object.keys(signature?.shape ?? {}).join();
   if (keys !== NOTEBOOK_METHODS[name].args.join()) throw new Error(`${name}: its signature names ${keys}`);
@@ -151,19 +155,22 @@ function method(name, spec) {
   };
   const sent = [...args, ...(rest ? [rest] : [])];
   const values = `{${sent.map((a) => `${py(a.name)}: ${a.name}`).join(', ')}}`;
-  const call = (kind) => `self.${kind}(${[py(name), values, ...extra.map((a) => `${a.name}=${a.name}`)].join(', ')})`;
+  const call = (kind) =>
+    `${aio ? 'await ' : ''}self.${kind}(${[py(name), values, ...extra.map((a) => `${a.name}=${a.name}`)].join(', ')})`;
   const documented = [...args, ...(rest ? [{ ...rest, name: `**${rest.name}` }] : []), ...extra];
   const doc = docstring(spec.doc, documented, '        ');
   const conditional = /^Series if (\w+) else DataFrame$/.exec(spec.answers);
-  docsLine(name, [...args, ...extra], keyword, rest, conditional ? `Series if ${conditional[1]} else DataFrame` : '');
+  const def = aio ? 'async def' : 'def';
+  if (!aio)
+    docsLine(name, [...args, ...extra], keyword, rest, conditional ? `Series if ${conditional[1]} else DataFrame` : '');
   if (conditional) {
     const arg = args.find((a) => a.name === conditional[1]);
     return [
       '    @overload',
-      `    def ${name}(${params({ [arg.name]: arg.types.filter((t) => t !== 'None') })}) -> pd.Series: ...`,
+      `    ${def} ${name}(${params({ [arg.name]: arg.types.filter((t) => t !== 'None') })}) -> pd.Series: ...`,
       '    @overload',
-      `    def ${name}(${params({ [arg.name]: ['None'] })}) -> pd.DataFrame: ...`,
-      `    def ${name}(${params()}) -> pd.DataFrame | pd.Series:`,
+      `    ${def} ${name}(${params({ [arg.name]: ['None'] })}) -> pd.DataFrame: ...`,
+      `    ${def} ${name}(${params()}) -> pd.DataFrame | pd.Series:`,
       ...doc,
       `        if ${arg.name} is None:`,
       `            return ${call('_table')}`,
@@ -175,7 +182,7 @@ function method(name, spec) {
     Series: ['_record', 'pd.Series'],
     'DataFrame or data': ['_table_or_data', 'pd.DataFrame | Json'],
   }[spec.answers];
-  return [`    def ${name}(${params()}) -> ${answer}:`, ...doc, `        return ${call(kind)}`];
+  return [`    ${def} ${name}(${params()}) -> ${answer}:`, ...doc, `        return ${call(kind)}`];
 }
 
 /** The calls as docs/notebooks.md lists them: a table row each, the full signature without `self` and `| None`. */
@@ -210,20 +217,21 @@ function docsPage(page) {
   return `${before}${open}\n${block}\n${close}${rest.slice(rest.indexOf(close) + close.length)}`;
 }
 
-/** The class of a section's calls, e.g. `SiteCalls` for `sites`. */
-const className = (section) => `${pascal(section.replace(/s$/, ''))}Calls`;
+/** The class of a section's calls, e.g. `SiteCalls` for `sites` (`AsyncSiteCalls` with `aio`). */
+const className = (section, aio) => `${aio ? 'Async' : ''}${pascal(section.replace(/s$/, ''))}Calls`;
 
-/** One module of calls: the class of a section's methods, importing what they name. */
-function callsModule(section) {
+/** One module of calls: the class of a section's methods (coroutines with `aio`), importing what they name. */
+function callsModule(section, aio = false) {
   const { title, methods } = SECTIONS[section];
   const body = Object.entries(methods)
-    .flatMap(([name, spec]) => ['', ...method(name, spec)])
+    .flatMap(([name, spec]) => ['', ...method(name, spec, aio)])
     .join('\n');
+  const [client, caller] = aio ? ['an AsyncClient (coroutines)', 'AsyncCaller'] : ['a Client', 'Caller'];
   const uses = (what) => new RegExp(what).test(body);
   const named = [...new Set(literals.values())].filter((n) => uses(`\\b${n}\\b`)).sort();
   return [
     HEADER,
-    `"""The calls of a Client: ${title}.`,
+    `"""The calls of ${client}: ${title}.`,
     '',
     "Their signatures, types and docstrings come from core's schemas (core/src/notebook/signatures.ts).",
     '"""',
@@ -236,12 +244,12 @@ function callsModule(section) {
     '',
     'import pandas as pd',
     '',
-    `from .caller import Caller${uses('\\bProgress\\b') ? ', Progress' : ''}`,
+    `from .caller import ${caller}${uses('\\bProgress\\b') ? ', Progress' : ''}`,
     ...(named.length ? [`from .core_types import ${named.join(', ')}`] : []),
     ...(uses('\\bJson\\b') ? ['from .frames import Json'] : []),
     '',
     '',
-    `class ${className(section)}(Caller):`,
+    `class ${className(section, aio)}(${caller}):`,
     `    """${title[0].toUpperCase()}${title.slice(1)}, each answered as a pandas object."""`,
     body,
     '',
@@ -339,7 +347,10 @@ const missing = Object.keys(NOTEBOOK_METHODS).filter((m) => !Object.values(SECTI
 if (missing.length) throw new Error(`no Python presentation for ${missing.join(', ')} (SECTIONS)`);
 // The calls first: they name the enumerations core_types.py defines, and the docs list them.
 const files = Object.fromEntries(
-  Object.keys(SECTIONS).map((s) => [`python/${API}/calls_${s}.py`, formatted(`${API}/calls_${s}.py`, callsModule(s))]),
+  Object.keys(SECTIONS).flatMap((s) => [
+    [`python/${API}/calls_${s}.py`, formatted(`${API}/calls_${s}.py`, callsModule(s))],
+    [`python/${API}/acalls_${s}.py`, formatted(`${API}/acalls_${s}.py`, callsModule(s, true))],
+  ]),
 );
 files[`python/${API}/core_types.py`] = formatted(`${API}/core_types.py`, typesModule());
 files['docs/notebooks.md'] = docsPage(readFileSync(path.join(root, 'docs/notebooks.md'), 'utf8'));

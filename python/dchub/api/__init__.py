@@ -1,7 +1,7 @@
 """The Python API of DC Hub (``from dchub_jupyterlab import Client``); see :mod:`.client`."""
 
 from . import errors
-from .client import Client
+from .client import AsyncClient, Client
 from .errors import *  # noqa: F403 (its __all__: the error and warning classes)
 from .session import describe
 
@@ -14,5 +14,5 @@ def default_cache_dir() -> str:
     return str(describe()["default_cache_dir"])
 
 
-__all__ = ["Client", "default_cache_dir", "describe"]
+__all__ = ["AsyncClient", "Client", "default_cache_dir", "describe"]
 __all__ += errors.__all__

@@ -1,19 +1,24 @@
-"""The one call path of :class:`~dchub_jupyterlab.Client`, and the account calls.
+"""The one call path of :class:`~dchub.Client` and :class:`~dchub.AsyncClient`; account calls.
 
 A caller holds its session in the engine, counts the requests it sent, raises core's warnings and
-turns answers into pandas objects; it reads the quota and the cache.
+turns answers into pandas objects; it reads the quota and the cache. An asynchronous caller makes
+the same requests from worker threads, many in flight at once in the one engine; cancelling its
+task cancels the call (see :class:`.engine.CallHandle`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NoReturn, TypeVar, cast
 
 import pandas as pd
 
 from .core_types import QUOTA_KEYS, CacheInfo, Quota
+from .engine import CURRENT, CallHandle
 from .errors import DchubError
 from .frames import (
     Json,
@@ -28,10 +33,12 @@ from .secret import wrapped
 from .session import SessionRef
 
 Progress = Callable[[str], None]
-_C = TypeVar("_C", bound="Caller")
+_C = TypeVar("_C", bound="CallerBase")
+_T = TypeVar("_T")
+_AC = TypeVar("_AC", bound="AsyncCaller")
 
 
-class Caller:
+class CallerBase:
     """A caller of core: one session in the engine with this caller's service, key and settings."""
 
     def __init__(
@@ -49,7 +56,7 @@ class Caller:
         # Wrapped before anything else: a refused key (malformed, say) is in no frame as text.
         key = wrapped(api_key)
         del api_key
-        self._sent = 0
+        self._sent = self._sent_base = 0
         self._session = SessionRef(
             {
                 "base_url": base_url,
@@ -62,6 +69,7 @@ class Caller:
                 "derive": derive,
             }
         )
+        self._sent_generation = self._session.generation
         self.timeout = timeout
 
     def __repr__(self) -> str:
@@ -69,7 +77,8 @@ class Caller:
         if session is None:  # construction failed (a refused key): a repr never raises
             return f"{type(self).__name__}(not connected)"
         key = "set" if session.facts.get("has_key") else "none (keyless preview tier)"
-        return f"Client(base_url={self.base_url!r}, api_key={key}, cache_dir={self.cache_dir!r})"
+        where = f"base_url={self.base_url!r}, api_key={key}, cache_dir={self.cache_dir!r}"
+        return f"{type(self).__name__}({where})"
 
     #: A callable giving "now" in ms, sent with each call (tests move time with it).
     _now: Callable[[], float] | None = None
@@ -114,13 +123,25 @@ class Caller:
         try:
             result = self._session.call(method, params, progress=progress)
         except DchubError as err:
-            self._sent = err._sent if err._sent is not None else self._sent
+            if err._sent is not None:
+                self._count(err._sent)
             # What the user should know though the call failed (it went past an assumed allowance).
             warn_all(err._warnings or [], stacklevel=4)
             raise
         if isinstance(result, dict) and isinstance(result.get("sent"), int):
-            self._sent = result["sent"]
+            self._count(result["sent"])
         return result
+
+    def _count(self, sent: int) -> None:
+        """The session's count of requests sent, continued across engine restarts.
+
+        A restarted engine opens the session again, counting from zero: what the earlier ones
+        sent is kept. Answers of concurrent calls may arrive out of order: the count never falls.
+        """
+        generation = self._session.generation
+        if generation != self._sent_generation:
+            self._sent_base, self._sent_generation = self._sent, generation
+        self._sent = max(self._sent, self._sent_base + sent)
 
     def _answer(
         self, name: str, args: dict[str, Any], refresh: bool, progress: Progress | bool = False
@@ -137,6 +158,21 @@ class Caller:
         if not isinstance(answer, dict):
             raise DchubError(f"DC Hub's engine gave {name} no answer")
         return answer
+
+
+def _quota(q: dict[str, Any]) -> Quota:
+    g = q["gateway"]
+    times = {"resets_at": timestamp(q["resets_at"])}
+    gateway = {**g, "resets_at": timestamp(g["resets_at"])} if isinstance(g, dict) else None
+    return cast(Quota, {**{k: q[k] for k in QUOTA_KEYS}, **times, "gateway": gateway})
+
+
+def _cache_info(info: dict[str, Any]) -> CacheInfo:
+    return {"directory": info["directory"], "answers": info["answers"]}
+
+
+class Caller(CallerBase):
+    """A caller whose calls answer when they are done."""
 
     # Each of the three is called by a Client method, so a warning points at the user's line.
     def _table(
@@ -169,17 +205,84 @@ class Caller:
         share (else the team's) as the gateway stated them, ``gateway`` holds both, and ``line``
         says it in words ("via the team gateway: ...").
         """
-        q = self._request("quota", {})
-        g = q["gateway"]
-        times = {"resets_at": timestamp(q["resets_at"])}
-        gateway = {**g, "resets_at": timestamp(g["resets_at"])} if isinstance(g, dict) else None
-        return cast(Quota, {**{k: q[k] for k in QUOTA_KEYS}, **times, "gateway": gateway})
+        return _quota(self._request("quota", {}))
 
     def cache_info(self) -> CacheInfo:
         """The cache directory and how many answers it holds."""
-        info = self._request("cache_info", {})
-        return {"directory": info["directory"], "answers": info["answers"]}
+        return _cache_info(self._request("cache_info", {}))
 
     def cache_clear(self) -> int:
         """Drops every cached answer in the directory (the ledger is kept); returns how many."""
         return int(self._request("cache_clear", {})["cleared"])
+
+
+#: The worker threads of asynchronous calls: each waits on its request (many at once, in one
+#: engine); asyncio's default executor has too few threads for twenty calls in flight.
+_WORKERS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="dchub-async")
+
+
+class AsyncCaller(CallerBase):
+    """A caller whose calls are coroutines; cancelling a task cancels its call in the engine."""
+
+    async def _in_engine(self, work: Callable[[], _T]) -> _T:
+        handle = CallHandle()
+
+        def run() -> _T:
+            CURRENT.handle = handle
+            try:
+                return work()
+            finally:
+                CURRENT.handle = None
+
+        future = asyncio.get_running_loop().run_in_executor(_WORKERS, run)
+        try:
+            return await future
+        except asyncio.CancelledError:
+            handle.cancel()  # the engine aborts the call; its thread stops waiting
+            raise
+
+    async def _table(
+        self,
+        name: str,
+        args: dict[str, Any],
+        *,
+        refresh: bool = False,
+        progress: Progress | bool = False,
+    ) -> pd.DataFrame:
+        """An answer core shapes as a table (progress is reported from a worker thread)."""
+        answer = await self._in_engine(lambda: self._answer(name, args, refresh, progress))
+        return to_table(answer, stacklevel=4)
+
+    async def _record(self, name: str, args: dict[str, Any], *, refresh: bool = False) -> pd.Series:
+        """An answer core shapes as a record."""
+        answer = await self._in_engine(lambda: self._answer(name, args, refresh))
+        return to_record(answer, stacklevel=4)
+
+    async def _table_or_data(
+        self, name: str, args: dict[str, Any], *, refresh: bool = False
+    ) -> pd.DataFrame | Json:
+        """An answer core shapes as a table, or its plain data."""
+        answer = await self._in_engine(lambda: self._answer(name, args, refresh))
+        return to_table_or_data(answer, stacklevel=4)
+
+    async def quota(self) -> Quota:
+        """Calls left today from the shared ledger (no call spent); see :meth:`Client.quota`."""
+        return _quota(await self._in_engine(lambda: self._request("quota", {})))
+
+    async def cache_info(self) -> CacheInfo:
+        """The cache directory and how many answers it holds."""
+        return _cache_info(await self._in_engine(lambda: self._request("cache_info", {})))
+
+    async def cache_clear(self) -> int:
+        """Drops every cached answer in the directory (the ledger is kept); returns how many."""
+        return int((await self._in_engine(lambda: self._request("cache_clear", {})))["cleared"])
+
+    async def aclose(self) -> None:
+        """Closes this client's session in the engine."""
+        await self._in_engine(self.close)
+
+    async def __aenter__(self: _AC) -> _AC:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

@@ -14,6 +14,9 @@ scripts/gen-python.mjs); :mod:`.caller` turns core's answers into pandas objects
 
 from __future__ import annotations
 
+from .acalls_feeds import AsyncFeedCalls
+from .acalls_markets import AsyncMarketCalls
+from .acalls_sites import AsyncSiteCalls
 from .calls_feeds import FeedCalls
 from .calls_markets import MarketCalls
 from .calls_sites import SiteCalls
@@ -30,4 +33,17 @@ class Client(SiteCalls, MarketCalls, FeedCalls):
     (``'off'``/``False``, ``'exact'``, ``'widen'``; ``DCHUB_DERIVE``; default by the tier the
     service stated, as the ``dchub`` CLI decides); a derived answer says so in
     ``attrs["derived_from"]``.
+    """
+
+
+class AsyncClient(AsyncSiteCalls, AsyncMarketCalls, AsyncFeedCalls):
+    """DC Hub for asyncio: :class:`Client`'s calls (the same arguments) as coroutines.
+
+        hub = AsyncClient()
+        scores = await asyncio.gather(*(hub.site_score(lat, lon) for lat, lon in sites))
+
+    Calls run in the same engine as every Client's, many in flight at once; ``requests_sent``,
+    the cache and the daily allowance are as a Client's. Cancelling a task cancels its call in
+    the engine. Construction opens the session at once (it waits for the engine to start);
+    ``async with AsyncClient() as hub:`` closes it.
     """

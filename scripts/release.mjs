@@ -1,6 +1,7 @@
 // `npm run release`: builds what users install into release/ (emptied first), for the project's one version (the
 // root package.json's; scripts/version.mjs) and the add-in's hosting URL (DCHUB_ADDIN_URL, required):
-//   dchub-<v>-py3-none-any.whl              `pip install dchub`: the Python API, charts, core's engine, the `dchub` command
+//   dchub-<v>-py3-none-any.whl              `pip install dchub`: the Python API, charts, core's engine, the
+//                                           `dchub` command
 //   dchub_jupyterlab-<v>-py3-none-any.whl   `pip install dchub-jupyterlab`: the panel (labextension) and the relay
 //                                           (server extension); it depends on dchub==<v> and JupyterLab 4
 //   dchub-cli-<v>.tgz                       the `dchub` CLI, standalone (npm i -g)

@@ -1,6 +1,5 @@
 // Generates the Python API's typed calls, and core's tables for Python, from core's schemas (issue 26):
 //   python/dchub/api/calls_<section>.py  the calls of Client: signatures, docstrings, bodies
-//   python/dchub/api/acalls_<section>.py the same calls of AsyncClient, as coroutines
 //   python/dchub/api/core_types.py       the enumerations, the engine's account answers (TypedDicts) and the
 //                                         error classes core reports
 // Each argument's type and description come from core/src/notebook/signatures.ts (each notebook method's
@@ -131,10 +130,11 @@ const REFRESHED = { name: 'refresh', types: ['bool'], default: 'False', keyword:
 const PROGRESSED = { name: 'progress', types: ['Progress', 'bool'], default: 'True', doc: PROGRESS };
 
 /**
- * One method: its signature (overloads when its answer depends on an argument), docstring and body; `aio` makes it
- * a coroutine (AsyncClient's).
+ * One method: its signature (overloads when its answer depends on an argument), docstring and body. Its answer is
+ * typed by the class's parameters (`Table`, `Record`, `TableOrData`): a DataFrame for Client, an awaitable one for
+ * AsyncClient, so one generated method serves both.
  */
-function method(name, spec, aio = false) {
+function method(name, spec) {
   const signature = NOTEBOOK_SIGNATURES[name];
   const keys = Object.keys(signature?.shape ?? {}).join();
   if (keys !== NOTEBOOK_METHODS[name].args.join()) throw new Error(`${name}: its signature names ${keys}`);
@@ -155,22 +155,20 @@ function method(name, spec, aio = false) {
   };
   const sent = [...args, ...(rest ? [rest] : [])];
   const values = `{${sent.map((a) => `${py(a.name)}: ${a.name}`).join(', ')}}`;
-  const call = (kind) =>
-    `${aio ? 'await ' : ''}self.${kind}(${[py(name), values, ...extra.map((a) => `${a.name}=${a.name}`)].join(', ')})`;
+  const call = (kind) => `self.${kind}(${[py(name), values, ...extra.map((a) => `${a.name}=${a.name}`)].join(', ')})`;
   const documented = [...args, ...(rest ? [{ ...rest, name: `**${rest.name}` }] : []), ...extra];
   const doc = docstring(spec.doc, documented, '        ');
   const conditional = /^Series if (\w+) else DataFrame$/.exec(spec.answers);
-  const def = aio ? 'async def' : 'def';
-  if (!aio)
-    docsLine(name, [...args, ...extra], keyword, rest, conditional ? `Series if ${conditional[1]} else DataFrame` : '');
+  const def = 'def';
+  docsLine(name, [...args, ...extra], keyword, rest, conditional ? `Series if ${conditional[1]} else DataFrame` : '');
   if (conditional) {
     const arg = args.find((a) => a.name === conditional[1]);
     return [
       '    @overload',
-      `    ${def} ${name}(${params({ [arg.name]: arg.types.filter((t) => t !== 'None') })}) -> pd.Series: ...`,
+      `    ${def} ${name}(${params({ [arg.name]: arg.types.filter((t) => t !== 'None') })}) -> Record: ...`,
       '    @overload',
-      `    ${def} ${name}(${params({ [arg.name]: ['None'] })}) -> pd.DataFrame: ...`,
-      `    ${def} ${name}(${params()}) -> pd.DataFrame | pd.Series:`,
+      `    ${def} ${name}(${params({ [arg.name]: ['None'] })}) -> Table: ...`,
+      `    ${def} ${name}(${params()}) -> Table | Record:`,
       ...doc,
       `        if ${arg.name} is None:`,
       `            return ${call('_table')}`,
@@ -178,9 +176,9 @@ function method(name, spec, aio = false) {
     ];
   }
   const [kind, answer] = {
-    DataFrame: ['_table', 'pd.DataFrame'],
-    Series: ['_record', 'pd.Series'],
-    'DataFrame or data': ['_table_or_data', 'pd.DataFrame | Json'],
+    DataFrame: ['_table', 'Table'],
+    Series: ['_record', 'Record'],
+    'DataFrame or data': ['_table_or_data', 'TableOrData'],
   }[spec.answers];
   return [`    ${def} ${name}(${params()}) -> ${answer}:`, ...doc, `        return ${call(kind)}`];
 }
@@ -217,21 +215,20 @@ function docsPage(page) {
   return `${before}${open}\n${block}\n${close}${rest.slice(rest.indexOf(close) + close.length)}`;
 }
 
-/** The class of a section's calls, e.g. `SiteCalls` for `sites` (`AsyncSiteCalls` with `aio`). */
-const className = (section, aio) => `${aio ? 'Async' : ''}${pascal(section.replace(/s$/, ''))}Calls`;
+/** The class of a section's calls, e.g. `SiteCalls` for `sites`. */
+const className = (section) => `${pascal(section.replace(/s$/, ''))}Calls`;
 
-/** One module of calls: the class of a section's methods (coroutines with `aio`), importing what they name. */
-function callsModule(section, aio = false) {
+/** One module of calls: the class of a section's methods, importing what they name. */
+function callsModule(section) {
   const { title, methods } = SECTIONS[section];
   const body = Object.entries(methods)
-    .flatMap(([name, spec]) => ['', ...method(name, spec, aio)])
+    .flatMap(([name, spec]) => ['', ...method(name, spec)])
     .join('\n');
-  const [client, caller] = aio ? ['an AsyncClient (coroutines)', 'AsyncCaller'] : ['a Client', 'Caller'];
   const uses = (what) => new RegExp(what).test(body);
   const named = [...new Set(literals.values())].filter((n) => uses(`\\b${n}\\b`)).sort();
   return [
     HEADER,
-    `"""The calls of ${client}: ${title}.`,
+    `"""The calls of a Client and an AsyncClient: ${title}.`,
     '',
     "Their signatures, types and docstrings come from core's schemas (core/src/notebook/signatures.ts).",
     '"""',
@@ -242,14 +239,13 @@ function callsModule(section, aio = false) {
     ...(uses('Mapping|Sequence') ? ['from collections.abc import Mapping, Sequence'] : []),
     ...(uses('@overload') ? ['from typing import overload'] : []),
     '',
-    'import pandas as pd',
-    '',
-    `from .caller import ${caller}${uses('\\bProgress\\b') ? ', Progress' : ''}`,
+    ...(uses('pd\\.') ? ['import pandas as pd', ''] : []),
+    `from .calls import Calls, Record, Table, TableOrData${uses('\\bProgress\\b') ? ', Progress' : ''}`,
     ...(named.length ? [`from .core_types import ${named.join(', ')}`] : []),
     ...(uses('\\bJson\\b') ? ['from .frames import Json'] : []),
     '',
     '',
-    `class ${className(section, aio)}(${caller}):`,
+    `class ${className(section)}(Calls[Table, Record, TableOrData]):`,
     `    """${title[0].toUpperCase()}${title.slice(1)}, each answered as a pandas object."""`,
     body,
     '',
@@ -347,10 +343,7 @@ const missing = Object.keys(NOTEBOOK_METHODS).filter((m) => !Object.values(SECTI
 if (missing.length) throw new Error(`no Python presentation for ${missing.join(', ')} (SECTIONS)`);
 // The calls first: they name the enumerations core_types.py defines, and the docs list them.
 const files = Object.fromEntries(
-  Object.keys(SECTIONS).flatMap((s) => [
-    [`python/${API}/calls_${s}.py`, formatted(`${API}/calls_${s}.py`, callsModule(s))],
-    [`python/${API}/acalls_${s}.py`, formatted(`${API}/acalls_${s}.py`, callsModule(s, true))],
-  ]),
+  Object.keys(SECTIONS).map((s) => [`python/${API}/calls_${s}.py`, formatted(`${API}/calls_${s}.py`, callsModule(s))]),
 );
 files[`python/${API}/core_types.py`] = formatted(`${API}/core_types.py`, typesModule());
 files['docs/notebooks.md'] = docsPage(readFileSync(path.join(root, 'docs/notebooks.md'), 'utf8'));

@@ -13,8 +13,10 @@ from conftest import ROOT
 
 #: Code a type checker must accept: the calls as documented, their answers as typed.
 ACCEPTED = """
+    import asyncio
+
     import pandas as pd
-    from dchub import Client, ValidationError
+    from dchub import AsyncClient, Client, ValidationError
 
     hub = Client(cache=False, derive="widen")
     survivors: pd.DataFrame = hub.queue(iso=["PJM", "MISO"], min_mw=200)
@@ -33,6 +35,12 @@ ACCEPTED = """
     team: int | None = share["team_limit"] if share else None
     held: int = hub.cache_info()["answers"]
     err = ValidationError("min_mw", "must be at least 0")
+
+
+    async def gathered(aio: AsyncClient) -> pd.DataFrame:
+        scores: list[pd.Series] = await asyncio.gather(*(aio.site_score(39, -77) for _ in range(3)))
+        one: pd.Series = await aio.dcpi("nova")
+        return await aio.queue(iso=["PJM"], min_mw=200)
 """
 
 #: Code a type checker must refuse, one call each (the line marked `# refused`).
@@ -46,6 +54,10 @@ REFUSED = {
     "record_not_table": 'frame: pd.DataFrame = hub.dcpi("nova")  # refused',
     "clock_hook": "Client(now=lambda: 0.0)  # refused",
     "error_class": "from dchub import NotFoundError as E\nn: int = E('x')  # refused",
+    "async_not_awaited": (
+        "from dchub import AsyncClient\nf: pd.DataFrame = AsyncClient().queue()  # refused"
+    ),
+    "async_iso_number": "from dchub import AsyncClient\nAsyncClient().queue(iso=123)  # refused",
 }
 
 

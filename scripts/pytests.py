@@ -1,6 +1,7 @@
-"""Runs the Python tests (the Python API against a sandbox, its contract with the dchub CLI, the
-JupyterLab server extension's relay) with pytest, once per sandbox profile (spec, then real: the
-real service's shapes), and writes one JSON summary for summarize-tests.
+"""Runs the Python tests of both packages (python/test: the ``dchub`` Python API against a sandbox,
+its contract with the dchub CLI; the ``dchub-jupyterlab`` server extension's relay) with pytest,
+once per sandbox profile (spec, then real: the real service's shapes), and writes one JSON summary
+for summarize-tests.
 
     python scripts/pytests.py artifacts/python.json            # both profiles
     python scripts/pytests.py out.json --profile real          # one profile
@@ -42,7 +43,7 @@ def run_one(out, profile):
 
     os.environ["DCHUB_TEST_PROFILE"] = profile  # read by the tests' conftest (the sandbox's profile)
     counter = Counter()
-    code = pytest.main(["-q", "-p", "no:cacheprovider", "jupyter-extension/test"], plugins=[counter])
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "python/test"], plugins=[counter])
     write(out, counter.passed, counter.failed, counter.skipped)
     print(f"python ({profile} profile): {counter.passed} passed, {counter.failed} failed, {counter.skipped} skipped")
     return 1 if code != 0 or counter.passed == 0 else 0

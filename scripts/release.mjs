@@ -1,11 +1,13 @@
 // `npm run release`: builds what users install into release/ (emptied first), for the project's one version (the
 // root package.json's; scripts/version.mjs) and the add-in's hosting URL (DCHUB_ADDIN_URL, required):
-//   dchub_jupyterlab-<v>-py3-none-any.whl   the Python package: JupyterLab extension, server extension, Python API
+//   dchub-<v>-py3-none-any.whl              `pip install dchub`: the Python API, charts, core's engine, the `dchub` command
+//   dchub_jupyterlab-<v>-py3-none-any.whl   `pip install dchub-jupyterlab`: the panel (labextension) and the relay
+//                                           (server extension); it depends on dchub==<v> and JupyterLab 4
 //   dchub-cli-<v>.tgz                       the `dchub` CLI, standalone (npm i -g)
 //   dchub-excel-addin-<v>/ and .zip         the Excel add-in's production build with both manifests for the URL,
 //                                           validated offline (test/manifests/manifests.test.ts on this build)
 //   SHA256SUMS                              written last: its presence says the release is whole
-// Options: --python PATH (else DCHUB_PYTHON, else .venv/bin/python, else python3) builds the wheel.
+// Options: --python PATH (else DCHUB_PYTHON, else .venv/bin/python, else python3) builds the wheels.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -49,20 +51,20 @@ step(`release ${version} for an add-in served from ${url}`);
 step('core and the sandbox (tsc)');
 run('npm', ['run', '--silent', 'build:ts']);
 
-step('the wheel: the JupyterLab extension (production build), core engine bundle, the Python package');
+step(
+  "the wheels: core's engine and CLI bundle (dchub), the JupyterLab extension's production build (dchub-jupyterlab)",
+);
+run('npm', ['run', '--silent', 'build:engine']);
 run('npm', ['run', '--silent', 'build:prod', '-w', 'jupyter-extension']);
 const python =
   opts.python ??
   process.env.DCHUB_PYTHON ??
   (existsSync(path.join(root, '.venv/bin/python')) ? path.join(root, '.venv/bin/python') : 'python3');
-// The labextension and the engine are built above: hatch-jupyter-builder only packs them.
-run(
-  python,
-  ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--quiet', './jupyter-extension', '-w', releaseDir],
-  {
+// The bundle and the labextension are built above: hatch-jupyter-builder only packs them.
+for (const pkg of ['./python', './jupyter-extension'])
+  run(python, ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--quiet', pkg, '-w', releaseDir], {
     HATCH_JUPYTER_BUILDER_SKIP_NPM: '1',
-  },
-);
+  });
 
 step('the dchub CLI: core bundled into a standalone npm package');
 const cli = await packCli(releaseDir, version);

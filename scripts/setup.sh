@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need, idempotently: Debian's chromium and redis-server, npm packages,
-# a project-local Python venv (.venv) with JupyterLab from PyPI, the builds, and the JupyterLab
-# extension installed into the venv. Safe to run again; finished steps are skipped.
+# a project-local Python venv (.venv) with JupyterLab from PyPI, the builds, and both Python packages (dchub and
+# dchub-jupyterlab) installed into the venv. Safe to run again; finished steps are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -51,15 +51,16 @@ if [ ! -x .venv/bin/schemathesis ] || [ "$streq" -nt .venv/.schemathesis-install
   touch .venv/.schemathesis-installed
 fi
 
-# 4. Builds: core, sandbox, the team gateway, Excel add-in bundle, JupyterLab prebuilt extension.
+# 4. Builds: core, sandbox, the team gateway, Excel add-in bundle, JupyterLab prebuilt extension, core's engine bundle.
 say "building"
 mkdir -p artifacts
 npm run --silent build > artifacts/build.log 2>&1 || { cat artifacts/build.log; echo "the build failed (log above: artifacts/build.log)" >&2; exit 1; }
 
-# 5. The extension into the venv (prebuilt above, so the build hook skips npm).
-say "installing the JupyterLab extension into .venv"
-HATCH_JUPYTER_BUILDER_SKIP_NPM=1 .venv/bin/pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./jupyter-extension
+# 5. Both Python packages into the venv (built above, so the build hooks skip npm): `dchub` (the Python API,
+# the engine and the `dchub` command; python/) and `dchub-jupyterlab` (the panel and the relay).
+say "installing dchub and the JupyterLab extension into .venv"
+HATCH_JUPYTER_BUILDER_SKIP_NPM=1 .venv/bin/pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./python ./jupyter-extension
 .venv/bin/jupyter labextension list 2>&1 | grep -q '@dchub/jupyterlab.*enabled.*OK' || { echo "the JupyterLab extension did not install" >&2; exit 1; }
-# The Python API and its dependencies (httpx, pandas, platformdirs, mcp) import in the venv's kernels.
-.venv/bin/python -c "from dchub_jupyterlab import Client" || { echo "the DC Hub Python API does not import in .venv" >&2; exit 1; }
+# The Python API imports in the venv's kernels, under both names.
+.venv/bin/python -c "from dchub import Client; from dchub_jupyterlab import Client" || { echo "the DC Hub Python API does not import in .venv" >&2; exit 1; }
 say "setup complete ($root)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything, then runs every suite: the lint and format checks (ESLint, Prettier; ruff and mypy --strict
-# on the Python package), Vitest on Node 20 (core, sandbox, the team gateway over real redis-servers and replica
+# on both Python packages), Vitest on Node 20 (core, sandbox, the team gateway over real redis-servers and replica
 # processes, Excel add-in, browser suites in Chromium), the suites that need no browser again on Node 22 (but the
 # gateway's: its image runs Node 20), the Python tests (the Python API, its shared cache with the CLI, the relay), the
 # release (npm run release: the CLI tarball installed with npm i -g, the add-in's manifests validated offline, the
@@ -26,12 +26,15 @@ for check in lint format:check; do
 done
 printf '{"numPassedTests": %d, "numFailedTests": %d, "numPendingTests": 0}\n' "$checks_passed" "$checks_failed" > artifacts/lint-format.json
 
-# The Python package's habits, one check each in the count: ruff (lint; format, line length 100) on
-# dchub_jupyterlab/ and its tests, mypy --strict on dchub_jupyterlab/ (settings: jupyter-extension/pyproject.toml).
-echo "== python lint, format and types: ruff check, ruff format --check, mypy --strict =="
+# The Python packages' habits, one check each per package in the count: ruff (lint; format, line length 100) and
+# mypy --strict, in python/ (dchub and the Python tests) and jupyter-extension/ (dchub_jupyterlab), each with the
+# settings of its pyproject.toml.
+echo "== python lint, format and types: ruff check, ruff format --check, mypy --strict (dchub, dchub_jupyterlab) =="
 py_passed=0 py_failed=0
-for check in "ruff check" "ruff format --check" "mypy"; do
-  if (cd jupyter-extension && ../.venv/bin/$check); then py_passed=$((py_passed + 1)); else py_failed=$((py_failed + 1)); status=1; fi
+for dir in python jupyter-extension; do
+  for check in "ruff check" "ruff format --check" "mypy"; do
+    if (cd "$dir" && ../.venv/bin/$check); then py_passed=$((py_passed + 1)); else py_failed=$((py_failed + 1)); status=1; fi
+  done
 done
 printf '{"numPassedTests": %d, "numFailedTests": %d, "numPendingTests": 0}\n' "$py_passed" "$py_failed" > artifacts/python-habits.json
 
@@ -80,7 +83,7 @@ fi
 env "${release_env[@]}" npx vitest run -c test/release/vitest.config.mts --reporter=default --reporter=json \
   --outputFile=artifacts/release.json || status=1
 
-echo "== wheel: the release's, installed into a fresh venv, the Python API without node on PATH =="
+echo "== wheels: dchub alone in a fresh venv (the API, the dchub command, a notebook; no node on PATH), then dchub-jupyterlab =="
 .venv/bin/python scripts/wheel-check.py artifacts/wheel-check.json release || status=1
 
 echo "== docs: links and anchors resolve; every DCHUB function, dchub command and Client method documented =="

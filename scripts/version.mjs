@@ -5,9 +5,10 @@
 //   node scripts/version.mjs --write    stamp the root's version everywhere
 //   node scripts/version.mjs 0.2.0      set the root's version, then stamp it everywhere
 //
-// The stamps: each workspace's package.json (the wheel's version comes from jupyter-extension's, through
-// hatch-nodejs-version) and their pins of one another, package-lock.json, core/src/version.ts (the `dchub` CLI,
-// the engine and the MCP client's clientInfo), and the Excel add-in's manifests (XML: four parts, x.y.z.0).
+// The stamps: each workspace's package.json (the dchub-jupyterlab wheel's version comes from jupyter-extension's,
+// through hatch-nodejs-version) and their pins of one another, package-lock.json, core/src/version.ts (the `dchub`
+// CLI, the engine and the MCP client's clientInfo), the `dchub` Python package's version (python/pyproject.toml)
+// and dchub-jupyterlab's pin of it, and the Excel add-in's manifests (XML: four parts, x.y.z.0).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -77,6 +78,18 @@ export const STAMPS = [
     set: (text, v) => text.replace(/<Version>[^<]*<\/Version>/, `<Version>${v}.0</Version>`),
   },
   { file: 'manifests/manifest.json', what: 'version', ...topLevelVersion },
+  {
+    file: 'python/pyproject.toml',
+    what: 'the dchub wheel: [project] version',
+    get: (text) => /^version = "([^"]*)"/m.exec(text)?.[1],
+    set: (text, v) => text.replace(/^(version = ")[^"]*"/m, `$1${v}"`),
+  },
+  {
+    file: 'jupyter-extension/pyproject.toml',
+    what: 'the dchub-jupyterlab wheel: its pin of dchub',
+    get: (text) => /^\s*"dchub==([^"]*)",/m.exec(text)?.[1],
+    set: (text, v) => text.replace(/^(\s*"dchub==)[^"]*",/m, `$1${v}",`),
+  },
 ];
 
 /** The stamps that disagree with `version`: [{ file, what, found }]. */

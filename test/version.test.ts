@@ -18,7 +18,8 @@ describe('one version for the whole project', () => {
     expect(rootVersion()).toBe(version);
     expect(STAMPS.map((s) => s.file)).toEqual(
       expect.arrayContaining([
-        'jupyter-extension/package.json', // the wheel's version (hatch-nodejs-version)
+        'jupyter-extension/package.json', // the dchub-jupyterlab wheel's version (hatch-nodejs-version)
+        'python/pyproject.toml', // the dchub wheel's version
         'core/src/version.ts',
         'manifests/manifest.xml',
         'manifests/manifest.json',

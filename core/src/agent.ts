@@ -1,38 +1,23 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
-import { ENDPOINTS, endpointPath } from './endpoints.js';
-import { positiveIdArg } from './facilities.js';
-import {
+import { ENDPOINTS } from './endpoints.js';
+import { answerTable, tableFor } from './resource.js';
+import { byClient, byInput, fetchData } from './resource-call.js';
+import type {
   AgentCapabilities,
-  AgentFacilities,
-  AgentFacilitiesQuery,
   AgentStats,
-  AgentWhoami,
-  KeyClaimAnswer,
-  KeyClaimRequest,
-  Onboard,
-  OnboardQuery,
+  AgentWhoamiT,
+  OnboardT,
   ReceiptDetail,
-  ReceiptList,
-  type AgentFacilitiesT,
-  type AgentWhoamiT,
-  type KeyClaimAnswerT,
-  type OnboardT,
-  type ReceiptListT,
-  type ReceiptT,
+  ReceiptT,
 } from './schemas/agent.js';
-import { recordsTable, tableFromRecords, type Table } from './table.js';
-import { parseParams } from './validate.js';
+import { recordsTable, type Table } from './table.js';
+
+export { RECEIPT_CALL_COLUMNS, RECEIPT_COLUMNS } from './resources/agent.js';
 
 export type AgentCapabilitiesT = z.infer<typeof AgentCapabilities>;
 export type AgentStatsT = z.infer<typeof AgentStats>;
 export type ReceiptDetailT = z.infer<typeof ReceiptDetail>;
-
-const query = (o: Record<string, string | number | boolean | null | undefined>) => {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  return p;
-};
 
 // ---------------------------------------------------------------- keys
 
@@ -40,15 +25,7 @@ const query = (o: Record<string, string | number | boolean | null | undefined>) 
  * POST /api/v1/keys/claim: issues a free key (idempotent per client name and caller address).
  * The key is handed back to the caller only: it is not logged, cached or stored here.
  */
-export async function claimKey(
-  client: DchubClient,
-  q: { client_name?: string | null; email?: string | null; intended_use?: string | null } = {},
-  opts: CallOptions = {},
-): Promise<KeyClaimAnswerT> {
-  const f = parseParams(KeyClaimRequest, q);
-  const body = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
-  return client.postJson(ENDPOINTS.keyClaim.path, body, KeyClaimAnswer, opts);
-}
+export const claimKey = /* @__PURE__ */ byInput(ENDPOINTS.keyClaim);
 
 // ---------------------------------------------------------------- identity and description
 
@@ -57,126 +34,47 @@ export async function claimKey(
  * The calls left, when stated, make the quota ledger's allowance known.
  */
 export async function whoami(client: DchubClient, opts: CallOptions = {}): Promise<AgentWhoamiT> {
-  const me = await client.getJson(ENDPOINTS.agentWhoami.path, AgentWhoami, undefined, { cache: false, ...opts });
+  const me = await fetchData(client, ENDPOINTS.agentWhoami, {}, opts);
   const left = me.authenticated ? me.agent.api_calls_remaining : undefined;
   if (typeof left === 'number' && Number.isFinite(left)) await client.ledger?.confirm({ remaining: left });
   return me;
 }
 
 /** GET /api/agent/capabilities: what the agent interface offers. */
-export const agentCapabilities = (client: DchubClient, opts: CallOptions = {}): Promise<AgentCapabilitiesT> =>
-  client.getJson(ENDPOINTS.agentCapabilities.path, AgentCapabilities, undefined, opts);
+export const agentCapabilities = /* @__PURE__ */ byClient(ENDPOINTS.agentCapabilities);
 
-export const capabilitiesTable = (a: AgentCapabilitiesT): Table =>
-  recordsTable(
-    a.capabilities.map((c) => ({ ...c, params: Array.isArray(c.params) ? c.params.join(', ') : c.params })),
-    ['name', 'endpoint', 'description', 'params'],
-  );
+export const capabilitiesTable = /* @__PURE__ */ tableFor(ENDPOINTS.agentCapabilities);
 
+/** The second view of the capabilities: the endpoints. */
 export const agentEndpointsTable = (a: AgentCapabilitiesT): Table =>
   recordsTable(a.endpoints, ['method', 'path', 'auth']);
 
 /** GET /api/agent/stats: global counts. */
-export const agentStats = (client: DchubClient, opts: CallOptions = {}): Promise<AgentStatsT> =>
-  client.getJson(ENDPOINTS.agentStats.path, AgentStats, undefined, opts);
+export const agentStats = /* @__PURE__ */ byClient(ENDPOINTS.agentStats);
 
 // ---------------------------------------------------------------- facilities for agents
 
 /** GET /api/agent/facilities: facility search where `country` is a country name (a code also matches). */
-export async function agentFacilities(
-  client: DchubClient,
-  q: { q?: string | null; country?: string | null; limit?: number | string | null } = {},
-  opts: CallOptions = {},
-): Promise<AgentFacilitiesT> {
-  const f = parseParams(AgentFacilitiesQuery, q);
-  return client.getJson(
-    ENDPOINTS.agentFacilities.path,
-    AgentFacilities,
-    query({ q: f.q, country: f.country, limit: f.limit }),
-    opts,
-  );
-}
+export const agentFacilities = /* @__PURE__ */ byInput(ENDPOINTS.agentFacilities);
 
-export const agentFacilitiesTable = (a: AgentFacilitiesT): Table =>
-  recordsTable(a.facilities, [
-    'id',
-    'name',
-    'provider',
-    'operator',
-    'city',
-    'state',
-    'country',
-    'country_name',
-    'market',
-    'power_mw',
-    'status',
-    'latitude',
-    'longitude',
-  ]);
+export const agentFacilitiesTable = /* @__PURE__ */ tableFor(ENDPOINTS.agentFacilities);
 
 // ---------------------------------------------------------------- onboarding
 
 /** GET /api/v1/onboard: guidance for browse, mcp, connector or rest clients (default: detected). */
-export async function onboard(client: DchubClient, type?: string | null, opts: CallOptions = {}): Promise<OnboardT> {
-  const f = parseParams(OnboardQuery, { type });
-  return client.getJson(ENDPOINTS.onboard.path, Onboard, query({ type: f.type }), opts);
-}
+export const onboard = (client: DchubClient, type?: string | null, opts: CallOptions = {}): Promise<OnboardT> =>
+  fetchData(client, ENDPOINTS.onboard, { type }, opts);
 
 // ---------------------------------------------------------------- receipts
 
 /** GET /api/v1/receipts: published model-evaluation runs. */
-export const receipts = (client: DchubClient, opts: CallOptions = {}): Promise<ReceiptListT> =>
-  client.getJson(ENDPOINTS.receipts.path, ReceiptList, undefined, opts);
+export const receipts = /* @__PURE__ */ byClient(ENDPOINTS.receipts);
 
-export const RECEIPT_COLUMNS = [
-  'run_id',
-  'model_id',
-  'platform',
-  'platform_label',
-  'status',
-  'evaluated_at',
-  'published_at',
-  'model_replies',
-  'api_call_count',
-  'http_5xx_seen',
-  'verdict_vs_previous',
-  'verdict_sha256',
-  'harness_notes',
-] as const;
-
-export const receiptsTable = (l: ReceiptListT): Table =>
-  tableFromRecords(
-    l.receipts.map((r: ReceiptT) => ({ ...r, api_call_count: r.api_calls.length })),
-    RECEIPT_COLUMNS,
-    { asOf: l.as_of, note: `${l.counts.published_runs} published runs` },
-  );
+export const receiptsTable = /* @__PURE__ */ tableFor(ENDPOINTS.receipts);
 
 /** GET /api/v1/receipts/{run_id}: one run with its full call record. */
-export async function receipt(
-  client: DchubClient,
-  runId: number | string,
-  opts: CallOptions = {},
-): Promise<ReceiptDetailT> {
-  return client.getJson(
-    endpointPath(ENDPOINTS.receipt, { run_id: positiveIdArg('run_id', runId) }),
-    ReceiptDetail,
-    undefined,
-    opts,
-  );
-}
-
-export const RECEIPT_CALL_COLUMNS = [
-  'n',
-  'method',
-  'url',
-  'executed',
-  'http_status',
-  'response_bytes',
-  'response_sha256',
-  'response_truncated_by_harness',
-  'response_excerpt',
-] as const;
+export const receipt = (client: DchubClient, runId: number | string, opts: CallOptions = {}): Promise<ReceiptDetailT> =>
+  fetchData(client, ENDPOINTS.receipt, { run_id: runId }, opts);
 
 /** The API calls of one run, in order. */
-export const receiptCallsTable = (r: ReceiptT): Table =>
-  tableFromRecords(r.api_calls, RECEIPT_CALL_COLUMNS, { asOf: r.published_at });
+export const receiptCallsTable = (r: ReceiptT): Table => answerTable(ENDPOINTS.receipt, r as ReceiptDetailT);

@@ -1,4 +1,5 @@
 import { ValidationError } from './errors.js';
+import { showValue as show } from './schemas/params.js';
 
 /**
  * Argument forms the hosts share: what a user types in a terminal, a cell or a form, read once
@@ -14,12 +15,6 @@ export const scalarText = (v: unknown): string | undefined =>
 
 /** A name and what was given for it (text, a number, or the rest of a range row). */
 export type NamedValue = [name: string, value: unknown];
-
-const show = (v: unknown): string => {
-  const s = typeof v === 'string' ? JSON.stringify(v) : String(v);
-  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
-};
-export { show as showArg };
 
 /**
  * Name/value pairs from any of the forms a user writes them in:

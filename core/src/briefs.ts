@@ -1,14 +1,15 @@
 import Papa from 'papaparse';
 import type { CallOptions, DchubClient, Fetched } from './client.js';
 import { confirmedTier } from './derive/sources.js';
-import { noteList } from './derive/items.js';
-import { BRIEF_FROM_ALL } from './derive/pairs.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
-import { readBriefsAll, readBriefsCsv, readBriefsDiff } from './read/briefs.js';
+import { readBriefsCsv } from './read/briefs.js';
+import { requestOf, tableOf } from './resource.js';
+import { fetchAnswer } from './resource-call.js';
+import { briefToRow } from './resources/briefs.js';
+import { DCPI_CITATION } from './resources/markets.js';
 import {
   BRIEF_CSV_COLUMNS,
-  BriefCsvRow,
   type BriefCsvRowT,
   type MarketBriefAllT,
   type MarketBriefDiffT,
@@ -16,12 +17,14 @@ import {
 } from './schemas/briefs.js';
 import { BRIEF_PAGE_DEFAULT } from './plans.js';
 import { markPages, readEveryPage, type AllPagesOptions } from './paging.js';
-import { tableFromRecords, type Table } from './table.js';
+import { latestTime, type Table } from './table.js';
+
+export { briefToRow } from './resources/briefs.js';
+export { DCPI_CITATION } from './resources/markets.js';
 
 export const BRIEFS_CSV_PATH = ENDPOINTS.briefsCsv.path;
 export const BRIEFS_ALL_PATH = ENDPOINTS.briefsAll.path;
 export const BRIEFS_DIFF_PATH = ENDPOINTS.briefsDiff.path;
-export const DCPI_CITATION = 'DC Hub Power Index (DCPI), DC Hub, dchub.cloud, CC-BY-4.0';
 
 export interface BriefsCsv {
   rows: BriefCsvRowT[];
@@ -104,12 +107,8 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
     client,
     async ({ limit, offset }, callOpts) => {
       // Each page through the cache (a failed refresh serves the last good page, marked stale).
-      const r = await client.fetchText(
-        BRIEFS_CSV_PATH,
-        decodeCsvPage,
-        new URLSearchParams({ limit: String(limit), offset: String(offset) }),
-        callOpts,
-      );
+      const { path, params } = requestOf(ENDPOINTS.briefsCsv, { limit, offset });
+      const r = await client.fetchText(path, decodeCsvPage, params, callOpts);
       const page = r.data;
       if (!text) {
         text = page.text;
@@ -135,24 +134,23 @@ export async function fetchBriefsCsv(client: DchubClient, opts: AllPagesOptions 
   return markPages({ rows: all.rows, filename, text }, all.meta);
 }
 
-/** Brief rows as a table in the CSV's own column order. */
-export function briefsTable(rows: readonly BriefCsvRowT[]): Table {
-  const asOf = rows.reduce((m, r) => (r.computed_at > m ? r.computed_at : m), '');
-  return tableFromRecords(rows, BRIEF_CSV_COLUMNS, { citation: DCPI_CITATION, asOf: asOf || undefined });
-}
+/** Brief rows as a table in the CSV's own column order, as of their latest computation. */
+export const briefsTable = (rows: readonly BriefCsvRowT[]): Table =>
+  tableOf({
+    shape: 'table',
+    rows,
+    columns: BRIEF_CSV_COLUMNS,
+    open: false,
+    citation: DCPI_CITATION,
+    asOf: latestTime(rows.map((r) => r.computed_at)),
+  });
 
-async function fetchBriefsPage(
+/** One page of /all (noted as a source of the briefs it holds). */
+const fetchBriefsPage = (
   client: DchubClient,
   page: { limit?: number; offset?: number },
   opts: CallOptions,
-): Promise<Fetched<MarketBriefAllT>> {
-  const p = new URLSearchParams();
-  if (page.limit !== undefined) p.set('limit', String(page.limit));
-  if (page.offset !== undefined) p.set('offset', String(page.offset));
-  const r = await client.fetchJson(BRIEFS_ALL_PATH, readBriefsAll, p, opts);
-  if (opts.cache !== false) await noteList(client, BRIEF_FROM_ALL, p.toString(), r);
-  return r;
-}
+): Promise<Fetched<MarketBriefAllT>> => fetchAnswer(client, ENDPOINTS.briefsAll, page, opts);
 
 /** GET /api/v1/market-brief/all (one page; it then answers `marketBriefFields` for its markets). */
 export async function fetchBriefsAll(
@@ -169,6 +167,15 @@ export async function fetchBriefsAll(
  */
 const servedOf = (page: { briefs: readonly unknown[]; offset: number; limit: number }, total: number): number =>
   Math.max(page.briefs.length, Math.min(page.limit, total - page.offset));
+
+/** A page of briefs as the paging reads it, out of `total` (briefs available, or changed). */
+const briefPage = (r: Fetched<MarketBriefAllT | MarketBriefDiffT>, total: number) => ({
+  rows: r.data.briefs,
+  served: servedOf(r.data, total),
+  total,
+  tier: r.data.tier,
+  meta: r,
+});
 
 /** Briefs of several pages in one answer of the page's shape: the first page's head, every brief once (by slug). */
 function mergePages<T extends MarketBriefAllT>(
@@ -212,13 +219,7 @@ export async function fetchBriefsAllPages(client: DchubClient, opts: AllPagesOpt
       );
       first ??= r.data;
       streamed ||= r.data.streamed;
-      return {
-        rows: r.data.briefs,
-        served: servedOf(r.data, r.data.total_available),
-        total: r.data.total_available,
-        tier: r.data.tier,
-        meta: r,
-      };
+      return briefPage(r, r.data.total_available);
     },
     opts,
     { firstAtDefault: true, keyOf: (b: MarketBriefT) => b.slug || undefined },
@@ -242,47 +243,16 @@ export async function fetchBriefsDiff(
   const all = await readEveryPage<MarketBriefT>(
     client,
     async ({ limit, offset }, callOpts) => {
-      const q = new URLSearchParams({ since, limit: String(limit), offset: String(offset) });
-      const r = await client.fetchJson(BRIEFS_DIFF_PATH, readBriefsDiff, q, { ...callOpts, cache: false });
+      const r = await fetchAnswer(client, ENDPOINTS.briefsDiff, { since, limit, offset }, callOpts);
       last = r.data;
       streamed ||= r.data.streamed;
-      return {
-        rows: r.data.briefs,
-        served: servedOf(r.data, r.data.changed_total),
-        total: r.data.changed_total,
-        tier: r.data.tier,
-        meta: r,
-      };
+      return briefPage(r, r.data.changed_total);
     },
     opts,
     { keyOf: (b: MarketBriefT) => b.slug || undefined },
   );
   // The last page's head: its changed_total counts markets recomputed while the pages were read.
   return markPages(mergePages(last, all.rows, all.total, all.pageSize, streamed), all.meta);
-}
-
-/** A brief (JSON) as a row of the brief CSV, so JSON and CSV tables share one shape. */
-export function briefToRow(b: MarketBriefT): BriefCsvRowT {
-  return BriefCsvRow.parse({
-    market_slug: b.slug,
-    market_name: b.hero.name,
-    verdict: b.hero.verdict,
-    composite_score: b.hero.composite_score,
-    excess_power: b.hero.excess_power,
-    constraint_score: b.hero.constraint_score,
-    queue_wait_months: b.hero.queue_wait_months ?? b.kpis.queue_months,
-    iso: b.hero.iso,
-    state: b.hero.state ?? '',
-    operational_mw: b.kpis.operational_mw,
-    pipeline_mw: b.kpis.pipeline_mw,
-    facility_count: b.kpis.facility_count,
-    vacancy_pct: b.kpis.vacancy_pct,
-    lease_rate: b.kpis.lease_rate,
-    top_operator: b.kpis.top_operator?.name ?? '',
-    outlook_word_count: b.outlook.word_count,
-    live_as_of: b.live_as_of.iso ?? '',
-    computed_at: b.hero.computed_at ?? '',
-  });
 }
 
 export interface BriefMerge {

@@ -59,7 +59,7 @@ export function fetchMeta(data: unknown): FetchMeta | undefined {
  * with what the answer explains about itself read from it here, once for every way an answer
  * arrives (fetched, cached, derived, paged). Returns the meta as recorded.
  */
-export function attachMeta(data: unknown, meta: FetchMeta): FetchMeta {
+export function attachFetchMeta(data: unknown, meta: FetchMeta): FetchMeta {
   const explanations = meta.explanations ?? explainAnswer(data);
   const recorded = explanations.length ? { ...meta, explanations } : meta;
   if (data && typeof data === 'object') META.set(data, recorded);

@@ -10,16 +10,10 @@ import { Transport, type RawResponse } from './http/transport.js';
 import type { DeriveMode } from './derive/policy.js';
 import { decodeJson, isReader, schemaReader, type Reader } from './read/decode.js';
 import { checkApiKey } from './api-key.js';
+import { defaultTier } from './plans.js';
+import type { AnswerReader } from './resource.js';
 
-export {
-  attachMeta,
-  attachMeta as attachFetchMeta,
-  fetchMeta,
-  formatAge,
-  type CallOptions,
-  type FetchMeta,
-  type Fetched,
-} from './call.js';
+export { attachFetchMeta, fetchMeta, formatAge, type CallOptions, type FetchMeta, type Fetched } from './call.js';
 export type { RawResponse } from './http/transport.js';
 
 export const DEFAULT_BASE_URL = 'https://dchub.cloud';
@@ -52,6 +46,9 @@ export interface ClientOptions {
   relayed?: boolean;
 }
 
+/** Names a caller in cache keys and the ledger: `anon`, or a fingerprint of the key (never the key). */
+export const callerIdOf = (apiKey: string | undefined): string => (apiKey ? `k${fingerprint(apiKey)}` : 'anon');
+
 /**
  * An answer whose headers that echo the key are dropped before anything reads them (the ledger, the cache, a relay).
  */
@@ -67,8 +64,7 @@ function withoutEchoedKey(raw: RawResponse, key: string | undefined): RawRespons
   return { ...raw, headers };
 }
 
-/** A schema (validated as served, numeric strings coerced) or a resource's tolerant reader. */
-export type AnswerReader<T> = Reader<T> | z.ZodType<T>;
+export type { AnswerReader } from './resource.js';
 
 /** One decoder per reader or schema, made once (the warm-cache path allocates nothing for it). */
 const DECODERS = new WeakMap<object, AnswerDecoder<unknown>>();
@@ -109,7 +105,7 @@ export class DchubClient {
   constructor(opts: ClientOptions = {}) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
     this.#apiKey = checkApiKey(opts.apiKey);
-    this.callerId = this.#apiKey ? `k${fingerprint(this.#apiKey)}` : 'anon';
+    this.callerId = callerIdOf(this.#apiKey);
     const now = opts.now ?? (() => Date.now());
     this.now = now;
     this.derive = opts.derive;
@@ -121,7 +117,7 @@ export class DchubClient {
         ? undefined
         : (opts.ledger ??
           new QuotaLedger(new MemoryStore(), this.callerId, {
-            tier: opts.tier ?? (this.#apiKey ? 'free' : 'anonymous'),
+            tier: opts.tier ?? defaultTier(this.#apiKey),
             // A tier the caller states is taken as known; otherwise the allowance is assumed (warn, never refuse).
             confirmed: opts.tier !== undefined,
             now,
@@ -164,17 +160,6 @@ export class DchubClient {
   /** Whether a GET would be answered from a fresh cached answer (no call spent). */
   isFresh(path: string, searchParams?: URLSearchParams): boolean {
     return this.#fetcher.isFresh({ path, params: searchParams });
-  }
-
-  /** GET as text (CSV and other non-JSON answers); counted by the ledger, not cached. */
-  async getText(path: string, searchParams?: URLSearchParams, opts: CallOptions = {}): Promise<RawResponse> {
-    const r = await this.#fetcher.send(
-      'get',
-      { path, params: searchParams },
-      (raw) => ({ value: raw, warnings: [] }),
-      opts,
-    );
-    return r.data;
   }
 
   /**
@@ -221,6 +206,11 @@ export class DchubClient {
     opts: CallOptions & { cacheable?: boolean } = {},
   ): Promise<T> {
     if (opts.cacheable) return (await this.fetchJson(path, reader, undefined, opts, body)).data;
-    return (await this.#fetcher.send('post', { path, body }, jsonDecoder(reader), opts)).data;
+    return (await this.sendJson(path, body, reader, opts)).data;
+  }
+
+  /** POST a JSON body, never retried nor cached (counted by the ledger), with how the answer was obtained. */
+  sendJson<T>(path: string, body: unknown, reader: AnswerReader<T>, opts: CallOptions = {}): Promise<Fetched<T>> {
+    return this.#fetcher.send('post', { path, body }, jsonDecoder(reader), opts);
   }
 }

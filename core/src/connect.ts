@@ -1,7 +1,10 @@
 import { QuotaLedger } from './cache/ledger.js';
 import { ResponseCache } from './cache/responses.js';
 import { MemoryStore, type KeyValueStore } from './cache/store.js';
-import { DchubClient, type ClientOptions } from './client.js';
+import { checkApiKey } from './api-key.js';
+import { callerIdOf, DEFAULT_BASE_URL, DchubClient, type ClientOptions } from './client.js';
+import { normalizeBaseUrl } from './http/baseurl.js';
+import { defaultTier } from './plans.js';
 
 /**
  * A caller's client, set up once for every host: the client, its cached answers and its daily
@@ -26,11 +29,9 @@ export interface CallerClient {
   ledgerId: string;
 }
 
-/** The ledger name of a caller: `<service host>:<key fingerprint>` (`anon` without a key). */
+/** The ledger name of a caller: `<service host>:<key fingerprint>` (`anon` without a key), as its client names it. */
 export function callerLedgerId(baseUrl: string | undefined, apiKey: string | undefined): string {
-  // The client computes the fingerprint; a client that never sends is the one place it is read from.
-  const named = new DchubClient({ baseUrl, apiKey, cache: false, ledger: false });
-  return `${new URL(named.baseUrl).host}:${named.callerId}`;
+  return `${new URL(normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URL)).host}:${callerIdOf(checkApiKey(apiKey))}`;
 }
 
 /**
@@ -39,10 +40,9 @@ export function callerLedgerId(baseUrl: string | undefined, apiKey: string | und
  */
 export function createCallerClient(opts: CallerClientOptions = {}): CallerClient {
   const { store = new MemoryStore(), cache, ledgerId: givenId, ...clientOpts } = opts;
-  const keyed = Boolean(opts.apiKey?.trim());
   const ledgerId = givenId ?? callerLedgerId(opts.baseUrl, opts.apiKey);
   const ledger = new QuotaLedger(store, ledgerId, {
-    tier: opts.tier ?? (keyed ? 'free' : 'anonymous'),
+    tier: opts.tier ?? defaultTier(opts.apiKey),
     // A tier the caller states is taken as known; otherwise the allowance is assumed until the service
     // states it (X-RateLimit-Limit, whoami, a 429): the real service states none to keyless callers.
     confirmed: opts.tier !== undefined,

@@ -1,26 +1,11 @@
-import type { z } from 'zod';
 import type { CallOptions, DchubClient } from './client.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ValidationError } from './errors.js';
-import { readNews, readPipeline, readTransactions } from './read/feeds.js';
-import {
-  NewsQuery,
-  PipelineQuery,
-  TransactionsQuery,
-  type NewsListT,
-  type PipelineResponseT,
-  type TransactionListT,
-} from './schemas/feeds.js';
-import { tableFromRecords, type Table } from './table.js';
-import { parseParams } from './validate.js';
+import { tableFor, type InputOf } from './resource.js';
+import { byInput, fetchData } from './resource-call.js';
+import type { NewsListT, TransactionListT } from './schemas/feeds.js';
 
-const query = (o: Record<string, string | number | boolean | null | undefined>) => {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  return p;
-};
-
-const joinList = (v: unknown): unknown => (Array.isArray(v) ? v.join(', ') : v);
+export { DEAL_COLUMNS, NEWS_COLUMNS, PIPELINE_COLUMNS } from './resources/feeds.js';
 
 // ---------------------------------------------------------------- news
 
@@ -28,7 +13,7 @@ const joinList = (v: unknown): unknown => (Array.isArray(v) ? v.join(', ') : v);
 export const NEWS_PATHS = [ENDPOINTS.news.path, ENDPOINTS.newsListing.path, ...ENDPOINTS.newsListing.aliases] as const;
 export type NewsPath = (typeof NEWS_PATHS)[number];
 
-export type NewsInput = z.input<typeof NewsQuery>;
+export type NewsInput = InputOf<typeof ENDPOINTS.news>;
 
 export interface NewsOptions extends CallOptions {
   /** Which listing to read (default `/api/news`). */
@@ -40,46 +25,22 @@ export async function news(client: DchubClient, q: NewsInput = {}, opts: NewsOpt
   const { path = ENDPOINTS.news.path, ...call } = opts;
   if (!(NEWS_PATHS as readonly string[]).includes(path))
     throw new ValidationError('path', `must be one of ${NEWS_PATHS.join(', ')}, got ${JSON.stringify(path)}`);
-  const f = parseParams(NewsQuery, q);
-  return client.getJson(
-    path,
-    readNews,
-    query({ limit: f.limit, query: f.query, category: f.category, source: f.source }),
-    call,
-  );
+  const listing = path === ENDPOINTS.news.path ? ENDPOINTS.news : ENDPOINTS.newsListing;
+  return fetchData(client, listing, q, { ...call, via: path });
 }
 
-export const NEWS_COLUMNS = [
-  'published_at',
-  'source',
-  'title',
-  'category',
-  'url',
-  'summary',
-  'tags',
-  'is_breaking',
-  'relevance_score',
-  'id',
-] as const;
-
-export const newsTable = (n: NewsListT): Table =>
-  tableFromRecords(
-    n.articles.map((a) => ({ ...a, tags: joinList(a.tags) })),
-    NEWS_COLUMNS,
-    {
-      citation: (n as { _cite?: string })._cite,
-      asOf: n.articles[0]?.published_at ?? undefined,
-      note: n.total > n.count ? `${n.count} of ${n.total} articles` : undefined,
-    },
-  );
+export const newsTable = /* @__PURE__ */ tableFor(ENDPOINTS.news);
 
 // ---------------------------------------------------------------- transactions
 
-export type TransactionsInput = z.input<typeof TransactionsQuery>;
+export type TransactionsInput = InputOf<typeof ENDPOINTS.transactions>;
+
+/** The deal listings beside /api/v1/transactions (default 100 deals). */
+export const DEAL_PATHS = [ENDPOINTS.deals.path, ...ENDPOINTS.deals.aliases] as const;
 
 export interface TransactionsOptions extends CallOptions {
   /** Read an alias listing (default 100 deals) instead of /api/v1/transactions (default 20). */
-  alias?: '/api/deals' | '/api/v1/deals';
+  alias?: (typeof DEAL_PATHS)[number];
 }
 
 /** GET /api/v1/transactions: M&A and investment deals, newest first; values in millions USD. */
@@ -89,82 +50,19 @@ export async function transactions(
   opts: TransactionsOptions = {},
 ): Promise<TransactionListT> {
   const { alias, ...call } = opts;
-  if (alias !== undefined && alias !== '/api/deals' && alias !== '/api/v1/deals') {
-    throw new ValidationError('alias', `must be /api/deals or /api/v1/deals, got ${JSON.stringify(alias)}`);
-  }
-  const f = parseParams(TransactionsQuery, q);
-  return client.getJson(
-    alias ?? ENDPOINTS.transactions.path,
-    readTransactions,
-    query({ limit: f.limit, deal_type: f.deal_type, year: f.year, buyer: f.buyer, seller: f.seller }),
-    call,
-  );
+  if (alias !== undefined && !(DEAL_PATHS as readonly string[]).includes(alias))
+    throw new ValidationError('alias', `must be ${DEAL_PATHS.join(' or ')}, got ${JSON.stringify(alias)}`);
+  if (alias === undefined) return fetchData(client, ENDPOINTS.transactions, q, call);
+  return fetchData(client, ENDPOINTS.deals, q, { ...call, via: alias });
 }
 
-export const DEAL_COLUMNS = [
-  'date',
-  'buyer',
-  'seller',
-  'type',
-  'value',
-  'value_display',
-  'mw',
-  'market',
-  'country',
-  'region',
-  'category',
-  'year',
-  'value_confirmed',
-  'description',
-  'id',
-] as const;
-
-export const dealsTable = (t: TransactionListT): Table =>
-  tableFromRecords(t.transactions, DEAL_COLUMNS, {
-    citation: (t as { _cite?: string })._cite,
-    note: `Values in millions USD${t.total_count > t.count ? `; ${t.count} of ${t.total_count} deals` : ''}`,
-  });
+export const dealsTable = /* @__PURE__ */ tableFor(ENDPOINTS.transactions);
 
 // ---------------------------------------------------------------- pipeline
 
-export type PipelineInput = z.input<typeof PipelineQuery>;
+export type PipelineInput = InputOf<typeof ENDPOINTS.pipeline>;
 
 /** GET /api/v1/pipeline: projects under construction or announced, with totals. */
-export async function pipeline(
-  client: DchubClient,
-  q: PipelineInput = {},
-  opts: CallOptions = {},
-): Promise<PipelineResponseT> {
-  const f = parseParams(PipelineQuery, q);
-  return client.getJson(
-    ENDPOINTS.pipeline.path,
-    readPipeline,
-    query({ status: f.status, market: f.market, company: f.company, limit: f.limit }),
-    opts,
-  );
-}
+export const pipeline = /* @__PURE__ */ byInput(ENDPOINTS.pipeline);
 
-export const PIPELINE_COLUMNS = [
-  'id',
-  'company',
-  'project',
-  'market',
-  'city',
-  'state',
-  'country',
-  'capacity',
-  'investment',
-  'delivery',
-  'status',
-  'preleased',
-  'type',
-  'lat',
-  'lng',
-] as const;
-
-export const pipelineTable = (p: PipelineResponseT): Table =>
-  tableFromRecords(p.data, PIPELINE_COLUMNS, {
-    citation: (p as { _cite?: string })._cite,
-    asOf: p.last_updated ?? undefined,
-    note: `capacity in MW, investment in millions USD${p.total_count > p.count ? `; ${p.count} of ${p.total_count} projects` : ''}`,
-  });
+export const pipelineTable = /* @__PURE__ */ tableFor(ENDPOINTS.pipeline);

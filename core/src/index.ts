@@ -8,6 +8,22 @@ export * from './cache/index.js';
 export * from './table.js';
 export * from './validate.js';
 export * from './endpoints.js';
+export {
+  answerTable,
+  citationIn,
+  isCacheable,
+  requestOf,
+  searchParamsOf,
+  shapeAnswer,
+  tableOf,
+  type AnswerFacts,
+  type Executable,
+  type Shaped,
+  type ShapedRecord,
+  type ShapedTable,
+  type TableShape,
+} from './resource.js';
+export { call, fetchAnswer, fetchData, type Answer, type EndpointCallOptions, type Fetch } from './resource-call.js';
 export * from './queue.js';
 export * from './sites.js';
 export * from './briefs.js';
@@ -29,6 +45,7 @@ export { toolExplanations, toolRefusal } from './mcp-answers.js';
 export * from './tool-args.js';
 export * from './derive/index.js';
 export * from './preview.js';
+export * from './notes.js';
 export * from './explain.js';
 export * from './read/index.js';
 export * from './excel-date.js';

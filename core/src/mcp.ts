@@ -11,9 +11,9 @@ import { checkApiKey } from './api-key.js';
 import { redirectSafeFetch } from './http/redirects.js';
 import { DchubError, NetworkError, QuotaSpentError, ValidationError } from './errors.js';
 import { exchangeRefusal, parseToolText, toolDailyCap, toolPreview, toolWall } from './mcp-answers.js';
-import { formatAge } from './call.js';
 import { MCP_PATH, MCP_TOOL_NAMES } from './schemas/mcp.js';
 import { VERSION } from './version.js';
+import { staleText } from './notes.js';
 import { coerceToolArguments, knownToolInputSchema, type ToolArgSchema } from './tool-args.js';
 import { TOOL_ANSWER_META, loadToolAnswer, saidByServer, withServerAnswer, type ToolResult } from './mcp-result.js';
 
@@ -21,8 +21,6 @@ export { TOOL_ANSWER_META, serverAnswerOf, toolTable, type ServerToolAnswer, typ
 
 /** How long a call waits for another process asking the same (its answer then serves both). */
 const TOOL_CLAIM_WAIT_MS = 30_000;
-
-const staleWarning = (ageMs: number, why: string) => `served from the cache, ${formatAge(ageMs)} old: ${why}`;
 
 function checkToolName(name: string): void {
   if (!(MCP_TOOL_NAMES as readonly string[]).includes(name)) {
@@ -202,7 +200,7 @@ export class McpToolClient {
     const stale = (why: string): ToolResult | undefined => {
       if (!hit) return undefined;
       const served = this.#served(hit);
-      return { ...served, stale: true, reason: why, warnings: [staleWarning(served.ageMs ?? 0, why)] };
+      return { ...served, stale: true, reason: why, warnings: [staleText(served.ageMs ?? 0, why)] };
     };
     // Refused only on a known, spent allowance; past an assumed one the call goes out with a warning. A ledger that
     // refuses by throwing (a gateway caller's spent share) still lets the last good answer serve.
@@ -324,7 +322,7 @@ export class McpToolClient {
     if (facts?.stale) {
       const why = facts.reason ?? 'the service could not be asked';
       const served = { ...result, fromCache: true, stale: true, ageMs: facts.ageMs, reason: why };
-      return { ...served, warnings: [staleWarning(facts.ageMs, why), ...warnings] };
+      return { ...served, warnings: [staleText(facts.ageMs, why), ...warnings] };
     }
     const kept = JSON.stringify(result);
     const cache = this.rest.cache;

@@ -22,6 +22,12 @@ export type PlanTier = (typeof PLAN_TIERS)[number];
  * The plan ladder (notes §1, PLAN_LEVELS): a plan opens everything a lower one does. Internal plans
  * (`research_seed`, `admin`) are ranked too, and get the values of the highest named plan at or below.
  */
+/**
+ * The tier a caller is taken to have until the service says (X-RateLimit-Limit, whoami, a 429): a
+ * keyed caller Free, a keyless one anonymous (the real service states no allowance to keyless callers).
+ */
+export const defaultTier = (apiKey: string | undefined): PlanTier => (apiKey?.trim() ? 'free' : 'anonymous');
+
 export const PLAN_LEVEL: Readonly<Record<string, number>> = {
   anonymous: -1,
   free: 0,

@@ -1,4 +1,5 @@
-import { isBlank, namedValues, numberOf, showArg as show } from './args.js';
+import { isBlank, namedValues, numberOf } from './args.js';
+import { showValue as show } from './schemas/params.js';
 import { ValidationError } from './errors.js';
 import type { ScoringMode } from './ranking.js';
 

@@ -99,3 +99,22 @@ export function recordsTable(
 export function fieldTable(obj: unknown, extra: Omit<Table, 'columns' | 'rows'> = {}): Table {
   return { columns: ['field', 'value'], rows: flattenPaths(obj).map(([k, v]) => [k, v]), ...extra };
 }
+
+/** ISO 8601 dates and times (a time without a zone is UTC, as pandas reads it with `utc=True`). */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** The latest of some ISO times (as given), or undefined: an answer's data time from its rows. */
+export function latestTime(values: readonly unknown[]): string | undefined {
+  let best: string | undefined;
+  let bestAt = -Infinity;
+  for (const v of values) {
+    if (typeof v !== 'string' || !ISO_TIME.test(v.trim())) continue;
+    const s = v.trim();
+    const at = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(s) || s.length === 10 ? s : `${s}Z`);
+    if (Number.isFinite(at) && at > bestAt) {
+      best = s;
+      bestAt = at;
+    }
+  }
+  return best;
+}

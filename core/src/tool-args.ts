@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isBlank } from './args.js';
 import { ValidationError } from './errors.js';
+import { showValue as show } from './schemas/params.js';
 import { MCP_TOOL_NAMES, McpToolInputs, type McpToolName } from './schemas/mcp.js';
 
 /**
@@ -37,18 +38,6 @@ type Result = { ok: true; value: unknown } | { ok: false; expected: string; brok
 
 const own = <T>(o: Record<string, T> | undefined, k: string): T | undefined =>
   o && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-
-const show = (v: unknown): string => {
-  const s =
-    typeof v === 'string'
-      ? JSON.stringify(v)
-      : Array.isArray(v)
-        ? `a list of ${v.length}`
-        : v && typeof v === 'object'
-          ? 'an object'
-          : String(v);
-  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
-};
 
 /** The alternatives of a schema: its anyOf/oneOf branches (flattened), or itself. */
 function alternatives(s: ToolArgSchema): ToolArgSchema[] {

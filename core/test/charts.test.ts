@@ -147,7 +147,7 @@ describe('charts', () => {
     });
     const text = JSON.stringify(spec);
     expect(text).toContain('Gated preview: 3 of 4,948 rows shown.');
-    expect(text).toContain('Served from the cache, 3 h old: service error.');
+    expect(text).toContain('served from the cache (3 h old): service error');
   });
 
   it('free keys get null scores: those markets are left out and counted, verdicts keep their colours', async () => {

@@ -78,7 +78,7 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
     it('a gated preview exits 0 and says so on stderr', async () => {
       const r = await dchub('queue', '--iso', 'SPP');
       expect(r.code).toBe(EXIT.ok);
-      expect(r.err).toMatch(/gated preview/);
+      expect(r.err).toMatch(/^dchub: Preview: \d+ of [\d,]+ rows shown; /m);
     });
     it('exit codes: 2 bad usage or 400, 3 auth, 4 spent quota, 5 network', async () => {
       expect((await dchub('queue', '--min-mw', 'lots')).code).toBe(EXIT.usage);
@@ -286,9 +286,9 @@ describe.each(SANDBOX_PROFILES)('dchub CLI against the sandbox (%s profile)', (p
         const again = await dchub('briefs', '--refresh', '--api-key', PRO);
         expect(again.code).toBe(EXIT.ok);
         expect(again.out).toBe(first.out);
-        expect(again.err).toMatch(/^dchub: served from cache \(\d+ s old\): service error$/m);
+        expect(again.err).toMatch(/^dchub: served from the cache \(\d+ s old\): service error$/m);
         const cached = await dchub('briefs', '--csv', '--api-key', PRO);
-        expect(cached.err).toMatch(/^dchub: from cache \(\d+ s old\)$/m);
+        expect(cached.err).toMatch(/^dchub: from the cache \(\d+ s old\)$/m);
         expect(cached.out.split('\n')[0]).toMatch(/^market_slug,/);
       } finally {
         await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });

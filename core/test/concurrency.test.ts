@@ -81,12 +81,11 @@ const env = (dir: string, key: string) => ({
 });
 const cli = (dir: string, key: string, ...args: string[]) => run('node', [CLI, ...args], env(dir, key));
 const python = (dir: string, key: string, code: string) =>
-  run(PYTHON, ['-c', `from dchub_jupyterlab import Client, QuotaSpentError\nhub = Client()\n${code}`], {
+  run(PYTHON, ['-c', `from dchub import Client, QuotaSpentError\nhub = Client()\n${code}`], {
     ...env(dir, key),
-    PYTHONPATH: path.join(ROOT, 'jupyter-extension'),
+    PYTHONPATH: path.join(ROOT, 'python'),
   });
-const withPython =
-  existsSync(PYTHON) && existsSync(path.join(ROOT, 'jupyter-extension/dchub_jupyterlab/engine/dchub-engine.mjs'));
+const withPython = existsSync(PYTHON) && existsSync(path.join(ROOT, 'python/dchub/engine/dchub-engine.mjs'));
 
 describe('one cache directory, many processes', () => {
   it('never sends more calls than the service stated are left (CLI and Python mixed, 16 at once)', async () => {

@@ -59,7 +59,7 @@ describe.each(SANDBOX_PROFILES)('derive in the CLI (%s profile)', (profile) => {
         'json',
       );
       expect(b.err).toMatch(
-        /answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000, under a minute old\); --no-derive asks the service/,
+        /answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=SPP&limit=1000, \d+ s old\); --no-derive asks the service/,
       );
       expect(JSON.parse(b.out).filters_applied).toMatchObject({ iso: 'SPP', min_mw: 300, max_ttp_months: 36 });
       const e = await dchub(dir, 'queue', '--iso', 'SPP', '--fuel-type', 'gas', '--format', 'json');

@@ -225,7 +225,7 @@ describe.each(SANDBOX_PROFILES)('the service explains, the CLI says so (%s profi
       expect(r.code).toBe(EXIT.ok);
       expect(r.out.length).toBeGreaterThan(0);
       expect(r.lines).toContainEqual(
-        expect.stringMatching(new RegExp(`^dchub: gated preview: ${real ? 3 : 2} of 10 rows shown; `)),
+        expect.stringMatching(new RegExp(`^dchub: Preview: ${real ? 3 : 2} of 10 rows shown; `)),
       );
     },
   );

@@ -183,7 +183,7 @@ describe("a gateway's word on how it obtained a tool answer (_meta)", () => {
     try {
       const r = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       expect(r).toMatchObject({ data: { verdict: 'excess' }, fromCache: true, stale: true, ageMs: 7_200_000 });
-      expect(r.warnings).toEqual(['served from the cache, 2 h old: the service could not be reached']);
+      expect(r.warnings).toEqual(['served from the cache (2 h old): the service could not be reached']);
       await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       expect(mcp.callsSent).toBe(2);
     } finally {

@@ -79,7 +79,7 @@ describe('McpToolClient and an assumed allowance', () => {
       expect(mcp.callsSent).toBe(1);
       expect(again).toMatchObject({ fromCache: true, data: fresh.data });
       expect(again.warnings).toEqual([
-        expect.stringMatching(/^served from the cache, \d+ s old: the daily MCP allowance of 1 calls is spent$/),
+        expect.stringMatching(/^served from the cache \(\d+ s old\): the daily MCP allowance of 1 calls is spent$/),
       ]);
       // Nothing cached for these arguments: refused as before.
       await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toThrow(
@@ -100,7 +100,7 @@ describe('McpToolClient and an assumed allowance', () => {
       const again = await mcp.callTool('get_market_dcpi_rank', { market_slug: 'dallas' });
       expect(again).toMatchObject({ fromCache: true, data: fresh.data });
       expect(again.warnings).toEqual([
-        expect.stringMatching(/^served from the cache, \d+ s old: the service could not be reached$/),
+        expect.stringMatching(/^served from the cache \(\d+ s old\): the service could not be reached$/),
       ]);
       await expect(mcp.callTool('get_market_dcpi_rank', { market_slug: 'phoenix' })).rejects.toMatchObject({
         kind: 'network',

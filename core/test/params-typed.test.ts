@@ -16,7 +16,14 @@ import {
   DcpiScoreListQuery,
   MarketCompareQuery,
 } from '../src/schemas/markets.js';
-import { booleanParam, idParam, optionalNumber, optionalString, showValue } from '../src/schemas/params.js';
+import {
+  booleanParam,
+  idParam,
+  optionalNumber,
+  optionalString,
+  SHOWN_VALUE_MAX,
+  showValue,
+} from '../src/schemas/params.js';
 import { ParcelRequest } from '../src/schemas/parcel.js';
 import { QUEUE_PREDICATES, QueueFilters, queueSearchParams, type QueueFiltersInput } from '../src/schemas/queue.js';
 import { RankSitesRequest } from '../src/schemas/ranking.js';
@@ -246,11 +253,13 @@ describe('parseParams never throws anything but ValidationError on hostile input
       fc.property(hostile(), (v) => {
         const s = showValue(v);
         expect(typeof s).toBe('string');
-        expect(s.length).toBeLessThanOrEqual(41);
+        expect(s.length).toBeLessThanOrEqual(SHOWN_VALUE_MAX);
       }),
       { seed: 3, numRuns: 500 },
     );
     expect(showValue({ toString: 1 })).toBe('an object');
+    expect(showValue([1, 2, 3])).toBe('a list of 3');
+    expect(showValue('x'.repeat(100))).toBe(`"${'x'.repeat(SHOWN_VALUE_MAX - 2)}…`);
     expect(() =>
       parseParams(z.object({ n: optionalNumber(), b: booleanParam(false), id: idParam('id') }), {
         n: { toString: 1 },

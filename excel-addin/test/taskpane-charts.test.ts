@@ -58,7 +58,7 @@ afterEach(() => vi.unstubAllGlobals());
 const FORMULA = '=DCHUB.QUEUE("PJM,ERCOT",,,,,,,,60,2)';
 /** A QUEUE spill as the function writes it (headers 2: a source row, the header), with a closing row. */
 function spillQueue(wb: FakeWorkbook, r: QueueResultT, at = { r: 2, c: 1 }) {
-  const matrix = spill(queueTable(r), 2, ['cached 2 h ago (09:14), service error']);
+  const matrix = spill(queueTable(r), 2, ['served from the cache (2 h old): service error']);
   wb.spill('Sheet1', at.r, at.c, matrix, FORMULA);
   return matrix;
 }
@@ -102,7 +102,7 @@ describe('Insert chart', () => {
     const lines = Array.from({ length: 3 }, (_, i) => sheet.value(20 + i, col));
     expect(lines[0]).toBe(`${matrix[0][0]}; ${matrix[0][1]}`);
     expect(lines[0]).toMatch(/^Source: .+; as of .+/);
-    expect(lines).toContain('cached 2 h ago (09:14), service error');
+    expect(lines).toContain('served from the cache (2 h old): service error');
     expect(lines.at(-1)).toMatch(/^Drawn from Sheet1!B3#/);
     expect(JSON.parse(String(wb.settings.get(CHARTS_SETTINGS_KEY)))).toEqual([
       {

@@ -47,7 +47,7 @@ describe.each(SANDBOX_PROFILES)('dchub against a team gateway (%s profile)', (pr
     const bob = await dchub('bob', ...QUEUE, '--format', 'json', ...via(1));
     expect(bob.code, bob.err).toBe(EXIT.ok);
     expect(bob.out).toBe(ann.out);
-    expect(bob.err).toMatch(/^dchub: from cache \(\d+ s old\)$/m);
+    expect(bob.err).toMatch(/^dchub: from the cache \(\d+ s old\)$/m);
     expect(w.upstream(QUEUE_PATH)).toBe(1);
     for (const r of [ann, bob]) expect(r.out + r.err).not.toMatch(/hosts-cli-org|dchg_/);
   });

@@ -150,7 +150,7 @@ describe('the service cannot be asked: the last answer, stale, says so', () => {
       expect(raw.headers.get('x-dchub-cache')).toBe('stale');
       const { result } = raw.json as { result: { content: Array<{ text: string }>; _meta: Record<string, unknown> } };
       expect(result.content[1].text).toBe(
-        'DC Hub team gateway: served from the cache, 2 h old: the service could not be reached',
+        'DC Hub team gateway: served from the cache (2 h old): the service could not be reached',
       );
       expect(result._meta[TOOL_ANSWER_META]).toMatchObject({
         from_cache: true,
@@ -161,7 +161,7 @@ describe('the service cannot be asked: the last answer, stale, says so', () => {
       const r: ToolResult = await host.callTool('get_backup_status', {});
       await host.close();
       expect(r).toMatchObject({ stale: true, fromCache: true, reason: 'the service could not be reached' });
-      expect(r.warnings).toEqual(['served from the cache, 2 h old: the service could not be reached']);
+      expect(r.warnings).toEqual(['served from the cache (2 h old): the service could not be reached']);
     } finally {
       await fetch(`${sb.url}/_sandbox/faults`, { method: 'DELETE' });
     }

@@ -1,8 +1,7 @@
-"""DC Hub for JupyterLab and notebooks.
+"""DC Hub for JupyterLab: the panel (a prebuilt labextension) and the relay (a server extension).
 
-* ``from dchub_jupyterlab import Client``: the Python API (DataFrames, the CLI's cache and
-  allowance).
-* The prebuilt JupyterLab extension (the DC Hub panel) and a keyed relay server extension.
+The Python API is the ``dchub`` package, which this one depends on; its names are re-exported
+here, so ``from dchub_jupyterlab import Client, charts`` keeps working.
 """
 
 from __future__ import annotations
@@ -13,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jupyter_server.serverapp import ServerApp
 
-    # What a type checker and an IDE see of the lazily imported API: its names, typed (the error
-    # classes from their module: a checker does not follow `__all__ += errors.__all__`).
-    from .api import *  # noqa: F403
-    from .api.errors import *  # noqa: F403
+    # What a type checker sees of the re-exported API (the error classes from their module).
+    from dchub import charts as charts
+    from dchub.api import *  # noqa: F403
+    from dchub.api.errors import *  # noqa: F403
 
 try:
     from ._version import __version__
@@ -48,20 +47,15 @@ def _load_jupyter_server_extension(server_app: ServerApp) -> None:
 load_jupyter_server_extension = _load_jupyter_server_extension
 
 
-def _api() -> Any:
-    # import_module, not `from . import api`, which asks this module's __getattr__ for `api`.
-    return importlib.import_module(f"{__name__}.api")
-
-
 def __getattr__(name: str) -> Any:
-    # The API (pandas, the engine) is imported on first use: the server extension stays light. Its
-    # names are the API package's own (`api.__all__`), listed once there.
-    if not name.startswith("_") and name != "api":
-        api = _api()
-        if name in api.__all__:
-            return getattr(api, name)
+    # The API's names, from `dchub` on first use (pandas and the engine stay out of the server's
+    # start until the relay is called).
+    if not name.startswith("_"):
+        dchub = importlib.import_module("dchub")
+        if name == "charts" or name in dchub._api().__all__:
+            return getattr(dchub, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_api().__all__))
+    return sorted(set(globals()) | set(importlib.import_module("dchub").__dir__()))

@@ -25,9 +25,9 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop
 
-from .api.core_types import QUOTA_KEYS
-from .api.errors import DchubError
-from .api.session import SessionRef
+from dchub.api.core_types import QUOTA_KEYS
+from dchub.api.errors import DchubError
+from dchub.api.session import SessionRef
 
 #: Request headers handed on (an MCP exchange needs its own); cookies and Jupyter's never are.
 _FORWARD_REQUEST_HEADERS = (

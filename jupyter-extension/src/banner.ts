@@ -1,13 +1,32 @@
-import type { FetchMeta, PreviewInfo } from '@dchub/core';
-import { answerNotes, warningLines, type AnswerNotes } from './answerNotes';
+import { answerNotes, isWarning, noteList, type AnswerNotes, type FetchMeta, type PreviewInfo } from '@dchub/core';
 import { div } from './dom';
 
+/** What each part of the banner shows (pure): core's notes as they are, its warnings as core lists them. */
+export function bannerParts(notes: AnswerNotes): {
+  explanations: string[];
+  preview?: string;
+  stale?: string;
+  derived?: string;
+  warnings: string[];
+} {
+  return {
+    explanations: notes.explanations ?? [],
+    preview: notes.preview,
+    stale: notes.stale?.text,
+    derived: notes.derived,
+    warnings: noteList(notes)
+      .filter(isWarning)
+      .map((n) => n.text)
+  };
+}
+
 /**
- * The banner over a view's grid: what the service explains about the answer (a line each: ISOs a
- * cut excluded, its hint, objectives not scored, caveats), a gated preview's sentence, a stale
- * answer's age and reason, an answer derived locally, and the reader's warnings (named bad records)
- * as a list. Data attributes (`data-explanations`, `data-preview`, `data-stale`, `data-derived`,
- * `data-warnings`) say what it shows, for tests and styles; hidden when there is nothing to say.
+ * The banner over a view's grid, core's notes of the answer (`answerNotes`, in core's words): what
+ * the service explains about it (a line each: ISOs a cut excluded, its hint, objectives not scored,
+ * caveats), a gated preview's sentence, a stale answer's age and reason, an answer derived locally,
+ * and the warnings (the allowance, a gateway's notice, named bad records) as a list. Data attributes
+ * (`data-explanations`, `data-preview`, `data-stale`, `data-derived`, `data-warnings`) say what it
+ * shows, for tests and styles; hidden when there is nothing to say.
  */
 export class AnswerBanner {
   readonly node: HTMLDivElement;
@@ -43,19 +62,19 @@ export class AnswerBanner {
       el.textContent = text ?? '';
       el.hidden = !text;
     };
-    put(this._preview, notes.preview);
-    put(this._stale, notes.stale?.text);
-    put(this._derived, notes.derived);
-    const explanations = notes.explanations ?? [];
+    const parts = bannerParts(notes);
+    put(this._preview, parts.preview);
+    put(this._stale, parts.stale);
+    put(this._derived, parts.derived);
     // Text nodes only: nothing from an answer is markup.
     const items = (lines: readonly string[]) =>
       lines.map((text) => Object.assign(document.createElement('li'), { textContent: text }));
-    this._explanations.replaceChildren(...items(explanations));
-    this._explanations.hidden = explanations.length === 0;
-    this._warnings.replaceChildren(...items(warningLines(notes.warnings)));
-    this._warnings.hidden = notes.warnings.length === 0;
+    this._explanations.replaceChildren(...items(parts.explanations));
+    this._explanations.hidden = parts.explanations.length === 0;
+    this._warnings.replaceChildren(...items(parts.warnings));
+    this._warnings.hidden = parts.warnings.length === 0;
     const d = this.node.dataset;
-    d.explanations = String(explanations.length);
+    d.explanations = String(parts.explanations.length);
     d.preview = String(!!notes.preview);
     d.stale = String(!!notes.stale);
     d.derived = String(!!notes.derived);
@@ -63,7 +82,11 @@ export class AnswerBanner {
     if (notes.stale) d.staleReason = notes.stale.reason;
     else delete d.staleReason;
     this.node.hidden =
-      !notes.preview && !notes.stale && !notes.derived && notes.warnings.length === 0 && explanations.length === 0;
+      !notes.preview &&
+      !notes.stale &&
+      !notes.derived &&
+      notes.warnings.length === 0 &&
+      parts.explanations.length === 0;
   }
 
   clear(): void {

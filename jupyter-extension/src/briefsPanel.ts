@@ -6,6 +6,7 @@ import {
   fetchBriefsDiff,
   fetchMeta,
   mergeBriefDiff,
+  refreshedText,
   type BriefCsvRowT,
   type PagesProgress,
   type Table
@@ -23,7 +24,6 @@ import {
   showText,
   tableActions,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
 import { pythonCall } from './pycode';
@@ -31,21 +31,15 @@ import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
-import { briefsProgressText, formatAge } from './helpers';
+import { briefsProgressText } from './helpers';
 import { runBusy, type RequestView } from './request';
+import type { SectionOptions } from './section';
 import { TableModel } from './tableModel';
-import type { IDchubCharts } from './tokens';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 
-export interface BriefsPanelOptions {
-  connection: Connection;
+export interface BriefsPanelOptions extends SectionOptions {
   /** Called when Refresh is pressed (the plugin routes it through a command). */
   onRefresh: () => void;
-  /** Puts the briefs view in the main area. */
-  showView: (view: ResultView) => void;
-  actions: SectionActions;
-  /** Draws the leaderboard and time-to-power charts (null: the table only). */
-  charts: IDchubCharts | null;
 }
 
 /** What a load or refresh did, as returned by the refresh command. */
@@ -343,7 +337,7 @@ export class BriefsPanel extends Panel implements TableSource {
   private _showStatus(): void {
     if (this._lastRefreshed === null) return;
     const parts = [
-      `Refreshed ${formatAge(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
+      `${refreshedText(Date.now() - this._lastRefreshed)} (${new Date(this._lastRefreshed).toLocaleTimeString()})`
     ];
     if (this._asOf) parts.push(`data as of ${this._asOf}`);
     if (this._status.dataset.offline === 'true') parts.push('OFFLINE: showing the last data received');

@@ -4,8 +4,7 @@
  * why, the data's time and citation — read from the answer's `fetchMeta` as the banner reads it.
  */
 import type { ChartContext, ChartOptions } from '@dchub/core/charts';
-import type { FetchMeta, Table } from '@dchub/core';
-import { answerNotes } from './answerNotes';
+import { answerNotes, type FetchMeta, type Table } from '@dchub/core';
 
 /** A chart a view offers: core's chart by name, shown under Chart or Map. */
 export interface ChartChoice {

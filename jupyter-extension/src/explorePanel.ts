@@ -1,6 +1,5 @@
 import { fetchMeta, type Table } from '@dchub/core';
 import { Panel } from '@lumino/widgets';
-import type { Connection } from './connection';
 import {
   button,
   controlValues,
@@ -30,21 +29,17 @@ import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
 import { LatestRequest } from './request';
 import { citationFor, RESOURCES, type ResourceSpec } from './resources';
+import type { SectionOptions } from './section';
 import { TableModel } from './tableModel';
 import type { IDchubCharts } from './tokens';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 
-export interface ExplorePanelOptions {
-  connection: Connection;
+export interface ExplorePanelOptions extends SectionOptions {
   /** Called when "Open" is pressed (the plugin routes it through a command). */
   onOpen: () => void;
-  showView: (view: ResultView) => void;
   /** Registers each resource view as an exportable table source. */
   addSource: (source: TableSource) => void;
   readFile: (path: string) => Promise<string>;
-  actions: SectionActions;
-  /** Draws the resources' charts and maps (null: tables only). */
-  charts: IDchubCharts | null;
 }
 
 /** One resource's main-area view: summary, provenance or preview line, a filterable grid, actions. */

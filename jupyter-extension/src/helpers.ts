@@ -1,7 +1,7 @@
 import type { PagesProgress } from '@dchub/core';
 
 /**
- * Small pure helpers of the panel: brief progress, relay URLs, the time-to-power hint, ages.
+ * Small pure helpers of the panel: brief progress, relay URLs, calls left.
  * No DOM and no Lumino here, so Vitest runs them under plain Node. (Table views, export files,
  * the ranking form and tool arguments have their own modules.)
  */
@@ -55,28 +55,4 @@ export function callsLeftText(c: CallsLeft): string {
   if (c.gatewayLine) return c.gatewayLine;
   const left = c.remaining === 0 && c.confirmed ? 'No calls left today' : `${c.remaining} calls left today`;
   return c.shared ? `${left} (the server's allowance, shared with its kernels and the dchub CLI)` : left;
-}
-
-/** The value the time-to-power hint suggests for `max_ttp_months`, if any. */
-export function suggestedMaxTtp(result: {
-  _error_mitigation?: { suggested_params?: Record<string, unknown> } | undefined;
-  min_satisfiable_max_ttp_months?: number | null | undefined;
-}): number | undefined {
-  const s = result._error_mitigation?.suggested_params?.max_ttp_months;
-  const n = typeof s === 'number' ? s : typeof s === 'string' ? Number(s) : NaN;
-  if (Number.isFinite(n) && n > 0) return n;
-  const m = result.min_satisfiable_max_ttp_months;
-  return typeof m === 'number' && m > 0 ? m : undefined;
-}
-
-/** "3 min ago"-style age for a last-refreshed line. */
-export function formatAge(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return 'just now';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} days ago`;
 }

@@ -1,4 +1,12 @@
-import { scalarText, toolRefusal, toolTable, type Table, type ToolArgSchema, type ToolResult } from '@dchub/core';
+import {
+  scalarText,
+  toolAnswerNotes,
+  toolRefusal,
+  toolTable,
+  type Table,
+  type ToolArgSchema,
+  type ToolResult
+} from '@dchub/core';
 import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -20,25 +28,20 @@ import {
   WIDE_FIELD,
   type FormControl,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
-import { toolAnswerNotes } from './answerNotes';
 import { AnswerBanner } from './banner';
 import { pythonCall } from './pycode';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 import { TableGrid } from './grid';
 import { argControl, recordFields, resolveArgSchema, toolArgs } from './toolArgs';
 import { runBusy, type RequestView } from './request';
+import type { SectionOptions } from './section';
 import { TableModel } from './tableModel';
 
-export interface McpPanelOptions {
-  connection: Connection;
+export interface McpPanelOptions extends SectionOptions {
   /** Called when "Call tool" is pressed (the plugin routes it through a command). */
   onCall: () => void;
-  /** Puts the answer view in the main area. */
-  showView: (view: ResultView) => void;
-  actions: SectionActions;
 }
 
 /** The prefix of the form's argument controls' names (`arg_limit`). */

@@ -1,6 +1,7 @@
 /**
- * Notebook code that calls the DC Hub Python API (`from dchub_jupyterlab import Client`) with a
- * panel's current arguments, so a re-run fetches current data (through the cache the CLI shares).
+ * Notebook code that calls the DC Hub Python API (`from dchub import Client`: what `pip install dchub` brings, so the
+ * notebook runs wherever Python does) with a panel's current arguments, so a re-run fetches current data (through the
+ * cache the CLI shares).
  * Pure functions: no DOM, tested under Node.
  */
 
@@ -72,7 +73,7 @@ export function pythonCell(opts: { call: string; variable?: string; baseUrl?: st
   // Said once, where the client is made: how a narrower question may be answered, and how to turn it off.
   const derive =
     "# A stricter question may be answered from a wider cached answer (exactly as the service would: attrs['derived_from']); Client(derive=False) asks the service every time.";
-  const imports = opts.chart ? 'from dchub_jupyterlab import Client, charts' : 'from dchub_jupyterlab import Client';
+  const imports = opts.chart ? 'from dchub import Client, charts' : 'from dchub import Client';
   return [imports, '', derive, client, `${variable} = ${opts.call}`, opts.chart ?? variable].join('\n');
 }
 

@@ -1,4 +1,4 @@
-import { fetchMeta, refineQueue, type Cell, type QueueResultT, type Table } from '@dchub/core';
+import { fetchMeta, refineQueue, suggestedMaxTtp, type Cell, type QueueResultT, type Table } from '@dchub/core';
 import { Panel } from '@lumino/widgets';
 import type { Connection } from './connection';
 import {
@@ -12,19 +12,17 @@ import {
   showText,
   tableActions,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
+import type { SectionOptions } from './section';
 import { AnswerBanner } from './banner';
 import { VIEW_CHARTS } from './chartData';
 import { ChartSwitch, tableChartSource } from './chartSwitch';
 import { TableGrid } from './grid';
-import { suggestedMaxTtp } from './helpers';
 import { formNumber } from './pycode';
 import { candidatesFromRows } from './rankForm';
 import { QueueForm, queuePythonCall, type QueueQuery } from './queueForm';
 import { LatestRequest } from './request';
-import type { IDchubCharts } from './tokens';
 import { lazyQueueTable } from './lazyTable';
 import { QueueModel } from './tableModel';
 import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
@@ -40,19 +38,13 @@ export interface SiteHandoff {
   label?: string;
 }
 
-export interface QueuePanelOptions {
-  connection: Connection;
+export interface QueuePanelOptions extends SectionOptions {
   /** Called when the Search button is pressed (the plugin routes it through a command). */
   onSearch: () => void;
   /** Hands a selected row to the site scorer. */
   onScoreSite: (site: SiteHandoff) => void;
   /** Hands the selected rows to the ranking tab as candidates. */
   onRank: (candidates: Array<Record<string, Cell>>) => void;
-  /** Puts the results view in the main area. */
-  showView: (view: ResultView) => void;
-  actions: SectionActions;
-  /** Draws the charts and the map (null: the table only). */
-  charts: IDchubCharts | null;
 }
 
 /**

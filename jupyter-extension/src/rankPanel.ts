@@ -28,7 +28,6 @@ import {
   tableActions,
   textInput,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
 import { VIEW_CHARTS } from './chartData';
@@ -38,18 +37,12 @@ import { layoutTableView, nodeRow, ResultView, sectionTab } from './views';
 import { TableGrid } from './grid';
 import { editorConstraints, editorObjectives, numericFields, type ConstraintRow, type ObjectiveRow } from './rankForm';
 import { LatestRequest } from './request';
+import type { SectionOptions } from './section';
 import { TableModel } from './tableModel';
-import type { IDchubCharts } from './tokens';
 
-export interface RankPanelOptions {
-  connection: Connection;
+export interface RankPanelOptions extends SectionOptions {
   /** Called when "Rank" is pressed (the plugin routes it through a command). */
   onRank: () => void;
-  /** Puts the ranking view in the main area. */
-  showView: (view: ResultView) => void;
-  actions: SectionActions;
-  /** Draws each candidate's objective contributions (null: the table only). */
-  charts: IDchubCharts | null;
 }
 
 /** Objectives offered for queue candidates before the user edits them. */

@@ -14,24 +14,19 @@ import {
   submitForm,
   tableActions,
   type PythonCall,
-  type SectionActions,
   type TableSource
 } from './dom';
+import type { SectionOptions } from './section';
 import { AnswerBanner } from './banner';
 import { formNumber, pythonCall } from './pycode';
 import { cellText } from './tableView';
 import type { SiteHandoff } from './queuePanel';
 import { LatestRequest } from './request';
 import { sectionTab } from './views';
-import type { IDchubCharts } from './tokens';
 
-export interface SitePanelOptions {
-  connection: Connection;
+export interface SitePanelOptions extends SectionOptions {
   /** Called when "Score site" is pressed (the plugin routes it through a command). */
   onScore: () => void;
-  actions: SectionActions;
-  /** Draws the score's components (null: the card only). */
-  charts: IDchubCharts | null;
 }
 
 /** The site-score form's values as typed. */

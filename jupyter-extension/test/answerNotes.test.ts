@@ -1,8 +1,19 @@
-// What the panel's banner says beside an answer, from core's fetchMeta (pure: no DOM).
-import { DchubClient, McpToolClient, MemoryStore, previewInfo, QuotaLedger, type FetchMeta } from '@dchub/core';
+// What the panel's banner says beside an answer: core's notes (answerNotes, toolAnswerNotes), each
+// part as the banner shows it (bannerParts, pure: no DOM).
+import {
+  answerNotes,
+  DchubClient,
+  MAX_WARNINGS,
+  McpToolClient,
+  MemoryStore,
+  previewInfo,
+  QuotaLedger,
+  toolAnswerNotes,
+  type FetchMeta
+} from '@dchub/core';
 import { startSandbox } from '@dchub/sandbox/server';
 import { describe, expect, it } from 'vitest';
-import { answerNotes, MAX_WARNINGS, toolAnswerNotes, warningLines } from '../src/answerNotes';
+import { bannerParts } from '../src/banner';
 
 const meta = (m: Partial<FetchMeta>): FetchMeta => ({
   fromCache: false,
@@ -13,10 +24,12 @@ const meta = (m: Partial<FetchMeta>): FetchMeta => ({
   warnings: [],
   ...m
 });
+const shown = (...metas: Array<FetchMeta | undefined>) => bannerParts(answerNotes(metas));
 
-describe('answer notes', () => {
-  it('a fresh full answer says nothing', () => {
-    expect(answerNotes([meta({}), undefined])).toEqual({ warnings: [] });
+describe('the banner of an answer', () => {
+  it('a fresh full answer says nothing, and one fresh from the cache nothing either', () => {
+    expect(shown(meta({}), undefined)).toEqual({ explanations: [], warnings: [] });
+    expect(shown(meta({ fromCache: true, ageMs: 60_000 }))).toEqual({ explanations: [], warnings: [] });
   });
 
   it("says what a preview withholds, how many rows exist and which of the user's filters were not applied", () => {
@@ -28,40 +41,40 @@ describe('answer notes', () => {
       requiredTier: 'developer',
       upgradeUrl: 'https://dchub.cloud/pricing'
     });
-    const n = answerNotes([meta({ preview: true, previewInfo: info })]);
-    expect(n.preview).toBe(
+    expect(shown(meta({ preview: true, previewInfo: info })).preview).toBe(
       'Preview: 3 of 4,948 rows shown; withheld: capacity_mw, fiber_km; your filter min_mw was not applied; the Developer plan opens the full answer: https://dchub.cloud/pricing.'
     );
     // A preview the reader could not describe still says it is one.
-    expect(answerNotes([meta({ preview: true })]).preview).toMatch(/^Preview: part of the data is withheld/);
+    expect(shown(meta({ preview: true })).preview).toBe('Preview: part of the data is withheld for your plan.');
   });
 
   it("lists what the service explains, once across pages, without repeating the preview's sentence", () => {
     const excluded = 'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)';
-    const n = answerNotes([
+    const parts = shown(
       meta({ explanations: [excluded, 'Expand max_ttp_months to at least 50.5.'] }),
       meta({ explanations: [excluded] })
-    ]);
-    expect(n.explanations).toEqual([excluded, 'Expand max_ttp_months to at least 50.5.']);
-    expect(answerNotes([meta({ explanations: [] })]).explanations).toBeUndefined();
+    );
+    expect(parts.explanations).toEqual([excluded, 'Expand max_ttp_months to at least 50.5.']);
+    expect(shown(meta({ explanations: [] })).explanations).toEqual([]);
   });
 
   it("gives a stale answer's age and reason (the oldest page of several), and no derived line then", () => {
-    const n = answerNotes([
+    const metas = [
       meta({ stale: true, ageMs: 3 * 3_600_000 + 5 * 60_000, reason: 'service error' }),
       meta({ stale: true, ageMs: 60_000, reason: 'offline' }),
       meta({ derivedFrom: { path: '/q', query: 'iso=PJM', ageMs: 0 } })
-    ]);
-    expect(n.stale).toEqual({
+    ];
+    expect(answerNotes(metas).stale).toEqual({
       ageMs: 11_100_000,
       reason: 'service error',
-      text: 'Served from the cache (3 h 5 min old): service error.'
+      text: 'served from the cache (3 h 5 min old): service error'
     });
-    expect(n.derived).toBeUndefined();
+    expect(shown(...metas)).toMatchObject({ stale: 'served from the cache (3 h 5 min old): service error' });
+    expect(shown(...metas).derived).toBeUndefined();
   });
 
   it('says an answer was derived locally, and lists each named bad record once', () => {
-    const n = answerNotes([
+    const parts = shown(
       meta({
         derivedFrom: { path: '/api/v1/interconnection-queue/refined', query: 'iso=PJM&limit=1000', ageMs: 120_000 },
         warnings: ['chicago: brief failed to build on the service (build_failed:KeyError) (left out)']
@@ -72,11 +85,11 @@ describe('answer notes', () => {
           'queue record 7 left out'
         ]
       })
-    ]);
-    expect(n.derived).toBe(
-      'Answered locally from a cached wider answer (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000, 2 min old).'
     );
-    expect(n.warnings).toEqual([
+    expect(parts.derived).toBe(
+      'answered locally from a cached wider answer (GET /api/v1/interconnection-queue/refined?iso=PJM&limit=1000, 2 min old)'
+    );
+    expect(parts.warnings).toEqual([
       'chicago: brief failed to build on the service (build_failed:KeyError) (left out)',
       'queue record 7 left out'
     ]);
@@ -84,13 +97,15 @@ describe('answer notes', () => {
 
   it('an MCP partial list: the description the tool result carries', () => {
     const n = answerNotes([], previewInfo({ shown: 3, total: 10, message: 'Upgrade to Pro for all results' }));
-    expect(n.preview).toBe('Preview: 3 of 10 rows shown; Upgrade to Pro for all results.');
+    expect(bannerParts(n).preview).toBe('Preview: 3 of 10 rows shown; Upgrade to Pro for all results.');
   });
 
   it('shows at most MAX_WARNINGS lines, then counts the rest', () => {
     const many = Array.from({ length: MAX_WARNINGS + 3 }, (_, i) => `record ${i} left out`);
-    expect(warningLines(many)).toHaveLength(MAX_WARNINGS + 1);
-    expect(warningLines(many).at(-1)).toBe('… and 3 more');
+    const parts = shown(meta({ warnings: many }));
+    expect(parts.warnings).toHaveLength(MAX_WARNINGS + 1);
+    expect(parts.warnings.at(-1)).toBe('… and 3 more warnings');
+    expect(answerNotes([meta({ warnings: many })]).warnings).toHaveLength(MAX_WARNINGS + 3);
   });
 });
 
@@ -110,10 +125,12 @@ describe('tool answer notes (the Tools tab banner)', () => {
       expect(past.warnings).toEqual([
         expect.stringMatching(/^more than the assumed 1 calls a day \(free tier\) were used/)
       ]);
+      expect(past.allowance).toEqual(past.warnings);
+      expect(bannerParts(past).warnings).toEqual(past.warnings);
       expect(past.preview).toBeUndefined();
       const cut = await keyless.callTool('search_facilities', {});
       expect(cut.partial).toBe(true);
-      expect(toolAnswerNotes(cut).preview).toMatch(/^Preview: \d+ of [\d,]+ rows shown/);
+      expect(bannerParts(toolAnswerNotes(cut)).preview).toMatch(/^Preview: \d+ of [\d,]+ rows shown/);
     } finally {
       await keyed.close();
       await keyless.close();

@@ -41,7 +41,7 @@ describe('chart context from fetchMeta', () => {
       meta({ stale: true, ageMs: 3 * 3_600_000, reason: 'service error' })
     ]);
     expect(ctx.stale).toEqual({ ageMs: 10_800_000, reason: 'service error' });
-    expect(footerLines(ctx, [])).toContain('Served from the cache, 3 h old: service error.');
+    expect(footerLines(ctx, [])).toContain('served from the cache (3 h old): service error');
   });
 
   it("a keyless queue answer's map says it is a gated preview, of how many rows", async () => {
@@ -120,8 +120,8 @@ describe('the chart line of the notebook cell', () => {
   it('imports charts and ends with the chart (shown), under the data line', () => {
     const code = pythonCell({ call: 'hub.queue(iso="PJM")', chart: chartCall('queue_map', 'df') });
     const lines = code.trim().split('\n');
-    expect(lines[0]).toBe('from dchub_jupyterlab import Client, charts');
+    expect(lines[0]).toBe('from dchub import Client, charts');
     expect(lines.slice(-2)).toEqual(['df = hub.queue(iso="PJM")', 'charts.queue_map(df)']);
-    expect(pythonCell({ call: 'hub.queue()' }).split('\n')[0]).toBe('from dchub_jupyterlab import Client');
+    expect(pythonCell({ call: 'hub.queue()' }).split('\n')[0]).toBe('from dchub import Client');
   });
 });

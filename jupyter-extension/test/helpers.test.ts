@@ -13,15 +13,7 @@ import {
   numberedFileName,
   pandasSnippet
 } from '../src/exportFiles';
-import {
-  briefsProgressText,
-  callsLeftText,
-  formatAge,
-  proxyBaseUrl,
-  readRelayQuota,
-  relayRouteUrl,
-  suggestedMaxTtp
-} from '../src/helpers';
+import { briefsProgressText, callsLeftText, proxyBaseUrl, readRelayQuota, relayRouteUrl } from '../src/helpers';
 import { candidatesFromRows, editorConstraints, editorObjectives, numericFields } from '../src/rankForm';
 import { DEFAULT_VIEW, compareCells, nextSort, pickRows, verdictColor, viewRows } from '../src/tableView';
 import { argControl, recordsValue, toolArgs } from '../src/toolArgs';
@@ -237,19 +229,6 @@ describe('small parsers', () => {
     ]) {
       expect(readRelayQuota(bad)).toBeNull();
     }
-  });
-
-  it('finds the suggested max_ttp_months', () => {
-    expect(suggestedMaxTtp({ _error_mitigation: { suggested_params: { max_ttp_months: 36 } } })).toBe(36);
-    expect(suggestedMaxTtp({ min_satisfiable_max_ttp_months: 28 })).toBe(28);
-    expect(suggestedMaxTtp({})).toBeUndefined();
-  });
-
-  it('formats ages', () => {
-    expect(formatAge(5_000)).toBe('just now');
-    expect(formatAge(5 * 60_000)).toBe('5 min ago');
-    expect(formatAge(3 * 3_600_000)).toBe('3 h ago');
-    expect(formatAge(72 * 3_600_000)).toBe('3 days ago');
   });
 });
 

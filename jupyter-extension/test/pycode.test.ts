@@ -44,7 +44,7 @@ describe('pythonCall', () => {
 describe('pythonCell', () => {
   it('makes a client from the environment and never writes a key', () => {
     const code = pythonCell({ call: 'hub.queue(iso="PJM")' });
-    expect(code).toContain('from dchub_jupyterlab import Client');
+    expect(code).toContain('from dchub import Client');
     expect(code).toContain('hub = Client()');
     expect(code.trim().split('\n').slice(-2)).toEqual(['df = hub.queue(iso="PJM")', 'df']);
     // How to turn derived answers off is said where the client is made (a comment: the cell still runs as is).

@@ -2,20 +2,10 @@
  * Seeded randomness. Every generated value derives from DCHUB_SEED through these, so one seed
  * gives byte-identical data on every start.
  */
+import { hash53 } from '@dchub/core';
 
-/** 53-bit string hash (cyrb53). */
-export function hash53(text: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+/** core's 53-bit string hash (cyrb53), seeded: one seed gives the same data everywhere. */
+export { hash53 };
 
 /** A uniform number in [0, 1) fixed by the parts named. */
 export function unit(...parts: Array<string | number>): number {

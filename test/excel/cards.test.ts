@@ -186,14 +186,14 @@ describe.each(LEVELS)('cards at %s', (_label, host, excelApi) => {
     };
     const c = marketCard(
       { ...DCPI, composite_score: null, constraint_score: null },
-      ctx(host.excelApi119, { preview, stale: 'cached 25 h ago (12:00), service error' }),
+      ctx(host.excelApi119, { preview, stale: 'served from the cache (25 h old): service error' }),
     );
     valid(c, excelApi);
     expect(p(c, 'summary').basicValue).toBe('Preview · DCPI CAUTION · ERCOT · TX · stale (cached)');
     expect(p(c, 'preview').basicValue).toBe(
       'Preview; withheld: composite_score, constraint_score; the Developer plan opens the full answer: https://dchub.cloud/pricing.',
     );
-    expect(p(c, 'stale').basicValue).toBe('cached 25 h ago (12:00), service error');
+    expect(p(c, 'stale').basicValue).toBe('served from the cache (25 h old): service error');
     expect(c.layouts.card.sections.at(-1)!.properties).toEqual(expect.arrayContaining(['as_of', 'stale', 'preview']));
   });
 

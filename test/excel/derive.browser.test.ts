@@ -98,7 +98,7 @@ describe.each(PROFILES)('issue 14 in Excel (%s profile)', (profile) => {
       if (real) expect(narrow.at(-1)![0]).toMatch(/^Preview: 3 of/);
       else
         expect(narrow.at(-1)![0]).toMatch(
-          /^answered locally from a cached wider answer, \d+ s old \(GET \/api\/v1\/interconnection-queue\/refined\?iso=PJM&limit=1000\)$/,
+          /^answered locally from a cached wider answer \(GET \/api\/v1\/interconnection-queue\/refined\?iso=PJM&limit=1000, \d+ s old\)$/,
         );
       expect(h.requests()).toBe(sent + (real ? 1 : 0));
       await column(h, 'DCPI', [

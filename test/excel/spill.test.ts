@@ -43,13 +43,13 @@ describe('spill under the strict model', () => {
         'excluded by max_ttp_months 30 (average time to power longer): PJM (50.5 months)',
         'Expand max_ttp_months.',
       ],
-      notes: ['cached 2 min ago'],
+      notes: ['served from the cache (2 min old): offline'],
     };
     const empty = spill({ columns: ['a', 'b'], rows: [] }, 1, closing, 'No queued projects match these filters');
     expect(defects(empty)).toEqual([]);
-    expect(empty.map((r) => r[0])).toEqual(['a', ...closing.explanations, 'cached 2 min ago']);
+    expect(empty.map((r) => r[0])).toEqual(['a', ...closing.explanations, ...closing.notes]);
     const some = spill({ columns: ['a', 'b'], rows: [['x', 1]], note: 'Values in millions USD' }, 0, closing);
-    expect(some.map((r) => r[0])).toEqual(['x', 'Values in millions USD', ...closing.explanations, 'cached 2 min ago']);
+    expect(some.map((r) => r[0])).toEqual(['x', 'Values in millions USD', ...closing.explanations, ...closing.notes]);
     // Without explanations the generic text says it, as before.
     expect(spill({ columns: ['a'], rows: [] }, 1, { explanations: [], notes: [] }, 'No rows').map((r) => r[0])).toEqual(
       ['a', 'No rows'],

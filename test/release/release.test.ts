@@ -49,10 +49,11 @@ const dchub = async (args: string[], env: Record<string, string> = {}) =>
   });
 
 describe(`release ${version} (${release})`, () => {
-  it('npm run release left the wheel, the CLI tarball, the add-in (folder and zip), and SHA256SUMS that verify', () => {
+  it('npm run release left both wheels, the CLI tarball, the add-in (folder and zip), and SHA256SUMS that verify', () => {
     const sums = readFileSync(path.join(release, 'SHA256SUMS'), 'utf8').trim().split('\n');
     const listed = sums.map((l) => l.split(/\s+\*?/)[1]).sort();
     expect(listed).toEqual([
+      `dchub-${version}-py3-none-any.whl`,
       `dchub-cli-${version}.tgz`,
       `dchub-excel-addin-${version}.zip`,
       `dchub_jupyterlab-${version}-py3-none-any.whl`,
@@ -112,7 +113,7 @@ describe(`release ${version} (${release})`, () => {
       expect(first.results.every((r: { iso: string }) => r.iso === 'PJM')).toBe(true);
       const again = await dchub(args, env);
       expect(JSON.parse(again.stdout)).toEqual(first);
-      expect(again.stderr).toMatch(/from cache/);
+      expect(again.stderr).toMatch(/^dchub: from the cache \(\d+ s old\)$/m);
       const installed = path.join(prefix, 'lib', 'node_modules', '@dchub', 'cli');
       expect(readdirSync(installed)).toEqual(
         expect.arrayContaining(['dchub.mjs', 'THIRD-PARTY-LICENSES.txt', 'LICENSE']),
@@ -165,17 +166,14 @@ describe(`release ${version} (${release})`, () => {
     expect(key, 'DCHUB_API_KEY: the key to look for').toBeTruthy();
     const open = path.join(tmp, 'open');
     for (const [name, cmd, args] of [
-      [
-        'wheel',
-        'python3',
-        [
-          '-m',
-          'zipfile',
-          '-e',
-          path.join(release, `dchub_jupyterlab-${version}-py3-none-any.whl`),
-          path.join(open, 'wheel'),
-        ],
-      ],
+      ...[`dchub-${version}`, `dchub_jupyterlab-${version}`].map(
+        (wheel) =>
+          [
+            wheel,
+            'python3',
+            ['-m', 'zipfile', '-e', path.join(release, `${wheel}-py3-none-any.whl`), path.join(open, wheel)],
+          ] as const,
+      ),
       ['cli', 'tar', ['-xzf', path.join(release, `dchub-cli-${version}.tgz`), '-C', path.join(open, 'cli')]],
       [
         'zip',

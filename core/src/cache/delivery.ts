@@ -1,4 +1,4 @@
-import { attachMeta, type FetchMeta, type Fetched } from '../call.js';
+import { attachFetchMeta, type FetchMeta, type Fetched } from '../call.js';
 import type { AnswerFacts } from './relayed.js';
 import type { StoredAnswer } from './responses.js';
 
@@ -40,5 +40,5 @@ export function deliver<T>(value: T, answer: StoredAnswer, m: Delivery): Fetched
     ...(r?.derivedFrom ? { derivedFrom: r.derivedFrom } : {}),
     ...(notice ? { notice } : {}),
   };
-  return { data: value, ...attachMeta(value, meta) };
+  return { data: value, ...attachFetchMeta(value, meta) };
 }

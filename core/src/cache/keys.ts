@@ -4,10 +4,10 @@
  * .cache_key`) makes the same keys in the same directory.
  */
 
-/** Non-cryptographic fingerprint (cyrb53): names a caller or a body in keys without storing it. */
-export function fingerprint(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+/** A 53-bit string hash (cyrb53): fast and well spread, not cryptographic. The sandbox seeds its data with it. */
+export function hash53(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
@@ -15,8 +15,11 @@ export function fingerprint(text: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
+
+/** Non-cryptographic fingerprint: names a caller or a body in keys without storing it. */
+export const fingerprint = (text: string): string => hash53(text).toString(36);
 
 /** Every cache key starts with this (`cache clear` drops them; the quota ledger is apart). */
 export const CACHE_KEY_PREFIX = 'dchub:c:';

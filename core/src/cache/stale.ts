@@ -10,7 +10,8 @@ export function staleReason(err: unknown): string | undefined {
   if (err instanceof RateLimitError)
     return err.daily ? `daily limit reached${err.resetAt ? `, resets ${err.resetAt}` : ''}` : 'rate limited';
   if (err instanceof NetworkError) return err.timeout ? 'offline (no answer in time)' : 'offline';
-  if (err instanceof ServerError) return 'service error'; // hosts show it as is ("cached 09:14, service error")
+  // Hosts show it as is: "served from the cache (2 h old): service error".
+  if (err instanceof ServerError) return 'service error';
   if (err instanceof SchemaDriftError)
     return `the service's answer was unusable: ${err.message.length > 120 ? `${err.message.slice(0, 119)}…` : err.message}`;
   return undefined;

@@ -5,6 +5,7 @@ import {
   withMetadata,
   type CardHost,
   type CardSection,
+  type Attribution,
   type CardValue,
   type EntityValue,
 } from './values.js';
@@ -107,3 +108,46 @@ export const SOURCE_SECTION = (properties: readonly string[]): SectionSpec => ({
 /** `Retrieved 2026-11-21` for a citation, when the fetch time is known. */
 export const retrieved = (ctx: CardContext): string =>
   ctx.retrievedAt !== undefined ? ` Retrieved ${new Date(ctx.retrievedAt).toISOString().slice(0, 10)}.` : '';
+
+/** A top-level card (a queue project, a market, a site): what differs by kind; the rest is `topCard`'s. */
+export interface TopCardSpec {
+  text: string;
+  icon: string;
+  /** What RANK and dot syntax take as the card's id. */
+  id: string;
+  name: string;
+  /** The subtitle; `topCard` adds "Preview" and "stale" as the context says. */
+  summary: string;
+  properties: Record<string, CardValue>;
+  /** The citation up to its full stop; the retrieval date follows it. */
+  citation: string;
+  attribution?: Attribution[];
+  /** Properties after the citation (a link), then the provenance. */
+  after?: Record<string, CardValue>;
+  sections: readonly SectionSpec[];
+  /** The Source section's own properties (the provenance's follow). */
+  source: readonly string[];
+}
+
+/** A top-level card: id, name, summary, its properties, the citation and the provenance, DC Hub as provider. */
+export function topCard(spec: TopCardSpec, ctx: CardContext): EntityValue {
+  const citation = text(`${spec.citation}${retrieved(ctx)}`);
+  return entity(
+    {
+      text: spec.text,
+      icon: spec.icon,
+      provider: true,
+      properties: {
+        id: idValue(spec.id),
+        name: text(spec.name),
+        summary: text(summaryOf(spec.summary, ctx)),
+        ...spec.properties,
+        citation: spec.attribution ? withMetadata(citation, { attribution: spec.attribution }) : citation,
+        ...spec.after,
+        ...provenanceProperties(ctx),
+      },
+      sections: [...spec.sections, SOURCE_SECTION(spec.source)],
+    },
+    ctx.host,
+  );
+}

@@ -1,15 +1,6 @@
 import { DCPI_CITATION } from '../briefs.js';
 import { DCPI_INPUT_FIELDS, type DcpiLeaderboardT } from '../schemas/markets.js';
-import {
-  SOURCE_SECTION,
-  entity,
-  idValue,
-  provenanceProperties,
-  retrieved,
-  summaryOf,
-  type CardContext,
-  type SectionSpec,
-} from './entity.js';
+import { topCard, type CardContext, type SectionSpec } from './entity.js';
 import {
   date,
   number,
@@ -82,7 +73,6 @@ const SECTIONS: readonly SectionSpec[] = [
   { title: 'Market', properties: ['market_slug', 'state', 'iso', 'latitude', 'longitude', 'quality_score'] },
   { title: 'Power', properties: [...DCPI_INPUT_FIELDS, 'avg_kwh_cents'] },
   { title: 'Risks', properties: ['top_risks', 'top_opportunities', 'reasoning'] },
-  SOURCE_SECTION(['computed_at', 'method_version', 'citation', 'url']),
 ];
 
 const has = (r: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(r, k);
@@ -118,23 +108,20 @@ export function marketCard(record: Record<string, unknown>, ctx: CardContext): E
   const verdict = str(record.verdict);
   const composite = shown(record.composite_score, 1);
   const where = [str(record.iso), str(record.state)].filter(Boolean).join(' · ');
-  return entity(
+  return topCard(
     {
       text: [name, verdict, composite].filter(Boolean).join(' · '),
       icon: 'City',
-      provider: true,
-      properties: {
-        id: idValue(slug),
-        name: text(name),
-        summary: text(summaryOf([verdict ? `DCPI ${verdict}` : 'DCPI', where].filter(Boolean).join(' · '), ctx)),
-        ...props,
-        citation: text(`${DCPI_CITATION}${method ? `, method ${method}` : ''}.${retrieved(ctx)}`),
-        url: text(url),
-        ...provenanceProperties(ctx),
-      },
+      id: slug,
+      name,
+      summary: [verdict ? `DCPI ${verdict}` : 'DCPI', where].filter(Boolean).join(' · '),
+      properties: props,
+      citation: `${DCPI_CITATION}${method ? `, method ${method}` : ''}.`,
+      after: { url: text(url) },
       sections: SECTIONS,
+      source: ['computed_at', 'method_version', 'citation', 'url'],
     },
-    host,
+    ctx,
   );
 }
 

@@ -1,21 +1,12 @@
 import { QUEUE_COLUMNS } from '../queue.js';
 import type { QueueRecordT, QueueResultT } from '../schemas/queue.js';
-import {
-  SOURCE_SECTION,
-  entity,
-  idValue,
-  provenanceProperties,
-  retrieved,
-  summaryOf,
-  type CardContext,
-} from './entity.js';
+import { entity, topCard, type CardContext } from './entity.js';
 import {
   bool,
   date,
   number,
   shown,
   text,
-  withMetadata,
   type Attribution,
   type CardHost,
   type CardValue,
@@ -115,22 +106,17 @@ export function projectCard(p: QueueRecordT, r: QueueResultT, ctx: CardContext):
   const mw = shown(p.capacity_mw, 0);
   const about = [p.iso, str(p.state), str(p.fuel_type), str(p.queue_status)].filter(Boolean).join(' · ');
   const citation = str(r._cite) ?? 'Data: DC Hub (dchub.cloud), CC-BY-4.0';
-  return entity(
+  return topCard(
     {
       text: mw ? `${name} · ${mw} MW` : name,
       icon: 'Power',
-      provider: true,
-      properties: {
-        id: idValue(str(p.candidate_id) ?? p.queue_id),
-        name: text(name),
-        summary: text(summaryOf(about, ctx)),
-        ...props,
-        // The licence once per card, on its citation: a column of 1,000 cards stays within Excel on the web's 5 MB.
-        citation: withMetadata(text(`${citation.replace(/[.\s]+$/, '')}.${retrieved(ctx)}`), {
-          attribution: [queueAttribution(r)],
-        }),
-        ...provenanceProperties(ctx),
-      },
+      id: str(p.candidate_id) ?? p.queue_id,
+      name,
+      summary: about,
+      properties: props,
+      // The licence once per card, on its citation: a column of 1,000 cards stays within Excel on the web's 5 MB.
+      citation: `${citation.replace(/[.\s]+$/, '')}.`,
+      attribution: [queueAttribution(r)],
       sections: [
         {
           headline: true,
@@ -142,10 +128,10 @@ export function projectCard(p: QueueRecordT, r: QueueResultT, ctx: CardContext):
         },
         { title: 'Queue', properties: ['queue_id', 'iso', 'queue_date', 'project_name', 'candidate_id'] },
         { title: 'Site evaluation', properties: ['site_evaluation_handoff'] },
-        SOURCE_SECTION(['citation']),
       ],
+      source: ['citation'],
     },
-    host,
+    ctx,
   );
 }
 

@@ -1,20 +1,11 @@
 import type { SiteScoreT } from '../schemas/sites.js';
-import {
-  SOURCE_SECTION,
-  entity,
-  idValue,
-  provenanceProperties,
-  retrieved,
-  summaryOf,
-  type CardContext,
-} from './entity.js';
+import { entity, topCard, type CardContext } from './entity.js';
 import {
   blank,
   bool,
   number,
   shown,
   text,
-  withMetadata,
   type CardHost,
   type CardValue,
   type EntityValue,
@@ -150,23 +141,17 @@ export function siteCard(s: SiteScoreT, ctx: CardContext): EntityValue {
     ...(isRec(s.nearby) ? { nearby: nearbyCard(s.nearby, host) } : {}),
     ...(isRec(s.capacity_context) ? { capacity_context: capacityCard(s.capacity_context, host) } : {}),
   };
-  return entity(
+  return topCard(
     {
       text: [where, band, shown(s.overall_score, 1)].filter(Boolean).join(' · '),
       icon: 'MapPin',
-      provider: true,
-      properties: {
-        id: idValue(`${lat},${lon}`),
-        name: text(`Site ${where}${str(state) ? ` (${state})` : ''}`),
-        summary: text(summaryOf(band ?? 'Site score', ctx)),
-        ...props,
-        source: text(source),
-        // The answer states no licence: the source is named, none is claimed.
-        citation: withMetadata(text(`${source}, DC Hub, dchub.cloud.${retrieved(ctx)}`), {
-          attribution: [{ sourceText: `${source}, dchub.cloud`, sourceAddress: 'https://dchub.cloud' }],
-        }),
-        ...provenanceProperties(ctx),
-      },
+      id: `${lat},${lon}`,
+      name: `Site ${where}${str(state) ? ` (${state})` : ''}`,
+      summary: band ?? 'Site score',
+      properties: { ...props, source: text(source) },
+      // The answer states no licence: the source is named, none is claimed.
+      citation: `${source}, DC Hub, dchub.cloud.`,
+      attribution: [{ sourceText: `${source}, dchub.cloud`, sourceAddress: 'https://dchub.cloud' }],
       sections: [
         { headline: true, properties: ['overall_score', 'interpretation', 'verdict_band', 'capacity_requested_mw'] },
         { title: 'Location', properties: ['lat', 'lon', 'state'] },
@@ -174,9 +159,9 @@ export function siteCard(s: SiteScoreT, ctx: CardContext): EntityValue {
         { title: 'Fiber', properties: ['fiber'] },
         { title: 'Nearby', properties: ['nearby'] },
         { title: 'Capacity', properties: ['capacity_context'] },
-        SOURCE_SECTION(['source', 'citation']),
       ],
+      source: ['source', 'citation'],
     },
-    host,
+    ctx,
   );
 }

@@ -1,4 +1,4 @@
-import { formatAge } from '../call.js';
+import { staleText } from '../notes.js';
 import { charsIn, layoutConfig, NARROW, wrapText, type ChartLayout } from './layout.js';
 
 /**
@@ -113,10 +113,7 @@ export function footerLines(ctx: ChartContext, notes: readonly string[]): string
     lines.push(
       `Gated preview: ${p.shown != null ? fmt(p.shown) : 'some'}${p.total != null ? ` of ${fmt(p.total)}` : ''} rows shown.`,
     );
-  if (ctx.stale)
-    lines.push(
-      `Served from the cache, ${formatAge(ctx.stale.ageMs)} old${ctx.stale.reason ? `: ${ctx.stale.reason}` : ''}.`,
-    );
+  if (ctx.stale) lines.push(staleText(ctx.stale.ageMs, ctx.stale.reason || undefined));
   const source = [ctx.asOf ? `Data as of ${timeText(ctx.asOf)}` : undefined, ctx.citation ?? undefined]
     .filter(Boolean)
     .join(' · ');

@@ -1,9 +1,9 @@
-import { formatAge, type FetchMeta } from '../call.js';
-import { describeDerived } from '../derive/sources.js';
+import type { FetchMeta } from '../call.js';
 import { EXIT, exitCode } from '../engine/errors.js';
 import { DchubError } from '../errors.js';
 import { oneLine, stripUserinfo } from '../http/words.js';
-import { previewSentence, type PreviewInfo } from '../preview.js';
+import { answerNotes as notesOf, isWarning, noteList, type AnswerNotes, type Note } from '../notes.js';
+import type { PreviewInfo } from '../preview.js';
 
 export { EXIT };
 
@@ -15,35 +15,24 @@ export interface CliIO {
   env: Record<string, string | undefined>;
 }
 
-const MAX_WARNINGS = 8;
+/** A note as the CLI prints it: a warning labelled as one; a derived answer with the flag that asks the service. */
+function cliText(n: Note): string {
+  if (isWarning(n)) return `warning: ${n.text}`;
+  return n.kind === 'derived' ? `${n.text}; --no-derive asks the service` : n.text;
+}
+
+/** What the user should know about an answer (core's notes, in their order), on stderr, one line each. */
+export function noteLines(notes: AnswerNotes): string[] {
+  return noteList(notes).map((n) => `dchub: ${oneLine(cliText(n), 400)}\n`);
+}
 
 /**
- * What the user should know about an answer, on stderr, one line each, in every output format:
- * its age when it came from the cache (and why, when stale), what the reader mended or left out,
- * what the service explains about it (exclusions, hints, caveats: `meta.explanations`), and what a
- * preview withholds.
+ * The notes of a fetched answer, in every output format: what the service explains about it, what
+ * the reader mended or left out, what a preview withholds, and its age when it came from the cache
+ * (and why, when stale).
  */
-export function answerNotes(
-  meta:
-    | Pick<
-        FetchMeta,
-        'fromCache' | 'stale' | 'ageMs' | 'reason' | 'warnings' | 'previewInfo' | 'derivedFrom' | 'explanations'
-      >
-    | undefined,
-  preview?: PreviewInfo,
-): string[] {
-  const lines: string[] = [];
-  if (meta?.stale)
-    lines.push(`served from cache (${formatAge(meta.ageMs)} old): ${meta.reason ?? 'the service could not be asked'}`);
-  else if (meta?.derivedFrom) lines.push(`${describeDerived(meta.derivedFrom)}; --no-derive asks the service`);
-  else if (meta?.fromCache) lines.push(`from cache (${formatAge(meta.ageMs)} old)`);
-  const warnings = meta?.warnings ?? [];
-  for (const w of warnings.slice(0, MAX_WARNINGS)) lines.push(`warning: ${w}`);
-  if (warnings.length > MAX_WARNINGS) lines.push(`warning: … and ${warnings.length - MAX_WARNINGS} more`);
-  lines.push(...(meta?.explanations ?? []));
-  const p = preview ?? meta?.previewInfo;
-  if (p) lines.push(previewSentence(p, 'gated preview'));
-  return lines.map((l) => `dchub: ${oneLine(l, 400)}\n`);
+export function answerNotes(meta: FetchMeta | undefined, preview?: PreviewInfo): string[] {
+  return noteLines(notesOf([meta], preview));
 }
 
 /** One readable line on stderr (never a stack trace, never a secret) and the exit code. */

@@ -2,7 +2,8 @@ import { fetchMeta } from '../client.js';
 import { chainCost, runChain } from '../chain.js';
 import { parseCsv } from '../csv.js';
 import { McpToolClient, toolTable } from '../mcp.js';
-import { toolExplanations, toolRefusal } from '../mcp-answers.js';
+import { toolRefusal } from '../mcp-answers.js';
+import { toolAnswerNotes } from '../notes.js';
 import { namedValues } from '../args.js';
 import { oneLine } from '../http/words.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
@@ -21,7 +22,7 @@ import {
   type Command,
   type Flags,
 } from './command.js';
-import { UsageError, answerNotes } from './report.js';
+import { UsageError, noteLines } from './report.js';
 
 /** The commands that send work of the user's (a parcel, candidates, a chain, a tool's arguments). */
 
@@ -139,15 +140,7 @@ export const tool: Command = {
       const r = await callTool(mcp, args[0], given, ctx);
       const t = toolTable(r);
       io.out(format === 'json' || !t ? JSON.stringify(r.data, null, 2) + '\n' : render(format, t, r.data));
-      if (r.fromCache) io.err('dchub: from cache\n');
-      const notes = {
-        fromCache: false,
-        stale: false,
-        ageMs: 0,
-        warnings: r.warnings ?? [],
-        explanations: toolExplanations(r),
-      };
-      for (const line of answerNotes(notes, r.previewInfo)) io.err(line);
+      for (const line of noteLines(toolAnswerNotes(r))) io.err(line);
     } finally {
       await mcp.close();
     }

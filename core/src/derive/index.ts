@@ -6,4 +6,4 @@ export {
   type DeriveMode,
 } from './policy.js';
 export { deriveQueueAnswer, echoFilters, whyNotWider, widenQueueFilters, type Derived } from './queue.js';
-export { deriveModeOf, describeDerived } from './sources.js';
+export { deriveModeOf } from './sources.js';

@@ -171,12 +171,6 @@ export function deliverDerived<T extends object>(
   return value;
 }
 
-/** One line for hosts: how a derived answer was obtained. */
-export function describeDerived(from: NonNullable<FetchMeta['derivedFrom']>): string {
-  const min = Math.round(from.ageMs / 60_000);
-  return `answered locally from a cached wider answer (GET ${from.path}${from.query ? `?${from.query}` : ''}, ${min < 1 ? 'under a minute' : `${min} min`} old)`;
-}
-
 /**
  * The mode in force for this client: its setting, or the default of the caller's tier. A key
  * whose tier the service has not confirmed yet asks exactly (its first answer tells the tier).

@@ -1,12 +1,11 @@
 import { MCP_DAILY_ALLOWANCE, QuotaLedger } from '../cache/ledger.js';
-import { fetchMeta } from '../call.js';
 import { answerHeader } from '../cache/relayed.js';
 import { gatewayNotice } from '../cache/gateway.js';
-import { answerQueue, QUEUE_PATH } from '../derive/queue-answers.js';
+import { ENDPOINTS, endpointAt } from '../endpoints.js';
 import { DchubError, QuotaSpentError, ValidationError } from '../errors.js';
 import type { RawResponse } from '../http/transport.js';
-import { QueueFilters } from '../schemas/queue.js';
-import { parseParams } from '../validate.js';
+import { isCacheable } from '../resource.js';
+import { fetchAnswer } from '../resource-call.js';
 import type { KeyValueStore } from '../cache/store.js';
 import type { DchubClient } from '../client.js';
 
@@ -126,8 +125,15 @@ function withoutSecret(headers: Record<string, string>, secret: string | undefin
   return secret ? Object.fromEntries(Object.entries(headers).filter(([, v]) => !v.includes(secret))) : headers;
 }
 
-/** Whether a POST is a pure computation whose answer may be cached by its body. */
-const CACHEABLE_POSTS = new Set(['/api/v1/rank-sites', '/api/v1/analyze-parcel']);
+/**
+ * Whether the endpoint asked may be answered from the cache (its descriptor says: GETs unless it
+ * asks fresh — whoami, the brief diff —, POSTs that are pure computations); a path no descriptor
+ * names is cached when it is a GET (the OpenAPI document).
+ */
+function mayCache(method: string, path: string): boolean {
+  const e = endpointAt(method, path);
+  return e ? isCacheable(e) : method === 'GET';
+}
 
 async function relayRest(
   s: RelayCaller,
@@ -138,17 +144,13 @@ async function relayRest(
   signal: AbortSignal,
 ): Promise<RelayAnswer> {
   const params = new URLSearchParams(query);
-  if (method === 'GET' && path === QUEUE_PATH) {
+  if (method === 'GET' && path === ENDPOINTS.queue.path) {
     // Through the derive setting: answered from the shared wide answers, or widened for later questions.
-    const filters = parseParams(QueueFilters, Object.fromEntries(params));
-    const r = await answerQueue(s.client, filters, { signal });
-    return json(200, r, answerHeader(fetchMeta(r)));
+    const r = await fetchAnswer(s.client, ENDPOINTS.queue, Object.fromEntries(params), { signal });
+    return json(200, r.data, answerHeader(r));
   }
   if (method === 'GET') {
-    const r = await s.client.fetchText(path, rawDecoder, params, {
-      signal,
-      cache: !path.endsWith('/market-brief/diff'),
-    });
+    const r = await s.client.fetchText(path, rawDecoder, params, { signal, cache: mayCache(method, path) });
     return {
       status: 200,
       headers: { 'content-type': 'application/json', ...withoutSecret(r.data.headers, s.secret), ...answerHeader(r) },
@@ -162,7 +164,7 @@ async function relayRest(
     return json(400, { error: 'the request body is not JSON' });
   }
   const reader = { what: 'answer', read: (v: unknown) => v };
-  const r = await s.client.fetchJson(path, reader, undefined, { signal, cache: CACHEABLE_POSTS.has(path) }, parsed);
+  const r = await s.client.fetchJson(path, reader, undefined, { signal, cache: mayCache(method, path) }, parsed);
   return json(200, r.data, answerHeader(r));
 }
 

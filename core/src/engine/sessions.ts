@@ -8,6 +8,7 @@ import { DchubError, ValidationError } from '../errors.js';
 import { normalizeBaseUrl } from '../http/baseurl.js';
 import type { McpToolClient } from '../mcp.js';
 import { DirectoryStore, defaultCacheDir } from '../node.js';
+import { defaultTier } from '../plans.js';
 
 /**
  * The callers an engine serves: one session per `Client` of the host (its service, key, cache
@@ -118,7 +119,7 @@ export class Session {
   mcp(): Promise<McpToolClient> {
     this.#mcp ??= import('../mcp.js').then(({ McpToolClient }) => {
       const ledger = new QuotaLedger(this.store, `${this.client.callerId}:mcp`, {
-        tier: this.#apiKey ? 'free' : 'anonymous',
+        tier: defaultTier(this.#apiKey),
         allowance: MCP_DAILY_ALLOWANCE,
         now: () => this.clock ?? Date.now(),
       });

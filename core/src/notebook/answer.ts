@@ -1,5 +1,7 @@
 import { fetchMeta, type FetchMeta } from '../call.js';
-import { previewSentence, type PreviewInfo } from '../preview.js';
+import type { PreviewInfo } from '../preview.js';
+import { citationIn, type Shaped } from '../resource.js';
+import { answerNotes, noteList, type AnswerNotes, type NoteKind } from '../notes.js';
 import { frameColumns, recordFields, type ColumnValue, type FrameColumn } from './columns.js';
 
 /**
@@ -58,11 +60,26 @@ export interface AnswerFacts {
   explanations?: readonly string[];
   /** Attributes of this kind of answer (`count_total_matching`, `tier`, ...). */
   extra?: Attrs;
-  /** The path asked, named in a stale answer's warning. */
+  /** The path asked (not read since core's notes name no path: the same words in every host). */
   path: string;
 }
 
-const ageMinutes = (ms: number) => Math.round(ms / 60_000);
+/** The warning category of each kind of note a notebook raises; the others stay in the attrs. */
+const CATEGORY: Partial<Record<NoteKind, WarningCategory>> = {
+  explanation: 'note',
+  allowance: 'allowance',
+  notice: 'note',
+  preview: 'preview',
+  stale: 'stale',
+};
+
+/** Core's notes of an answer as a notebook's warnings, by category, each `DC Hub: ` and the note. */
+export function notebookWarnings(notes: AnswerNotes): NotebookWarning[] {
+  return noteList(notes).flatMap((n) => {
+    const category = CATEGORY[n.kind];
+    return category ? [{ category, message: `DC Hub: ${n.text}` }] : [];
+  });
+}
 
 /**
  * The attrs and warnings of an answer from its FetchMeta and what the method knows: the same keys
@@ -93,37 +110,40 @@ export function describeAnswer(meta: FetchMeta | undefined, facts: AnswerFacts):
     };
   if (meta?.warnings.length) attrs.warnings = [...meta.warnings];
   Object.assign(attrs, facts.extra ?? {});
-  const warnings: NotebookWarning[] = [];
-  if (meta?.stale) {
-    warnings.push({
-      category: 'stale',
-      message: `DC Hub: ${facts.path} served from the cache (${ageMinutes(meta.ageMs)} min old): ${meta.reason ?? 'the service could not answer'}`,
-    });
-  }
-  if (meta?.allowance) warnings.push({ category: 'allowance', message: `DC Hub: ${meta.allowance}` });
-  // A team gateway's notice (it is degraded) is said with the answer, not only kept among its attrs.
-  if (meta?.notice) warnings.push({ category: 'note', message: `DC Hub: ${meta.notice}` });
-  if (preview)
-    warnings.push({
-      category: 'preview',
-      message: previewSentence({ ...preview, shown: preview.shown ?? facts.shown }),
-    });
-  for (const e of explanations) warnings.push({ category: 'note', message: `DC Hub: ${e}` });
+  // The notes of the answer (core's wording); a gateway's notice is said with the answer, not only in its attrs.
+  const shown = preview && { ...preview, shown: preview.shown ?? facts.shown };
+  const warnings = notebookWarnings(answerNotes([meta], shown, explanations));
   return { attrs, warnings };
 }
 
-/** A table answer: `records` as typed columns (see frameColumns), described by `facts`. */
-export function tableAnswer(
-  records: readonly unknown[],
-  preferred: readonly string[],
-  data: unknown,
-  facts: AnswerFacts,
-  opts: { only?: boolean } = {},
-): NotebookAnswer {
+/** A shaped answer (core's `call`, or an answer shaped by its endpoint) with how it was obtained and the path asked. */
+export interface ShapedFrom {
+  meta: FetchMeta | undefined;
+  path: string;
+  shaped: Shaped;
+}
+
+/**
+ * A notebook answer from an endpoint's shaped answer: a table's rows as typed columns (its columns,
+ * then, when the shape is open, the rows' other members: see frameColumns) or a record's fields,
+ * described by the shape's citation (DC Hub's when it cites none), data time and note, and by
+ * `more` (a method's own attrs, a note that says more).
+ */
+export function shapedAnswer(a: ShapedFrom, more: Partial<AnswerFacts> = {}): NotebookAnswer {
+  const s = a.shaped;
+  const facts: AnswerFacts = {
+    path: a.path,
+    citation: s.citation ?? DEFAULT_CITATION,
+    asOf: s.asOf ?? null,
+    note: s.note ?? null,
+    ...more,
+  };
+  if (s.shape === 'record')
+    return { shape: 'record', fields: recordFields(s.record), ...describeAnswer(a.meta, facts) };
   return {
     shape: 'table',
-    columns: frameColumns(records, preferred, opts),
-    ...describeAnswer(fetchMeta(data), { shown: records.length, ...facts }),
+    columns: frameColumns(s.rows, s.columns, { only: !s.open }),
+    ...describeAnswer(a.meta, { shown: s.rows.length, ...facts }),
   };
 }
 
@@ -132,26 +152,7 @@ export function recordAnswer(record: unknown, data: unknown, facts: AnswerFacts)
   return { shape: 'record', fields: recordFields(record), ...describeAnswer(fetchMeta(data), facts) };
 }
 
-/** Plain data (a tool's record, the quota), with nothing to describe. */
-export const dataAnswer = (data: unknown, warnings: NotebookWarning[] = []): NotebookAnswer => ({
-  shape: 'data',
-  data,
-  attrs: {},
-  warnings,
-});
-
 export const DEFAULT_CITATION = 'DC Hub, dchub.cloud, CC-BY-4.0';
 
-/** The citation an answer carries (`_cite`, `citation.cite_as`, `provenance.cite_as`), else DC Hub's. */
-export function citationOf(body: unknown, fallback: string = DEFAULT_CITATION): string {
-  if (!body || typeof body !== 'object') return fallback;
-  const b = body as Record<string, unknown>;
-  const c = b.citation;
-  const prov = b.provenance as { cite_as?: unknown } | undefined;
-  const pick = [
-    b._cite,
-    c && typeof c === 'object' ? (c as { cite_as?: unknown }).cite_as : c,
-    prov && typeof prov === 'object' ? prov.cite_as : undefined,
-  ];
-  return (pick.find((v) => typeof v === 'string' && v.trim()) as string | undefined) ?? fallback;
-}
+/** The citation an answer carries (core's `citationIn`: `_cite`, `citation`, `provenance.cite_as`), else DC Hub's. */
+export const citationOf = (body: unknown, fallback: string = DEFAULT_CITATION): string => citationIn(body) ?? fallback;

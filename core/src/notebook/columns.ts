@@ -1,3 +1,5 @@
+import { ISO_TIME } from '../table.js';
+
 /**
  * Typed columns for notebooks: which kind each column of an answer is (number, whole number, time,
  * yes/no, text) and its values in that kind, so a host builds a typed frame without knowing the
@@ -41,8 +43,6 @@ export const DATE_FIELDS: ReadonlySet<string> = new Set([
 const NUMERIC_ENDINGS = ['_cents_kwh', '_dollars_kwh', '_score', '_mw', '_pct', '_km', '_months'];
 
 const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
-/** ISO 8601 dates and times (a time without a zone is UTC, as pandas reads it with `utc=True`). */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 const isBlank = (v: unknown): boolean =>
   v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || Number.isNaN(v);
@@ -162,20 +162,4 @@ export function recordFields(obj: unknown): Array<[string, ColumnValue]> {
       k,
       typeof v === 'string' && isNumericField(k) && NUMBER_TEXT.test(v) ? Number(v) : v,
     ]);
-}
-
-/** The latest of some ISO times (as given), or undefined. */
-export function latestTime(values: readonly unknown[]): string | undefined {
-  let best: string | undefined;
-  let bestAt = -Infinity;
-  for (const v of values) {
-    if (typeof v !== 'string' || !ISO_TIME.test(v.trim())) continue;
-    const s = v.trim();
-    const at = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(s) || s.length === 10 ? s : `${s}Z`);
-    if (Number.isFinite(at) && at > bestAt) {
-      best = s;
-      bestAt = at;
-    }
-  }
-  return best;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CallOptions, DchubClient } from '../client.js';
 import type { McpToolClient } from '../mcp.js';
+import type { InputOf, Resource } from '../resource.js';
 import { optionalNumber, type NumberRule } from '../schemas/params.js';
 import { parseParams } from '../validate.js';
 
@@ -27,3 +28,16 @@ export const wholeNumber = (args: Record<string, unknown>, name: string, min: nu
 
 /** Text arguments: null and undefined alike mean "not given". */
 export const text = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : (v as string));
+
+/**
+ * A method's arguments as an endpoint's input, member by member (`from`: the Python name of a member
+ * when it differs, as `query` for the service's `q`); the endpoint's schema checks them.
+ */
+export function inputOf<E extends Resource>(
+  _e: E,
+  args: Record<string, unknown>,
+  members: readonly string[],
+  from: Readonly<Record<string, string>> = {},
+): InputOf<E> {
+  return Object.fromEntries(members.map((m) => [m, args[from[m] ?? m]])) as InputOf<E>;
+}

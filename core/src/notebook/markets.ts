@@ -1,29 +1,16 @@
-import { DCPI_CITATION, briefToRow, fetchBriefsAll, fetchBriefsAllPages, fetchBriefsDiff } from '../briefs.js';
+import { fetchBriefsAll, fetchBriefsAllPages, fetchBriefsDiff } from '../briefs.js';
 import { fetchMeta } from '../call.js';
+import { ENDPOINTS } from '../endpoints.js';
 import { ValidationError } from '../errors.js';
-import {
-  DCPI_SCORE_COLUMNS,
-  dcpiLeaderboard,
-  dcpiScore,
-  dcpiScoreFields,
-  dcpiScores as fetchDcpiScores,
-  getMarket,
-  listMarkets,
-  MARKET_LIST_COLUMNS,
-  marketBrief,
-  marketBriefFields,
-} from '../markets.js';
+import { dcpiScoreFields, marketBriefFields } from '../markets.js';
 import type { PagesProgress } from '../paging.js';
-import { BRIEF_CSV_COLUMNS, type MarketBriefT } from '../schemas/briefs.js';
+import { requestOf, shapeAnswer, type Shaped } from '../resource.js';
+import { call } from '../resource-call.js';
+import { DCPI_CITATION } from '../resources/markets.js';
+import type { MarketBriefAllT, MarketBriefDiffT } from '../schemas/briefs.js';
 import { readPath } from '../table.js';
-import { citationOf, describeAnswer, recordAnswer, tableAnswer, type NotebookAnswer } from './answer.js';
-import { latestTime, frameColumns } from './columns.js';
+import { recordAnswer, shapedAnswer, type NotebookAnswer } from './answer.js';
 import { text, wholeNumber, type MethodContext } from './context.js';
-
-export const LEADERBOARD_COLUMNS = [
-  'rank', 'market_slug', 'market_name', 'iso', 'state', 'verdict', 'composite_score', 'excess_power_score', 'constraint_score',
-  'time_to_power_months', 'computed_at',
-]; // prettier-ignore
 
 /** The slugs the reader left out because the service failed to build their brief (its warning lines say so). */
 function failedBriefs(warnings: readonly string[]): string[] {
@@ -37,25 +24,16 @@ const pagesLine = (what: string) => (p: PagesProgress) =>
 
 /** Brief rows as the CSV's columns; the markets whose brief failed to build named in a note and a warning. */
 function briefsAnswer(
-  briefs: readonly MarketBriefT[],
-  data: object,
-  path: string,
+  data: MarketBriefAllT | MarketBriefDiffT,
+  asked: { path: string; shaped: Shaped },
   extra: Record<string, unknown>,
 ): NotebookAnswer {
-  const rows = briefs.map(briefToRow);
   const meta = fetchMeta(data);
   const failed = failedBriefs(meta?.warnings ?? []);
   const note = failed.length ? `${failed.join(', ')}: brief failed to build on the service` : null;
-  const described = describeAnswer(meta, {
-    path,
-    citation: DCPI_CITATION,
-    asOf: latestTime(rows.map((r) => r.computed_at)) ?? null,
-    shown: rows.length,
-    note,
-    extra: { ...extra, failed },
-  });
-  if (note) described.warnings.push({ category: 'note', message: `DC Hub: ${note}` });
-  return { shape: 'table', columns: frameColumns(rows, BRIEF_CSV_COLUMNS, { only: true }), ...described };
+  const answer = shapedAnswer({ meta, ...asked }, { note, extra: { ...extra, failed } });
+  if (note) answer.warnings.push({ category: 'note', message: `DC Hub: ${note}` });
+  return answer;
 }
 
 /** Market briefs of the caller's tier: every page, or one with `limit`/`offset`. */
@@ -69,7 +47,8 @@ export async function briefs(args: Record<string, unknown>, ctx: MethodContext):
           ...ctx.call,
           onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('briefs')(p)),
         });
-  return briefsAnswer(all.briefs, all, '/api/v1/market-brief/all', { tier: all.tier || null });
+  const shaped = shapeAnswer(ENDPOINTS.briefsAll, all);
+  return briefsAnswer(all, { path: ENDPOINTS.briefsAll.path, shaped }, { tier: all.tier || null });
 }
 
 /** Every brief recomputed after `since`, all pages of /diff; never from the cache. */
@@ -80,11 +59,16 @@ export async function briefsDiff(args: Record<string, unknown>, ctx: MethodConte
     ...ctx.call,
     onProgress: (p) => p.pagesTotal > 1 && ctx.progress(pagesLine('changed briefs')(p)),
   });
-  return briefsAnswer(d.briefs, d, '/api/v1/market-brief/diff', {
-    tier: d.tier || null,
-    changed_total: d.changed_total,
-    since: since.trim(),
-  });
+  const shaped = shapeAnswer(ENDPOINTS.briefsDiff, d);
+  return briefsAnswer(
+    d,
+    { path: ENDPOINTS.briefsDiff.path, shaped },
+    {
+      tier: d.tier || null,
+      changed_total: d.changed_total,
+      since: since.trim(),
+    },
+  );
 }
 
 /** `fields` as a list: a list of paths, or their comma-separated text; anything else is refused. */
@@ -113,42 +97,27 @@ function fieldsAnswer(body: object, fields: readonly string[], path: string): No
 export async function brief(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const slug = text(args.slug) ?? '';
   const fields = fieldList(args.fields);
-  const path = `/api/v1/market-brief/${slug.trim()}`;
-  if (fields) return fieldsAnswer(await marketBriefFields(ctx.client, slug, fields, ctx.call), fields, path);
-  const b = await marketBrief(ctx.client, slug, ctx.call);
-  return recordAnswer(b, b, {
-    path,
-    citation: DCPI_CITATION,
-    asOf: b.hero.computed_at ?? null,
-    preview: undefined,
-    extra: { paywall: (b as { paywall?: unknown }).paywall ?? null },
-  });
+  if (fields) {
+    const { path } = requestOf(ENDPOINTS.brief, { slug });
+    return fieldsAnswer(await marketBriefFields(ctx.client, slug, fields, ctx.call), fields, path);
+  }
+  const a = await call(ctx.client, ENDPOINTS.brief, { slug }, ctx.call);
+  return shapedAnswer(a, { extra: { paywall: (a.data as { paywall?: unknown }).paywall ?? null } });
 }
 
 /** One market's DCPI (a record), some of its fields, or without a market the leaderboard. */
 export async function dcpi(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const market = text(args.market);
   if (market !== undefined) {
-    const path = `/api/v1/dcpi/scores/${market.trim()}`;
     const fields = fieldList(args.fields);
-    if (fields) return fieldsAnswer(await dcpiScoreFields(ctx.client, market, fields, ctx.call), fields, path);
-    const s = await dcpiScore(ctx.client, market, ctx.call);
-    return recordAnswer(s, s, { path, citation: DCPI_CITATION, asOf: s.computed_at ?? null });
+    if (fields) {
+      const { path } = requestOf(ENDPOINTS.dcpiMarket, { market_slug: market });
+      return fieldsAnswer(await dcpiScoreFields(ctx.client, market, fields, ctx.call), fields, path);
+    }
+    return shapedAnswer(await call(ctx.client, ENDPOINTS.dcpiMarket, { market_slug: market }, ctx.call));
   }
-  const board = await dcpiLeaderboard(
-    ctx.client,
-    { verdict: text(args.verdict), limit: args.limit as number | undefined },
-    ctx.call,
-  );
-  const citation =
-    typeof (board as { citation?: unknown }).citation === 'string'
-      ? (board as { citation: string }).citation
-      : DCPI_CITATION;
-  return tableAnswer(board.leaderboard, LEADERBOARD_COLUMNS, board, {
-    path: '/api/v1/dcpi/leaderboard',
-    citation,
-    asOf: (board as { as_of?: string }).as_of ?? null,
-  });
+  const input = { verdict: text(args.verdict), limit: args.limit as number | undefined };
+  return shapedAnswer(await call(ctx.client, ENDPOINTS.dcpiLeaderboard, input, ctx.call));
 }
 
 /**
@@ -163,28 +132,16 @@ export async function dcpiScores(args: Record<string, unknown>, ctx: MethodConte
     sort: text(args.sort),
     limit: args.limit as number | undefined,
   };
-  const l = await fetchDcpiScores(ctx.client, q, ctx.call);
-  return tableAnswer(l.scores, DCPI_SCORE_COLUMNS, l, {
-    path: '/api/v1/dcpi/scores',
-    citation: DCPI_CITATION,
-    asOf: latestTime(l.scores.map((r) => r.computed_at)) ?? null,
-  });
+  return shapedAnswer(await call(ctx.client, ENDPOINTS.dcpiScores, q, ctx.call));
 }
 
 /** Scored markets of the caller's tier. */
 export async function markets(_args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
-  const m = await listMarkets(ctx.client, ctx.call);
-  return tableAnswer(m.data, MARKET_LIST_COLUMNS, m, {
-    path: '/api/v1/markets/list',
-    citation: citationOf(m),
-    note: m.locked ? `${m.locked} more markets with a higher tier` : null,
-    extra: { tier: (m as { tier?: string }).tier ?? null },
-  });
+  const a = await call(ctx.client, ENDPOINTS.marketList, {}, ctx.call);
+  return shapedAnswer(a, { extra: { tier: (a.data as { tier?: string }).tier ?? null } });
 }
 
 /** One market's details. */
 export async function market(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
-  const name = text(args.name) ?? '';
-  const m = await getMarket(ctx.client, name, ctx.call);
-  return recordAnswer(m, m, { path: `/api/v1/markets/${name.trim()}`, citation: citationOf(m) });
+  return shapedAnswer(await call(ctx.client, ENDPOINTS.market, { market_name: text(args.name) ?? '' }, ctx.call));
 }

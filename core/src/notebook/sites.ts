@@ -1,45 +1,32 @@
 import { readFile, stat } from 'node:fs/promises';
 import { chainCost, runChain } from '../chain.js';
 import { fetchMeta } from '../call.js';
+import { ENDPOINTS } from '../endpoints.js';
 import { ValidationError } from '../errors.js';
-import { analyzeParcel, parcelGeometry } from '../parcel.js';
-import { QUEUE_COLUMNS, refineQueue } from '../queue.js';
+import { suggestedMaxTtp } from '../notes.js';
+import { parcelGeometry } from '../parcel.js';
 import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
-import { rankSites } from '../ranking.js';
+import { shapeAnswer } from '../resource.js';
+import { call } from '../resource-call.js';
 import type { RankedSitesT } from '../schemas/ranking.js';
-import { QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
-import { siteScore } from '../sites.js';
+import { foldQueueSpellings, QUEUE_PREDICATES, type QueueFiltersInput } from '../schemas/queue.js';
 import type { SiteScoreQueryInput } from '../schemas/sites.js';
-import { citationOf, recordAnswer, tableAnswer, type NotebookAnswer } from './answer.js';
+import { shapedAnswer, type NotebookAnswer } from './answer.js';
 import { positiveNumber, wholeNumber, type MethodContext } from './context.js';
 
 /** The refined queue's survivors (spec §4.2), through the derive setting. */
 export async function queue(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const filters = Object.fromEntries(QUEUE_PREDICATES.map((k) => [k, args[k]])) as QueueFiltersInput;
-  const r = await refineQueue(ctx.client, filters, ctx.call);
-  const rows = r.results.map((x) => {
-    const raw = x as Record<string, unknown>;
-    return { ...raw, lng: raw.lng ?? raw.lon, capacity_mw: raw.capacity_mw ?? raw.capacity };
-  });
+  const a = await call(ctx.client, ENDPOINTS.queue, filters, ctx.call);
   // What the service explains (excluded ISOs, the hint) is the answer's `explanations`; the note says them too.
-  const said = fetchMeta(r)?.explanations ?? [];
-  const mitigation = r._error_mitigation;
-  return tableAnswer(
-    rows,
-    QUEUE_COLUMNS,
-    r,
-    {
-      path: '/api/v1/interconnection-queue/refined',
-      citation: citationOf(r),
-      asOf: typeof r.snapshot_id === 'string' && r.snapshot_id.startsWith('snap_') ? r.snapshot_id.slice(5) : null,
-      note: said.length ? said.join(' ') : null,
-      extra: {
-        count_total_matching: r.count_total_matching ?? null,
-        suggested_max_ttp_months: mitigation?.suggested_params?.max_ttp_months ?? null,
-      },
+  const said = a.meta.explanations ?? [];
+  return shapedAnswer(a, {
+    note: said.length ? said.join(' ') : null,
+    extra: {
+      count_total_matching: a.data.count_total_matching ?? null,
+      suggested_max_ttp_months: suggestedMaxTtp(a.data) ?? null,
     },
-    { only: true },
-  );
+  });
 }
 
 /** One location's score (spec §2.3): the overall score and every member. */
@@ -50,58 +37,39 @@ export async function siteScoreAnswer(args: Record<string, unknown>, ctx: Method
     capacity_mw: args.capacity_mw,
     state: args.state,
   } as SiteScoreQueryInput;
-  const s = await siteScore(ctx.client, query, ctx.call);
-  const source = (s as { source?: unknown }).source;
-  return recordAnswer(s, s, {
-    path: '/api/site-score',
-    citation:
-      typeof source === 'string' && source
-        ? `DC Hub site score (${source}), dchub.cloud`
-        : 'DC Hub site score, dchub.cloud',
-    note: s.interpretation ?? null,
-  });
+  return shapedAnswer(await call(ctx.client, ENDPOINTS.siteScore, query, ctx.call));
 }
 
-/** The ranked sites as a frame: rank, id, score, each objective, its normalized value, then the rest. */
+/**
+ * The ranked sites as a frame (the ranking's shape: rank, id, score, each objective, its normalized
+ * value, then the rest); what the service explains is also the note.
+ */
 function rankedAnswer(
   r: RankedSitesT,
   weights: Record<string, number>,
   more: { note?: string; citation?: string; explanations?: string[] } = {},
 ): NotebookAnswer {
-  const objectives = Object.keys(weights);
-  const rows = r.results.map((site) => {
-    const rec = site as Record<string, unknown>;
-    const row: Record<string, unknown> = { rank: rec.rank, id: rec.id, objective_score: rec.objective_score };
-    for (const o of objectives) row[o] = rec[o];
-    for (const o of objectives) row[`norm_${o}`] = site.normalized?.[o];
-    for (const [k, v] of Object.entries(rec)) {
-      if (
-        !(k in row) &&
-        !['normalized', 'missing_objectives', 'site_evaluation_handoff'].includes(k) &&
-        (v === null || typeof v !== 'object')
-      )
-        row[k] = v;
-    }
-    return row;
-  });
-  // What the service explains (caveats, objectives not scored, candidates left out), also as the note.
-  const explanations = more.explanations ?? fetchMeta(r)?.explanations ?? [];
-  return tableAnswer(rows, ['rank', 'id', 'objective_score', ...objectives, ...objectives.map((o) => `norm_${o}`)], r, {
-    path: '/api/v1/rank-sites',
-    citation: more.citation ?? citationOf(r),
-    note: [...explanations, more.note].filter(Boolean).join(' ') || null,
-    explanations,
-    // The weights, so a chart can split each score into the objectives' contributions.
-    extra: { scoring_mode: r.scoring_mode ?? null, objectives: weights ?? null },
-  });
+  const meta = fetchMeta(r);
+  const explanations = more.explanations ?? meta?.explanations ?? [];
+  const shaped = shapeAnswer(ENDPOINTS.rankSites, r, { objectives: weights });
+  return shapedAnswer(
+    { meta, path: ENDPOINTS.rankSites.path, shaped },
+    {
+      ...(more.citation ? { citation: more.citation } : {}),
+      note: [...explanations, more.note].filter(Boolean).join(' ') || null,
+      explanations,
+      // The weights, so a chart can split each score into the objectives' contributions.
+      extra: { scoring_mode: r.scoring_mode ?? null, objectives: weights ?? null },
+    },
+  );
 }
 
-/** Candidates as records: `lon` read as `lng`, blanks left out. */
+/** Candidates as records (the queue's spellings folded: `lon` read as `lng`), blanks left out. */
 function candidatesOf(v: unknown): Array<Record<string, unknown>> {
   if (!Array.isArray(v)) throw new ValidationError('candidates', 'must be a non-empty list of candidate objects');
   return v
     .filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r))
-    .map((r) => Object.fromEntries(Object.entries(r).map(([k, x]) => [k === 'lon' ? 'lng' : k, x])));
+    .map(foldQueueSpellings);
 }
 
 /** Ranks candidate sites (spec §4.4); objectives as `{field: weight}` or `"field:weight,…"`. */
@@ -109,8 +77,9 @@ export async function rank(args: Record<string, unknown>, ctx: MethodContext): P
   const candidates = candidatesOf(args.candidates);
   if (!candidates.length) throw new ValidationError('candidates', 'must be a non-empty list of candidate objects');
   const objectives = parseObjectives(args.objectives);
-  const r = await rankSites(
+  const a = await call(
     ctx.client,
+    ENDPOINTS.rankSites,
     {
       candidates,
       objectives,
@@ -120,7 +89,7 @@ export async function rank(args: Record<string, unknown>, ctx: MethodContext): P
     },
     ctx.call,
   );
-  return rankedAnswer(r, objectives);
+  return rankedAnswer(a.data, objectives);
 }
 
 /** Queue → site score → ranking within today's calls, with progress. */
@@ -175,10 +144,6 @@ async function geometryArg(v: unknown): Promise<unknown> {
 /** Acreage, representative point and site hand-off of a GeoJSON Polygon or MultiPolygon (spec §4.3). */
 export async function parcel(args: Record<string, unknown>, ctx: MethodContext): Promise<NotebookAnswer> {
   const capacity = positiveNumber(args, 'capacity_mw');
-  const p = await analyzeParcel(ctx.client, await geometryArg(args.geometry), capacity, ctx.call);
-  return recordAnswer(p, p, {
-    path: '/api/v1/analyze-parcel',
-    citation: citationOf(p),
-    note: (p as { note?: string }).note ?? null,
-  });
+  const geometry = await geometryArg(args.geometry);
+  return shapedAnswer(await call(ctx.client, ENDPOINTS.analyzeParcel, { geometry, capacity_mw: capacity }, ctx.call));
 }

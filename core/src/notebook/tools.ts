@@ -1,6 +1,6 @@
-import type { ToolResult } from '../mcp.js';
 import { toolExplanations, toolRefusal } from '../mcp-answers.js';
-import { citationOf, describeAnswer, previewAttr, type NotebookAnswer, type NotebookWarning } from './answer.js';
+import { toolAnswerNotes } from '../notes.js';
+import { citationOf, describeAnswer, notebookWarnings, previewAttr, type NotebookAnswer } from './answer.js';
 import { frameColumns } from './columns.js';
 import { text, type MethodContext } from './context.js';
 
@@ -12,15 +12,6 @@ function recordsOf(data: unknown): Record<string, unknown>[] | undefined {
   if (!isRecord(data)) return undefined;
   return Object.values(data).find(
     (v): v is Record<string, unknown>[] => Array.isArray(v) && v.length > 0 && v.every(isRecord),
-  );
-}
-
-/** What to tell the user about a tool call: a stale answer's age and why, an assumed MCP allowance exceeded. */
-function toolWarnings(name: string, r: ToolResult): NotebookWarning[] {
-  return (r.warnings ?? []).map((line) =>
-    r.stale
-      ? { category: 'stale', message: `DC Hub: MCP ${name}: ${line}` }
-      : { category: 'allowance', message: `DC Hub: MCP: ${line}` },
   );
 }
 
@@ -38,10 +29,10 @@ export async function tool(args: Record<string, unknown>, ctx: MethodContext): P
   // The tool's own error in its words (core's rule for every host).
   const refused = toolRefusal(r);
   if (refused) throw refused;
-  // What the tool's answer explains (a message for the user, a generic answer's note), a `note` each.
+  // What the tool's answer explains (a message for the user, a generic answer's note), its age and why when stale,
+  // the calls past an assumed allowance, a cut list: core's notes, each a warning of its category.
   const said = toolExplanations(r);
-  const notes: NotebookWarning[] = said.map((e) => ({ category: 'note', message: `DC Hub: ${e}` }));
-  const warnings = [...toolWarnings(name, r), ...notes];
+  const warnings = notebookWarnings(toolAnswerNotes(r));
   const records = recordsOf(r.data);
   if (!records) return { shape: 'data', data: r.data, attrs: said.length ? { explanations: said } : {}, warnings };
   const stale = r.stale === true;
@@ -63,7 +54,6 @@ export async function tool(args: Record<string, unknown>, ctx: MethodContext): P
     extra: { tool: name },
   });
   described.attrs.preview = previewAttr(r.previewInfo, records.length, r.partial);
-  // The tool's own lines (age and why, allowance) in its words, not the REST wording.
-  described.warnings = [...described.warnings.filter((w) => w.category === 'preview'), ...warnings];
+  described.warnings = warnings;
   return { shape: 'table', columns: frameColumns(records), ...described };
 }

@@ -15,16 +15,17 @@ import {
   type MarketBriefT,
 } from '../schemas/briefs.js';
 import type { ReadContext, Reader } from './decode.js';
-import { isRecord, listAnswer, parseTolerant, readRecords } from './tolerant.js';
+import { isRecord, listAnswer, parseTolerant, readRecords, textOf } from './tolerant.js';
 
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const slugOf = (r: unknown): string | undefined =>
-  isRecord(r) ? (text(r.slug) ?? text(r.market_slug) ?? (isRecord(r.hero) ? text(r.hero.slug) : undefined)) : undefined;
+  isRecord(r)
+    ? (textOf(r.slug) ?? textOf(r.market_slug) ?? (isRecord(r.hero) ? textOf(r.hero.slug) : undefined))
+    : undefined;
 
 /** A brief the service could not build: `{ok: false, slug, error: "build_failed:<Type>"}`, or one without its hero. */
 function buildFailure(r: unknown): string | undefined {
   if (!isRecord(r)) return undefined;
-  const err = text(r.error);
+  const err = textOf(r.error);
   if (r.ok === false || err !== undefined || !isRecord(r.hero))
     return `brief failed to build on the service${err ? ` (${err})` : ''}`;
   return undefined;
@@ -48,7 +49,7 @@ function mendBrief(r: Record<string, unknown>, warn: (w: string) => void): Recor
   if (missing.length) warn(`${slug ?? 'a brief'}: ${missing.join(', ')} missing (left blank)`);
   return {
     ...r,
-    slug: text(r.slug) ?? slug,
+    slug: textOf(r.slug) ?? slug,
     hero: {
       verdict: 'NODATA',
       computed_at: null,
@@ -57,8 +58,8 @@ function mendBrief(r: Record<string, unknown>, warn: (w: string) => void): Recor
       excess_power: null,
       constraint_score: null,
       ...hero,
-      slug: text(hero.slug) ?? slug,
-      name: text(hero.name) ?? slug,
+      slug: textOf(hero.slug) ?? slug,
+      name: textOf(hero.name) ?? slug,
     },
     live_as_of: isRecord(r.live_as_of)
       ? { iso: null, age_hours: null, ...r.live_as_of }
@@ -155,7 +156,7 @@ export const readBrief: Reader<MarketBriefResponseT> = {
     const failure = buildFailure(json);
     if (failure) throw new SchemaDriftError('hero', failure);
     const b = mendBrief(json, (w) => ctx.warnings.push(w));
-    const slug = text(b.slug) ?? '';
+    const slug = textOf(b.slug) ?? '';
     const parsed = parseTolerant(MarketBriefResponse, {
       ok: true,
       requested: slug,
@@ -186,12 +187,12 @@ export function readBriefsCsv(csv: string, warnings: string[] = []): BriefCsvRow
   if (missing.length) warnings.push(`brief CSV lacks ${missing.join(', ')} (left blank)`);
   return readRecords(parsed.data, BriefCsvRow, warnings, {
     what: 'brief row',
-    name: (r, i) => text((r as Record<string, unknown>).market_slug) ?? `row ${i + 2}`,
+    name: (r, i) => textOf((r as Record<string, unknown>).market_slug) ?? `row ${i + 2}`,
     failed: (r) => {
       const cells = Object.values(r as Record<string, unknown>).filter((v): v is string => typeof v === 'string');
       const failed = cells.find((v) => /^build_failed\b/.test(v.trim()));
       if (failed) return `brief failed to build on the service (${failed.trim()})`;
-      if (!text((r as Record<string, unknown>).market_slug)) return 'market_slug missing';
+      if (!textOf((r as Record<string, unknown>).market_slug)) return 'market_slug missing';
       return undefined;
     },
   });

@@ -1,9 +1,8 @@
 import { describeGated, previewInfo } from '../preview.js';
 import { FacilityRow, FacilitySearch, type FacilitySearchT } from '../schemas/facilities.js';
 import type { Reader } from './decode.js';
-import { listAnswer, isRecord, parseTolerant, readRecords } from './tolerant.js';
+import { listAnswer, isRecord, parseTolerant, readRecords, textOf, nameBy } from './tolerant.js';
 
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 /** Fields of the full record that the keyless (basic) rows leave out. */
 const FULL_FIELDS = ['operator', 'market', 'latitude', 'longitude', 'power_mw', 'status'];
 const BasicOrFull = FacilityRow.partial({
@@ -27,7 +26,7 @@ export const readFacilities: Reader<FacilitySearchT> = {
     let noId = 0;
     const rows = readRecords(list, BasicOrFull, ctx.warnings, {
       what: 'facility',
-      name: (r, i) => text((r as Record<string, unknown> | null)?.name) ?? `facility ${i + 1}`,
+      name: nameBy('facility', 'name', { bare: true }),
       mend: (r) => {
         const out: Record<string, unknown> = { ...r };
         if (out.id === undefined || out.id === '') {
@@ -69,8 +68,8 @@ export const readFacilities: Reader<FacilitySearchT> = {
           shown: rows.length,
           total,
           lockedFields: locked,
-          message: text(head.note),
-          upgradeUrl: text(head.upgrade_url),
+          message: textOf(head.note),
+          upgradeUrl: textOf(head.upgrade_url),
         });
       }
     }

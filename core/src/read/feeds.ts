@@ -11,9 +11,8 @@ import {
   type TransactionListT,
 } from '../schemas/feeds.js';
 import type { ReadContext, Reader } from './decode.js';
-import { listAnswer, parseTolerant, readRecords } from './tolerant.js';
+import { listAnswer, parseTolerant, readRecords, textOf, nameBy } from './tolerant.js';
 
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** Missing text members of a row as null (a blank), so that a short row still reads. */
@@ -46,8 +45,8 @@ function notePartial(
       shown: rows.length,
       total,
       lockedFields: locked,
-      message: text(top.note),
-      upgradeUrl: text(top.upgrade_url),
+      message: textOf(top.note),
+      upgradeUrl: textOf(top.upgrade_url),
     });
   }
 }
@@ -59,7 +58,7 @@ export const readNews: Reader<NewsListT> = {
     const { head, list } = listAnswer(json, 'articles', ['data', 'results'], 'articles');
     const articles = readRecords(list, NewsArticle, ctx.warnings, {
       what: 'article',
-      name: (r, i) => `article ${text((r as Record<string, unknown> | null)?.title)?.slice(0, 40) ?? i + 1}`,
+      name: nameBy('article', 'title', { max: 40 }),
       mend: blanks(['summary', 'url', 'source', 'published_at', 'category']),
     });
     const parsed = parseTolerant(NewsList, {
@@ -88,7 +87,7 @@ export const readTransactions: Reader<TransactionListT> = {
       what: 'deal',
       name: (r, i) => {
         const o = (r ?? {}) as Record<string, unknown>;
-        return `deal ${text(o.buyer) ?? '?'} / ${text(o.seller) ?? '?'}${text(o.date) ? ` (${text(o.date)})` : ''}`.replace(
+        return `deal ${textOf(o.buyer) ?? '?'} / ${textOf(o.seller) ?? '?'}${textOf(o.date) ? ` (${textOf(o.date)})` : ''}`.replace(
           'deal ? / ?',
           `deal ${i + 1}`,
         );
@@ -116,10 +115,10 @@ export const readPipeline: Reader<PipelineResponseT> = {
     const { top, head, list } = listAnswer(json, 'data', ['pipeline', 'projects', 'results'], 'projects');
     const projects = readRecords(list, PipelineProject, ctx.warnings, {
       what: 'project',
-      name: (r, i) => `project ${text((r as Record<string, unknown> | null)?.project) ?? i + 1}`,
+      name: nameBy('project', 'project'),
       mend: (r) => ({
         ...blanks(['company', 'project', 'market', 'delivery', 'type', 'capacity', 'investment', 'preleased'])(r),
-        status: text(r.status) ?? 'unknown',
+        status: textOf(r.status) ?? 'unknown',
       }),
     });
     const total = num(head.total_count) ?? num(head.total) ?? projects.length;

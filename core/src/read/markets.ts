@@ -17,9 +17,7 @@ import {
   type PlatformStatsT,
 } from '../schemas/markets.js';
 import type { Reader } from './decode.js';
-import { listAnswer, isRecord, parseTolerant, readRecords } from './tolerant.js';
-
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+import { listAnswer, isRecord, parseTolerant, readRecords, textOf, nameBy } from './tolerant.js';
 
 /** GET /api/v1/stats (notes §2.1): the real answer leaves several spec totals out; `success` assumed when absent. */
 export const readStats: Reader<PlatformStatsT> = {
@@ -50,12 +48,12 @@ export const readMarketList: Reader<MarketListT> = {
     const rows = readRecords(list, MarketListRow, ctx.warnings, {
       what: 'market',
       name: (r, i) =>
-        text((r as Record<string, unknown> | null)?.id) ??
-        text((r as Record<string, unknown> | null)?.name) ??
+        textOf((r as Record<string, unknown> | null)?.id) ??
+        textOf((r as Record<string, unknown> | null)?.name) ??
         `market ${i + 1}`,
       mend: (r) => {
-        if (text(r.id)) return r;
-        const id = text(r.slug) ?? text(r.name)?.toLowerCase();
+        if (textOf(r.id)) return r;
+        const id = textOf(r.slug) ?? textOf(r.name)?.toLowerCase();
         if (id) derived++;
         return { ...r, id };
       },
@@ -135,7 +133,7 @@ export const readAiCapacity: Reader<AiCapacityIndexT> = {
     let filled = 0;
     const markets = readRecords(list, AiCapacityMarket, ctx.warnings, {
       what: 'market',
-      name: (r, i) => text((r as Record<string, unknown> | null)?.market) ?? `market ${i + 1}`,
+      name: nameBy('market', 'market', { bare: true }),
       mend: (r, _w, i) => {
         const out: Record<string, unknown> = { rank: i + 1, horizon_days: top.horizon_days ?? null, ...r };
         if (typeof out.deployable_mw === 'number' || out.deployable_mw === null)
@@ -175,10 +173,10 @@ export const readDcpiLeaderboard: Reader<DcpiLeaderboardT> = {
     const { head, list } = listAnswer(json, 'leaderboard', ['data', 'results', 'markets'], 'leaderboard rows');
     const rows = readRecords(list, DcpiLeaderboardRow, ctx.warnings, {
       what: 'leaderboard row',
-      name: (r, i) => text((r as Record<string, unknown> | null)?.market_slug) ?? `row ${i + 1}`,
+      name: nameBy('row', 'market_slug', { bare: true }),
       mend: (r, _warn, i) => ({
         rank: i + 1,
-        market_name: text(r.market_slug) ?? '',
+        market_name: textOf(r.market_slug) ?? '',
         iso: null,
         state: null,
         excess_power_score: null,

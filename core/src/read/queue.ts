@@ -1,7 +1,7 @@
 import { describeGated } from '../preview.js';
-import { QueueRecordShape, QueueResult, type QueueResultT } from '../schemas/queue.js';
+import { foldQueueSpellings, QueueRecordShape, QueueResult, type QueueResultT } from '../schemas/queue.js';
 import type { Reader } from './decode.js';
-import { listAnswer, isRecord, parseTolerant, readRecords } from './tolerant.js';
+import { listAnswer, isRecord, parseTolerant, readRecords, textOf, nameBy } from './tolerant.js';
 
 const FILTER_KEYS = [
   'baseload_only',
@@ -14,15 +14,10 @@ const FILTER_KEYS = [
   'status',
 ] as const;
 
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-
-/** The real service's record spellings folded into the spec's: `lon` → `lng`, `capacity` → `capacity_mw`. */
+/** The real service's spellings folded into the spec's (`foldQueueSpellings`), a missing `queue_id` read from `id`. */
 function mendRecord(r: Record<string, unknown>): Record<string, unknown> {
-  let out = r;
-  if (out.lng === undefined && out.lon !== undefined) out = { ...out, lng: out.lon };
-  if (out.capacity_mw === undefined && out.capacity !== undefined) out = { ...out, capacity_mw: out.capacity };
-  if (out.queue_id === undefined && text(out.id)) out = { ...out, queue_id: text(out.id) };
-  return out;
+  const out = foldQueueSpellings(r);
+  return out.queue_id === undefined && textOf(out.id) ? { ...out, queue_id: textOf(out.id) } : out;
 }
 
 /**
@@ -36,7 +31,7 @@ export const readQueue: Reader<QueueResultT> = {
     const { top, head, list } = listAnswer(json, 'results', ['data', 'survivors', 'items'], 'queue records');
     const results = readRecords(list, QueueRecordShape, ctx.warnings, {
       what: 'queue record',
-      name: (r, i) => `queue record ${text((r as Record<string, unknown> | null)?.queue_id) ?? i + 1}`,
+      name: nameBy('queue record', 'queue_id'),
       mend: (r) => mendRecord(r),
     });
     head._entity ??= 'queue_results';

@@ -190,6 +190,20 @@ export function listAnswer(
   return { top, head, list };
 }
 
+/** Text that says something (trimmed), else undefined. */
+export const textOf = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/**
+ * How a record is named in the reader's warnings: `<what> <its field>` (`queue record A-1`), or with
+ * `bare` the field alone (`Equinix DC1`); the record's place when the field is empty; at most `max` characters.
+ */
+export const nameBy =
+  (what: string, field: string, o: { bare?: boolean; max?: number } = {}) =>
+  (r: unknown, i: number): string => {
+    const said = textOf(isRecord(r) ? r[field] : undefined)?.slice(0, o.max);
+    return o.bare ? (said ?? `${what} ${i + 1}`) : `${what} ${said ?? i + 1}`;
+  };
+
 export interface RecordsOptions<T> {
   /** A person's name for one record ("chicago", "queue record PJM-2"). */
   name: (raw: unknown, index: number) => string;

@@ -10,17 +10,20 @@ import { z } from 'zod';
  * a spreadsheet user can act on; the zod issue path names the parameter.
  */
 
+/** Most characters of a value quoted in an error message (the ellipsis of a longer one included). */
+export const SHOWN_VALUE_MAX = 60;
+
 /**
- * A value for a message: text quoted, other scalars as written, lists and objects named, at most `max` characters.
- * Never throws.
+ * A value for an error message, the one rule of every argument check: text quoted, other scalars as
+ * written, a list by its length, an object named, at most SHOWN_VALUE_MAX characters. Never throws.
  */
-export function showValue(v: unknown, max = 40): string {
+export function showValue(v: unknown): string {
   let s: string;
   if (typeof v === 'string') s = JSON.stringify(v);
-  else if (Array.isArray(v)) s = 'a list';
+  else if (Array.isArray(v)) s = `a list of ${v.length}`;
   else if (v !== null && (typeof v === 'object' || typeof v === 'function')) s = 'an object';
   else s = String(v);
-  return s.length > max ? `${s.slice(0, max)}…` : s;
+  return s.length > SHOWN_VALUE_MAX ? `${s.slice(0, SHOWN_VALUE_MAX - 1)}…` : s;
 }
 
 /** "Not given": null or blank text (an empty spreadsheet cell, `?limit=`). */
@@ -251,6 +254,9 @@ export const idParam = (description: string) =>
     ),
     description,
   );
+
+/** A text path segment (a slug, a state, a region id). */
+export const segment = (description: string) => z.string().min(1).meta({ description });
 
 /**
  * A value read by `read` (which reports problems through `ctx` in its own words) and held to the

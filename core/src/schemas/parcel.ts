@@ -152,3 +152,11 @@ export const ParcelAnalysis = Envelope.extend({
 
 export type ParcelRequestT = z.output<typeof ParcelRequest>;
 export type ParcelAnalysisT = z.infer<typeof ParcelAnalysis>;
+
+/** What a caller gives `analyze-parcel`: the geometry as GeoJSON text, a value or a Feature, and the target load. */
+export const ParcelArgs = z.object({
+  geometry: z.unknown().meta({
+    description: 'GeoJSON Polygon or MultiPolygon, its text, or a Feature holding one (its properties are not sent)',
+  }),
+  capacity_mw: optionalNumber({ gt: 0, description: 'Target load in MW, passed into the handoff' }),
+});

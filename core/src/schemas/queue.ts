@@ -127,14 +127,18 @@ export const SiteEvaluationHandoff = z.looseObject({
   get_water_risk: z.looseObject({ lat: z.number().optional(), lng: z.number().optional() }).optional(),
 });
 
-/** The real service's spellings (`lon`, `capacity`) folded into the spec's (`lng`, `capacity_mw`). */
-const foldRecordAliases = (v: unknown) => {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
-  const r = v as Record<string, unknown>;
-  if (r.lng === undefined && r.lon !== undefined) return foldRecordAliases({ ...r, lng: r.lon });
-  if (r.capacity_mw === undefined && r.capacity !== undefined) return { ...r, capacity_mw: r.capacity };
-  return r;
-};
+/**
+ * The real service's spellings (`lon`, `capacity`) folded into the spec's (`lng`, `capacity_mw`), the
+ * one rule for queue records and the candidates made from them (the given members are kept).
+ */
+export function foldQueueSpellings(r: Record<string, unknown>): Record<string, unknown> {
+  const lng = r.lng === undefined && r.lon !== undefined;
+  const capacity = r.capacity_mw === undefined && r.capacity !== undefined;
+  if (!lng && !capacity) return r;
+  return { ...r, ...(lng ? { lng: r.lon } : {}), ...(capacity ? { capacity_mw: r.capacity } : {}) };
+}
+const foldRecordAliases = (v: unknown) =>
+  v && typeof v === 'object' && !Array.isArray(v) ? foldQueueSpellings(v as Record<string, unknown>) : v;
 
 /** One survivor of the refined queue (reference notes §2.21). */
 export const QueueRecordShape = z.looseObject({

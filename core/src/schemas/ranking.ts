@@ -188,3 +188,15 @@ export const RankedSites = Envelope.extend({
 
 export type RankSitesRequestT = z.output<typeof RankSitesRequest>;
 export type RankedSitesT = z.infer<typeof RankedSites>;
+
+/**
+ * What a caller gives `rank-sites` (core's call, every host's form): the request's fields, with
+ * `mode` in place of the `absolute`/`percentile` flags.
+ */
+export const RankSitesArgs = RankSitesRequest.omit({ absolute: true, percentile: true }).extend({
+  mode: z
+    .enum(RANK_SCORING_MODES)
+    .optional()
+    .meta({ description: 'relative (default), absolute (fixed 0-100 scale) or percentile (against the viable sites)' }),
+});
+export type RankSitesArgsInput = z.input<typeof RankSitesArgs>;

@@ -12,5 +12,5 @@ export async function dchub(baseUrl: string, dir: string, key: string | undefine
   const env = { DCHUB_BASE_URL: baseUrl, DCHUB_CACHE_DIR: dir, ...(key ? { DCHUB_API_KEY: key } : {}) };
   const code = await runCli(args, { out: (s) => (out += s), err: (s) => (err += s), env });
   // The lines a cached answer adds about its age are another test's subject.
-  return { code, out, err, lines: err.split('\n').filter((l) => l && !/^dchub: from cache \(/.test(l)) };
+  return { code, out, err, lines: err.split('\n').filter((l) => l && !/^dchub: from the cache \(/.test(l)) };
 }

@@ -1,4 +1,4 @@
-import { ValidationError, fieldTable, readPath, type Cell, type Table } from '@dchub/core';
+import { ValidationError, fieldTable, readPath, showValue, type Cell, type Table } from '@dchub/core';
 import { optional, requiredText } from './args';
 import { cellOf, oneCell, oneCellFormula, type OneCell } from './notes';
 import { MAX_CELL_TEXT, fit, spillAnswer } from './spill';
@@ -20,7 +20,7 @@ function member(obj: unknown, field: unknown): unknown {
     const some = someMembers(obj);
     throw new ValidationError(
       'field',
-      `no member ${JSON.stringify(path.slice(0, 60))} in this answer${some ? ` (members: ${some}, ...)` : ''}`,
+      `no member ${showValue(path)} in this answer${some ? ` (members: ${some}, ...)` : ''}`,
     );
   }
   return v;

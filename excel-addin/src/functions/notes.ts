@@ -1,67 +1,47 @@
 /* global CustomFunctions */
 import {
-  beyond,
+  answerNotes as notesOf,
   describeGated,
   fetchMeta,
-  formatAge,
+  isWarning,
+  noteList,
   planName,
   previewSentence,
+  toolAnswerNotes,
+  type AnswerNotes,
   type FetchMeta,
   type PreviewInfo,
   type Table,
+  type ToolResult,
 } from '@dchub/core';
 import { noteCell, type CellNoteKind } from '../shared/cell-notes';
 
 /**
- * What a formula's answer says about itself, worded once for the add-in: the tolerant reader's
- * warnings, a gated preview (core's previewSentence), an answer served stale from the cache or
- * answered locally from a cached wider one. A spilled table ends with these rows; a one-cell
- * answer is noted for the task pane (../shared/cell-notes).
+ * What a formula's answer says about itself, in core's words (its notes): what the service explains,
+ * the tolerant reader's warnings, a gated preview, an answer served stale from the cache or answered
+ * locally from a cached wider one. A spilled table ends with these rows; a one-cell answer is noted
+ * for the task pane (../shared/cell-notes). An answer fresh from the cache is not noted in a sheet.
  */
 
-/** Warnings shown as closing rows at most; the rest are counted. */
-const MAX_WARNINGS = 8;
-
-const clock = (ms: number) => {
-  const d = new Date(ms);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-};
-
-/** ISO instants in a message as people read them in a cell: `2026-11-24 00:00 UTC`. */
-export const readableTimes = (s: string): string =>
-  s.replace(/\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|\+00:00)/g, '$1 $2 UTC');
+export { readableTimes } from '@dchub/core';
 
 /** What a preview withholds: the reader's description, or the markers of an answer that carries them itself. */
 export const previewOf = (data: unknown): PreviewInfo | undefined =>
   fetchMeta(data)?.previewInfo ?? describeGated(data);
 
-/** How the answer was obtained when that is not "just now from the service": stale, or derived locally. */
-export function provenance(meta: FetchMeta | undefined): { kind: CellNoteKind; text: string } | undefined {
-  if (meta?.stale)
-    return {
-      kind: 'stale',
-      text: `cached ${formatAge(meta.ageMs)} ago (${clock(meta.fetchedAt)}), ${readableTimes(meta.reason ?? 'the service could not be asked')}`,
-    };
-  if (meta?.derivedFrom) {
-    const { path, query, ageMs } = meta.derivedFrom;
-    return {
-      kind: 'derived',
-      text: `answered locally from a cached wider answer, ${formatAge(ageMs)} old (GET ${path}${query ? `?${query}` : ''})`,
-    };
-  }
-  return undefined;
+/** Core's notes of an answer, with its preview as the add-in reads it. */
+const notesOfAnswer = (data: unknown): AnswerNotes => notesOf([fetchMeta(data)], previewOf(data));
+
+/** How an answer was obtained when that is not "just now from the service": stale, or derived locally. */
+function howObtained(notes: AnswerNotes): { kind: CellNoteKind; text: string } | undefined {
+  if (notes.stale) return { kind: 'stale', text: notes.stale.text };
+  return notes.derived ? { kind: 'derived', text: notes.derived } : undefined;
 }
 
-/** The reader's warnings, one line each, at most MAX_WARNINGS of them and a count of the rest. */
-function warningLines(meta: FetchMeta | undefined): string[] {
-  const w = meta?.warnings ?? [];
-  return [
-    ...w.slice(0, MAX_WARNINGS),
-    ...(w.length > MAX_WARNINGS ? [`… and ${w.length - MAX_WARNINGS} more warnings`] : []),
-  ];
-}
+/** How the answer of `meta` was obtained (see howObtained), for a card and the pane's status line. */
+export const provenance = (meta: FetchMeta | undefined) => howObtained(notesOf([meta]));
 
-/** The closing rows of a spilled table: what the service explains, then what the add-in notes. */
+/** The closing rows of a spilled table: what the service explains, then what else the answer notes. */
 export interface ClosingRows {
   /**
    * What the service explains about the answer (core's `fetchMeta(data).explanations`: ISOs a
@@ -69,34 +49,43 @@ export interface ClosingRows {
    * on an empty answer they stand where "no rows" would.
    */
   explanations: string[];
-  /** The reader's warnings, what a preview withholds, how the answer was obtained. */
+  /** The allowance, the reader's warnings, what a preview withholds, how the answer was obtained. */
   notes: string[];
+}
+
+/** Notes as closing rows, in core's order (a table served from the cache ends with "served from the cache …"). */
+function closingOf(notes: AnswerNotes): ClosingRows {
+  const shown = noteList(notes).filter((n) => n.kind !== 'cached');
+  return {
+    explanations: shown.filter((n) => n.kind === 'explanation').map((n) => n.text),
+    notes: shown.filter((n) => n.kind !== 'explanation').map((n) => n.text),
+  };
 }
 
 /**
  * The closing rows of a spilled table, in this order: what the service explains about the answer,
  * the reader's warnings ("chicago: brief failed to build on the service (left out)"), what a
- * preview withholds, then how the answer was obtained (stale or derived), so a table served from
- * the cache ends with "cached <age>, <reason>".
+ * preview withholds, then how the answer was obtained (stale or derived).
  */
-export function closingRows(data: unknown): ClosingRows {
-  const meta = fetchMeta(data);
-  const preview = previewOf(data);
-  const said = meta?.explanations ?? [];
-  return {
-    explanations: preview ? beyond(previewSentence(preview), said) : [...said],
-    notes: [
-      ...warningLines(meta),
-      ...(preview ? [previewSentence(preview)] : []),
-      ...(provenance(meta) ? [provenance(meta)!.text] : []),
-    ],
-  };
-}
+export const closingRows = (data: unknown): ClosingRows => closingOf(notesOfAnswer(data));
+
+/** The closing rows of an MCP tool's table: its explanations, the calls past an allowance, a cut list, its age. */
+export const toolClosingRows = (r: ToolResult): ClosingRows => closingOf(toolAnswerNotes(r));
 
 /** The closing rows as one list (see `closingRows`). */
 export function answerNotes(data: unknown): string[] {
   const { explanations, notes } = closingRows(data);
   return [...explanations, ...notes];
+}
+
+/** The one note of a one-cell answer: how it was obtained, else its preview, a warning, what the service explains. */
+function cellNote(notes: AnswerNotes): { kind: CellNoteKind; text: string } | undefined {
+  const how = howObtained(notes);
+  if (how) return how;
+  if (notes.preview) return { kind: 'preview', text: notes.preview };
+  const warning = noteList(notes).find(isWarning);
+  if (warning) return { kind: 'warning', text: warning.text };
+  return notes.explanations ? { kind: 'warning', text: notes.explanations.join('; ') } : undefined;
 }
 
 /**
@@ -150,7 +139,6 @@ export interface OneCell {
  * that is there is returned, and a preview, a stale or a derived answer is noted for the pane.
  */
 export function oneCell<T>(data: unknown, path: string, value: T | null | undefined, at: OneCell): T | '' {
-  const meta = fetchMeta(data);
   const preview = previewOf(data);
   if ((value === null || value === undefined) && preview && withheld(preview, path)) {
     noteCell(at.cell, at.formula, { kind: 'preview', text: `${path} withheld: ${previewSentence(preview)}` });
@@ -161,17 +149,7 @@ export function oneCell<T>(data: unknown, path: string, value: T | null | undefi
     withheldErrors.add(err);
     throw err;
   }
-  const how = provenance(meta);
-  const note =
-    how ??
-    (preview
-      ? { kind: 'preview' as const, text: previewSentence(preview) }
-      : meta?.warnings.length
-        ? { kind: 'warning' as const, text: meta.warnings[0] }
-        : meta?.explanations?.length
-          ? { kind: 'warning' as const, text: meta.explanations.join('; ') }
-          : undefined);
-  noteCell(at.cell, at.formula, note);
+  noteCell(at.cell, at.formula, cellNote(notesOfAnswer(data)));
   return value === null || value === undefined ? '' : value;
 }
 

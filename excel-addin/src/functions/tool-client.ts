@@ -2,14 +2,13 @@ import {
   McpToolClient,
   ValidationError,
   namedValues,
-  previewSentence,
-  toolExplanations,
   toolRefusal,
   toolTable,
   type CallOptions,
   type Cell,
 } from '@dchub/core';
 import { rangeOrText } from './args';
+import { toolClosingRows } from './notes';
 import { loadSettings } from '../shared/settings';
 import { serviceClient } from './service';
 import { spill } from './spill';
@@ -45,16 +44,9 @@ export async function toolCall(name: string, args: unknown, opts: CallOptions): 
   // The tool's own error in its words, with the names, hint and example it suggests (core: #VALUE! or #N/A).
   const refused = toolRefusal(r);
   if (refused) throw refused;
-  // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A);
-  // the call's warnings (past an assumed daily allowance, the call still went out) come first, then
-  // a list the server cut for this caller ("3 of 10") says so in its closing row.
-  const preview =
-    r.partial && r.previewInfo
-      ? [previewSentence(r.previewInfo)]
-      : r.partial
-        ? ['Partial answer: the service sent a preview of this list.']
-        : [];
-  const closing = { explanations: toolExplanations(r), notes: [...(r.warnings ?? []), ...preview] };
+  // A plan wall never gets here (core throws it as an AuthError with the upgrade message: #N/A); the
+  // closing rows are core's notes: past an assumed daily allowance (the call still went out), a cut list.
+  const closing = toolClosingRows(r);
   const t = toolTable(r);
   return t ? spill(t, 1, closing) : spill({ columns: ['text'], rows: [[r.text]] }, 0, closing);
 }

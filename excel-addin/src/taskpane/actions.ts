@@ -57,7 +57,7 @@ export interface AnswerNotes {
   warnings: string[];
   /** What the service explains about the answer (core's `fetchMeta(data).explanations`), a line each. */
   explanations: string[];
-  /** "cached 2 h ago (09:14), service error", when the answer was not fresh from the service. */
+  /** "served from the cache (2 h old): service error", when the answer was not fresh from the service. */
   served?: string;
 }
 

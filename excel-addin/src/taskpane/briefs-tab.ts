@@ -1,5 +1,5 @@
 /** The Briefs tab's brief sheets: insert one, refresh one, with the notes on what the answer left out. */
-import type { PagesProgress } from '@dchub/core';
+import { MAX_WARNINGS, moreWarningsText, type PagesProgress } from '@dchub/core';
 import { serviceClient } from '../functions/service';
 import { excelRun, insertBriefs, refreshBriefs, type AnswerNotes } from './actions';
 import { say, type Action } from './pane-dom';
@@ -15,10 +15,10 @@ const briefNotes = (n: AnswerNotes & { formats?: string; charts?: number }): str
   [
     n.charts ? ` ${n.charts} chart${n.charts === 1 ? '' : 's'} brought up to date.` : '',
     n.formats ? ` ${n.formats}` : '',
-    n.served ? ` Served ${n.served.replace(/^cached/, 'from the cache,')}.` : '',
+    n.served ? ` ${n.served}.` : '',
     ...n.explanations.map((e) => ` ${e.replace(/\.$/, '')}.`),
-    ...n.warnings.slice(0, 5).map((w) => ` ${w}.`),
-    n.warnings.length > 5 ? ` … and ${n.warnings.length - 5} more.` : '',
+    ...n.warnings.slice(0, MAX_WARNINGS).map((w) => ` ${w}.`),
+    n.warnings.length > MAX_WARNINGS ? ` ${moreWarningsText(n.warnings.length - MAX_WARNINGS)}.` : '',
   ].join('');
 
 /** Wires the tab's Insert and Refresh buttons. */

@@ -1,24 +1,15 @@
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette } from '@jupyterlab/apputils';
 import { BriefsPanel } from '../briefsPanel';
-import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
-import { addPanelCommand, sectionActions } from './common';
+import { CommandIDs } from '../tokens';
+import { addPanelCommand, sectionPlugin } from './common';
 
 /** Market briefs: loaded when first shown, refreshed through every page of /diff. */
-export const briefsPlugin: JupyterFrontEndPlugin<void> = {
-  id: '@dchub/jupyterlab:briefs',
-  description: 'DC Hub market briefs with refresh through /diff.',
-  autoStart: true,
-  requires: [IDchub],
-  optional: [ICommandPalette, IDchubCharts],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
-    const { commands } = app;
+export const briefsPlugin = sectionPlugin(
+  'briefs',
+  'DC Hub market briefs with refresh through /diff.',
+  ({ app, commands, dchub, palette, base }) => {
     const briefs = new BriefsPanel({
-      connection: dchub.connection,
-      onRefresh: () => void commands.execute(CommandIDs.refreshBriefs),
-      showView: (view) => dchub.showView(view),
-      actions: sectionActions(commands),
-      charts
+      ...base,
+      onRefresh: () => void commands.execute(CommandIDs.refreshBriefs)
     });
     // Briefs load the first time their tab is shown.
     Object.assign(briefs, { onShown: () => !briefs.loaded && void commands.execute(CommandIDs.refreshBriefs) });
@@ -48,4 +39,4 @@ export const briefsPlugin: JupyterFrontEndPlugin<void> = {
       run: () => briefs.refresh()
     });
   }
-};
+);

@@ -1,7 +1,8 @@
-import type { JupyterFrontEnd } from '@jupyterlab/application';
-import type { ICommandPalette } from '@jupyterlab/apputils';
+import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { ICommandPalette } from '@jupyterlab/apputils';
 import type { SectionActions } from '../dom';
-import { CATEGORY, CommandIDs, type IDchub } from '../tokens';
+import type { SectionOptions } from '../section';
+import { CATEGORY, CommandIDs, IDchub, IDchubCharts } from '../tokens';
 
 /** What `addCommand` takes. */
 export type CommandOptions = Parameters<JupyterFrontEnd['commands']['addCommand']>[1];
@@ -14,6 +15,43 @@ export function sectionActions(commands: JupyterFrontEnd['commands']): SectionAc
     exportCsv: (kind) => void commands.execute(CommandIDs.exportCsv, { section: kind }),
     insertInNotebook: (kind) => void commands.execute(CommandIDs.insertNotebook, { section: kind }),
     insertCsvInNotebook: (kind) => void commands.execute(CommandIDs.insertCsvNotebook, { section: kind })
+  };
+}
+
+/** What a section plugin's activation is given. */
+export interface SectionContext {
+  app: JupyterFrontEnd;
+  commands: JupyterFrontEnd['commands'];
+  dchub: IDchub;
+  palette: ICommandPalette | null;
+  base: SectionOptions;
+}
+
+/**
+ * A panel section as a plugin of its own (one plugin per feature): it needs the panel (IDchub) and
+ * takes the command palette and the chart renderer when they are there.
+ */
+export function sectionPlugin(
+  name: string,
+  description: string,
+  activate: (context: SectionContext) => void
+): JupyterFrontEndPlugin<void> {
+  return {
+    id: `@dchub/jupyterlab:${name}`,
+    description,
+    autoStart: true,
+    requires: [IDchub],
+    optional: [ICommandPalette, IDchubCharts],
+    activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
+      const { commands } = app;
+      const base: SectionOptions = {
+        connection: dchub.connection,
+        showView: (view) => dchub.showView(view),
+        actions: sectionActions(commands),
+        charts
+      };
+      activate({ app, commands, dchub, palette, base });
+    }
   };
 }
 

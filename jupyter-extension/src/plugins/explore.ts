@@ -1,27 +1,19 @@
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette } from '@jupyterlab/apputils';
 import { ExplorePanel } from '../explorePanel';
-import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
-import { addPanelCommand, sectionActions } from './common';
+import { CommandIDs } from '../tokens';
+import { addPanelCommand, sectionPlugin } from './common';
 
 /**
  * Every other resource: grid regions (with provenance), the DCPI leaderboard and market scores,
  * receipts, parcel analysis (a workspace GeoJSON file or pasted), markets, facilities, news, deals,
  * pipeline, fuel mix and prices, each in its own main-area view.
  */
-export const explorePlugin: JupyterFrontEndPlugin<void> = {
-  id: '@dchub/jupyterlab:explore',
-  description:
-    'DC Hub resources beyond the queue: grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline.',
-  autoStart: true,
-  requires: [IDchub],
-  optional: [ICommandPalette, IDchubCharts],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
-    const { commands } = app;
+export const explorePlugin = sectionPlugin(
+  'explore',
+  'DC Hub resources beyond the queue: grid regions, DCPI, receipts, parcels, markets, facilities, news, deals, pipeline.',
+  ({ app, commands, dchub, palette, base }) => {
     const explore = new ExplorePanel({
-      connection: dchub.connection,
+      ...base,
       onOpen: () => void commands.execute(CommandIDs.openResource),
-      showView: (view) => dchub.showView(view),
       addSource: (source) => dchub.sidebar.addSource(source),
       readFile: async (path) => {
         const model = await app.serviceManager.contents.get(path.replace(/^\/+/, ''), {
@@ -30,9 +22,7 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
           format: 'text'
         });
         return typeof model.content === 'string' ? model.content : JSON.stringify(model.content);
-      },
-      actions: sectionActions(commands),
-      charts
+      }
     });
     dchub.addSection(explore, 600);
     const open = (resource: string, label: string, caption: string) =>
@@ -73,4 +63,4 @@ export const explorePlugin: JupyterFrontEndPlugin<void> = {
       run: () => explore.open()
     });
   }
-};
+);

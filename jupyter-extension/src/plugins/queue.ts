@@ -1,28 +1,19 @@
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette } from '@jupyterlab/apputils';
 import { QUEUE_PREDICATES, QueueFilters } from '@dchub/core';
 import { QUEUE_CONTROLS } from '../queueForm';
 import { QueuePanel } from '../queuePanel';
-import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
-import { addPanelCommand, argBool, argList, argText, sectionActions } from './common';
+import { CommandIDs } from '../tokens';
+import { addPanelCommand, sectionPlugin, argBool, argList, argText } from './common';
 
 /** The interconnection-queue explorer: its form in the sidebar, the survivors in the main area. */
-export const queuePlugin: JupyterFrontEndPlugin<void> = {
-  id: '@dchub/jupyterlab:queue',
-  description: 'DC Hub interconnection-queue search.',
-  autoStart: true,
-  requires: [IDchub],
-  optional: [ICommandPalette, IDchubCharts],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
-    const { commands } = app;
+export const queuePlugin = sectionPlugin(
+  'queue',
+  'DC Hub interconnection-queue search.',
+  ({ app, commands, dchub, palette, base }) => {
     const queue = new QueuePanel({
-      connection: dchub.connection,
+      ...base,
       onSearch: () => void commands.execute(CommandIDs.searchQueue),
       onScoreSite: (site) => void commands.execute(CommandIDs.scoreSite, { ...site }),
-      onRank: (candidates) => void commands.execute(CommandIDs.setCandidates, { candidates: candidates as never }),
-      showView: (view) => dchub.showView(view),
-      actions: sectionActions(commands),
-      charts
+      onRank: (candidates) => void commands.execute(CommandIDs.setCandidates, { candidates: candidates as never })
     });
     dchub.addSection(queue, 100);
 
@@ -61,4 +52,4 @@ export const queuePlugin: JupyterFrontEndPlugin<void> = {
       run: () => queue.search()
     });
   }
-};
+);

@@ -1,25 +1,16 @@
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette } from '@jupyterlab/apputils';
 import type { Cell } from '@dchub/core';
 import { RankPanel } from '../rankPanel';
-import { CommandIDs, IDchub, IDchubCharts } from '../tokens';
-import { addPanelCommand, sectionActions } from './common';
+import { CommandIDs } from '../tokens';
+import { addPanelCommand, sectionPlugin } from './common';
 
 /** Ranking of candidate sites on weighted objectives; the ranked grid opens in the main area. */
-export const rankingPlugin: JupyterFrontEndPlugin<void> = {
-  id: '@dchub/jupyterlab:ranking',
-  description: 'DC Hub site ranking.',
-  autoStart: true,
-  requires: [IDchub],
-  optional: [ICommandPalette, IDchubCharts],
-  activate: (app: JupyterFrontEnd, dchub: IDchub, palette: ICommandPalette | null, charts: IDchubCharts | null) => {
-    const { commands } = app;
+export const rankingPlugin = sectionPlugin(
+  'ranking',
+  'DC Hub site ranking.',
+  ({ app, commands, dchub, palette, base }) => {
     const rank = new RankPanel({
-      connection: dchub.connection,
-      onRank: () => void commands.execute(CommandIDs.rankSites),
-      showView: (view) => dchub.showView(view),
-      actions: sectionActions(commands),
-      charts
+      ...base,
+      onRank: () => void commands.execute(CommandIDs.rankSites)
     });
     dchub.addSection(rank, 400);
 
@@ -42,4 +33,4 @@ export const rankingPlugin: JupyterFrontEndPlugin<void> = {
       run: () => rank.rank()
     });
   }
-};
+);

@@ -187,7 +187,7 @@ test.describe('through the relay (the server holds a Pro key)', () => {
     await expect(banner).toHaveAttribute('data-stale', 'true', { timeout: 60_000 });
     await expect(banner).toHaveAttribute('data-stale-reason', 'service error');
     await expect(banner.locator('.jp-DCHub-banner-stale')).toHaveText(
-      /^Served from the cache \(3 h( \d+ min)? old\): service error\.$/
+      /^served from the cache \(3 h( \d+ min)? old\): service error$/
     );
     await expect(count).toHaveAttribute('data-count-returned', String(body.count_returned));
     await expect(panel.locator('.jp-DCHub-error')).toBeHidden();

@@ -315,7 +315,7 @@ test.describe("a chart says what its answer is: a stale answer's", () => {
     const view = page.locator('.jp-DCHub-view-queue');
     await expect(view.locator('.jp-DCHub-queue-banner')).toHaveAttribute('data-stale', 'true', { timeout: 60_000 });
     const mix = await showChart(view, 'chart', 'queue_mix');
-    expect(mix.texts.some((t) => /^Served from the cache, 3 h( \d+ min)? old: service error\.$/.test(t))).toBe(true);
+    expect(mix.texts.some((t) => /^served from the cache \(3 h( \d+ min)? old\): service error$/.test(t))).toBe(true);
     expect(PROFILE === 'real' || mix.drawn > 0).toBe(true);
     await keep(page, testInfo, 'charts-stale-queue-mix.png');
   });

@@ -146,7 +146,7 @@ test.describe('Insert in notebook from a chart', () => {
     await view.locator('.jp-DCHub-insert').click();
     await expect.poll(() => page.notebook.getCellCount()).toBe(3);
     const code = (await page.notebook.getCellTextInput(2)) ?? '';
-    expect(code.split('\n')[0]).toBe('from dchub_jupyterlab import Client, charts');
+    expect(code.split('\n')[0]).toBe('from dchub import Client, charts');
     expect(code.trim().split('\n').slice(-2)).toEqual(['df = hub.queue(iso="PJM", limit=100)', 'charts.queue_map(df)']);
 
     await page.notebook.run();

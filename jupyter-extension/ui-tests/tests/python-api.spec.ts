@@ -79,7 +79,7 @@ test.describe('DC Hub Python API from the panel', () => {
     await results.locator('.jp-DCHub-insert').click();
     await expect.poll(() => page.notebook.getCellCount()).toBe(3);
     const code = await page.notebook.getCellTextInput(2);
-    expect(code).toContain('from dchub_jupyterlab import Client');
+    expect(code).toContain('from dchub import Client');
     expect(code).toContain('hub = Client()');
     expect(code).toContain('Client(derive=False)');
     expect(code).toContain('df = hub.queue(iso="PJM,ERCOT", min_mw=50, fuel_type="gas")');

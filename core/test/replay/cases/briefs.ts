@@ -196,7 +196,7 @@ export const briefCases: ReplayCase[] = [
           code: 0,
           json: (o) => expect(o.briefs.map((b: { slug: string }) => b.slug)).toEqual(['dallas', 'phoenix']),
           stderr: [
-            /^dchub: gated preview; sections withheld: power_grid, pipeline, operators, ma, comps, risk; the Pro plan opens the full answer: https:\/\/dchub\.cloud\/pricing\?utm_source=market_brief\.$/m,
+            /^dchub: Preview; sections withheld: power_grid, pipeline, operators, ma, comps, risk; the Pro plan opens the full answer: https:\/\/dchub\.cloud\/pricing\?utm_source=market_brief\.$/m,
           ],
         },
       },
@@ -205,7 +205,7 @@ export const briefCases: ReplayCase[] = [
       code: 0,
       argv: ['briefs', '--limit', '5'],
       stderr: [
-        /^dchub: gated preview; sections withheld: power_grid, pipeline, operators, ma, comps, risk; the Pro plan opens the full answer: \S+\.$/m,
+        /^dchub: Preview; sections withheld: power_grid, pipeline, operators, ma, comps, risk; the Pro plan opens the full answer: \S+\.$/m,
       ],
     },
   },
@@ -294,7 +294,7 @@ export const briefCases: ReplayCase[] = [
         expect: {
           code: 0,
           stdout: ['dallas,Dallas,BUILD,71.3'],
-          stderr: [/^dchub: served from cache \(\d+ s old\): service error$/m],
+          stderr: [/^dchub: served from the cache \(\d+ s old\): service error$/m],
         },
       },
     ],
@@ -304,7 +304,7 @@ export const briefCases: ReplayCase[] = [
       faults: [{ path_prefix: '/api/v1/market-brief', kind: 'html_gateway', gateway_status: 524 }],
       argv: ['briefs', '--format', 'csv', '--refresh'],
       stdout: [/^market_slug,/, /^[a-z-]+,[^,]+,(BUILD|CAUTION|AVOID|LOW_SIGNAL|NODATA),/m],
-      stderr: [/^dchub: served from cache \(\d+ s old\): service error$/m],
+      stderr: [/^dchub: served from the cache \(\d+ s old\): service error$/m],
       notStderr: [/[<>]/],
     },
   },
@@ -329,13 +329,18 @@ export const briefCases: ReplayCase[] = [
           code: 0,
           stdout: ['dallas'],
           stderr: [
-            /^dchub: served from cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m,
+            /^dchub: served from the cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m,
           ],
         },
       },
       {
         argv: ['briefs', '--limit', '5'],
-        expect: { code: 0, stdout: ['dallas'], notStdout: ['atlanta'], stderr: [/^dchub: from cache \(\d+ s old\)$/m] },
+        expect: {
+          code: 0,
+          stdout: ['dallas'],
+          notStdout: ['atlanta'],
+          stderr: [/^dchub: from the cache \(\d+ s old\)$/m],
+        },
       },
     ],
     portable: {
@@ -345,7 +350,7 @@ export const briefCases: ReplayCase[] = [
       argv: ['briefs', '--limit', '5', '--refresh'],
       stdout: [/northern-virginia|dallas|phoenix/],
       stderr: [
-        /^dchub: served from cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m,
+        /^dchub: served from the cache \(\d+ s old\): the service's answer was unusable: \/api\/v1\/market-brief\/all answered malformed JSON$/m,
       ],
     },
   },

@@ -53,7 +53,7 @@ export const feedCases: ReplayCase[] = [
           code: 0,
           stdout: ['8480,Synthetic Facility 0,Synthetic Provider', 'Berlin,,DE'],
           stderr: [
-            /^dchub: gated preview: 5 of 312 rows shown; withheld: latitude, longitude, market, operator, power_mw, status; Free tier: showing 5 of 312 matching facilities with basic fields\. Get a free API key for more: https:\/\/dchub\.cloud\/pricing\.$/m,
+            /^dchub: Preview: 5 of 312 rows shown; withheld: latitude, longitude, market, operator, power_mw, status; Free tier: showing 5 of 312 matching facilities with basic fields\. Get a free API key for more: https:\/\/dchub\.cloud\/pricing\.$/m,
           ],
         },
       },
@@ -97,7 +97,7 @@ export const feedCases: ReplayCase[] = [
         expect: {
           code: 0,
           json: (o) => expect(o.data[0]).toMatchObject({ latitude: 39.04, longitude: -77.49, power_mw: 36 }),
-          notStderr: [/gated preview/],
+          notStderr: [/^dchub: Preview/m],
         },
       },
     ],
@@ -216,7 +216,7 @@ export const feedCases: ReplayCase[] = [
           code: 0,
           stdout: ['2026-05-21,Buyer 1,Seller 1,ma', 'Dallas'],
           stderr: [
-            /^dchub: gated preview: 3 of 1,932 rows shown; withheld: id, mw, value, value_display, year; Free tier: showing 3 of 1932 transactions with basic fields: https:\/\/dchub\.cloud\/pricing\.$/m,
+            /^dchub: Preview: 3 of 1,932 rows shown; withheld: id, mw, value, value_display, year; Free tier: showing 3 of 1932 transactions with basic fields: https:\/\/dchub\.cloud\/pricing\.$/m,
           ],
         },
       },
@@ -226,7 +226,7 @@ export const feedCases: ReplayCase[] = [
       argv: ['deals', '--format', 'csv'],
       stdout: [/^date,buyer,seller,type,/],
       stderr: [
-        /^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: id, mw, value, value_display, year; [^\n]*: https:\/\/\S+\.$/m,
+        /^dchub: Preview: 3 of [\d,]+ rows shown; withheld: id, mw, value, value_display, year; [^\n]*: https:\/\/\S+\.$/m,
       ],
     },
   },

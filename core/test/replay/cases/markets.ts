@@ -81,7 +81,7 @@ export const marketCases: ReplayCase[] = [
             expect(o.data[2].total_power_mw).toBe(640);
           },
           stderr: [
-            /^dchub: gated preview: 3 of 60 rows shown; Sign up free for 10 markets: https:\/\/dchub\.cloud\/signup\.$/m,
+            /^dchub: Preview: 3 of 60 rows shown; Sign up free for 10 markets: https:\/\/dchub\.cloud\/signup\.$/m,
             /^dchub: warning: 1 market without an id: the slug or name stands in$/m,
           ],
         },
@@ -178,7 +178,7 @@ export const marketCases: ReplayCase[] = [
           stdout: ['verdict,AVOID', 'composite_score,\r\n', 'excess_power_score,\r\n'],
           notStdout: ['composite_score,0'],
           stderr: [
-            /^dchub: gated preview; withheld: composite_score, constraint_score, excess_power_score, time_to_power_months; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/pricing\.$/m,
+            /^dchub: Preview; withheld: composite_score, constraint_score, excess_power_score, time_to_power_months; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/pricing\.$/m,
           ],
         },
       },
@@ -194,7 +194,7 @@ export const marketCases: ReplayCase[] = [
       ],
       notStdout: ['composite_score,0'],
       stderr: [
-        /^dchub: gated preview; withheld: composite_score, constraint_score, excess_power_score, time_to_power_months; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
+        /^dchub: Preview; withheld: composite_score, constraint_score, excess_power_score, time_to_power_months; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
       ],
     },
   },

@@ -99,7 +99,7 @@ export const mcpCases: ReplayCase[] = [
           code: 0,
           stdout: ['Synthetic Facility 1,Dallas,Synthetic', 'Synthetic Facility 3'],
           stderr: [
-            /^dchub: gated preview: 3 of 10 rows shown; withheld: power_mw; Showing 3 of 10 results: https:\/\/dchub\.cloud\/go\/c\/trial\.$/m,
+            /^dchub: Preview: 3 of 10 rows shown; withheld: power_mw; Showing 3 of 10 results: https:\/\/dchub\.cloud\/go\/c\/trial\.$/m,
           ],
         },
       },
@@ -107,7 +107,7 @@ export const mcpCases: ReplayCase[] = [
     portable: {
       code: 0,
       argv: ['tool', 'search_facilities', 'query=dallas'],
-      stderr: [/gated preview: \d+ of \d+ rows shown/],
+      stderr: [/^dchub: Preview: \d+ of \d+ rows shown/m],
     },
   },
   {

@@ -22,7 +22,7 @@ export const queueCases: ReplayCase[] = [
     portable: {
       code: 0,
       argv: ['queue', '--iso', 'ERCOT', '--limit', '5', '--format', 'json'],
-      notStderr: [/gated preview/],
+      notStderr: [/^dchub: Preview/m],
       json: (o) => {
         expect(o.results).toHaveLength(5);
         expect(
@@ -46,7 +46,7 @@ export const queueCases: ReplayCase[] = [
         expect: {
           code: 0,
           stderr: [
-            /^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m,
+            /^dchub: Preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m,
           ],
           // Withheld numbers are blanks, never 0.
           stdout: [/^ERCOT-1000,Synthetic Solar 100,ERCOT,TX,TRAVIS,Solar,intermittent,,IA FULLY/m],
@@ -58,7 +58,7 @@ export const queueCases: ReplayCase[] = [
       code: 0,
       argv: ['queue', '--iso', 'PJM', '--min-mw', '200', '--max-ttp-months', '36', '--format', 'json'],
       stderr: [
-        /^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff(, total_queued_mw)?; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
+        /^dchub: Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff(, total_queued_mw)?; your filters max_ttp_months, min_mw were not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
       ],
       json: (o) => {
         expect(o.results).toHaveLength(3);
@@ -82,7 +82,7 @@ export const queueCases: ReplayCase[] = [
         expect: {
           code: 0,
           stderr: [
-            /^dchub: gated preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m,
+            /^dchub: Preview: 3 of 4,948 rows shown; withheld: capacity_mw, estimated_ttp_months, fiber_km, site_evaluation_handoff; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/dchub\.cloud\/go\/c\/replay-token\.$/m,
           ],
           stdout: ['ERCOT-1000'],
         },
@@ -93,7 +93,7 @@ export const queueCases: ReplayCase[] = [
       tier: 'free',
       argv: ['queue', '--iso', 'ERCOT', '--min-mw', '200', '--format', 'csv'],
       stderr: [
-        /^dchub: gated preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, .*; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
+        /^dchub: Preview: 3 of [\d,]+ rows shown; withheld: capacity_mw, .*; your filter min_mw was not applied; the Developer plan opens the full answer: https:\/\/\S+\.$/m,
       ],
       stdout: [/^queue_id,project_name,iso,/, /^ERCOT-\d+,/m],
     },

@@ -75,7 +75,7 @@ export const siteCases: ReplayCase[] = [
           ],
           notStdout: ['overall_score,0'],
           stderr: [
-            /^dchub: gated preview; withheld: overall_score, scores; the Pro plan opens the full answer: https:\/\/dchub\.cloud\/pricing\.$/m,
+            /^dchub: Preview; withheld: overall_score, scores; the Pro plan opens the full answer: https:\/\/dchub\.cloud\/pricing\.$/m,
           ],
         },
       },
@@ -92,7 +92,7 @@ export const siteCases: ReplayCase[] = [
       ],
       notStdout: ['overall_score,0'],
       stderr: [
-        /^dchub: gated preview; withheld: (fiber, )?overall_score, scores; the Pro plan opens the full answer: https:\/\/\S+\.$/m,
+        /^dchub: Preview; withheld: (fiber, )?overall_score, scores; the Pro plan opens the full answer: https:\/\/\S+\.$/m,
       ],
     },
   },

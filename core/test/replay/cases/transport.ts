@@ -267,7 +267,7 @@ export const transportCases: ReplayCase[] = [
           count: 1,
         },
       ],
-      notStderr: [/gated preview/],
+      notStderr: [/^dchub: Preview/m],
       json: (o) =>
         expect(o.results.map((r: { capacity_mw: unknown }) => typeof r.capacity_mw)).toEqual([
           'number',

@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "jupyter-extension"))
+#: Both Python packages as checked out: ``dchub`` (python/) and ``dchub_jupyterlab``, the relay.
+SOURCES = [str(ROOT / "python"), str(ROOT / "jupyter-extension")]
+PYTHONPATH = os.pathsep.join(SOURCES)
+sys.path[:0] = SOURCES
 
 #: The sandbox profile this run uses (DCHUB_TEST_PROFILE): ``spec`` (the interface spec's shapes,
 #: the default) or ``real`` (the real service's shapes and quirks). scripts/pytests.py runs both.
@@ -120,7 +123,7 @@ def cache_dir(tmp_path):
 
 @pytest.fixture
 def hub(sandbox, cache_dir):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     c = Client(base_url=sandbox.url, api_key=KEYS["pro"], cache_dir=cache_dir)
     yield c

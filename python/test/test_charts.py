@@ -1,4 +1,4 @@
-"""``dchub_jupyterlab.charts`` over real Client answers from the sandbox: core's specs, shown by
+"""``dchub.charts`` over real Client answers from the sandbox: core's specs, shown by
 JupyterLab's own Vega-Lite renderer (the MIME bundle), saved as JSON, an offline page or SVG."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def facts(chart) -> dict:
 
 
 def test_every_chart_is_a_vega_lite_v5_bundle(answers):
-    from dchub_jupyterlab import charts
+    from dchub import charts
 
     q = answers["queue"]
     made = {
@@ -77,7 +77,7 @@ def test_every_chart_is_a_vega_lite_v5_bundle(answers):
 
 
 def test_a_preview_says_so_and_keyless_scores_are_counted(sandbox, cache_dir):
-    from dchub_jupyterlab import Client, charts
+    from dchub import Client, charts
 
     anon = Client(base_url=sandbox.url, api_key="", cache_dir=cache_dir)
     with pytest.warns(UserWarning):
@@ -93,7 +93,7 @@ def test_a_preview_says_so_and_keyless_scores_are_counted(sandbox, cache_dir):
 
 
 def test_save_json_offline_html_and_svg(answers, tmp_path):
-    from dchub_jupyterlab import charts
+    from dchub import charts
 
     chart = charts.queue_mix(answers["queue"])
     assert (
@@ -112,7 +112,7 @@ def test_save_json_offline_html_and_svg(answers, tmp_path):
 
 
 def test_bad_input_is_named(answers):
-    from dchub_jupyterlab import ValidationError, charts
+    from dchub import ValidationError, charts
 
     with pytest.raises(TypeError, match="DataFrame or Series"):
         charts.queue_map([{"lat": 1}])  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import KEYS, PROFILE, ROOT
+from conftest import KEYS, PROFILE, PYTHONPATH, ROOT
 
 TOKEN = "relay-test-token"
 
@@ -110,7 +110,7 @@ def machine(sandbox, tmp_path):
             "DCHUB_BASE_URL": proxy.url,
             "DCHUB_API_KEY": key,
             "DCHUB_CACHE_DIR": str(tmp_path / "cache"),
-            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+            "PYTHONPATH": PYTHONPATH,
         }
     )
     yield proxy, env

@@ -46,7 +46,7 @@ def test_queue_hint_when_the_cut_empties_the_set(hub):
 
 
 def test_keyless_queue_is_a_preview_that_says_what_is_withheld(sandbox, cache_dir):
-    from dchub_jupyterlab import Client, GatedPreviewWarning
+    from dchub import Client, GatedPreviewWarning
 
     anon = Client(base_url=sandbox.url, api_key="", cache_dir=cache_dir)
     with pytest.warns(GatedPreviewWarning, match="withheld: capacity_mw"):
@@ -131,7 +131,7 @@ def test_briefs_every_page_and_diff(hub, sandbox):
 
 def test_briefs_and_diff_read_every_page(sandbox, cache_dir):
     """All 232 briefs of the Enterprise tier: a first page of 50, then the rest; /diff the same."""
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     hub = Client(base_url=sandbox.url, api_key=KEYS["enterprise"], cache_dir=cache_dir)
     every = sandbox.get("/api/v1/market-brief/all?limit=500", KEYS["enterprise"])
@@ -258,7 +258,7 @@ def test_cache_serves_repeats_without_a_request(hub):
     ],
 )
 def test_bad_arguments_raise_before_any_request(hub, call, param):
-    from dchub_jupyterlab import ValidationError
+    from dchub import ValidationError
 
     with pytest.raises(ValidationError) as info:
         call(hub)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import KEYS, ROOT
+from conftest import KEYS, PYTHONPATH
 
 QUEUE = "/api/v1/interconnection-queue/refined"
 POSIX_SIGNALS = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
@@ -52,7 +52,7 @@ def python_env(sandbox, cache_dir) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
     env.update(
         {
-            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+            "PYTHONPATH": PYTHONPATH,
             "DCHUB_BASE_URL": sandbox.url,
             "DCHUB_API_KEY": KEYS["pro"],
             "DCHUB_CACHE_DIR": str(cache_dir),
@@ -64,8 +64,8 @@ def python_env(sandbox, cache_dir) -> dict[str, str]:
 #: A Python process that calls, reports its engine, then waits for a line on stdin (or its end).
 CALLER = """
 import json, sys
-from dchub_jupyterlab import Client
-from dchub_jupyterlab.api.engine import ENGINE
+from dchub import Client
+from dchub.api.engine import ENGINE
 hub = Client()
 df = hub.queue(iso="PJM", limit=5)
 print(json.dumps({"engine": ENGINE.pid, "sent": hub.requests_sent, "ids": list(df["queue_id"]),
@@ -113,8 +113,8 @@ def run_in_kernel(kc, code: str) -> str:
 
 
 KERNEL_CALL = (
-    "import os\nfrom dchub_jupyterlab import Client\n"
-    "from dchub_jupyterlab.api.engine import ENGINE\n"
+    "import os\nfrom dchub import Client\n"
+    "from dchub.api.engine import ENGINE\n"
     "hub = Client()\nprint(len(hub.queue(iso='PJM', limit=5)), ENGINE.pid, os.getpid())"
 )
 
@@ -164,7 +164,7 @@ def test_an_interrupted_kernel_keeps_its_engine(sandbox, cache_dir):
 
 @POSIX_SIGNALS
 def test_a_killed_engine_is_started_again_for_the_next_call(sandbox, hub):
-    from dchub_jupyterlab.api.engine import ENGINE
+    from dchub.api.engine import ENGINE
 
     assert len(hub.queue(iso="PJM", limit=5)) == 5
     first = ENGINE.pid
@@ -179,8 +179,8 @@ def test_a_killed_engine_is_started_again_for_the_next_call(sandbox, hub):
 
 @POSIX_SIGNALS
 def test_an_engine_killed_twice_in_one_call_is_an_error_naming_the_signal(sandbox, hub):
-    from dchub_jupyterlab import DchubError
-    from dchub_jupyterlab.api.engine import ENGINE
+    from dchub import DchubError
+    from dchub.api.engine import ENGINE
 
     hub.quota()  # the engine runs
     sandbox.faults([{"path_prefix": QUEUE, "kind": "latency", "latency_ms": 3000}])
@@ -250,7 +250,7 @@ def forked(work) -> dict:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork")
 def test_a_forked_child_gets_its_own_engine_and_the_parent_keeps_its(hub):
-    from dchub_jupyterlab.api.engine import ENGINE
+    from dchub.api.engine import ENGINE
 
     ids = list(hub.queue(iso="PJM", limit=5)["queue_id"])
     parent = ENGINE.pid

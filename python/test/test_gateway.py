@@ -17,14 +17,14 @@ import warnings
 import pytest
 from relay_harness import TOKEN, CountingProxy, free_port, relay, server_command
 
-from conftest import KEYS, ROOT
+from conftest import KEYS, PYTHONPATH
 
 QUEUE_PATH = "/api/v1/interconnection-queue/refined?iso=ERCOT&min_mw=100&limit=5"
 NOTICE = "degraded: the team gateway cannot reach Redis; this replica answers from its memory"
 
 
 def test_client_works_unchanged_and_shares_the_gateways_cache(gateway, sandbox, tmp_path):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     ann = Client(base_url=gateway.url, api_key=gateway.tokens["ann"], cache_dir=tmp_path / "ann")
     df = ann.queue(iso="ERCOT", min_mw=100, limit=5)
@@ -48,7 +48,7 @@ def test_client_works_unchanged_and_shares_the_gateways_cache(gateway, sandbox, 
 
 
 def test_the_gateways_notice_is_a_warning(gateway, tmp_path):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     degraded = CountingProxy(gateway.url, headers={"X-DCHub-Notice": NOTICE})
     try:
@@ -64,7 +64,7 @@ def test_the_gateways_notice_is_a_warning(gateway, tmp_path):
 
 
 def test_a_revoked_token_is_an_auth_error(gateway, tmp_path):
-    from dchub_jupyterlab import AuthError, Client
+    from dchub import AuthError, Client
 
     hub = Client(base_url=gateway.url, api_key=gateway.tokens["eve"], cache_dir=tmp_path)
     assert len(hub.news(limit=2)) == 2
@@ -86,7 +86,7 @@ def gateway_relay(gateway, tmp_path):
             "DCHUB_BASE_URL": gateway.url,
             "DCHUB_API_KEY": gateway.tokens["lab"],
             "DCHUB_CACHE_DIR": str(tmp_path / "cache"),
-            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+            "PYTHONPATH": PYTHONPATH,
             "JUPYTER_CONFIG_DIR": str(tmp_path / "jcfg"),
         }
     )

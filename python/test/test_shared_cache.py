@@ -25,7 +25,7 @@ def files(cache_dir):
 
 
 def client(sandbox, cache_dir, key=KEYS["pro"]):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir)
 
@@ -77,7 +77,7 @@ def test_python_writes_cli_reads_without_a_request(sandbox, cache_dir, cli):
     )
     assert code == 0, err
     assert [r["queue_id"] for r in json.loads(out)["results"]] == list(df["queue_id"])
-    assert "served from cache" not in err  # fresh, not a fallback
+    assert "served from the cache" not in err  # fresh, not a fallback
     code, out, err = cli(
         "score",
         "32.9",
@@ -94,7 +94,7 @@ def test_python_writes_cli_reads_without_a_request(sandbox, cache_dir, cli):
 
 
 def test_ten_keyless_calls_are_ten_across_both(sandbox, cache_dir, cli):
-    from dchub_jupyterlab import QuotaSpentError
+    from dchub import QuotaSpentError
 
     hub = client(sandbox, cache_dir, key="")
     for i in range(5):
@@ -107,7 +107,7 @@ def test_ten_keyless_calls_are_ten_across_both(sandbox, cache_dir, cli):
     if PROFILE == "real":
         # No daily limit stated to keyless callers (notes §1.5): the 11th call goes out, and the
         # service's 429 makes the spent day known to both tools.
-        from dchub_jupyterlab import RateLimitError
+        from dchub import RateLimitError
 
         with pytest.warns(UserWarning), pytest.raises(RateLimitError):
             hub.news(limit=29)
@@ -197,7 +197,7 @@ def test_two_services_never_share_an_answer(sandbox, cache_dir, cli):
     code, _out, err = cli("news", "--limit", "3", cache_dir=cache_dir)
     assert code == 0, err
     other = sandbox.url.replace("127.0.0.1", "localhost")
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     hub = Client(base_url=other, api_key="", cache_dir=cache_dir)
     hub.news(limit=3)
@@ -242,13 +242,13 @@ def test_default_cache_directory_is_the_clis(tmp_path, env):
         [
             sys.executable,
             "-c",
-            "from dchub_jupyterlab import default_cache_dir; print(default_cache_dir())",
+            "from dchub import default_cache_dir; print(default_cache_dir())",
         ],
         env=base,
         capture_output=True,
         text=True,
         timeout=60,
-        cwd=ROOT / "jupyter-extension",
+        cwd=ROOT / "python",
     )
     assert py.returncode == 0, py.stderr
     assert py.stdout.strip() == cli_dir

@@ -60,7 +60,7 @@ def test_a_full_answer_explains_nothing(hub):
 
 
 def test_a_market_the_service_does_not_know_raises_with_the_markets_it_suggests(hub, sandbox):
-    from dchub_jupyterlab import NotFoundError
+    from dchub import NotFoundError
 
     with pytest.raises(urllib.error.HTTPError) as refused:
         sandbox.get("/api/v1/market-brief/atlantis", KEYS["pro"])
@@ -73,7 +73,7 @@ def test_a_market_the_service_does_not_know_raises_with_the_markets_it_suggests(
 
 
 def test_an_unknown_key_says_where_to_get_one_and_never_echoes_it(sandbox, cache_dir):
-    from dchub_jupyterlab import AuthError, Client
+    from dchub import AuthError, Client
 
     bad = "explain-unknown-key-4242"
     hub = Client(base_url=sandbox.url, api_key=bad, cache_dir=cache_dir)

@@ -15,7 +15,7 @@ import urllib.request
 
 from relay_harness import TOKEN, free_port, relay, server_command
 
-from conftest import KEYS, ROOT
+from conftest import KEYS, PYTHONPATH, ROOT
 
 
 def test_server_extension_point():
@@ -34,7 +34,7 @@ def test_a_malformed_server_key_is_said_never_shown(sandbox, tmp_path):
             "DCHUB_BASE_URL": sandbox.url,
             "DCHUB_API_KEY": bad,
             "DCHUB_CACHE_DIR": str(tmp_path / "c"),
-            "PYTHONPATH": str(ROOT / "jupyter-extension"),
+            "PYTHONPATH": PYTHONPATH,
         }
     )
     port = free_port()
@@ -69,7 +69,7 @@ def test_a_malformed_server_key_is_said_never_shown(sandbox, tmp_path):
 
 
 def test_the_python_api_finds_the_key_dchub_login_stored(sandbox, tmp_path, monkeypatch):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     config = tmp_path / "config"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DCHUB_")}
@@ -122,17 +122,21 @@ def test_headers_that_echo_the_key_reach_neither_the_browser_nor_a_cache_file(
         assert key not in p.read_text("utf-8", "replace"), p.name
 
 
-def test_the_package_lists_the_api_once_and_imports_it_on_first_use():
-    """``import dchub_jupyterlab`` (what the server extension does) brings no pandas; every name of
-    the API's ``__all__`` (``describe`` included, which the docs use) is then reachable from it."""
+def test_the_packages_list_the_api_once_and_import_it_on_first_use():
+    """``import dchub`` and ``import dchub_jupyterlab`` (what the server extension does) bring no
+    pandas; every name of the API's ``__all__`` (``describe`` included, which the docs use) is then
+    reachable from both, and ``from dchub_jupyterlab import Client, charts`` is ``dchub``'s own."""
     code = (
-        "import sys, dchub_jupyterlab as d\n"
-        "assert 'pandas' not in sys.modules, 'pandas imported by the package itself'\n"
-        "from dchub_jupyterlab import api\n"
-        "missing = [n for n in api.__all__ if getattr(d, n) is not getattr(api, n)]\n"
-        "assert not missing, missing\n"
-        "assert set(api.__all__) <= set(dir(d))\n"
-        "assert callable(d.describe)\n"
+        "import sys, dchub, dchub_jupyterlab as d\n"
+        "assert 'pandas' not in sys.modules, 'pandas imported by a package itself'\n"
+        "from dchub import api\n"
+        "for m in (dchub, d):\n"
+        "    missing = [n for n in api.__all__ if getattr(m, n) is not getattr(api, n)]\n"
+        "    assert not missing, missing\n"
+        "    assert set(api.__all__) <= set(dir(m)) and callable(m.describe)\n"
+        "from dchub_jupyterlab import Client, charts\n"
+        "import dchub.charts\n"
+        "assert Client is dchub.Client and charts is dchub.charts is dchub.charts\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "jupyter-extension")}
+    env = {**os.environ, "PYTHONPATH": PYTHONPATH}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=60)

@@ -13,7 +13,7 @@ QUEUE = "/api/v1/interconnection-queue/refined"
 
 def client(sandbox, cache_dir, key=KEYS["pro"], now=None, **kw):
     """A client of the sandbox; with ``now`` (a callable giving ms) each call says the time."""
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     hub = Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
     hub._now = now  # the test's clock: the engine reads "now" from each call
@@ -28,7 +28,7 @@ def test_a_passing_5xx_is_retried(sandbox, cache_dir):
 
 
 def test_server_error_after_the_retries(sandbox, cache_dir):
-    from dchub_jupyterlab import ServerError
+    from dchub import ServerError
 
     hub = client(sandbox, cache_dir, retries=2)
     sandbox.faults([{"path_prefix": QUEUE, "kind": "status", "status": 502}])
@@ -38,7 +38,7 @@ def test_server_error_after_the_retries(sandbox, cache_dir):
 
 
 def test_posts_are_never_retried(sandbox, cache_dir):
-    from dchub_jupyterlab import ServerError
+    from dchub import ServerError
 
     hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": "/api/v1/rank-sites", "kind": "status", "status": 503}])
@@ -48,7 +48,7 @@ def test_posts_are_never_retried(sandbox, cache_dir):
 
 
 def test_rate_limit_with_a_long_retry_after_fails_at_once(sandbox, cache_dir):
-    from dchub_jupyterlab import RateLimitError
+    from dchub import RateLimitError
 
     hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": QUEUE, "kind": "rate_limit", "retry_after": 3600}])
@@ -72,7 +72,7 @@ def test_a_short_retry_after_is_waited(sandbox, cache_dir):
 
 
 def test_connection_reset_is_a_network_error(sandbox, cache_dir):
-    from dchub_jupyterlab import NetworkError
+    from dchub import NetworkError
 
     hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": QUEUE, "kind": "reset"}])
@@ -84,7 +84,7 @@ def test_connection_reset_is_a_network_error(sandbox, cache_dir):
 
 
 def test_timeout_is_a_network_error_with_timeout(sandbox, cache_dir):
-    from dchub_jupyterlab import NetworkError
+    from dchub import NetworkError
 
     hub = client(sandbox, cache_dir, timeout=0.3, retries=0)
     sandbox.faults([{"path_prefix": QUEUE, "kind": "latency", "latency_ms": 2000}])
@@ -94,7 +94,7 @@ def test_timeout_is_a_network_error_with_timeout(sandbox, cache_dir):
 
 
 def test_malformed_json_is_schema_drift_and_never_stored(sandbox, cache_dir):
-    from dchub_jupyterlab import SchemaDriftError
+    from dchub import SchemaDriftError
 
     hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": "/api/v1/markets/list", "kind": "malformed_json"}])
@@ -104,7 +104,7 @@ def test_malformed_json_is_schema_drift_and_never_stored(sandbox, cache_dir):
 
 
 def test_a_body_cut_half_way_is_a_dropped_connection(sandbox, cache_dir):
-    from dchub_jupyterlab import NetworkError
+    from dchub import NetworkError
 
     hub = client(sandbox, cache_dir)
     sandbox.faults([{"path_prefix": "/api/v1/markets/list", "kind": "truncate"}])
@@ -121,7 +121,7 @@ def test_schema_drift_fault_keeps_the_data_that_is_there(sandbox, cache_dir):
 
 
 def test_unknown_key_is_an_auth_error_with_instructions(sandbox, cache_dir):
-    from dchub_jupyterlab import AuthError
+    from dchub import AuthError
 
     bad = "not-a-real-key-4242"
     hub = client(sandbox, cache_dir, key=bad)
@@ -136,7 +136,7 @@ def test_unknown_key_is_an_auth_error_with_instructions(sandbox, cache_dir):
 
 
 def test_plan_wall_of_an_mcp_tool_is_an_auth_error(sandbox, cache_dir):
-    from dchub_jupyterlab import AuthError
+    from dchub import AuthError
 
     hub = client(sandbox, cache_dir, key=KEYS["free"])
     with pytest.raises(AuthError, match="analyze_site"):
@@ -144,14 +144,14 @@ def test_plan_wall_of_an_mcp_tool_is_an_auth_error(sandbox, cache_dir):
 
 
 def test_not_found(sandbox, cache_dir):
-    from dchub_jupyterlab import NotFoundError
+    from dchub import NotFoundError
 
     with pytest.raises(NotFoundError):
         client(sandbox, cache_dir).dcpi("atlantis-nowhere")
 
 
 def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox, cache_dir):
-    from dchub_jupyterlab import (
+    from dchub import (
         AssumedAllowanceWarning,
         QuotaSpentError,
         RateLimitError,
@@ -187,14 +187,16 @@ def test_spent_allowance_refuses_without_a_request_and_serves_the_cache(sandbox,
 
 
 def test_the_service_failing_serves_the_last_good_answer_with_its_age(sandbox, cache_dir):
-    from dchub_jupyterlab import StaleAnswerWarning
+    from dchub import StaleAnswerWarning
 
     now = [1_700_000_000_000]
     hub = client(sandbox, cache_dir, now=lambda: now[0])
     first = hub.news(limit=5)
     now[0] += 3600_000
     sandbox.faults([{"path_prefix": "/api/news", "kind": "status", "status": 500}])
-    with pytest.warns(StaleAnswerWarning, match="60 min old"):
+    with pytest.warns(
+        StaleAnswerWarning, match=r"^DC Hub: served from the cache \(1 h old\): service error$"
+    ):
         again = hub.news(limit=5)
     assert again.attrs["stale"] and again.attrs["stale_reason"] == "service error"
     assert list(again["id"]) == list(first["id"])
@@ -205,7 +207,7 @@ def test_mcp_wall_is_one_line_and_a_partial_list_says_so(sandbox, cache_dir):
 
     A list tool's cut answer ("3 of 10" at the real service, "2 of 10" at the spec's) is partial.
     """
-    from dchub_jupyterlab import AuthError, GatedPreviewWarning
+    from dchub import AuthError, GatedPreviewWarning
 
     hub = client(sandbox, cache_dir, key="")
     with pytest.raises(AuthError) as wall:
@@ -234,7 +236,7 @@ def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, c
     The last good answer with its age and why (a StaleAnswerWarning, ``attrs["stale"]``); with
     nothing cached, the error.
     """
-    from dchub_jupyterlab import NetworkError, StaleAnswerWarning
+    from dchub import NetworkError, StaleAnswerWarning
 
     now = [1_700_000_000_000]
     hub = client(sandbox, cache_dir, key=KEYS["pro"], now=lambda: now[0])
@@ -244,7 +246,7 @@ def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, c
     try:
         with pytest.warns(
             StaleAnswerWarning,
-            match=r"rank_markets: served from the cache, 2 h old: the service could not be reached",
+            match=r"^DC Hub: served from the cache \(2 h old\): the service could not be reached$",
         ):
             again = hub.tool("rank_markets", criteria="ai_ready", limit=3)
         assert (

@@ -14,7 +14,7 @@ from conftest import ROOT
 #: Code a type checker must accept: the calls as documented, their answers as typed.
 ACCEPTED = """
     import pandas as pd
-    from dchub_jupyterlab import Client, ValidationError
+    from dchub import Client, ValidationError
 
     hub = Client(cache=False, derive="widen")
     survivors: pd.DataFrame = hub.queue(iso=["PJM", "MISO"], min_mw=200)
@@ -45,12 +45,12 @@ REFUSED = {
     "quota_key": 'hub.quota()["remainder"]  # refused',
     "record_not_table": 'frame: pd.DataFrame = hub.dcpi("nova")  # refused',
     "clock_hook": "Client(now=lambda: 0.0)  # refused",
-    "error_class": "from dchub_jupyterlab import NotFoundError as E\nn: int = E('x')  # refused",
+    "error_class": "from dchub import NotFoundError as E\nn: int = E('x')  # refused",
 }
 
 
 def _module(body: str) -> str:
-    head = "import pandas as pd\nfrom dchub_jupyterlab import Client\n\nhub = Client()\n"
+    head = "import pandas as pd\nfrom dchub import Client\n\nhub = Client()\n"
     return head + textwrap.dedent(body) + "\n"
 
 
@@ -72,8 +72,8 @@ def test_a_type_checker_accepts_the_documented_calls_and_refuses_the_wrong_ones(
     for name, text in files.items():
         (tmp_path / f"{name}.py").write_text(text)
     # The package as checked out (not an installed copy), checked as a user's code is: --strict.
-    env = {**os.environ, "MYPYPATH": str(ROOT / "jupyter-extension")}
-    cache = ROOT / "jupyter-extension" / ".mypy_cache"
+    env = {**os.environ, "MYPYPATH": str(ROOT / "python")}
+    cache = ROOT / "python" / ".mypy_cache"
     args = ["--strict", "--python-version", "3.10", "--cache-dir", str(cache), "--no-error-summary"]
     p = subprocess.run(
         [sys.executable, "-m", "mypy", *args, *sorted(f"{n}.py" for n in files)],
@@ -97,8 +97,8 @@ def test_a_type_checker_accepts_the_documented_calls_and_refuses_the_wrong_ones(
 
 
 def test_each_error_class_core_reports_is_the_python_class_of_that_name():
-    from dchub_jupyterlab.api import errors
-    from dchub_jupyterlab.api.core_types import ERROR_TYPES
+    from dchub.api import errors
+    from dchub.api.core_types import ERROR_TYPES
 
     for name, spec in ERROR_TYPES.items():
         cls = getattr(errors, name)
@@ -107,8 +107,8 @@ def test_each_error_class_core_reports_is_the_python_class_of_that_name():
 
 
 def test_an_engine_error_becomes_its_class_with_core_s_fields():
-    from dchub_jupyterlab import DchubError, QuotaSpentError, RateLimitError, ValidationError
-    from dchub_jupyterlab.api.errors import error_from_engine
+    from dchub import DchubError, QuotaSpentError, RateLimitError, ValidationError
+    from dchub.api.errors import error_from_engine
 
     data = {"type": "QuotaSpentError", "kind": "rate_limit", "status": 429, "body": None}
     spent = error_from_engine("allowance spent", -32000, {**data, "limit": 10, "reset_at": "t"})

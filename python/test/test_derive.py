@@ -23,7 +23,7 @@ QUEUE = "/api/v1/interconnection-queue/refined"
 
 
 def client(sandbox, cache_dir, key=QKEY, **kw):
-    from dchub_jupyterlab import Client
+    from dchub import Client
 
     return Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir, **kw)
 
@@ -71,7 +71,7 @@ def test_derive_false_turns_it_off(sandbox, cache_dir):
     off = client(sandbox, cache_dir, derive=False)
     df = off.queue(iso="ISO-NE", min_mw=20)
     assert off.requests_sent == 1 and "derived_from" not in df.attrs
-    from dchub_jupyterlab import ValidationError
+    from dchub import ValidationError
 
     with pytest.raises(ValidationError, match="derive"):
         client(sandbox, cache_dir, derive="sometimes")
@@ -165,7 +165,7 @@ def test_python_widens_cli_derives_without_a_request(sandbox, cache_dir, cli):
         api_key=QKEY,
     )
     assert code == 0, err
-    assert "answered locally" in err and "served from cache" not in err
+    assert "answered locally" in err and "served from the cache" not in err
     sandbox.control("DELETE", "/_sandbox/faults")
     own = sandbox.get(f"{QUEUE}?iso=NYISO&min_mw=90&baseload_only=true", KEYS["pro"])
     assert [r["queue_id"] for r in json.loads(out)["results"]] == [

@@ -23,8 +23,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from ..node import engine_script, exit_code, node_executable, pipe_lines, write_all
 from .errors import DchubError, error_from_engine
-from .node import engine_script, exit_code, node_executable, pipe_lines, write_all
 
 log = logging.getLogger("dchub")
 

@@ -3,6 +3,9 @@
  * - every text input's own inner control named by its field's label (Fluent names the host, not the
  *   `<input>` inside its shadow root, unless text is slotted into it);
  * - a disabled button says so (`aria-disabled`), as its internals do, where axe and older readers look;
+ * - a Fluent radio carries no `aria-posinset`/`aria-setsize` attributes of its own: its role is set through its
+ *   internals, where the attributes are not allowed on the bare element (axe aria-allowed-attr); the browser counts
+ *   the radios of a group itself;
  * - arrow keys move between the section tabs (Fluent's tablist) and Escape closes what is open: an
  *   expanded accordion item (focus back on its heading), the map's tooltip.
  */
@@ -35,6 +38,20 @@ export function mirrorDisabled(root: HTMLElement = document.body): void {
   });
 }
 
+/** Drops the position attributes Fluent's radio group writes on its radios (see above), now and as they come. */
+export function dropRadioPositions(root: HTMLElement = document.body): void {
+  const ATTRS = ['aria-posinset', 'aria-setsize'];
+  const strip = (el: Element) => {
+    if (el.localName === 'fluent-radio') for (const a of ATTRS) if (el.hasAttribute(a)) el.removeAttribute(a);
+  };
+  root.querySelectorAll('fluent-radio').forEach(strip);
+  new MutationObserver((records) => records.forEach((r) => strip(r.target as Element))).observe(root, {
+    attributes: true,
+    attributeFilter: ATTRS,
+    subtree: true,
+  });
+}
+
 /** Escape closes the expanded accordion item around the focus (focus back on its heading), or the map's tooltip. */
 export function escapeCloses(): void {
   document.addEventListener('keydown', (ev) => {
@@ -59,5 +76,6 @@ export function escapeCloses(): void {
 export function initPaneA11y(): void {
   labelTextInputs();
   mirrorDisabled();
+  dropRadioPositions();
   escapeCloses();
 }

@@ -83,4 +83,42 @@ describe.each(PROFILES)('the task pane for everyone (%s profile)', (profile) => 
       await page.close();
     });
   }
+
+  it('the keyboard: arrow keys move between the tabs, Tab goes in order, Escape closes an open section', async () => {
+    const page = await pane('light');
+    const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+    await page.locator('#tab-account').focus();
+    const order: string[] = [];
+    for (let i = 0; i < TABS.length - 1; i++) {
+      await page.keyboard.press('ArrowRight');
+      order.push(await focusedId());
+    }
+    expect(order).toEqual(TABS.slice(1).map((t) => `tab-${t}`));
+    await expect.poll(() => page.locator('#tabs').getAttribute('activeid')).toBe('tab-cache');
+    await page.keyboard.press('Home');
+    await expect.poll(focusedId).toBe('tab-account');
+    await page.keyboard.press('Enter');
+    // Tab from the tabs into the Account panel: its controls in document order, the key field first.
+    const reached: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const id = await focusedId();
+      if (reached.includes(id)) break; // round the page and back: the order is known
+      if (id) reached.push(id);
+    }
+    const inDom = await page.evaluate((ids) => {
+      const all = [...document.querySelectorAll('#panel-account [id]')].map((el) => el.id);
+      return ids.filter((id) => all.includes(id)).map((id) => all.indexOf(id));
+    }, reached);
+    expect(inDom.length).toBeGreaterThan(1);
+    expect([...inDom].sort((a, b) => a - b)).toEqual(inDom);
+    // The "Claim a free key" section opened, then closed by Escape with focus back on its heading.
+    const item = page.locator('#claimSection');
+    await item.evaluate((el) => ((el as HTMLElement & { expanded: boolean }).expanded = true));
+    await page.locator('#claimName').focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => item.evaluate((el) => (el as HTMLElement & { expanded: boolean }).expanded)).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('claimSection');
+    await page.close();
+  });
 });

@@ -26,10 +26,12 @@ export function cellName(column: string, value: unknown): string {
 
 /**
  * Lumino's keys plus a cell cursor in row selection: Left and Right move the cursor's column (the
- * row stays selected), and S sorts by the cursor's column (the header click's cycle).
+ * row stays selected), and S sorts by the cursor's column (the header click's cycle). Tab leaves the
+ * grid (Lumino's handler would keep it, moving the cursor: a keyboard trap).
  */
 export class CellKeyHandler extends BasicKeyHandler {
   onKeyDown(grid: DataGrid, event: KeyboardEvent): void {
+    if (event.key === 'Tab') return;
     const model = grid.selectionModel;
     const data = grid.dataModel;
     const plain = !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey;

@@ -84,6 +84,42 @@ describe.each(PROFILES)('the task pane for everyone (%s profile)', (profile) => 
     });
   }
 
+  it('the Map tab at 500 px: the map drawn whole, its legend below and inside the pane, in the dark theme', async () => {
+    const page = await pane('dark');
+    await page.setViewportSize({ width: 500, height: 900 });
+    await spillQueue(page, '=DCHUB.QUEUE("PJM,ERCOT",,,,,,,,200,2)', [
+      'PJM,ERCOT',
+      ...Array<null>(7).fill(null),
+      200,
+      2,
+    ]);
+    await page.locator('#tab-map').click();
+    await expect.poll(() => page.locator('#mapStatus').innerText(), { timeout: 30_000 }).toMatch(/^Drew \d+/);
+    const m = await page.locator('#map').evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const svg = el.querySelector('svg')!;
+      const legends = [...svg.querySelectorAll('.role-legend')].map((g) => g.getBoundingClientRect());
+      return {
+        right: box.right,
+        svgRight: svg.getBoundingClientRect().right,
+        scrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        legends: legends.filter((l) => l.width > 0).map((l) => l.right),
+        // Vega paints a chart's background as the SVG's own background colour.
+        background: getComputedStyle(svg).backgroundColor,
+      };
+    });
+    expect(m.scrolls).toBe(false);
+    expect(m.svgRight).toBeLessThanOrEqual(m.right + 1);
+    expect(m.legends.length).toBeGreaterThan(0);
+    for (const r of m.legends) expect(r).toBeLessThanOrEqual(m.right + 1);
+    // Office's dark theme: the map's background is the pane's, not white.
+    expect(m.background).toMatch(/^rgb\(/);
+    const [r, g, b] = (m.background.match(/\d+/g) ?? []).map(Number);
+    expect(Math.max(r, g, b)).toBeLessThan(80);
+    await page.screenshot({ path: shot('map-500-dark'), fullPage: true });
+    await page.close();
+  });
+
   it('the keyboard: arrow keys move between the tabs, Tab goes in order, Escape closes an open section', async () => {
     const page = await pane('light');
     const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');

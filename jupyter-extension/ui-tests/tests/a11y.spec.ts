@@ -99,7 +99,71 @@ export async function mainAreaWidth(page: IJupyterLabPageFixture, width: number)
   }
 }
 
-test('axe: the result views 500 px wide (charts scroll or fit)', async ({ page }, testInfo) => {
+/** Charts that draw a legend: it must be there, inside the view, at 500 px. */
+const WITH_LEGEND = new Set(['queue_mix', 'queue_map', 'markets_map', 'market_quadrant']);
+
+/** What does not fit the chart area: its drawing wider than the area, a legend missing or outside it. */
+async function fits(view: Locator, chart: string): Promise<string[]> {
+  const area = view.locator('.jp-DCHub-chart');
+  const m = await area.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const svg = el.querySelector('svg')!.getBoundingClientRect();
+    const legends = [...el.querySelectorAll('svg .role-legend')].map((g) => g.getBoundingClientRect());
+    return {
+      area: { left: box.left, right: box.right },
+      svg: { left: svg.left, right: svg.right },
+      legends: legends.map((l) => ({ left: l.left, right: l.right, width: l.width })),
+      scrolls: el.scrollWidth > el.clientWidth + 1
+    };
+  });
+  const out: string[] = [];
+  if (m.scrolls || m.svg.right > m.area.right + 1)
+    out.push(`${chart}: drawn wider than its ${Math.round(m.area.right - m.area.left)} px view`);
+  if (WITH_LEGEND.has(chart) && !m.legends.some((l) => l.width > 0)) out.push(`${chart}: no legend drawn`);
+  for (const l of m.legends) if (l.right > m.area.right + 1) out.push(`${chart}: legend clipped at the right`);
+  return out;
+}
+
+/** A CSS colour's relative luminance (0 black – 1 white), as the browser reads it. */
+async function luminanceOf(page: IJupyterLabPageFixture, color: string): Promise<number> {
+  return page.evaluate((c) => {
+    const el = document.createElement('div');
+    el.style.color = c;
+    document.body.append(el);
+    const [r, g, b] = (getComputedStyle(el).color.match(/[\d.]+/g) ?? []).map(Number);
+    el.remove();
+    const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  }, color);
+}
+
+test('charts follow the dark theme: background, titles and footer from JupyterLab', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.theme.setDarkTheme();
+  await singleDocument(page);
+  const queue = await searchQueue(page);
+  await showChart(queue, 'chart', 'queue_mix');
+  const svg = queue.locator('.jp-DCHub-chart svg').first();
+  const colors = await svg.evaluate((el) => ({
+    // Vega paints a chart's background as the SVG's own background colour.
+    background: getComputedStyle(el).backgroundColor,
+    title: el.querySelector('.role-title-text text, .role-title text')?.getAttribute('fill') ?? '',
+    footer: [...el.querySelectorAll('.role-mark text')].map((t) => t.getAttribute('fill') ?? '').find(Boolean) ?? '',
+    layout: getComputedStyle(document.body).getPropertyValue('--jp-layout-color0').trim()
+  }));
+  const bg = await luminanceOf(page, colors.background);
+  const title = await luminanceOf(page, colors.title);
+  const footer = await luminanceOf(page, colors.footer);
+  expect(bg).toBeLessThan(0.1);
+  expect(await luminanceOf(page, colors.layout)).toBeCloseTo(bg, 3);
+  // WCAG contrast of the text on the background: at least 4.5:1.
+  expect((title + 0.05) / (bg + 0.05)).toBeGreaterThan(4.5);
+  expect((footer + 0.05) / (bg + 0.05)).toBeGreaterThan(4.5);
+});
+
+test('axe and fit: the result views 500 px wide, every chart kind whole with its legend', async ({
+  page
+}, testInfo) => {
   test.setTimeout(180_000);
   await singleDocument(page);
   const counts: Record<string, number> = {};
@@ -113,6 +177,7 @@ test('axe: the result views 500 px wide (charts scroll or fit)', async ({ page }
   ] as const) {
     await showChart(queue, mode, chart);
     found.push(...(await check(page, counts, `500px ${chart}`, ['.jp-DCHub-view-queue'])));
+    found.push(...(await fits(queue, chart)));
   }
   const dcpi = await openDcpiScores(page);
   for (const [mode, chart] of [
@@ -123,6 +188,7 @@ test('axe: the result views 500 px wide (charts scroll or fit)', async ({ page }
   ] as const) {
     await showChart(dcpi, mode, chart);
     found.push(...(await check(page, counts, `500px ${chart}`, ['.jp-DCHub-view-res-dcpi-scores'])));
+    found.push(...(await fits(dcpi, chart)));
   }
   await testInfo.attach('axe-counts', { body: JSON.stringify({ width: 500, counts }, null, 1) });
   console.log(`axe counts (500 px): ${JSON.stringify(counts)}`);

@@ -1,4 +1,4 @@
-import { buildChart, SELECTABLE_CHARTS, type ChartFacts } from '@dchub/core/charts';
+import { buildChart, SELECTABLE_CHARTS, type ChartFacts, type VegaLiteSpec } from '@dchub/core/charts';
 import type { FetchMeta } from '@dchub/core';
 import { Panel, type Widget } from '@lumino/widgets';
 import { chartContext, sameRows, tableRecords, type ChartChoice, type ChartRows, type ChartSource } from './chartData';
@@ -219,18 +219,17 @@ export class ChartSwitch implements ShowSwitch {
     try {
       // The width the view gives (its padding and scroll bar left out) and JupyterLab's theme's colours.
       this._width = this.area.node.clientWidth;
-      const layout = {
-        width: this._width > 0 ? Math.max(240, this._width - 16) : undefined,
-        theme: jupyterChartTheme()
-      };
-      const spec = await buildChart(
-        name,
-        { rows: rows.records, ...this._options.source.chartContext() },
-        { ...(this._options.source.chartOptions?.(name) ?? {}), ...layout }
-      );
-      if (generation !== this._generation) return;
-      this._clear();
-      const rendered = await renderer.render(spec, this.area);
+      const room = this._width > 0 ? Math.max(240, this._width - 16) : undefined;
+      let { spec, rendered } = await this._drawAt(name, rows, renderer, room);
+      if (!rendered) return;
+      // Core sizes the chart from estimated text widths; drawn wider than the room, it is drawn once more, narrower
+      // by what it overran (the browser's own measure), so nothing is cut or scrolled sideways.
+      const over = room ? (rendered.widget.node.querySelector('svg')?.getBoundingClientRect().width ?? 0) - room : 0;
+      if (room && over > 1) {
+        rendered.widget.dispose();
+        ({ spec, rendered } = await this._drawAt(name, rows, renderer, Math.max(200, Math.floor(room - over - 4))));
+        if (!rendered) return;
+      }
       if (generation !== this._generation) return rendered.widget.dispose();
       this.area.node.setAttribute('aria-label', kind === 'map' ? 'Map' : 'Chart');
       rendered.widget.node.append(dataTableFor(spec));
@@ -254,6 +253,27 @@ export class ChartSwitch implements ShowSwitch {
       if (generation !== this._generation) return;
       this._say('error', `The chart could not be drawn: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** Builds the chart at `width` in JupyterLab's theme and draws it (null when a newer draw started meanwhile). */
+  private async _drawAt(
+    name: string,
+    rows: ChartRows,
+    renderer: IDchubCharts,
+    width: number | undefined
+  ): Promise<{ spec: VegaLiteSpec; rendered: RenderedChart | null }> {
+    const generation = this._generation;
+    const spec = await buildChart(
+      name,
+      { rows: rows.records, ...this._options.source.chartContext() },
+      { ...(this._options.source.chartOptions?.(name) ?? {}), width, theme: jupyterChartTheme() }
+    );
+    if (generation !== this._generation) return { spec, rendered: null };
+    this._clear();
+    const rendered = await renderer.render(spec, this.area);
+    if (generation === this._generation) return { spec, rendered };
+    rendered.widget.dispose();
+    return { spec, rendered: null };
   }
 
   private _showSelected(): void {

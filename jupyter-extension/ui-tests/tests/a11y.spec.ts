@@ -113,12 +113,17 @@ async function fits(view: Locator, chart: string): Promise<string[]> {
       area: { left: box.left, right: box.right },
       svg: { left: svg.left, right: svg.right },
       legends: legends.map((l) => ({ left: l.left, right: l.right, width: l.width })),
-      scrolls: el.scrollWidth > el.clientWidth + 1
+      scrolls: el.scrollWidth > el.clientWidth + 1,
+      scrollWidth: el.scrollWidth
     };
   });
   const out: string[] = [];
   if (m.scrolls || m.svg.right > m.area.right + 1)
-    out.push(`${chart}: drawn wider than its ${Math.round(m.area.right - m.area.left)} px view`);
+    out.push(
+      `${chart}: drawn wider than its ${Math.round(m.area.right - m.area.left)} px view ` +
+        `(drawing ${Math.round(m.svg.left)}–${Math.round(m.svg.right)}, view ${Math.round(m.area.left)}–` +
+        `${Math.round(m.area.right)}, scroll width ${m.scrollWidth})`
+    );
   if (WITH_LEGEND.has(chart) && !m.legends.some((l) => l.width > 0)) out.push(`${chart}: no legend drawn`);
   for (const l of m.legends) if (l.right > m.area.right + 1) out.push(`${chart}: legend clipped at the right`);
   return out;

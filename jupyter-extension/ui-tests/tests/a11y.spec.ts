@@ -28,7 +28,7 @@ async function searchQueue(page: IJupyterLabPageFixture): Promise<Locator> {
   await panel.locator('select[name="iso"]').selectOption(['PJM', 'ERCOT']);
   await panel.getByRole('button', { name: 'Search' }).click();
   const view = page.locator('.jp-DCHub-view-queue');
-  await expect(view.locator('.jp-DCHub-count')).toBeVisible({ timeout: 30_000 });
+  await expect(view.locator('.jp-DCHub-count')).toBeVisible({ timeout: 90_000 });
   return view;
 }
 
@@ -73,6 +73,9 @@ for (const theme of ['light', 'dark'] as const) {
     const queue = await searchQueue(page);
     found.push(...(await check(page, counts, 'queue Table', ['.jp-DCHub-view-queue'])));
     await showChart(queue, 'chart', 'queue_mix');
+    // The chart's data table, opened: the numbers behind it, in a table with its caption and column headers.
+    await queue.locator('.jp-DCHub-chart-table summary').click();
+    await expect(queue.locator('.jp-DCHub-chart-table table th').first()).toBeVisible();
     found.push(...(await check(page, counts, 'queue Chart', ['.jp-DCHub-view-queue'])));
     await showChart(queue, 'map', 'queue_map');
     found.push(...(await check(page, counts, 'queue Map', ['.jp-DCHub-view-queue'])));
@@ -156,6 +159,8 @@ test('charts follow the dark theme: background, titles and footer from JupyterLa
     footer: [...el.querySelectorAll('.role-mark text')].map((t) => t.getAttribute('fill') ?? '').find(Boolean) ?? '',
     layout: getComputedStyle(document.body).getPropertyValue('--jp-layout-color0').trim()
   }));
+  expect(colors.title).toMatch(/^(#|rgb)/);
+  expect(colors.footer).toMatch(/^(#|rgb)/);
   const bg = await luminanceOf(page, colors.background);
   const title = await luminanceOf(page, colors.title);
   const footer = await luminanceOf(page, colors.footer);

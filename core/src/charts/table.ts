@@ -39,11 +39,15 @@ function units(
 export function chartTable(spec: VegaLiteSpec): ChartTable {
   const title = (spec.title as { text?: unknown } | undefined)?.text;
   const caption = typeof title === 'string' ? title : 'Chart data';
-  const view = ((spec.vconcat as Unit[] | undefined) ?? [spec as Unit])[0] ?? {};
+  const view = ((spec.vconcat as Unit[] | undefined) ?? [spec])[0] ?? {};
   const main = units(view).sort((a, b) => b.values.length - a.values.length)[0];
   if (!main) return { caption, columns: [], rows: [] };
-  const cell = (v: unknown): string | number | null =>
-    typeof v === 'number' ? (Number.isFinite(v) ? v : null) : v === null || v === undefined ? null : String(v);
+  const cell = (v: unknown): string | number | null => {
+    if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'string') return v;
+    return typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : (JSON.stringify(v) ?? null);
+  };
   return {
     caption,
     columns: main.tooltip.map((t) => t.title ?? t.field),

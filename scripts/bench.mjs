@@ -274,6 +274,38 @@ rows.push({
   met: py.goals.first_call_under_1s,
 });
 rows.push({
+  benchmark: 'python: fresh interpreter to first answer (cached), with V8 compile cache (ms)',
+  value: py.engine.first_call_ms,
+  baseline: `${py.engine.first_call_no_compile_cache_ms} with the compile cache off (DCHUB_COMPILE_CACHE=0)`,
+  ratio: round(py.engine.first_call_ms / py.engine.first_call_no_compile_cache_ms),
+  goal: '<=150 ms',
+  met: py.goals.first_call_within_150ms,
+});
+const rssRow = (what, mb, before, goal, met) => ({
+  benchmark: `python: engine resident memory after ${what} (MB)`,
+  value: mb,
+  baseline: `${before} MB as issue 27 measured it (its own workload, not this run)`,
+  ratio: round(mb / before),
+  goal: `<=${goal} MB`,
+  met: met === true,
+});
+rows.push(
+  rssRow(
+    'one call that draws nothing',
+    py.engine.engine_rss_first_call_mb,
+    94,
+    80,
+    py.goals.rss_first_call_within_80mb,
+  ),
+  rssRow(
+    '1,000 calls (20 queries, the rest cached)',
+    py.engine.engine_rss_after_1000_calls_mb,
+    132,
+    120,
+    py.goals.rss_1000_calls_within_120mb,
+  ),
+);
+rows.push({
   benchmark: 'python: the same, whole process (interpreter, imports, call; ms)',
   value: py.engine.process_wall_ms,
   baseline: legacyNote(py.legacy?.process_wall_ms),

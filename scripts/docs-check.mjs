@@ -1,5 +1,7 @@
 // The docs check (issue 21), one counted check each:
 //   links      every relative link and anchor of README.md, CHANGELOG.md and docs/*.md resolves
+//   inside     no page points outside the repository: no link that leaves it (`../` past its root, `file:`), and no
+//              path a clone lacks (the `shared/` folder of the workspace, an absolute path of one machine)
 //   excel      every DCHUB function of functions.json has its section in docs/excel.md naming each argument, and a
 //              help link to that section in the pages served with the add-in (dist/docs/excel.html)
 //   cli        every command of `dchub --help` is documented in docs/cli.md
@@ -9,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { headingIds, isRelative, linkTargets } from './docs/markdown.mjs';
+import { headingIds, isRelative, linkTargets, outsideRefs } from './docs/markdown.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (rel) => readFileSync(path.join(root, rel), 'utf8');
@@ -42,6 +44,10 @@ function checkLinks() {
     }
   }
   return problems;
+}
+
+function checkInside() {
+  return pages.filter((p) => existsSync(path.join(root, p))).flatMap((p) => outsideRefs(p, read(p)));
 }
 
 /** The text of the section under the heading with this id, up to the next heading of the same or a higher level. */
@@ -115,7 +121,7 @@ function checkPython() {
   ];
 }
 
-const checks = { links: checkLinks, excel: checkExcel, cli: checkCli, python: checkPython };
+const checks = { links: checkLinks, inside: checkInside, excel: checkExcel, cli: checkCli, python: checkPython };
 let passed = 0;
 let failed = 0;
 for (const [name, run] of Object.entries(checks)) {

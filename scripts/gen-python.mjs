@@ -178,8 +178,9 @@ function method(name, spec) {
   return [`    def ${name}(${params()}) -> ${answer}:`, ...doc, `        return ${call(kind)}`];
 }
 
-/** The calls as docs/notebooks.md lists them: one signature each, without `self` and `| None` (a default says it). */
+/** The calls as docs/notebooks.md lists them: a table row each, the full signature without `self` and `| None`. */
 const docsLines = [];
+const cell = (text) => text.replaceAll('|', '\\|');
 function docsLine(name, args, keyword, rest, conditional) {
   const shown = args.map((a, i) => {
     const star = keyword(a) && !args.slice(0, i).some(keyword) ? '*, ' : '';
@@ -188,17 +189,9 @@ function docsLine(name, args, keyword, rest, conditional) {
   });
   const spec = Object.values(SECTIONS).find((s) => name in s.methods).methods[name];
   const answer = conditional || { 'DataFrame or data': 'DataFrame | Json' }[spec.answers] || spec.answers;
-  const parts = [...shown, ...(rest ? [`**${rest.name}`] : [])].map((p, i, all) =>
-    i < all.length - 1 ? `${p},` : `${p}) -> ${answer}`,
-  );
-  let line = `hub.${name}(`;
-  for (const part of parts) {
-    if (line.trim() && line.length + 1 + part.length > 110) {
-      docsLines.push(line);
-      line = ' '.repeat(name.length + 5) + part;
-    } else line += (line.endsWith('(') || !line.trim() ? '' : ' ') + part;
-  }
-  docsLines.push(parts.length ? line : `${line}) -> ${answer}`);
+  const signature = `hub.${name}(${[...shown, ...(rest ? [`**${rest.name}`] : [])].join(', ')})`;
+  const summary = spec.doc[0].replaceAll('``', '`');
+  docsLines.push(`| \`${cell(signature)}\` | ${cell(answer)} | ${cell(summary)} |`);
 }
 
 /** docs/notebooks.md with the calls' block (between its markers) as generated. */
@@ -208,9 +201,12 @@ function docsPage(page) {
   if (rest === undefined || !rest.includes(close)) throw new Error(`docs/notebooks.md lacks ${open} … ${close}`);
   const aliases = [...literals].map(([values, name]) => {
     const words = JSON.parse(values);
-    return `${name}: ${words.length > 10 ? `one of the ${words.length} names of core_types.${name}` : words.map(py).join(' | ')}`;
+    const said =
+      words.length > 10 ? `one of the ${words.length} names of \`core_types.${name}\`` : words.map(py).join(' | ');
+    return `- \`${name}\`: ${words.length > 10 ? said : `\`${said}\``}`;
   });
-  const block = ['```python', ...docsLines, '', ...aliases, '```'].join('\n');
+  const head = ['| call (full signature) | answers | what it gives |', '|---|---|---|'];
+  const block = [...head, ...docsLines, '', 'The enumerations (in `dchub.api.core_types`):', '', ...aliases].join('\n');
   return `${before}${open}\n${block}\n${close}${rest.slice(rest.indexOf(close) + close.length)}`;
 }
 

@@ -47,18 +47,28 @@ export async function bundleNode(entry, outdir) {
   return { files: outputs.length, bytes: outputs.reduce((n, o) => n + o.bytes, 0), packages };
 }
 
-/** The Vega and Vega-Lite builds an offline chart page inlines (chart_file html), with their licences. */
+/**
+ * The Vega and Vega-Lite builds an offline chart page inlines (chart_file html), and what a PNG is drawn with (resvg's
+ * WebAssembly and the font of its text: core/src/engine/picture.ts), with their licences.
+ */
 function copyChartBuilds(vendor) {
   mkdirSync(vendor, { recursive: true });
-  for (const [pkg, file] of [
+  for (const [pkg, file, as] of [
     ['vega', 'build/vega.min.js'],
     ['vega-lite', 'build/vega-lite.min.js'],
+    ['@resvg/resvg-wasm', 'index_bg.wasm', 'resvg.wasm'],
+    ['dejavu-fonts-ttf', 'ttf/DejaVuSans.ttf'],
   ]) {
     const dir = path.join(root, 'node_modules', pkg);
-    copyFileSync(path.join(dir, file), path.join(vendor, path.basename(file)));
-    copyFileSync(path.join(dir, 'LICENSE'), path.join(vendor, `${pkg}.LICENSE.txt`));
+    const name = pkg.replace(/^@[^/]+\//, '');
+    copyFileSync(path.join(dir, file), path.join(vendor, as ?? path.basename(file)));
+    const licence = readdirSync(dir).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
+    if (licence) copyFileSync(path.join(dir, licence), path.join(vendor, `${name}.LICENSE.txt`));
+    else writeFileSync(path.join(vendor, `${name}.LICENSE.txt`), `${pkg}: ${readJson(dir).license}\n`);
   }
 }
+
+const readJson = (dir) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 
 /** The packages whose modules are inside the bundle (from esbuild's metafile): [{ name, version, dir }]. */
 function bundledPackages(metafile) {

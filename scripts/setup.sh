@@ -34,7 +34,8 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# 3. Python venv with JupyterLab 4.6 and the packaging tools (PyPI).
+# 3. Python venv from jupyter-extension/requirements-dev.txt (PyPI): JupyterLab, the packaging tools, dchub's own
+# dependencies (both packages are installed with --no-deps below), the Python test and lint tools.
 req=jupyter-extension/requirements-dev.txt
 if [ ! -x .venv/bin/python ] || [ "$req" -nt .venv/.installed ]; then
   say "python venv (.venv) from $req"

@@ -197,3 +197,16 @@ export function suggestedMaxTtp(answer: {
   const m = answer.min_satisfiable_max_ttp_months;
   return typeof m === 'number' && Number.isFinite(m) && m > 0 ? m : undefined;
 }
+
+/** A list the call's limit cut: `200 of 1,611 matching projects (the call's limit)` (a table's note, a subtitle). */
+export const limitedText = (shown: number, total: number, noun = 'rows'): string =>
+  `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching ${noun} (the call's limit)`;
+
+/** The rows that matched, from a table's closing rows that say `limitedText` (a host that reads a table back). */
+export function matchingIn(lines: readonly string[]): number | undefined {
+  for (const l of lines) {
+    const m = /^[\d,]+ of ([\d,]+) matching \S+ \(the call's limit\)$/.exec(l.trim());
+    if (m) return Number(m[1].replace(/,/g, ''));
+  }
+  return undefined;
+}

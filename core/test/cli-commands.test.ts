@@ -28,6 +28,15 @@ describe('the dchub command table', () => {
       expect(c.usage.startsWith(`  ${name} `) || c.usage === `  ${name}\n`).toBe(true);
   });
 
+  it('shows every flag a command takes in its usage, and the scoring modes rank and chain accept', () => {
+    for (const [name, c] of Object.entries(COMMANDS)) {
+      const shown = new Set([...c.usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]));
+      for (const flag of Object.keys(c.flags ?? {})) expect(shown, `${name} --${flag}`).toContain(flag);
+    }
+    for (const name of ['rank', 'chain'])
+      expect(COMMANDS[name].usage).toContain('--mode relative | absolute | percentile');
+  });
+
   it('declares every flag a command shows in its usage, and each flag one way for all commands', () => {
     expect(() => commandFlags()).not.toThrow();
     for (const [name, c] of Object.entries(COMMANDS)) {

@@ -5,6 +5,7 @@ import {
   FUEL_GROUPS,
   FUEL_COLORS,
   SCORE_COLOR,
+  SUMMARIES,
   VERDICT_COLORS,
   leaderboardSummary,
   queueMixSummary,
@@ -89,17 +90,24 @@ describe('Insert chart', () => {
       type: 'ColumnStacked',
       seriesBy: 'Columns',
       source: { r: 0, c: 0, h: summary.rows.length + 1, w: summary.charted },
-      title: 'Queued capacity by ISO and fuel',
+      // The call's limit (60) cut the survivors: the title says so, in the words of the Vega-Lite subtitle.
+      title: `Queued capacity by ISO and fuel\n60 of ${pjm.count_total_matching.toLocaleString('en-US')} matching projects (the call's limit)`,
       categoryTitle: 'ISO',
       valueTitle: 'Queued capacity (MW)',
     });
     expect(Object.values(chart.colors)).toEqual(
       summary.columns.slice(1).map((g) => FUEL_COLORS[FUEL_GROUPS.indexOf(g as never)]),
     );
-    // Under the chart: the citation and the as-of of the spill's source row, its closing row, where it came from.
+    // Under the chart: what part of the whole it shows and how to draw the whole (core's subtitle), the citation and
+    // the as-of of the spill's source row, its closing rows, where it came from.
     const col = summary.columns.length + 1;
     expect(chart.position).toEqual([`R1C${col + 1}`, `R20C${col + 9}`]);
-    const lines = Array.from({ length: 3 }, (_, i) => sheet.value(20 + i, col));
+    const counts = SUMMARIES.queue_mix({ rows: pjm.results, matching: pjm.count_total_matching }).subtitle!;
+    expect(counts[1]).toMatch(/^Queued MW of these 60 only\./);
+    const all = Array.from({ length: 3 + counts.length }, (_, i) => sheet.value(20 + i, col));
+    expect(all.slice(0, counts.length)).toEqual(counts);
+    const lines = all.slice(counts.length);
+    expect(lines.filter((l) => l === counts[0])).toEqual([]); // the closing row that said it is not said twice
     expect(lines[0]).toBe(`${matrix[0][0]}; ${matrix[0][1]}`);
     expect(lines[0]).toMatch(/^Source: .+; as of .+/);
     expect(lines).toContain('served from the cache (2 h old): service error');
@@ -111,7 +119,7 @@ describe('Insert chart', () => {
         source: { how: 'spill', sheet: 'Sheet1', cell: 'B3' },
         rows: summary.rows.length,
         cols: summary.columns.length,
-        lines: 3,
+        lines: 3 + counts.length,
       },
     ]);
     expect(wb.active.name).toBe(r.sheet);

@@ -61,7 +61,7 @@ export interface ChartSource {
  */
 export function chartContext(
   metas: ReadonlyArray<FetchMeta | undefined>,
-  source: { citation?: string; asOf?: string } = {}
+  source: { citation?: string; asOf?: string; matching?: number | null } = {}
 ): ChartContext {
   const present = metas.filter((m): m is FetchMeta => m !== undefined);
   const info = present.find((m) => m.previewInfo)?.previewInfo;
@@ -69,6 +69,8 @@ export function chartContext(
   return {
     asOf: source.asOf ?? null,
     citation: source.citation ?? null,
+    // Rows that matched the call: the subtitle says what part of them the chart shows (core's wording).
+    matching: source.matching ?? null,
     preview: info
       ? { shown: info.shown ?? null, total: info.total ?? null }
       : present.some((m) => m.preview)

@@ -286,12 +286,13 @@ export class ChartSwitch implements ShowSwitch {
 /**
  * The chart source of a view over a grid model: the rows the grid shows (filtered), in source
  * order, as records; the footer's context from the answer's fetchMeta and the table's citation
- * and as-of; the options each chart takes.
+ * and as-of; the options each chart takes; how many rows matched the call (a queue's total).
  */
 export function tableChartSource(
   model: TableModel,
   metas: () => ReadonlyArray<FetchMeta | undefined>,
-  options: ChartSource['chartOptions'] = () => ({})
+  options: ChartSource['chartOptions'] = () => ({}),
+  matching: () => number | null = () => null
 ): ChartSource {
   return {
     chartRows: () => {
@@ -299,7 +300,8 @@ export function tableChartSource(
       const sourceRows = model.visibleSourceRows();
       return { records: tableRecords(model.table, sourceRows), sourceRows, version: model.table };
     },
-    chartContext: () => chartContext(metas(), { citation: model.table.citation, asOf: model.table.asOf }),
+    chartContext: () =>
+      chartContext(metas(), { citation: model.table.citation, asOf: model.table.asOf, matching: matching() }),
     chartOptions: options
   };
 }

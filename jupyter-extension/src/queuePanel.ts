@@ -126,7 +126,8 @@ export class QueuePanel extends Panel implements TableSource {
         (name) => {
           const limit = name === 'queue_time_to_power' ? formNumber(this._lastQuery?.max_ttp_months ?? '') : undefined;
           return typeof limit === 'number' ? { maxTtpMonths: limit } : {};
-        }
+        },
+        () => this._lastResult?.count_total_matching ?? null
       )
     });
     this.grid.selectionModel?.changed.connect(() => this._updateSelection(), this);

@@ -22,6 +22,7 @@ describe('chart context from fetchMeta', () => {
     expect(chartContext([meta({}), undefined], { citation: 'DC Hub, CC-BY-4.0', asOf: '2026-11-21' })).toEqual({
       asOf: '2026-11-21',
       citation: 'DC Hub, CC-BY-4.0',
+      matching: null,
       preview: null,
       stale: null
     });
@@ -61,6 +62,36 @@ describe('chart context from fetchMeta', () => {
         `Gated preview: ${answer.results.length} of ${total!.toLocaleString('en-US')} rows shown.`
       );
       expect(footer.at(-1)).toContain(answer._cite!);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe("the panel's charts say what part of the whole they show", () => {
+  it('a queue the call\'s limit cut: "50 of N matching projects (the call\'s limit)", and how to draw the whole', async () => {
+    const sb = await startSandbox({
+      port: 0,
+      seed: 'chart-counts',
+      now: '2026-11-21T12:00:00Z',
+      keys: 'pro=panel-pro'
+    });
+    try {
+      const c = new DchubClient({ baseUrl: sb.url, apiKey: 'panel-pro' });
+      const answer = await refineQueue(c, { iso: 'PJM,ERCOT', limit: 50 });
+      expect(answer.count_total_matching).toBeGreaterThan(50);
+      const ctx = chartContext([fetchMeta(answer)], { matching: answer.count_total_matching });
+      const mix = await buildChart('queue_mix', { rows: answer.results, ...ctx });
+      const lines = [(mix.title as { subtitle: string | string[] }).subtitle].flat();
+      const total = answer.count_total_matching.toLocaleString('en-US');
+      expect(lines[0]).toBe(`50 of ${total} matching projects (the call's limit)`);
+      expect(lines[1]).toMatch(/^Queued MW of these 50 only\./);
+      // A whole answer says nothing extra.
+      const whole = await refineQueue(c, { iso: 'PJM', min_mw: 200, limit: 1000 });
+      const all = chartContext([fetchMeta(whole)], { matching: whole.count_total_matching });
+      const spec = await buildChart('queue_mix', { rows: whole.results, ...all });
+      expect(whole.results.length).toBe(whole.count_total_matching);
+      expect((spec.title as { subtitle?: unknown }).subtitle).toBeUndefined();
     } finally {
       await sb.close();
     }

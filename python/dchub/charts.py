@@ -1,28 +1,46 @@
-"""Charts of the Client's answers, drawn by JupyterLab's own Vega-Lite renderer (offline).
+"""Charts of the Client's answers: interactive where a Vega-Lite renderer is, else a picture.
 
-    from dchub_jupyterlab import Client, charts
+    from dchub import Client, charts
     df = Client().queue(iso="PJM,MISO", min_mw=100)
-    charts.queue_map(df)          # displays; .spec is the Vega-Lite dict; .save("map.html")
+    charts.queue_map(df)          # displays; .spec is the Vega-Lite dict; .save("map.png")
 
 The specifications are core's (``core/src/charts``, through the engine): Python passes the frame's
-rows and its ``attrs`` (citation, as-of, preview, staleness) and shows what comes back.
+rows and its ``attrs`` (citation, as-of, preview, total matching, staleness) and shows what comes
+back. What a notebook saves is chosen by ``charts.renderer``, as Altair's renderers:
+
+- ``"both"`` (the default): the Vega-Lite spec (JupyterLab shows it, interactive) and a static
+  picture drawn by core's own Vega in the engine (VS Code, Colab, Notebook 7, nbconvert HTML and
+  PDF, GitHub's notebook view show it): an SVG, or a PNG when the SVG is over 256 KiB (a queue map).
+- ``"vega-lite"``: the spec alone (smallest; a line of text where no renderer is).
+- ``"static"``: the picture alone.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
-from typing import Any
+import warnings
+from typing import Any, Literal, get_args
 
 import pandas as pd
 
+from .api.errors import DchubError
 from .api.frames import jsonable
 from .api.session import engine_request
 
 MIME = "application/vnd.vegalite.v5+json"
 
+Renderer = Literal["vega-lite", "static", "both"]
+RENDERERS: tuple[str, ...] = get_args(Renderer)
+
+renderer: Renderer = "both"
+"""What a chart's MIME bundle carries: ``"vega-lite"``, ``"static"`` or ``"both"`` (the default)."""
+
 __all__ = [
     "Chart",
+    "Renderer",
+    "renderer",
     "queue_map",
     "queue_mix",
     "queue_time_to_power",
@@ -35,11 +53,20 @@ __all__ = [
 ]
 
 
+def _renderer() -> Renderer:
+    if renderer not in RENDERERS:
+        raise ValueError(
+            f"charts.renderer: must be one of {', '.join(RENDERERS)}, got {renderer!r}"
+        )
+    return renderer
+
+
 class Chart:
-    """A Vega-Lite v5 chart: shown by JupyterLab, ``.spec`` as a dict, ``.save(path)``."""
+    """A Vega-Lite v5 chart, a picture where no renderer is; ``.spec``, ``.save(path)``."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
+        self._picture: dict[str, Any] | None = None
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -51,24 +78,53 @@ class Chart:
         f = self.facts
         return f"<DC Hub chart: {title} ({f.get('drawn', '?')} of {f.get('rows', '?')} drawn)>"
 
+    def picture(self) -> dict[str, Any]:
+        """The static picture core's Vega draws: ``{mime, text or base64, width, height}``."""
+        if self._picture is None:
+            self._picture = engine_request("chart_file", {"spec": self.spec, "format": "picture"})
+        return self._picture
+
     def _repr_mimebundle_(
         self, include: Any = None, exclude: Any = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        # No actions: "Open in Vega Editor" would send the data online.
-        return {MIME: self.spec, "text/plain": repr(self)}, {
-            MIME: {"embed_options": {"actions": False}}
-        }
+        mode = _renderer()
+        data: dict[str, Any] = {"text/plain": repr(self)}
+        meta: dict[str, Any] = {}
+        if mode in ("vega-lite", "both"):
+            data[MIME] = self.spec
+            # No actions: "Open in Vega Editor" would send the data online.
+            meta[MIME] = {"embed_options": {"actions": False}}
+        if mode in ("static", "both"):
+            try:
+                p = self.picture()
+            except DchubError as e:
+                if mode == "static":
+                    raise
+                # The interactive chart still shows; only the picture for other viewers is missing.
+                warnings.warn(
+                    f"DC Hub: the chart's static picture was not drawn: {e}", stacklevel=2
+                )
+                return data, meta
+            data[p["mime"]] = p.get("text", p.get("base64"))
+            if p["mime"] == "image/png":
+                meta[p["mime"]] = {"width": round(p["width"]), "height": round(p["height"])}
+        return data, meta
 
     def save(self, path: str | os.PathLike[str]) -> str:
-        """Writes the chart: ``.json`` (the spec), ``.html`` (works offline) or ``.svg``."""
+        """Writes the chart: ``.json`` (the spec), ``.html`` (offline), ``.svg`` or ``.png``."""
         p = os.fspath(path)
         ext = os.path.splitext(p)[1].lower()
+        if ext == ".png":
+            answer = engine_request("chart_file", {"spec": self.spec, "format": "png"})
+            with open(p, "wb") as b:
+                b.write(base64.b64decode(answer["base64"]))
+            return p
         if ext == ".json":
             text = json.dumps(self.spec, indent=2, ensure_ascii=False)
         elif ext in (".html", ".svg"):
             text = engine_request("chart_file", {"spec": self.spec, "format": ext[1:]})["text"]
         else:
-            raise ValueError(f"path: must end in .json, .html or .svg, got {p!r}")
+            raise ValueError(f"path: must end in .json, .html, .svg or .png, got {p!r}")
         with open(p, "w", encoding="utf-8") as f:
             f.write(text)
         return p
@@ -85,6 +141,7 @@ def _data(obj: pd.DataFrame | pd.Series) -> dict[str, Any]:
         "as_of": as_of.isoformat() if isinstance(as_of, pd.Timestamp) else as_of,
         "citation": a.get("citation"),
         "preview": jsonable(preview),
+        "count_total_matching": a.get("count_total_matching"),
         "stale": bool(a.get("stale")),
         "age_seconds": a.get("age_seconds"),
         "stale_reason": a.get("stale_reason"),

@@ -31,6 +31,8 @@ class CountingProxy:
         self.echo = echo
         #: Headers added to every answer (a team gateway's notice while it is degraded).
         self.extra = dict(headers or {})
+        #: Answer every request with a 302 to this address (an upstream that sends callers away).
+        self.redirect: str | None = None
         self.count = 0
         self.paths: list[str] = []
         proxy = self
@@ -41,6 +43,12 @@ class CountingProxy:
                 body = self.rfile.read(length) if length else None
                 proxy.count += 1
                 proxy.paths.append(self.path)
+                if proxy.redirect:
+                    self.send_response(302)
+                    self.send_header("Location", proxy.redirect + self.path)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 headers = {
                     k: v
                     for k, v in self.headers.items()

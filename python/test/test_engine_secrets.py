@@ -115,3 +115,51 @@ def test_what_the_engine_prints_never_carries_the_key(
     finally:
         monkeypatch.delenv("NODE_OPTIONS")
         ENGINE.stop()
+
+
+def test_a_refused_key_is_in_no_frame_of_its_traceback(sandbox, cache_dir):
+    """IPython's verbose tracebacks, rich and Sentry print every frame's locals: when Client()
+    refuses a malformed key, no frame of the library holds it as text (nor in a container), and
+    the traceback with its locals (which calls repr() of the half-made Client) can be made."""
+    import traceback
+
+    from dchub import Client, DchubError
+
+    key = malformed_keys()[0]
+    try:
+        Client(base_url=sandbox.url, api_key=key, cache_dir=cache_dir)
+    except DchubError as err:
+        error = err
+    else:
+        pytest.fail("the malformed key was accepted")
+
+    def texts(value: object, depth: int = 0) -> list[str]:
+        if depth > 4:
+            return []
+        if isinstance(value, (str, bytes)):
+            return [value.decode("utf-8", "replace") if isinstance(value, bytes) else value]
+        if isinstance(value, dict):
+            return [t for k, v in value.items() for x in (k, v) for t in texts(x, depth + 1)]
+        if isinstance(value, (list, tuple, set, frozenset)):
+            return [t for x in value for t in texts(x, depth + 1)]
+        return [repr(value)]  # what a traceback printer shows of an object
+
+    tb = error.__traceback__.tb_next  # past this test's own frame, which holds the key it gave
+    frames = 0
+    while tb is not None:
+        frames += 1
+        assert_hidden(key, *texts(dict(tb.tb_frame.f_locals)))
+        tb = tb.tb_next
+    assert frames >= 2  # the refusal passed through the library's own frames
+    traceback.TracebackException.from_exception(error, capture_locals=True)  # does not raise
+    library = traceback.walk_tb(error.__traceback__.tb_next)
+    rendered = "".join(traceback.StackSummary.extract(library, capture_locals=True).format())
+    assert "Client(not connected)" in rendered
+    assert_hidden(key, rendered)
+
+
+def test_repr_of_a_client_whose_construction_failed_does_not_raise():
+    from dchub import Client
+
+    hub = Client.__new__(Client)
+    assert repr(hub) == "Client(not connected)"

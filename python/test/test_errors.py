@@ -259,3 +259,19 @@ def test_an_mcp_tool_failing_serves_the_last_good_answer_with_its_age(sandbox, c
             hub.tool("rank_markets", criteria="ai_ready", limit=2)
     finally:
         sandbox.faults([])
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [(float("nan"), "NaN"), (float("inf"), "Infinity"), (-float("inf"), "-Infinity")],
+)
+def test_a_number_that_is_not_one_is_named_not_called_missing(sandbox, cache_dir, value, said):
+    """site_score(nan, 0) says lat is not a number (NaN), not that it is required; none is sent."""
+    from dchub import Client, ValidationError
+
+    hub = Client(base_url=sandbox.url, api_key=KEYS["free"], cache_dir=cache_dir)
+    with pytest.raises(ValidationError) as info:
+        hub.site_score(value, 0)
+    message = str(info.value)
+    assert "lat" in message and said in message and "required" not in message, message
+    assert hub.requests_sent == 0

@@ -1,6 +1,7 @@
 """The relay and the key: the extension point, a malformed server key said but never shown, the
-key ``dchub login`` stored found by the Python API, and headers that echo the key kept from the
-browser and the cache files.
+key ``dchub login`` stored found by the Python API, headers that echo the key kept from the
+browser and the cache files, the Jupyter server's own token kept from the service and the cache,
+and a redirect the relay refuses answered as a bad gateway.
 """
 
 from __future__ import annotations
@@ -120,6 +121,37 @@ def test_headers_that_echo_the_key_reach_neither_the_browser_nor_a_cache_file(
     assert files  # the answers were cached: without the echoed ETag
     for p in files:
         assert key not in p.read_text("utf-8", "replace"), p.name
+
+
+def test_the_jupyter_token_reaches_neither_the_service_nor_a_cache_file(machine, server, tmp_path):
+    """The panel's request authenticated by Jupyter's `?token=` (and a `_xsrf`): the relay
+    answers it, the service never sees either, and no cache file's name or content holds them."""
+    proxy, _env = machine
+    url = f"{server}/dchub/proxy/api/news?limit=4&token={TOKEN}&_xsrf=xsrf-canary"
+    with urllib.request.urlopen(url, timeout=60) as res:
+        assert res.status == 200
+        assert json.loads(res.read())["articles"] is not None
+    assert proxy.paths, "the news call reached the service"
+    for path in proxy.paths:
+        assert TOKEN not in path and "xsrf-canary" not in path, path
+    assert any("limit=4" in path for path in proxy.paths)  # the rest of the query went on unchanged
+    files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert files
+    for p in files:
+        assert TOKEN not in p.name and "xsrf-canary" not in p.name, p.name
+        text = p.read_text("utf-8", "replace")
+        assert TOKEN not in text and "xsrf-canary" not in text, p.name
+
+
+def test_a_refused_cross_origin_redirect_is_a_bad_gateway(machine, server):
+    """The service redirects to another origin: the relay does not follow it with the key and
+    answers 502 (the body says upstream_unreachable), not the upstream's 302 without a Location."""
+    proxy, _env = machine
+    proxy.redirect = "http://elsewhere.invalid"
+    status, headers, body = relay(server, "api/v1/markets/list?limit=3")
+    assert status == 502, (status, body)
+    assert body["error"] == "upstream_unreachable"
+    assert "location" not in {k.lower() for k in headers}
 
 
 def test_the_packages_list_the_api_once_and_import_it_on_first_use():

@@ -1,6 +1,7 @@
 // Reading and rendering our Markdown pages, one way for the docs check and for the pages served with the
 // Excel add-in: marked (GFM) with GitHub's heading ids (marked-gfm-heading-id, github-slugger), so an anchor
 // that resolves on GitHub resolves in the served page and in the check alike.
+import path from 'node:path';
 import { Marked } from 'marked';
 import { gfmHeadingId, getHeadingList } from 'marked-gfm-heading-id';
 
@@ -27,6 +28,24 @@ export function linkTargets(markdown) {
 
 /** True for a target inside the repository (not a URL of another site, not a mail address). */
 export const isRelative = (href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('//');
+
+/** Where a page points outside the repository: links that leave it, and paths (in text or code) a clone lacks. */
+export function outsideRefs(page, markdown) {
+  const problems = [];
+  for (const { href } of linkTargets(markdown)) {
+    if (/^file:/i.test(href)) problems.push(`${page}: ${href} — a file of one machine`);
+    if (!isRelative(href)) continue;
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), href.split('#')[0]));
+    if (target.startsWith('../') || path.posix.isAbsolute(href))
+      problems.push(`${page}: ${href} — outside the repository`);
+  }
+  const lines = markdown.split('\n');
+  lines.forEach((line, i) => {
+    for (const m of line.matchAll(/(?:^|[\s`([])((?:\.\.\/)*shared\/[\w./-]*|\/work\/[\w./-]*)/g))
+      problems.push(`${page}:${i + 1}: ${m[1]} — a path outside the repository (a clone does not have it)`);
+  });
+  return problems;
+}
 
 const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 

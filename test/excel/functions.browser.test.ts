@@ -100,8 +100,14 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
     const r = await call(page, 'QUEUE', ['PJM,MISO', 200, 36, null, null, null, null, null, null, null]);
     const m = r.value as any[][];
     expect(m[0]).toEqual([...QUEUE_COLUMNS]);
-    // The header, the survivors, then the ISO the 36-month cut excluded, in a closing row.
-    expect(m.length).toBe(expected.count_returned + 2);
+    // The header, the survivors, what part of the matching ones they are when the call's limit cut them (core's
+    // limitedText), then the ISO the 36-month cut excluded, in closing rows.
+    const cut = expected.count_total_matching > expected.count_returned;
+    expect(m.length).toBe(expected.count_returned + 2 + (cut ? 1 : 0));
+    if (cut)
+      expect(m.at(-2)![0]).toBe(
+        `${expected.count_returned} of ${expected.count_total_matching.toLocaleString('en-US')} matching projects (the call's limit)`,
+      );
     expect(m.at(-1)![0]).toBe(
       `excluded by max_ttp_months 36 (average time to power longer): PJM (${expected.isos_excluded_by_ttp.PJM} months)`,
     );
@@ -116,9 +122,11 @@ describe.each(PROFILES)('DCHUB custom functions in Chromium against the sandbox 
 
   it('QUEUE headers 0 and 2 and the time-to-power hint', async () => {
     const none = (await call(page, 'QUEUE', ['SPP', null, null, null, null, null, null, null, 3, 0])).value as any[][];
-    expect(none).toHaveLength(3);
+    // Three projects, then a closing row: the call's limit cut the matching ones.
+    expect(none).toHaveLength(4);
     expect(typeof none[0][0]).toBe('string');
     expect(none[0][0]).toMatch(/^SPP-/);
+    expect(none[3][0]).toMatch(/^3 of [\d,]+ matching projects \(the call's limit\)$/);
     const withSource = (await call(page, 'QUEUE', ['SPP', null, null, null, null, null, null, null, 3, 2]))
       .value as any[][];
     expect(withSource[0][0]).toMatch(/^Source: .*CC-BY-4\.0/);

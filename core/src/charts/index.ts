@@ -2,8 +2,9 @@ import { ValidationError } from '../errors.js';
 import { leaderboard, leaderboardSummary, marketQuadrant, marketsMap, marketTimeToPower } from './markets.js';
 import { queueMap, queueMix, queueMixSummary, queueTimeToPower } from './queue.js';
 import { ranking, rankingSummary, siteScore } from './sites.js';
+import { countLines } from './counts.js';
 import type { ChartLayout } from './layout.js';
-import type { ChartData, VegaLiteSpec } from './spec.js';
+import type { ChartData, ChartSummary, VegaLiteSpec } from './spec.js';
 
 export * from './spec.js';
 export {
@@ -26,6 +27,7 @@ export { rankingSummary } from './sites.js';
 export { GEO_NOTICE } from './geo.js';
 export { DARK_THEME, LIGHT_THEME, NARROW, wrapText, type ChartLayout, type ChartTheme } from './layout.js';
 export { chartTable, type ChartTable } from './table.js';
+export { countLines, partOf } from './counts.js';
 export {
   leaderboard,
   marketQuadrant,
@@ -75,10 +77,16 @@ export async function buildChart(name: string, data: ChartData, options: ChartOp
   return chart.build(data, options);
 }
 
+/** A summary with the subtitle its Vega-Lite chart has: what part of the whole it shows. */
+const counted = (s: ChartSummary, d: ChartData): ChartSummary => {
+  const subtitle = countLines(s.chart, d, d.rows.length);
+  return subtitle.length ? { ...s, subtitle } : s;
+};
+
 /** The charts a host draws natively from a small table (Excel's charts), by the same names. */
 export const SUMMARIES = {
-  leaderboard: (d: ChartData, o: ChartOptions = {}) => leaderboardSummary(d, o),
-  queue_mix: (d: ChartData) => queueMixSummary(d),
-  ranking: (d: ChartData, o: ChartOptions = {}) => rankingSummary(d, o),
+  leaderboard: (d: ChartData, o: ChartOptions = {}) => counted(leaderboardSummary(d, o), d),
+  queue_mix: (d: ChartData) => counted(queueMixSummary(d), d),
+  ranking: (d: ChartData, o: ChartOptions = {}) => counted(rankingSummary(d, o), d),
 } as const;
 export type SummaryName = keyof typeof SUMMARIES;

@@ -1,4 +1,5 @@
 import { staleText } from '../notes.js';
+import { countLines, subtitleOf } from './counts.js';
 import { charsIn, layoutConfig, NARROW, wrapText, type ChartLayout } from './layout.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ChartContext {
   citation?: string | null;
   /** A gated preview: rows shown of how many. */
   preview?: { shown?: number | null; total?: number | null } | null;
+  /** Rows that matched the call (a queue's `count_total_matching`); more than the rows: the call's limit cut them. */
+  matching?: number | null;
   /** A stale answer: its age and why. */
   stale?: { ageMs: number; reason?: string | null } | null;
   /**
@@ -56,6 +59,8 @@ export interface ChartSummary {
   valueRange?: [number, number];
   /** What was left out and why, as in the Vega-Lite chart's footer. */
   notes: string[];
+  /** What part of the whole it shows, as the Vega-Lite chart's subtitle says it (none for a whole answer). */
+  subtitle?: string[];
 }
 
 /** What a chart drew and left out, kept in `usermeta.dchub`. */
@@ -172,11 +177,15 @@ export function chartSpec(opts: {
   // The footer and the subtitle wrap to the room the host gives (or to the chart's own width).
   const room = layout?.width ? Math.max(160, layout.width - 24) : Math.max(opts.width, 320);
   const narrow = !!layout?.width && layout.width < NARROW;
-  const subtitle = opts.subtitle && narrow ? wrapText(opts.subtitle, charsIn(room, 11)) : opts.subtitle;
+  // The counts ("N of M") and the chart's own subtitle, each line wrapped when narrow.
+  const sub = subtitleOf(countLines(facts.chart, opts.ctx, facts.rows), opts.subtitle);
+  const subLines = sub === undefined ? [] : Array.isArray(sub) ? sub : [sub];
+  const wrapped = narrow ? subLines.flatMap((l) => wrapText(l, charsIn(room, 11))) : subLines;
+  const subtitle = wrapped.length > 1 ? wrapped : wrapped[0];
   const { config, background } = layoutConfig(layout);
   return {
     $schema: VEGA_LITE_SCHEMA,
-    title: { text: opts.title, ...(subtitle ? { subtitle } : {}), anchor: 'start' },
+    title: { text: opts.title, subtitle, anchor: 'start' },
     description: opts.description,
     ...(background ? { background } : {}),
     vconcat: lines.length ? [opts.view, footerView(lines, room, layout)] : [opts.view],

@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-import { startEngine } from '../engine/main.js';
-import { VERSION } from '../version.js';
-import { runCli } from './main.js';
+// The compile cache goes on before the rest of core is imported: what is imported after it is compiled from the cache.
+import { useCompileCache } from '../engine/compile-cache.js';
+
+useCompileCache();
+const [{ startEngine }, { VERSION }, { runCli }] = await Promise.all([
+  import('../engine/main.js'),
+  import('../version.js'),
+  import('./main.js'),
+]);
 
 // `dchub queue … | head -1`: the reader went away; stop quietly (no stack trace, nothing more to say).
 const quietOnBrokenPipe = (err: NodeJS.ErrnoException) => {

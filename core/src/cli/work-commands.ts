@@ -7,7 +7,7 @@ import { toolAnswerNotes } from '../notes.js';
 import { namedValues } from '../args.js';
 import { oneLine } from '../http/words.js';
 import { analyzeParcel, parcelGeometry, parcelTable } from '../parcel.js';
-import { parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
+import { SCORING_MODES, parseConstraints, parseObjectives, parseScoringMode } from '../ranking-args.js';
 import { undeclaredToolArguments } from '../tool-args.js';
 import { rankSites, rankedTable } from '../ranking.js';
 import { render } from './format.js';
@@ -62,11 +62,15 @@ function candidatesOf(csv: string): Record<string, unknown>[] {
   );
 }
 
+/** What rank's and chain's ranking flags take, said once for both commands' help. */
+const RANKING_HELP = `                                         weights signed (+ maximizes, - minimizes); a bound may be
+                                         blank (f::5), or written f:0..5, f>=50, f<=5;
+                                         --mode ${SCORING_MODES.join(' | ')} (default relative)
+`;
+
 export const rank: Command = {
   usage: `  rank <candidates.csv> --objectives f:w,... [--constraints f:min:max,...] [--mode M] [--top-k N]
-                                         weights signed (+ maximizes, - minimizes); a bound may be
-                                         blank (f::5), or written f:0..5, f>=50, f<=5
-`,
+${RANKING_HELP}`,
   flags: RANKING_FLAGS,
   async run(args, ctx) {
     if (!args[0]) throw new UsageError('rank needs a candidates CSV file (id, lat, lon and metric columns)');
@@ -78,9 +82,10 @@ export const rank: Command = {
 };
 
 export const chain: Command = {
-  usage: `  chain --objectives f:w,... [--iso I] [--min-mw N] [--max-ttp-months N] [--top-k N]
-        [--max-sites N] [--budget N]     queue → site score → ranking, progress on stderr
-`,
+  usage: `  chain --objectives f:w,... [--constraints f:min:max,...] [--mode M] [--iso I] [--min-mw N]
+        [--max-ttp-months N] [--top-k N] [--max-sites N] [--budget N]
+                                         queue → site score → ranking, progress on stderr
+${RANKING_HELP}`,
   flags: { ...RANKING_FLAGS, iso: VALUE, 'min-mw': VALUE, 'max-ttp-months': VALUE, 'max-sites': VALUE, budget: VALUE },
   async run(_args, ctx) {
     const { client, io, flags: f } = ctx;

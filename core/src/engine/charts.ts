@@ -14,7 +14,8 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /**
- * `{rows, as_of, citation, preview: {shown, total_available}, stale, age_seconds, stale_reason}` as core's ChartData.
+ * `{rows, as_of, citation, preview: {shown, total_available}, count_total_matching, stale, age_seconds, stale_reason}`
+ * as core's ChartData.
  */
 export function chartDataOf(v: unknown): ChartData {
   if (!isRecord(v) || !Array.isArray(v.rows)) throw new ValidationError('data', 'must hold rows (a list of records)');
@@ -26,6 +27,7 @@ export function chartDataOf(v: unknown): ChartData {
     asOf: text(v.as_of),
     citation: text(v.citation),
     preview,
+    matching: num(v.count_total_matching) ?? num(v.total_matching) ?? null,
     stale: v.stale === true ? { ageMs: (num(v.age_seconds) ?? 0) * 1000, reason: text(v.stale_reason) } : null,
   };
 }
@@ -60,26 +62,24 @@ async function build(file: 'vega.min.js' | 'vega-lite.min.js'): Promise<string> 
   }
 }
 
-/** A spec as an offline HTML page or an SVG drawing. */
-export async function chartFile(params: Record<string, unknown>): Promise<{ text: string }> {
+/**
+ * A spec as an offline HTML page, an SVG or a PNG drawing (`base64`), or a notebook's static picture (`picture`: the
+ * SVG, or a PNG when the SVG is too large). Vega is loaded with the first drawing (./picture.js), not before.
+ */
+export async function chartFile(params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const spec = params.spec;
   if (!isRecord(spec)) throw new ValidationError('spec', 'must be a Vega-Lite specification (an object)');
   if (params.format === 'html')
     return { text: chartPage(spec, { vega: await build('vega.min.js'), vegaLite: await build('vega-lite.min.js') }) };
-  if (params.format === 'svg') {
-    const [vegaModule, vegaLiteModule] = await Promise.all([import('vega'), import('vega-lite')]);
-    // Bundled, the CommonJS builds arrive as a default export.
-    const vega = 'View' in vegaModule ? vegaModule : (vegaModule as unknown as { default: typeof vegaModule }).default;
-    const vegaLite =
-      'compile' in vegaLiteModule
-        ? vegaLiteModule
-        : (vegaLiteModule as unknown as { default: typeof vegaLiteModule }).default;
-    const view = new vega.View(vega.parse(vegaLite.compile(spec as never).spec), { renderer: 'none' });
-    try {
-      return { text: await view.toSVG() };
-    } finally {
-      view.finalize();
+  if (params.format === 'svg' || params.format === 'png' || params.format === 'picture') {
+    const picture = await import('./picture.js');
+    if (params.format === 'picture') {
+      const max = num(params.max_svg_bytes);
+      return picture.chartPicture(spec, max !== undefined && max >= 0 ? max : undefined);
     }
+    const { svg } = await picture.chartSvg(spec);
+    if (params.format === 'svg') return { text: svg };
+    return { base64: Buffer.from(await picture.svgToPng(svg)).toString('base64') };
   }
-  throw new ValidationError('format', `must be html or svg, got ${JSON.stringify(params.format)}`);
+  throw new ValidationError('format', `must be html, svg, png or picture, got ${JSON.stringify(params.format)}`);
 }

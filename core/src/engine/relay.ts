@@ -96,8 +96,9 @@ function failure(err: unknown): RelayAnswer {
   }
   if (err instanceof DchubError && err.kind === 'validation')
     return json(400, { error: err.message, param: (err as ValidationError).param });
+  // Unreachable (a refused redirect included: its 3xx is the upstream's, not an answer) is a bad gateway.
   if (err instanceof DchubError)
-    return json(err.status ?? 502, {
+    return json(err.kind === 'network' ? 502 : (err.status ?? 502), {
       error: err.kind === 'network' ? 'upstream_unreachable' : 'upstream_error',
       message: err.message,
     });
@@ -244,10 +245,34 @@ async function relayMcp(s: RelayCaller, p: RelayParams, signal: AbortSignal): Pr
   return { status: res.status, headers: out, body: await res.text() };
 }
 
+/**
+ * Query parameters that carry credentials: the real service's (`api_key`, session tokens) and the
+ * host's own (the Jupyter server's `token`, a gateway token). None is sent on, none is in a cache key.
+ */
+export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set([
+  'api_key',
+  'apikey',
+  'token',
+  'session_token',
+  'dchub_session',
+  'dchub_token',
+  'access_token',
+  '_xsrf',
+]);
+
+/** The query as sent, less every credential parameter (any case). */
+export function queryWithoutCredentials(query: string): string {
+  const params = new URLSearchParams(query);
+  for (const name of [...params.keys()]) if (CREDENTIAL_PARAMS.has(name.toLowerCase())) params.delete(name);
+  return params.toString();
+}
+
 /** Answers one relayed request (never throws a DchubError: failures are answers, as the service gives them). */
 export async function relayRequest(s: RelayCaller, p: RelayParams, signal: AbortSignal): Promise<RelayAnswer> {
   const method = String(p.method ?? '').toUpperCase();
   const path = String(p.path ?? '');
+  // Before anything is sent or keyed: a host's own credentials never travel on.
+  p = { ...p, query: queryWithoutCredentials(p.query ?? '') };
   if (!isRelayedPath(path))
     return json(404, { error: 'not_relayed', message: 'the DC Hub relay serves api/..., mcp and openapi.json only' });
   try {

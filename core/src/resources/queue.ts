@@ -1,3 +1,5 @@
+import { fetchMeta } from '../call.js';
+import { limitedText } from '../notes.js';
 import { readQueue } from '../read/queue.js';
 import { QueueFilters, QueueResult, queueSearchParams } from '../schemas/queue.js';
 import { resource } from '../resource.js';
@@ -44,5 +46,10 @@ export const queueEndpoint = resource(
     },
     table: { rows: (r) => r.results, columns: QUEUE_COLUMNS },
     asOf: (r) => snapshotDate(r.snapshot_id),
+    // The call's limit cut the survivors (a preview says so in its own words): every host's table says how many.
+    note: (r) =>
+      r.count_total_matching > r.results.length && !fetchMeta(r)?.preview
+        ? limitedText(r.results.length, r.count_total_matching, 'projects')
+        : undefined,
   },
 );

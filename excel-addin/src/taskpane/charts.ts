@@ -67,16 +67,21 @@ const matrixOf = (s: ChartSummary): (string | number | boolean)[][] => [
   ...s.rows.map((r) => safeRow(r)),
 ];
 
-/** The lines under the chart: where the data is from, as of when, what was left out, what it was drawn from. */
+/**
+ * The lines under the chart: what part of the whole it shows (core's subtitle), where the data is from, as of when,
+ * what was left out, what it was drawn from.
+ */
 function linesOf(s: ChartSummary, src: Source): string[] {
+  const counts = s.subtitle ?? [];
   const source = [
     src.citation ? `Source: ${src.citation}` : 'Source: DC Hub, dchub.cloud, CC-BY-4.0',
     src.asOf ? `as of ${src.asOf}` : undefined,
   ];
   return [
+    ...counts,
     source.filter(Boolean).join('; '),
     ...s.notes,
-    ...(src.notes ?? []),
+    ...(src.notes ?? []).filter((n) => !counts.includes(n)),
     `Drawn from ${src.label}; the pane brings it up to date when the table changes.`,
   ];
 }
@@ -93,7 +98,8 @@ const writeRecords = (context: Ctx, records: readonly ChartRecord[]) =>
 
 /** Titles with units, the value axis of a score fixed at 0–100, one colour per series (never per point). */
 function decorate(chart: Excel.Chart, s: ChartSummary, type: NativeChart): void {
-  chart.title.text = s.title;
+  // The title says what part of the whole the chart shows, as the Vega-Lite chart's subtitle (its first line).
+  chart.title.text = s.subtitle?.length ? `${s.title}\n${s.subtitle[0]}` : s.title;
   chart.axes.categoryAxis.title.text = s.categoryTitle;
   chart.axes.valueAxis.title.text = s.valueTitle;
   if (s.valueRange) {

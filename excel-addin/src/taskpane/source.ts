@@ -6,7 +6,7 @@
  * table or a `headers` 2 spill), and its closing rows (a preview, a stale answer), which a chart
  * shows as they are.
  */
-import { DCPI_CITATION } from '@dchub/core';
+import { DCPI_CITATION, matchingIn } from '@dchub/core';
 import type { ChartData } from '@dchub/core/charts';
 import { objectivesArg } from '../functions/args';
 import { readBriefRecords } from './brief-sheet';
@@ -163,6 +163,8 @@ export async function readSource(context: Ctx, ref: SourceRef): Promise<Source> 
     columns: block.columns,
     rows: block.rows,
     notes: block.notes,
+    // A QUEUE the call's limit cut says how many matched in a closing row: the chart says what part it shows.
+    matching: matchingIn(block.notes) ?? null,
     asOf: block.asOf ?? ctx.asOf,
     citation: block.citation ?? ctx.citation ?? undefined,
     objectives: rankObjectives(formula),

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Context, Hono } from 'hono';
-import { relayRequest, type RelayAnswer } from '@dchub/core/node';
+import { queryWithoutCredentials, relayRequest, type RelayAnswer } from '@dchub/core/node';
 import { ANSWER_HEADER, readAnswerHeader } from '@dchub/core';
 import type { GatewayEnv } from '../context.js';
 import { serveCall } from '../failover.js';
@@ -11,23 +11,6 @@ import { allowanceHeaders } from '../headers.js';
  * team's client: its cache, its ledger and derive index in Redis, the organisation's key added
  * there and nowhere else. The route only carries the request in and the answer out.
  */
-
-/** Query parameters that carry credentials on the real service: never sent on, never part of a cache key. */
-const CREDENTIAL_PARAMS = new Set([
-  'api_key',
-  'token',
-  'session_token',
-  'dchub_session',
-  'dchub_token',
-  'access_token',
-]);
-
-/** The query as sent, less any credential (a gateway token in `?api_key=` must not reach the service). */
-export function queryWithoutCredentials(search: string): string {
-  const params = new URLSearchParams(search);
-  for (const name of [...params.keys()]) if (CREDENTIAL_PARAMS.has(name.toLowerCase())) params.delete(name);
-  return params.toString();
-}
 
 /** How the answer was obtained, in the one word of X-DCHub-Cache. */
 export function cacheStatus(answer: RelayAnswer): 'hit' | 'miss' | 'derived' | 'stale' | undefined {

@@ -15,7 +15,16 @@ import pandas as pd
 
 from .core_types import QUOTA_KEYS, CacheInfo, Quota
 from .errors import DchubError
-from .frames import Json, jsonable, timestamp, to_record, to_table, to_table_or_data, warn_all
+from .frames import (
+    Json,
+    argument_json,
+    timestamp,
+    to_record,
+    to_table,
+    to_table_or_data,
+    warn_all,
+)
+from .secret import wrapped
 from .session import SessionRef
 
 Progress = Callable[[str], None]
@@ -37,10 +46,14 @@ class Caller:
         tier: str | None = None,
         derive: str | bool | None = None,
     ) -> None:
+        # Wrapped before anything else: a refused key (malformed, say) is in no frame as text.
+        key = wrapped(api_key)
+        del api_key
+        self._sent = 0
         self._session = SessionRef(
             {
                 "base_url": base_url,
-                "api_key": api_key,
+                "api_key": key,
                 "cache_dir": os.fspath(cache_dir) if cache_dir else None,
                 "cache": cache,
                 "timeout": timeout,
@@ -50,10 +63,12 @@ class Caller:
             }
         )
         self.timeout = timeout
-        self._sent = 0
 
     def __repr__(self) -> str:
-        key = "set" if self._session.facts.get("has_key") else "none (keyless preview tier)"
+        session = getattr(self, "_session", None)
+        if session is None:  # construction failed (a refused key): a repr never raises
+            return f"{type(self).__name__}(not connected)"
+        key = "set" if session.facts.get("has_key") else "none (keyless preview tier)"
         return f"Client(base_url={self.base_url!r}, api_key={key}, cache_dir={self.cache_dir!r})"
 
     #: A callable giving "now" in ms, sent with each call (tests move time with it).
@@ -117,7 +132,7 @@ class Caller:
             if progress
             else None
         )
-        params = {"method": name, "args": jsonable(args), "refresh": refresh}
+        params = {"method": name, "args": argument_json(args), "refresh": refresh}
         answer = self._request("call", params, say)
         if not isinstance(answer, dict):
             raise DchubError(f"DC Hub's engine gave {name} no answer")

@@ -186,21 +186,8 @@ def error_from_engine(message: str, code: Any, data: dict[str, Any]) -> DchubErr
     return err
 
 
-#: This module's class of each class core reports (the same names: ERROR_TYPES lists them).
-_CLASSES: dict[str, type[DchubError]] = {
-    c.__name__: c
-    for c in (
-        ValidationError,
-        AuthError,
-        GatedPreviewError,
-        NotFoundError,
-        RateLimitError,
-        QuotaSpentError,
-        ServerError,
-        NetworkError,
-        SchemaDriftError,
-    )
-}
+#: This module's class of each class core reports: ERROR_TYPES names them, this module defines them.
+_CLASSES: dict[str, type[DchubError]] = {name: globals()[name] for name in ERROR_TYPES}
 for _name, _type in ERROR_TYPES.items():
     _CLASSES[_name].kind = _type.kind
 

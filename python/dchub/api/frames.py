@@ -129,6 +129,19 @@ def _shaped(answer: dict[str, Any], kind: type[_Shaped], stacklevel: int) -> _Sh
     return obj
 
 
+def argument_json(args: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments as JSON for core.
+
+    A NaN or infinite number given as an argument goes as its name ("NaN", "Infinity"), so that
+    core says it is not a number (as null it would read as missing); in data they stay null.
+    """
+    out: dict[str, Any] = jsonable(args)
+    for k, v in args.items():
+        if isinstance(v, float) and not math.isfinite(v):
+            out[k] = "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
+    return out
+
+
 def jsonable(v: Any) -> Any:
     """A Python value as JSON for core.
 

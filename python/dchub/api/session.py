@@ -12,39 +12,28 @@ from typing import Any
 
 from .engine import ENGINE, RestartNeeded, current_env
 from .errors import DchubError
+from .secret import Secret, wrapped
 
-
-class Secret:
-    """An API key that never shows in a repr, a traceback's locals or ``vars()``."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        """The key itself, to send it to the engine."""
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret(***)"
+__all__ = ["Secret", "SessionRef"]
 
 
 class SessionRef:
     """A caller's session in the engine: opened again after a restart, closed with its Client."""
 
     def __init__(self, params: dict[str, Any]) -> None:
-        key = params.get("api_key")
-        self._key = Secret(key) if isinstance(key, str) else None
+        # The key arrives wrapped (Client wraps it first thing): no frame here holds it as text.
+        self._key = wrapped(params.get("api_key"))
         self._params = {k: v for k, v in params.items() if k != "api_key"}
         self._id: str | None = None
         self._generation = -1
         self.facts: dict[str, Any] = {}
-        ENGINE.remember_secret(key if isinstance(key, str) else os.environ.get("DCHUB_API_KEY"))
+        ENGINE.remember_secret(
+            self._key.reveal() if self._key is not None else os.environ.get("DCHUB_API_KEY")
+        )
         self._open()
 
     def _open(self) -> None:
-        key = {"api_key": self._key.reveal()} if self._key is not None else {}
+        key = {"api_key": self._key} if self._key is not None else {}
         self.facts = ENGINE.request(
             "open", {**self._params, **key, "env": current_env()}, retry=False
         )

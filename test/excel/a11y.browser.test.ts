@@ -151,7 +151,9 @@ describe.each(PROFILES)('the task pane for everyone (%s profile)', (profile) => 
     // The "Claim a free key" section opened, then closed by Escape with focus back on its heading.
     const item = page.locator('#claimSection');
     await item.evaluate((el) => ((el as HTMLElement & { expanded: boolean }).expanded = true));
+    await page.locator('#claimName').waitFor({ state: 'visible' });
     await page.locator('#claimName').focus();
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('#claimSection'))).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => item.evaluate((el) => (el as HTMLElement & { expanded: boolean }).expanded)).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('claimSection');

@@ -117,7 +117,11 @@ export class BriefsPanel extends Panel implements TableSource {
     this.addWidget(nodeRow('jp-DCHub-top', bar, intro, this._busy, this._error));
     this._showView = options.showView;
 
-    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-briefs-grid', verdictColumn: 'verdict' });
+    this.grid = new TableGrid(this.model, {
+      className: 'jp-DCHub-briefs-grid',
+      verdictColumn: 'verdict',
+      label: 'Market briefs'
+    });
     const metas = () => [this._answer ? fetchMeta(this._answer) : undefined];
     this.charts = new ChartSwitch({
       charts: options.charts,

@@ -1,7 +1,8 @@
-import { buildChart, SELECTABLE_CHARTS, type ChartFacts } from '@dchub/core/charts';
+import { buildChart, SELECTABLE_CHARTS, type ChartFacts, type VegaLiteSpec } from '@dchub/core/charts';
 import type { FetchMeta } from '@dchub/core';
 import { Panel, type Widget } from '@lumino/widgets';
 import { chartContext, sameRows, tableRecords, type ChartChoice, type ChartRows, type ChartSource } from './chartData';
+import { dataTableFor, jupyterChartTheme } from './chartAlt';
 import type { RenderedChart } from './chartRenderer';
 import { button, div, hiddenDiv, select, type ShowMode, type ShowSwitch } from './dom';
 import type { TableGrid } from './grid';
@@ -55,6 +56,11 @@ export class ChartSwitch implements ShowSwitch {
     this.bar.setAttribute('role', 'group');
     this.bar.setAttribute('aria-label', 'Show as');
     this.area.addClass('jp-DCHub-chart');
+    this.area.addClass('jp-DCHub-scroll-region');
+    // A region a keyboard can reach and scroll (axe: scrollable-region-focusable), named by what it shows.
+    this.area.node.tabIndex = 0;
+    this.area.node.setAttribute('role', 'region');
+    this.area.node.setAttribute('aria-label', 'Chart');
     this.area.node.setAttribute('aria-live', 'polite');
     this.area.node.append(this._status);
     this.area.hide();
@@ -76,6 +82,19 @@ export class ChartSwitch implements ShowSwitch {
     this.bar.hidden = !this.offered;
     this._showButtons();
     _options.grid?.model.changed.connect(() => this._onModelChanged(), this);
+    // Sized to the room it has: drawn again when the view's width changes by more than a little.
+    this._resize = new ResizeObserver(() => this._onResize());
+    this._resize.observe(this.area.node);
+  }
+
+  private readonly _resize: ResizeObserver;
+  private _width = 0;
+
+  private _onResize(): void {
+    const width = this.area.node.clientWidth;
+    if (this._mode === 'table' || !width || Math.abs(width - this._width) < 24) return;
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => void this._draw(true), 200);
   }
 
   get mode(): ShowMode {
@@ -129,6 +148,7 @@ export class ChartSwitch implements ShowSwitch {
   }
 
   dispose(): void {
+    this._resize.disconnect();
     clearTimeout(this._timer);
     this._clear();
     this.area.dispose();
@@ -197,15 +217,22 @@ export class ChartSwitch implements ShowSwitch {
     const kind = this._mode;
     this._say('drawing', kind === 'map' ? 'Drawing the map…' : 'Drawing the chart…');
     try {
-      const spec = await buildChart(
-        name,
-        { rows: rows.records, ...this._options.source.chartContext() },
-        this._options.source.chartOptions?.(name) ?? {}
-      );
-      if (generation !== this._generation) return;
-      this._clear();
-      const rendered = await renderer.render(spec, this.area);
+      // The width the view gives (its padding and scroll bar left out) and JupyterLab's theme's colours.
+      this._width = this.area.node.clientWidth;
+      const room = this._width > 0 ? Math.max(240, this._width - 16) : undefined;
+      let { spec, rendered } = await this._drawAt(name, rows, renderer, room);
+      if (!rendered) return;
+      // Core sizes the chart from estimated text widths; drawn wider than the room, it is drawn once more, narrower
+      // by what it overran (the browser's own measure), so nothing is cut or scrolled sideways.
+      const over = room ? (rendered.widget.node.querySelector('svg')?.getBoundingClientRect().width ?? 0) - room : 0;
+      if (room && over > 1) {
+        rendered.widget.dispose();
+        ({ spec, rendered } = await this._drawAt(name, rows, renderer, Math.max(200, Math.floor(room - over - 4))));
+        if (!rendered) return;
+      }
       if (generation !== this._generation) return rendered.widget.dispose();
+      this.area.node.setAttribute('aria-label', kind === 'map' ? 'Map' : 'Chart');
+      rendered.widget.node.append(dataTableFor(spec));
       const facts = (spec.usermeta as { dchub: ChartFacts }).dchub;
       const grid = this._options.grid;
       const selection =
@@ -226,6 +253,27 @@ export class ChartSwitch implements ShowSwitch {
       if (generation !== this._generation) return;
       this._say('error', `The chart could not be drawn: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** Builds the chart at `width` in JupyterLab's theme and draws it (null when a newer draw started meanwhile). */
+  private async _drawAt(
+    name: string,
+    rows: ChartRows,
+    renderer: IDchubCharts,
+    width: number | undefined
+  ): Promise<{ spec: VegaLiteSpec; rendered: RenderedChart | null }> {
+    const generation = this._generation;
+    const spec = await buildChart(
+      name,
+      { rows: rows.records, ...this._options.source.chartContext() },
+      { ...(this._options.source.chartOptions?.(name) ?? {}), width, theme: jupyterChartTheme() }
+    );
+    if (generation !== this._generation) return { spec, rendered: null };
+    this._clear();
+    const rendered = await renderer.render(spec, this.area);
+    if (generation === this._generation) return { spec, rendered };
+    rendered.widget.dispose();
+    return { spec, rendered: null };
   }
 
   private _showSelected(): void {

@@ -150,7 +150,28 @@ export function select(
   return el;
 }
 
-/** A form that validates through core (the browser's bubbles stay off) and calls `onSubmit`. */
+/**
+ * Moves focus to the DC Hub results shown in the main area (the one in front): its grid, else its chart or map, else
+ * the view itself. False when no view is shown.
+ */
+export function focusResults(): boolean {
+  const views = [...document.querySelectorAll<HTMLElement>('.jp-DCHub-view')].filter((v) => v.offsetParent !== null);
+  const view = views.find((v) => v.closest('.lm-mod-current, .jp-mod-current')) ?? views[0];
+  if (!view) return false;
+  const target = [...view.querySelectorAll<HTMLElement>('[role="grid"], .jp-DCHub-chart[role="region"]')].find(
+    (el) => el.offsetParent !== null
+  );
+  const to = target ?? view;
+  if (!target && view.tabIndex < 0) view.tabIndex = -1;
+  to.focus();
+  return true;
+}
+
+/**
+ * A form that validates through core (the browser's bubbles stay off) and calls `onSubmit`. Enter in any of its fields
+ * runs it (a list box or a select too, where browsers do not submit), and it opens with a "Skip to results" link
+ * (shown when focused) for keyboard users.
+ */
 export function submitForm(className: string, onSubmit: () => void): HTMLFormElement {
   const form = document.createElement('form');
   form.className = className;
@@ -159,7 +180,29 @@ export function submitForm(className: string, onSubmit: () => void): HTMLFormEle
     event.preventDefault();
     onSubmit();
   });
+  form.addEventListener('keydown', (event) => {
+    const el = event.target as HTMLElement;
+    if (event.key !== 'Enter' || event.isComposing || event.shiftKey || event.altKey) return;
+    if (el instanceof HTMLSelectElement || (event.ctrlKey && !(el instanceof HTMLButtonElement))) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  form.append(skipLink());
   return form;
+}
+
+/** "Skip to results": the first stop of a form, shown when it has focus, to the results without the fields. */
+export function skipLink(): HTMLAnchorElement {
+  const a = document.createElement('a');
+  a.className = 'jp-DCHub-skip';
+  a.href = '#';
+  a.textContent = 'Skip to results';
+  a.addEventListener('click', (event) => {
+    event.preventDefault();
+    if (!focusResults()) a.textContent = 'Skip to results (no results yet)';
+  });
+  return a;
 }
 
 /** Class of a field laid out wide (a whole row of the form). */

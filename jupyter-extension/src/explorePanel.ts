@@ -76,7 +76,11 @@ class ResourceView implements TableSource {
       this.model.setFilter(text);
       this._showCount();
     });
-    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-resource-grid', verdictColumn: 'verdict' });
+    this.grid = new TableGrid(this.model, {
+      className: 'jp-DCHub-resource-grid',
+      verdictColumn: 'verdict',
+      label: 'Resource rows'
+    });
     const source = tableChartSource(this.model, () => this._answers.map(fetchMeta));
     this.charts = new ChartSwitch({ charts, choices: spec.charts ?? [], table: this.grid, grid: this.grid, source });
     this._citation = hiddenDiv('jp-DCHub-resource-citation');

@@ -1,5 +1,4 @@
 import {
-  BasicKeyHandler,
   BasicMouseHandler,
   BasicSelectionModel,
   type CellRenderer,
@@ -9,6 +8,7 @@ import {
 } from '@lumino/datagrid';
 import type { Cell } from '@dchub/core';
 import { Widget } from '@lumino/widgets';
+import { CellKeyHandler, GridAria } from './gridAria';
 import { cellText, verdictColor } from './tableView';
 import { TableModel } from './tableModel';
 
@@ -39,18 +39,22 @@ export interface TableGridOptions {
   /** Column whose text cells are painted in verdict colours (BUILD, CAUTION, AVOID). */
   verdictColumn?: string;
   className: string;
+  /** The grid's accessible name (what a screen reader calls it); default "Results". */
+  label?: string;
 }
 
 /**
  * A themed, sortable canvas grid over a `TableModel`: rows the model marks changed get a
  * highlight, and an optional verdict column is coloured. It re-measures itself whenever its
- * box changes size (flex layout, sidebar drag), not only on Lumino resize messages.
+ * box changes size (flex layout, sidebar drag), not only on Lumino resize messages. An ARIA grid
+ * (GridAria) mirrors the rows in view and the cell cursor, which the arrow keys move.
  */
 export class TableGrid extends DataGrid {
   readonly model: TableModel;
   private _font = '13px sans-serif';
   private _resizeObserver: ResizeObserver | null;
   private readonly _verdictColumn: string | undefined;
+  readonly aria: GridAria;
 
   constructor(model: TableModel, options: TableGridOptions) {
     super({
@@ -62,9 +66,16 @@ export class TableGrid extends DataGrid {
     this.addClass('jp-DCHub-grid-base');
     this.addClass(options.className);
     this.dataModel = model;
-    this.keyHandler = new BasicKeyHandler();
+    this.keyHandler = new CellKeyHandler();
     this.mouseHandler = new SortingMouseHandler();
     this.selectionModel = new BasicSelectionModel({ dataModel: model, selectionMode: 'row' });
+    this.aria = new GridAria(this, model, options.label ?? 'Results');
+    model.changed.connect(() => this.aria.update(), this);
+    // The cursor cell is painted (row selection draws no cursor of its own) and announced.
+    this.selectionModel.changed.connect(() => {
+      this.repaintContent();
+      this.aria.update();
+    });
     this._resizeObserver = new ResizeObserver(() => {
       if (this.isVisible) this.processMessage(Widget.ResizeMessage.UnknownSize);
     });
@@ -143,10 +154,15 @@ export class TableGrid extends DataGrid {
     const verdictColumn = this._verdictColumn;
     const isVerdict = (config: CellRenderer.CellConfig) =>
       verdictColumn !== undefined && this.model.table.columns[config.column] === verdictColumn;
+    const cursorBg = 'rgba(33, 150, 243, 0.35)';
+    const isCursor = (config: CellRenderer.CellConfig) => {
+      const sel = this.selectionModel;
+      return !!sel && !sel.isEmpty && sel.cursorRow === config.row && sel.cursorColumn === config.column;
+    };
     const body = new TextRenderer({
       font: (config) => (isVerdict(config) && verdictColor(config.value) ? `bold ${this._font}` : this._font),
       textColor: (config) => (isVerdict(config) ? (verdictColor(config.value) ?? text) : text),
-      backgroundColor: changed,
+      backgroundColor: (config) => (isCursor(config) ? cursorBg : changed(config)),
       horizontalAlignment: ({ value }) => (typeof value === 'number' ? 'right' : 'left'),
       format: ({ value }) => cellText(value as never)
     });
@@ -182,8 +198,15 @@ export class TableGrid extends DataGrid {
     this.resizeColumn('row-header', 0, Math.max(32, Math.ceil(measure(String(this.model.table.rows.length))) + 16));
   }
 
+  /** Paints, then brings the ARIA grid in step with what is now in view (scrolling repaints). */
+  protected paintContent(rx: number, ry: number, rw: number, rh: number): void {
+    super.paintContent(rx, ry, rw, rh);
+    this.aria?.update();
+  }
+
   dispose(): void {
     if (this.isDisposed) return;
+    this.aria.dispose();
     this._resizeObserver?.disconnect();
     this._resizeObserver = null;
     super.dispose();

@@ -102,7 +102,7 @@ export class McpPanel extends Panel implements TableSource {
     this.addWidget(nodeRow('jp-DCHub-top', this._count, this._form, this._description, this._busy, this._error));
     this._showView = options.showView;
 
-    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-mcp-grid' });
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-mcp-grid', label: 'Tool answer' });
     this._json = document.createElement('pre');
     this._json.className = 'jp-DCHub-mcp-json';
     this._json.hidden = true;

@@ -114,7 +114,7 @@ export class QueuePanel extends Panel implements TableSource {
     this.addWidget(nodeRow('jp-DCHub-top', this._form.node, this._intro, this._busy, this._error));
     this._showView = options.showView;
 
-    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid' });
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-grid', label: 'Queue results' });
     this.charts = new ChartSwitch({
       charts: options.charts,
       choices: VIEW_CHARTS.queue,

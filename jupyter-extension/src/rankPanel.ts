@@ -108,7 +108,7 @@ export class RankPanel extends Panel implements TableSource {
     this.addWidget(nodeRow('jp-DCHub-top', this._candidateInfo, this._form(options.onRank), this._busy, this._error));
     for (const o of DEFAULT_OBJECTIVES) this._addObjective(o);
 
-    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-rank-grid' });
+    this.grid = new TableGrid(this.model, { className: 'jp-DCHub-rank-grid', label: 'Ranked sites' });
     // The weights the ranking was asked with: the chart's contributions are the service's formula.
     const source = tableChartSource(
       this.model,

@@ -54,6 +54,7 @@ export namespace CommandIDs {
   export const insertCsvNotebook = 'dchub:insert-csv-notebook';
   export const forgetKey = 'dchub:forget-api-key';
   export const showAs = 'dchub:show-as';
+  export const focusResults = 'dchub:focus-results';
 }
 
 export const CATEGORY = 'DC Hub';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExcelFixture, PROFILES } from './fixture.js';
-import { officeStandIn, openPane } from './pane.js';
+import { officeStandIn, openPane, spillQueue } from './pane.js';
 
 /**
  * The pane's Map tab in Chromium: core's queue and markets maps of the selected table, drawn by
@@ -34,30 +34,6 @@ const mapText = (p: Page) =>
   p.evaluate(() => [...document.querySelectorAll('#map svg text')].map((t) => t.textContent).join(' '));
 /** Points the map drew: symbol marks of the chart (legend symbols are not marks). */
 const pointsDrawn = (p: Page) => p.locator('#map svg g.mark-symbol.role-mark > path').count();
-
-/** QUEUE's answer in the pane's runtime, spilled at Sheet1!B2 with the formula on its anchor; a cell of it selected. */
-async function spillQueue(p: Page, formula: string, args: unknown[]) {
-  return p.evaluate(
-    async ([f, a]) => {
-      const w = window as any;
-      let values: unknown;
-      try {
-        values = await w.__functions.QUEUE(...a, {
-          address: 'Sheet1!B2',
-          functionName: 'DCHUB.QUEUE',
-          isInValuePreview: false,
-        });
-      } catch (e: any) {
-        throw new Error(`QUEUE: ${e?.code ?? ''} ${e?.message ?? String(e)}`);
-      }
-      w.__wb.spill('Sheet1', 1, 1, values, f);
-      w.__wb.selection = { sheet: w.__wb.sheet('Sheet1'), r: 4, c: 3, h: 1, w: 1 };
-      w.__wb.active = w.__wb.sheet('Sheet1');
-      return values as unknown[][];
-    },
-    [formula, args] as const,
-  );
-}
 
 describe('the bundles', () => {
   it('functions.js carries no Vega; map.js does, with its own runtime', () => {

@@ -30,8 +30,11 @@
   let startup = window.__startup.at(-1) ?? 'None';
   // The ExcelApi sets this Excel has: Excel on the web's by default, fewer when a test stores `excelApi` (e.g. "1.5").
   const excelApi = Number((sessionStorage.getItem('excelApi') || '1.17').split('.')[1]);
+  // Office's theme: a test stores `officeTheme` (its body and control colours) to open the pane in a dark theme.
+  const officeTheme = JSON.parse(sessionStorage.getItem('officeTheme') || 'null');
   window.Office = {
     context: {
+      ...(officeTheme ? { officeTheme } : {}),
       requirements: {
         isSetSupported: (set, v) => set === 'ExcelApi' && Number(String(v).split('.')[1] ?? 0) <= excelApi,
       },

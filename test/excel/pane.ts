@@ -48,3 +48,27 @@ export async function openPane(fx: ExcelFixture, officeJs: string, page?: Page) 
   );
   return { page: p, logs };
 }
+
+/** QUEUE's answer in the pane's runtime, spilled at Sheet1!B2 with the formula on its anchor; a cell of it selected. */
+export async function spillQueue(p: Page, formula: string, args: unknown[]) {
+  return p.evaluate(
+    async ([f, a]) => {
+      const w = window as any;
+      let values: unknown;
+      try {
+        values = await w.__functions.QUEUE(...a, {
+          address: 'Sheet1!B2',
+          functionName: 'DCHUB.QUEUE',
+          isInValuePreview: false,
+        });
+      } catch (e: any) {
+        throw new Error(`QUEUE: ${e?.code ?? ''} ${e?.message ?? String(e)}`);
+      }
+      w.__wb.spill('Sheet1', 1, 1, values, f);
+      w.__wb.selection = { sheet: w.__wb.sheet('Sheet1'), r: 4, c: 3, h: 1, w: 1 };
+      w.__wb.active = w.__wb.sheet('Sheet1');
+      return values as unknown[][];
+    },
+    [formula, args] as const,
+  );
+}

@@ -1,3 +1,4 @@
+import { landStyle, type ChartTheme } from './layout.js';
 import type { VegaLiteSpec } from './spec.js';
 
 /**
@@ -24,12 +25,15 @@ export function worldTopology(): Promise<unknown> {
   return countries;
 }
 
-/** The layer under a map: the US states or the world's countries, light grey with white borders. */
-export async function outlinesLayer(feature: 'states' | 'countries'): Promise<VegaLiteSpec> {
+/**
+ * The layer under a map: the US states or the world's countries in the theme's land and border colours. Decorative
+ * (`aria: false`): the points carry the meaning, the description says what the map shows.
+ */
+export async function outlinesLayer(feature: 'states' | 'countries', theme?: ChartTheme): Promise<VegaLiteSpec> {
   const values = await (feature === 'states' ? usStatesTopology() : worldTopology());
   return {
     data: { values, format: { type: 'topojson', feature } },
-    mark: { type: 'geoshape', fill: '#eeeeee', stroke: '#ffffff', strokeWidth: 0.7 },
+    mark: { type: 'geoshape', ...landStyle(theme), aria: false },
   };
 }
 

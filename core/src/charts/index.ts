@@ -3,6 +3,7 @@ import { leaderboard, leaderboardSummary, marketQuadrant, marketsMap, marketTime
 import { queueMap, queueMix, queueMixSummary, queueTimeToPower } from './queue.js';
 import { ranking, rankingSummary, siteScore } from './sites.js';
 import { countLines } from './counts.js';
+import type { ChartLayout } from './layout.js';
 import type { ChartData, ChartSummary, VegaLiteSpec } from './spec.js';
 
 export * from './spec.js';
@@ -24,6 +25,8 @@ export { lacksCoordinates, leaderboardSummary, withMarketCoordinates } from './m
 export { queueMixSummary, queueMixTotals } from './queue.js';
 export { rankingSummary } from './sites.js';
 export { GEO_NOTICE } from './geo.js';
+export { DARK_THEME, LIGHT_THEME, NARROW, wrapText, type ChartLayout, type ChartTheme } from './layout.js';
+export { chartTable, type ChartTable } from './table.js';
 export { countLines, partOf } from './counts.js';
 export {
   leaderboard,
@@ -38,8 +41,11 @@ export {
 };
 export { POINT_SELECTION, SELECTABLE_CHARTS, STORE_TUPLES_MAX, selectedRows, selectionStore } from './select.js';
 
-/** Options a chart may take: the user's time-to-power limit, how many to show, a ranking's weights. */
-export interface ChartOptions {
+/**
+ * Options a chart may take: the user's time-to-power limit, how many to show, a ranking's weights; and the host's
+ * layout (its width and theme, see ChartLayout).
+ */
+export interface ChartOptions extends ChartLayout {
   maxTtpMonths?: number;
   top?: number;
   objectives?: Record<string, number>;
@@ -49,15 +55,15 @@ export interface ChartOptions {
 export const CHARTS: Readonly<
   Record<string, { from: string; build: (d: ChartData, o: ChartOptions) => VegaLiteSpec | Promise<VegaLiteSpec> }>
 > = {
-  queue_map: { from: 'refined queue', build: (d) => queueMap(d) },
-  queue_mix: { from: 'refined queue', build: (d) => queueMix(d) },
+  queue_map: { from: 'refined queue', build: (d, o) => queueMap(d, o) },
+  queue_mix: { from: 'refined queue', build: (d, o) => queueMix(d, o) },
   queue_time_to_power: { from: 'refined queue', build: (d, o) => queueTimeToPower(d, o) },
   leaderboard: { from: 'DCPI scores, leaderboard or briefs', build: (d, o) => leaderboard(d, o) },
-  markets_map: { from: 'DCPI scores', build: (d) => marketsMap(d) },
-  market_quadrant: { from: 'DCPI scores', build: (d) => marketQuadrant(d) },
+  markets_map: { from: 'DCPI scores', build: (d, o) => marketsMap(d, o) },
+  market_quadrant: { from: 'DCPI scores', build: (d, o) => marketQuadrant(d, o) },
   market_time_to_power: { from: 'DCPI scores or briefs', build: (d, o) => marketTimeToPower(d, o) },
   ranking: { from: 'rank-sites answer', build: (d, o) => ranking(d, o) },
-  site_score: { from: 'site-score answer', build: (d) => siteScore(d) },
+  site_score: { from: 'site-score answer', build: (d, o) => siteScore(d, o) },
 };
 
 /** A chart by name; an unknown name is refused with the known ones. */

@@ -1,4 +1,5 @@
 import { inAlbersUsa, outlinesLayer } from './geo.js';
+import { CATEGORY_GUTTER, inkColor, mapSize, NUMBER_GUTTER, plotWidth, type ChartLayout } from './layout.js';
 import { SCORE_COLOR, verdictColor, verdictShape } from './palette.js';
 import { selectablePoints } from './select.js';
 import { monthsBars } from './queue.js';
@@ -83,10 +84,11 @@ export function leaderboardSummary(d: ChartData, opts: { top?: number } = {}): C
 }
 
 /** The top markets by composite score, coloured by verdict. */
-export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLiteSpec {
+export function leaderboard(d: ChartData, opts: { top?: number } & ChartLayout = {}): VegaLiteSpec {
   const { all, scored, shown } = topMarkets(d, opts.top);
+  const width = plotWidth(opts, 480, CATEGORY_GUTTER);
   const view: VegaLiteSpec = {
-    width: 480,
+    width,
     height: Math.max(120, 18 * shown.length),
     data: { values: shown },
     mark: { type: 'bar' },
@@ -102,8 +104,9 @@ export function leaderboard(d: ChartData, opts: { top?: number } = {}): VegaLite
     subtitle: 'Composite power-readiness score; colour and tooltip give the verdict',
     description: `Horizontal bars of the DC Hub Power Index composite score for the top ${shown.length} markets, coloured by verdict (BUILD, CAUTION, AVOID).`,
     view,
-    width: 480,
+    width,
     ctx: d,
+    layout: opts,
     lacking: NO_SCORE,
     facts: {
       chart: 'leaderboard',
@@ -136,36 +139,47 @@ export const lacksCoordinates = (rows: ChartData['rows']): boolean =>
   });
 
 /** Markets as points coloured and shaped by verdict: a US map when every market is in the US, else a world map. */
-export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
+export async function marketsMap(d: ChartData, layout: ChartLayout = {}): Promise<VegaLiteSpec> {
   const all = d.rows.map(marketOf);
   const placed = all.map((m, row) => ({ ...m, row })).filter((m) => m.lat !== undefined && m.lon !== undefined);
   const us = placed.length > 0 && placed.every((m) => inAlbersUsa(m.lat!, m.lon!));
-  const outlines = await outlinesLayer(us ? 'states' : 'countries');
+  const outlines = await outlinesLayer(us ? 'states' : 'countries', layout.theme);
+  const size = mapSize(layout, { width: 640, height: us ? 400 : 340 });
   const view: VegaLiteSpec = {
-    width: 640,
-    height: us ? 400 : 340,
+    ...size,
     projection: { type: us ? 'albersUsa' : 'equalEarth' },
     layer: [
       outlines,
-      selectablePoints({
-        data: { values: placed },
-        mark: { type: 'point', filled: true, size: 90, opacity: 0.85, stroke: '#333333', strokeWidth: 0.5 },
-        encoding: {
-          longitude: { field: 'lon', type: 'quantitative' },
-          latitude: { field: 'lat', type: 'quantitative' },
-          color: verdictColor(),
-          shape: verdictShape(),
-          tooltip,
+      selectablePoints(
+        {
+          data: { values: placed },
+          mark: {
+            type: 'point',
+            filled: true,
+            size: 90,
+            opacity: 0.85,
+            stroke: layout.theme?.axis ?? '#333333',
+            strokeWidth: 0.5,
+          },
+          encoding: {
+            longitude: { field: 'lon', type: 'quantitative' },
+            latitude: { field: 'lat', type: 'quantitative' },
+            color: verdictColor(),
+            shape: verdictShape(),
+            tooltip,
+          },
         },
-      }),
+        inkColor(layout.theme),
+      ),
     ],
   };
   return chartSpec({
     title: `Markets by DCPI verdict${us ? '' : ' (world)'}`,
     description: `${us ? 'US' : 'World'} map of ${placed.length} data-center markets, each a point coloured and shaped by its DCPI verdict.`,
     view,
-    width: 640,
+    width: size.width,
     ctx: d,
+    layout,
     lacking: 'markets have no coordinates',
     facts: {
       chart: 'markets_map',
@@ -177,16 +191,17 @@ export async function marketsMap(d: ChartData): Promise<VegaLiteSpec> {
 }
 
 /** Excess power against constraint, one point per market, coloured and shaped by verdict. */
-export function marketQuadrant(d: ChartData): VegaLiteSpec {
+export function marketQuadrant(d: ChartData, layout: ChartLayout = {}): VegaLiteSpec {
   const all = d.rows.map(marketOf);
   const both = all.filter((m) => m.excess !== undefined && m.constraint !== undefined);
   const mid = (v: number) => ({
     data: { values: [{ v }] },
-    mark: { type: 'rule', color: '#999999', strokeDash: [2, 2] },
+    mark: { type: 'rule', color: layout.theme?.axis ?? '#999999', strokeDash: [2, 2] },
   });
+  const side = plotWidth(layout, 420, NUMBER_GUTTER);
   const view: VegaLiteSpec = {
-    width: 420,
-    height: 420,
+    width: side,
+    height: side,
     layer: [
       { ...mid(50), encoding: { x: { field: 'v', type: 'quantitative' } } },
       { ...mid(50), encoding: { y: { field: 'v', type: 'quantitative' } } },
@@ -217,8 +232,9 @@ export function marketQuadrant(d: ChartData): VegaLiteSpec {
     title: 'Excess power against constraint',
     description: `Scatter of ${both.length} markets: excess power score against constraint score, coloured and shaped by DCPI verdict; dashed rules at 50.`,
     view,
-    width: 420,
+    width: side,
     ctx: d,
+    layout,
     lacking: 'markets lack an excess-power or constraint score (free keys get null scores)',
     facts: {
       chart: 'market_quadrant',
@@ -230,7 +246,11 @@ export function marketQuadrant(d: ChartData): VegaLiteSpec {
 }
 
 /** Months to power per market (the quickest first), coloured by verdict, against `maxTtpMonths`. */
-export function marketTimeToPower(d: ChartData, opts: { maxTtpMonths?: number; top?: number } = {}): VegaLiteSpec {
+export function marketTimeToPower(
+  d: ChartData,
+  opts: { maxTtpMonths?: number; top?: number } & ChartLayout = {},
+): VegaLiteSpec {
+  const width = plotWidth(opts, 480, CATEGORY_GUTTER);
   const all = d.rows.map(marketOf);
   const known = all.filter((m) => m.ttp !== undefined);
   const shown = [...known].sort((a, b) => a.ttp! - b.ttp!).slice(0, opts.top ?? 25);
@@ -240,14 +260,17 @@ export function marketTimeToPower(d: ChartData, opts: { maxTtpMonths?: number; t
     months: { field: 'ttp', title: 'Time to power (months)' },
     color: verdictColor(),
     limit: opts.maxTtpMonths,
+    width,
+    ink: inkColor(opts.theme),
     tooltip,
   });
   return chartSpec({
     title: 'Time to power by market',
     description: `Bars of months to power for ${shown.length} markets, coloured by DCPI verdict${opts.maxTtpMonths !== undefined ? `, with a rule at your limit of ${opts.maxTtpMonths} months` : ''}.`,
     view,
-    width: 480,
+    width,
     ctx: d,
+    layout: opts,
     lacking: 'markets have no time to power',
     facts: {
       chart: 'market_time_to_power',

@@ -1,5 +1,6 @@
 import { fuelColor, fuelGroup, fuelGroupColor, FUEL_GROUPS, SCORE_COLOR, type FuelGroup } from './palette.js';
 import { inAlbersUsa, outlinesLayer } from './geo.js';
+import { inkColor, mapSize, NUMBER_GUTTER, plotWidth, type ChartLayout } from './layout.js';
 import { selectablePoints } from './select.js';
 import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
@@ -9,7 +10,7 @@ import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary
  * limit).
  */
 
-const MAP_WIDTH = 640;
+const MAP_SIZE = { width: 640, height: 400 };
 
 /** The projects a map can place (a point each, with its tooltip's fields), and how many it cannot, by reason. */
 function mapPoints(rows: ChartData['rows']): { points: Record<string, unknown>[]; noCoords: number; offMap: number } {
@@ -42,44 +43,47 @@ function mapPoints(rows: ChartData['rows']): { points: Record<string, unknown>[]
 }
 
 /** The projects' layer: sized by MW, coloured by fuel, a diamond for a county centroid; selectable. */
-const projectsLayer = (points: Record<string, unknown>[]): VegaLiteSpec =>
-  selectablePoints({
-    data: { values: points },
-    // A project without a capacity is drawn too (Vega-Lite would leave it out), at the smallest size.
-    mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5, invalid: null },
-    encoding: {
-      longitude: { field: 'lon', type: 'quantitative' },
-      latitude: { field: 'lat', type: 'quantitative' },
-      size: {
-        condition: { test: '!isValid(datum.mw)', value: 8 },
-        field: 'mw',
-        type: 'quantitative',
-        title: 'Capacity (MW)',
-        scale: { range: [8, 360] },
+const projectsLayer = (points: Record<string, unknown>[], ink: string): VegaLiteSpec =>
+  selectablePoints(
+    {
+      data: { values: points },
+      // A project without a capacity is drawn too (Vega-Lite would leave it out), at the smallest size.
+      mark: { type: 'point', filled: true, opacity: 0.7, strokeWidth: 0.5, invalid: null },
+      encoding: {
+        longitude: { field: 'lon', type: 'quantitative' },
+        latitude: { field: 'lat', type: 'quantitative' },
+        size: {
+          condition: { test: '!isValid(datum.mw)', value: 8 },
+          field: 'mw',
+          type: 'quantitative',
+          title: 'Capacity (MW)',
+          scale: { range: [8, 360] },
+        },
+        color: fuelColor(),
+        shape: {
+          field: 'location',
+          type: 'nominal',
+          title: 'Location',
+          scale: { domain: ['Point of interconnection', 'County centroid'], range: ['circle', 'diamond'] },
+        },
+        tooltip: [
+          { field: 'name', title: 'Project' },
+          { field: 'id', title: 'Queue ID' },
+          { field: 'iso', title: 'ISO' },
+          { field: 'state', title: 'State' },
+          { field: 'fuel', title: 'Fuel' },
+          { field: 'mw', title: 'Capacity (MW)', format: ',.1f' },
+          { field: 'status', title: 'Status' },
+          { field: 'ttp', title: 'Est. time to power (months)', format: '.1f' },
+          { field: 'location', title: 'Location' },
+        ],
       },
-      color: fuelColor(),
-      shape: {
-        field: 'location',
-        type: 'nominal',
-        title: 'Location',
-        scale: { domain: ['Point of interconnection', 'County centroid'], range: ['circle', 'diamond'] },
-      },
-      tooltip: [
-        { field: 'name', title: 'Project' },
-        { field: 'id', title: 'Queue ID' },
-        { field: 'iso', title: 'ISO' },
-        { field: 'state', title: 'State' },
-        { field: 'fuel', title: 'Fuel' },
-        { field: 'mw', title: 'Capacity (MW)', format: ',.1f' },
-        { field: 'status', title: 'Status' },
-        { field: 'ttp', title: 'Est. time to power (months)', format: '.1f' },
-        { field: 'location', title: 'Location' },
-      ],
     },
-  });
+    ink,
+  );
 
 /** The survivors over US state outlines: sized by MW, coloured by fuel, county centroids told apart. */
-export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
+export async function queueMap(d: ChartData, layout: ChartLayout = {}): Promise<VegaLiteSpec> {
   const { points, noCoords, offMap } = mapPoints(d.rows);
   const noMw = points.filter((p) => p.mw === null).length;
   const notes = [
@@ -91,19 +95,20 @@ export async function queueMap(d: ChartData): Promise<VegaLiteSpec> {
         ]
       : []),
   ];
+  const size = mapSize(layout, MAP_SIZE);
   const view: VegaLiteSpec = {
-    width: MAP_WIDTH,
-    height: 400,
+    ...size,
     projection: { type: 'albersUsa' },
-    layer: [await outlinesLayer('states'), projectsLayer(points)],
+    layer: [await outlinesLayer('states', layout.theme), projectsLayer(points, inkColor(layout.theme))],
   };
   return chartSpec({
     title: 'Interconnection-queue projects',
     subtitle: `${points.length.toLocaleString('en-US')} projects, sized by capacity, coloured by fuel`,
     description: `Map of ${points.length} interconnection-queue projects over US state outlines; circle size is capacity in MW, colour the fuel group, a diamond marks a county-centroid location.`,
     view,
-    width: MAP_WIDTH,
+    width: size.width,
     ctx: d,
+    layout,
     notes,
     facts: {
       chart: 'queue_map',
@@ -165,15 +170,17 @@ export function queueMixSummary(d: ChartData): ChartSummary {
 }
 
 /** Queued MW by ISO and fuel group, as stacked bars. */
-export function queueMix(d: ChartData): VegaLiteSpec {
+export function queueMix(d: ChartData, layout: ChartLayout = {}): VegaLiteSpec {
   const { totals: values, noMw } = queueMixTotals(d.rows);
+  const width = plotWidth(layout, 480, NUMBER_GUTTER);
   const view: VegaLiteSpec = {
-    width: 480,
+    width,
     height: 300,
     data: { values },
     mark: { type: 'bar' },
     encoding: {
-      x: { field: 'iso', type: 'nominal', title: 'ISO', sort: '-y', axis: { labelAngle: 0 } },
+      // Upright ISO names while each has room; slanted when narrow, never cut.
+      x: { field: 'iso', type: 'nominal', title: 'ISO', sort: '-y', axis: { labelAngle: width / 12 >= 48 ? 0 : -45 } },
       y: { aggregate: 'sum', field: 'mw', type: 'quantitative', title: QUEUE_MW_TITLE, axis: { format: ',.0f' } },
       color: fuelColor(),
       order: { field: 'fuel_rank', type: 'quantitative' },
@@ -190,8 +197,9 @@ export function queueMix(d: ChartData): VegaLiteSpec {
     title: QUEUE_MIX_TITLE,
     description: `Stacked bars of interconnection-queue capacity in MW for each ISO, split by fuel group, over ${d.rows.length - noMw} projects.`,
     view,
-    width: 480,
+    width,
     ctx: d,
+    layout,
     lacking: 'projects have no capacity',
     facts: { chart: 'queue_mix', rows: d.rows.length, drawn: values.length, omitted: { no_capacity: noMw } },
   });
@@ -205,6 +213,9 @@ export function monthsBars(opts: {
   color?: Record<string, unknown>;
   limit?: number;
   tooltip: Record<string, unknown>[];
+  /** The plot's width (see plotWidth) and the rule's colour. */
+  width?: number;
+  ink?: string;
 }): VegaLiteSpec {
   const bars: VegaLiteSpec = {
     mark: { type: 'bar' },
@@ -220,7 +231,7 @@ export function monthsBars(opts: {
       ? undefined
       : {
           data: { values: [{ limit: opts.limit, what: 'your max_ttp_months' }] },
-          mark: { type: 'rule', color: '#000000', strokeDash: [4, 3], strokeWidth: 1.5 },
+          mark: { type: 'rule', color: opts.ink ?? '#000000', strokeDash: [4, 3], strokeWidth: 1.5 },
           encoding: {
             x: { field: 'limit', type: 'quantitative' },
             tooltip: [
@@ -230,7 +241,7 @@ export function monthsBars(opts: {
           },
         };
   return {
-    width: 480,
+    width: opts.width ?? 480,
     height: Math.max(120, 18 * opts.values.length),
     data: { values: opts.values },
     layer: rule ? [bars, rule] : [bars],
@@ -238,7 +249,8 @@ export function monthsBars(opts: {
 }
 
 /** Median estimated months to power per ISO of the survivors, against `maxTtpMonths`. */
-export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } = {}): VegaLiteSpec {
+export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } & ChartLayout = {}): VegaLiteSpec {
+  const width = plotWidth(opts, 480, NUMBER_GUTTER, false);
   const byIso = new Map<string, number[]>();
   let missing = 0;
   for (const r of d.rows) {
@@ -261,6 +273,8 @@ export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } =
     category: { field: 'iso', title: 'ISO' },
     months: { field: 'months', title: 'Median estimated time to power (months)' },
     limit: opts.maxTtpMonths,
+    width,
+    ink: inkColor(opts.theme),
     tooltip: [
       { field: 'iso', title: 'ISO' },
       { field: 'months', title: 'Median months' },
@@ -271,8 +285,9 @@ export function queueTimeToPower(d: ChartData, opts: { maxTtpMonths?: number } =
     title: 'Time to power by ISO',
     description: `Median estimated months to power of the queue projects in each ISO${opts.maxTtpMonths !== undefined ? `, with a rule at your limit of ${opts.maxTtpMonths} months` : ''}.`,
     view,
-    width: 480,
+    width,
     ctx: d,
+    layout: opts,
     lacking: 'projects have no time-to-power estimate',
     facts: {
       chart: 'queue_time_to_power',

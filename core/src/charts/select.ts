@@ -17,7 +17,7 @@ const FIELDS = [{ type: 'E', field: POINT_SELECTION.field }];
 const PICKED = { param: POINT_SELECTION.param, empty: false };
 
 /** A point layer made selectable: named (the unit a click's tuple names), the selection, the highlight. */
-export function selectablePoints(layer: VegaLiteSpec): VegaLiteSpec {
+export function selectablePoints(layer: VegaLiteSpec, ink = '#000000'): VegaLiteSpec {
   const mark = layer.mark as Record<string, unknown>;
   const opacity = typeof mark.opacity === 'number' ? mark.opacity : 1;
   const strokeWidth = typeof mark.strokeWidth === 'number' ? mark.strokeWidth : 0;
@@ -30,7 +30,7 @@ export function selectablePoints(layer: VegaLiteSpec): VegaLiteSpec {
       ...(layer.encoding as Record<string, unknown>),
       // With nothing selected every point keeps its opacity; with a selection the others fade.
       opacity: { condition: { param: POINT_SELECTION.param, value: opacity }, value: 0.15 },
-      stroke: { condition: { ...PICKED, value: '#000000' }, value: stroke },
+      stroke: { condition: { ...PICKED, value: ink }, value: stroke },
       strokeWidth: { condition: { ...PICKED, value: 2 }, value: strokeWidth },
     },
   };

@@ -1,3 +1,4 @@
+import { CATEGORY_GUTTER, plotWidth, type ChartLayout } from './layout.js';
 import { METRIC_COLORS, SCORE_COLOR } from './palette.js';
 import { chartSpec, field, label, omittedNote, type ChartData, type ChartSummary, type VegaLiteSpec } from './spec.js';
 
@@ -96,10 +97,14 @@ export function rankingSummary(
 }
 
 /** Objective score per candidate, stacked by each objective's contribution (see `contributions`). */
-export function ranking(d: ChartData, opts: { objectives?: Record<string, number>; top?: number } = {}): VegaLiteSpec {
+export function ranking(
+  d: ChartData,
+  opts: { objectives?: Record<string, number>; top?: number } & ChartLayout = {},
+): VegaLiteSpec {
   const { metrics, ranked, shown, values } = contributions(d, opts);
+  const width = plotWidth(opts, 480, CATEGORY_GUTTER);
   const view: VegaLiteSpec = {
-    width: 480,
+    width,
     height: Math.max(120, 22 * shown.length),
     data: { values },
     mark: { type: 'bar' },
@@ -127,8 +132,9 @@ export function ranking(d: ChartData, opts: { objectives?: Record<string, number
     subtitle: 'Objective score per candidate, split by each objective’s weighted contribution',
     description: `Stacked horizontal bars for ${shown.length} ranked candidates: each bar is the objective score, split into the weighted contributions of ${metrics.join(', ')}.`,
     view,
-    width: 480,
+    width,
     ctx: d,
+    layout: opts,
     lacking: NO_OBJECTIVE,
     facts: {
       chart: 'ranking',
@@ -156,7 +162,8 @@ const COMPONENTS: Array<[string, string]> = [
 ];
 
 /** A site score's components as bars (0–100), the overall score as a rule, the capacity asked in the subtitle. */
-export function siteScore(d: ChartData): VegaLiteSpec {
+export function siteScore(d: ChartData, layout: ChartLayout = {}): VegaLiteSpec {
+  const width = plotWidth(layout, 420, CATEGORY_GUTTER, false);
   const r = d.rows[0] ?? {};
   const num = (p: string) => field({ v: member(r, p) }, 'v');
   const values = COMPONENTS.map(([p, name]) => ({ component: name, score: num(p) })).filter(
@@ -203,9 +210,10 @@ export function siteScore(d: ChartData): VegaLiteSpec {
         .filter(Boolean)
         .join(' · ') || undefined,
     description: `Bars of the five components of the DC Hub site score at ${place} (0 to 100)${overall !== undefined ? `, with the overall score ${overall.toFixed(1)} as a rule` : ''}.`,
-    view: { width: 420, height: 160, layer: layers },
-    width: 420,
+    view: { width, height: 160, layer: layers },
+    width,
     ctx: d,
+    layout,
     notes: omittedNote(COMPONENTS.length - values.length, COMPONENTS.length, 'components are withheld or blank'),
     facts: {
       chart: 'site_score',

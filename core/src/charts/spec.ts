@@ -1,5 +1,6 @@
 import { staleText } from '../notes.js';
 import { countLines, subtitleOf } from './counts.js';
+import { charsIn, layoutConfig, NARROW, wrapText, type ChartLayout } from './layout.js';
 
 /**
  * What every DC Hub chart is: a Vega-Lite v5 specification (the version JupyterLab 4 renders
@@ -130,19 +131,21 @@ export function omittedNote(count: number, of: number, what: string): string[] {
   return count > 0 ? [`${fmt(count)} of ${fmt(of)} ${what} (not drawn).`] : [];
 }
 
-/** The footer as a text view under the chart (Vega-Lite has one title per view). */
-function footerView(lines: readonly string[], width: number): VegaLiteSpec {
-  // Long lines run past the chart's width rather than being cut: a citation is read whole.
+/** The footer as a text view under the chart (Vega-Lite has one title per view), its lines wrapped to `width`. */
+function footerView(lines: readonly string[], width: number, layout: ChartLayout | undefined): VegaLiteSpec {
+  // Every word is kept: a citation is read whole, wrapped rather than cut or run past the chart.
+  const wrapped = lines.flatMap((line) => wrapText(line, charsIn(width, 10)));
+  const color = layout?.theme ? { color: layout.theme.text } : {};
   return {
-    data: { values: lines.map((text, i) => ({ i, text })) },
-    mark: { type: 'text', align: 'left', baseline: 'top', fontSize: 10, color: '#444' },
+    data: { values: wrapped.map((text, i) => ({ i, text })) },
+    mark: { type: 'text', align: 'left', baseline: 'top', fontSize: 10, ...color },
     encoding: {
       y: { field: 'i', type: 'ordinal', axis: null },
       x: { value: 0 },
       text: { field: 'text', type: 'nominal' },
     },
     width,
-    height: Math.max(14, 14 * lines.length),
+    height: Math.max(14, 14 * wrapped.length),
   };
 }
 
@@ -157,6 +160,8 @@ export function chartSpec(opts: {
   view: VegaLiteSpec;
   width: number;
   ctx: ChartContext;
+  /** The host's width and theme (see ChartLayout). */
+  layout?: ChartLayout;
   /** Lines under the chart (what was left out, and why). */
   notes?: readonly string[];
   /**
@@ -166,25 +171,31 @@ export function chartSpec(opts: {
   lacking?: string;
   facts: ChartFacts;
 }): VegaLiteSpec {
-  const { facts, lacking } = opts;
+  const { facts, lacking, layout } = opts;
   const omitted = Object.values(facts.omitted).reduce((a, b) => a + b, 0);
   const lines = footerLines(opts.ctx, opts.notes ?? (lacking ? omittedNote(omitted, facts.rows, lacking) : []));
+  // The footer and the subtitle wrap to the room the host gives (or to the chart's own width).
+  const room = layout?.width ? Math.max(160, layout.width - 24) : Math.max(opts.width, 320);
+  const narrow = !!layout?.width && layout.width < NARROW;
+  // The counts ("N of M") and the chart's own subtitle, each line wrapped when narrow.
+  const sub = subtitleOf(countLines(facts.chart, opts.ctx, facts.rows), opts.subtitle);
+  const subLines = sub === undefined ? [] : Array.isArray(sub) ? sub : [sub];
+  const wrapped = narrow ? subLines.flatMap((l) => wrapText(l, charsIn(room, 11))) : subLines;
+  const subtitle = wrapped.length > 1 ? wrapped : wrapped[0];
+  const { config, background } = layoutConfig(layout);
   return {
     $schema: VEGA_LITE_SCHEMA,
-    title: {
-      text: opts.title,
-      subtitle: subtitleOf(countLines(facts.chart, opts.ctx, facts.rows), opts.subtitle),
-      anchor: 'start',
-    },
+    title: { text: opts.title, subtitle, anchor: 'start' },
     description: opts.description,
-    vconcat: lines.length ? [opts.view, footerView(lines, opts.width)] : [opts.view],
-    // The footer shares nothing with the chart above it; the legends stay beside the chart.
+    ...(background ? { background } : {}),
+    vconcat: lines.length ? [opts.view, footerView(lines, room, layout)] : [opts.view],
+    // The footer shares nothing with the chart above it; the legends stay with the chart.
     resolve: {
       scale: { x: 'independent', y: 'independent' },
       axis: { x: 'independent', y: 'independent' },
       legend: { color: 'independent', size: 'independent', shape: 'independent' },
     },
-    config: { view: { stroke: null }, legend: { orient: 'right', labelLimit: 240 }, concat: { spacing: 8 } },
+    config,
     usermeta: { dchub: facts },
   };
 }

@@ -11,26 +11,33 @@
  */
 import embed, { type Result } from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
-import { buildChart, type ChartData, type ChartFacts, type VegaLiteSpec } from '@dchub/core/charts';
-import { fitToPane } from './map-layout';
+import { buildChart, type ChartData, type ChartFacts, type ChartTheme, type VegaLiteSpec } from '@dchub/core/charts';
 
 let current: Result | undefined;
 
-/** Builds core's chart `name` of `data` and draws it into `el`; what it drew and left out. */
-export async function drawChart(el: HTMLElement, name: string, data: ChartData): Promise<ChartFacts> {
-  const spec = await buildChart(name, data);
+/**
+ * Builds core's chart `name` of `data` for the pane (as wide as `el`, in the pane's theme: core lays it out, legends
+ * under the chart) and draws it into `el`; what it drew and left out.
+ */
+export async function drawChart(
+  el: HTMLElement,
+  name: string,
+  data: ChartData,
+  theme?: ChartTheme,
+): Promise<ChartFacts> {
+  const spec = await buildChart(name, data, { width: Math.max(240, el.clientWidth), theme });
   await renderChart(el, spec);
   return (spec.usermeta as { dchub: ChartFacts }).dchub;
 }
 
 /** Renders `spec` into `el` (replacing what was drawn before) as SVG. */
-export async function renderChart(el: HTMLElement, spec: VegaLiteSpec, width = el.clientWidth): Promise<void> {
+export async function renderChart(el: HTMLElement, spec: VegaLiteSpec): Promise<void> {
   current?.finalize();
   current = undefined;
   // vega-embed styles its element (inline-block, as wide as the chart): a child of ours, so the pane keeps its width.
   const target = document.createElement('div');
   el.replaceChildren(target);
-  current = await embed(target, fitToPane(spec, Math.max(240, width - 24)), {
+  current = await embed(target, spec, {
     actions: false,
     renderer: 'svg',
     ast: true,

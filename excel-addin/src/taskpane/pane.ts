@@ -16,8 +16,6 @@ import '@fluentui/web-components/switch.js';
 import '@fluentui/web-components/tab.js';
 import '@fluentui/web-components/tablist.js';
 import '@fluentui/web-components/text-input.js';
-import { setTheme } from '@fluentui/web-components/theme/set-theme.js';
-import { webLightTheme } from '@fluentui/tokens';
 import { onCellNotes } from '../shared/cell-notes';
 import { noteFailure } from '../shared/status';
 import { initAccountTab, showSettings } from './account-tab';
@@ -28,6 +26,8 @@ import { initChainTab } from './chain-tab';
 import { showFormulas } from './formulas-tab';
 import { $, message, say, type Control } from './pane-dom';
 import { showStatus } from './status-view';
+import { applyOfficeTheme } from './office-theme';
+import { initPaneA11y } from './pane-a11y';
 import { initVisuals } from './visuals';
 
 /** Disables a button while its action runs; the outcome goes to a status line. */
@@ -51,7 +51,8 @@ function action(buttonId: string, statusId: string, fn: () => Promise<string>): 
 }
 
 async function init(): Promise<void> {
-  setTheme(webLightTheme);
+  applyOfficeTheme();
+  initPaneA11y();
   await showSettings();
   void showFormulas();
   initAccountTab(action);

@@ -8,6 +8,7 @@ import { lacksCoordinates, withMarketCoordinates } from '@dchub/core/charts';
 import { serviceClient } from '../functions/service';
 import { excelRun } from './actions';
 import { followSpilledSources, insertChart, updateCharts, type ChartUpdate } from './charts';
+import { paneChartTheme } from './office-theme';
 import { selectedSource } from './source';
 
 type Say = (id: string, text: string) => void;
@@ -72,7 +73,8 @@ async function drawMap(): Promise<string> {
   }
   const { drawChart } = await loadMap();
   const el = $('map');
-  const facts = await drawChart(el, name, { rows, asOf: src.asOf, citation: src.citation, notes: src.notes });
+  const data = { rows, asOf: src.asOf, citation: src.citation, notes: src.notes };
+  const facts = await drawChart(el, name, data, paneChartTheme());
   el.dataset.drawn = String(facts.drawn);
   el.dataset.chart = name;
   const what = name === 'queue_map' ? 'projects' : 'markets';

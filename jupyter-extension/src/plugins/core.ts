@@ -5,6 +5,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { QUEUE_LIMIT_MAX } from '@dchub/core';
 import { Connection, DEFAULT_CONFIG, type PanelConfig } from '../connection';
 import { dchubIcon } from '../icons';
+import { focusResults } from '../dom';
 import { DchubSidebar } from '../sidebar';
 import { CATEGORY, CommandIDs, IDchub } from '../tokens';
 import { ViewManager } from '../views';
@@ -116,7 +117,13 @@ export const corePlugin: JupyterFrontEndPlugin<IDchub> = {
       isEnabled: () => connection.hasStoredKey,
       execute: () => connection.setApiKey('')
     });
-    for (const command of [CommandIDs.openPanel, CommandIDs.forgetKey])
+    commands.addCommand(CommandIDs.focusResults, {
+      label: 'Go to DC Hub results',
+      caption: 'Move the keyboard focus to the DC Hub result view in front: its grid, chart or map',
+      describedBy: { args: { type: 'object', properties: {} } },
+      execute: () => focusResults()
+    });
+    for (const command of [CommandIDs.openPanel, CommandIDs.focusResults, CommandIDs.forgetKey])
       palette?.addItem({ command, category: CATEGORY });
     launcher?.add({ command: CommandIDs.openPanel, category: 'Other', rank: 1, args: { isLauncher: true } });
     return dchub;

@@ -37,10 +37,15 @@ RENDERERS: tuple[str, ...] = get_args(Renderer)
 renderer: Renderer = "both"
 """What a chart's MIME bundle carries: ``"vega-lite"``, ``"static"`` or ``"both"`` (the default)."""
 
+width: int | None = None
+"""The width (px) every chart is laid out to, axes, legends and footer included: under 640 the
+legends go below and the subtitles wrap. ``None`` (the default): each chart's own width."""
+
 __all__ = [
     "Chart",
     "Renderer",
     "renderer",
+    "width",
     "queue_map",
     "queue_mix",
     "queue_time_to_power",
@@ -148,12 +153,18 @@ def _data(obj: pd.DataFrame | pd.Series) -> dict[str, Any]:
     }
 
 
+def _width() -> int | None:
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 200):
+        raise ValueError(f"charts.width: must be whole pixels, 200 or more, got {width!r}")
+    return width
+
+
 def _chart(name: str, obj: pd.DataFrame | pd.Series, **options: Any) -> Chart:
     if not isinstance(obj, (pd.DataFrame, pd.Series)):
         raise TypeError(
             f"charts.{name} takes a DataFrame or Series of a Client call, got {type(obj).__name__}"
         )
-    opts = {k: v for k, v in options.items() if v is not None}
+    opts = {k: v for k, v in {**options, "width": _width()}.items() if v is not None}
     return Chart(
         engine_request("chart", {"name": name, "data": _data(obj), "options": jsonable(opts)})[
             "spec"

@@ -120,3 +120,35 @@ def test_bad_input_is_named(answers):
     assert facts(charts.queue_map(empty))["drawn"] == 0
     with pytest.raises(ValidationError, match="unknown chart"):
         charts._chart("pie", answers["queue"])
+
+
+def test_charts_width_lays_every_chart_out_to_it(answers, monkeypatch):
+    """charts.width = 500: every chart's views fit 500 px and its legends go below (a narrow
+    notebook or a side-by-side view); a width that is not one is named."""
+    import re
+
+    from dchub import charts
+
+    q = answers["queue"]
+
+    def made() -> dict[str, str]:
+        return {
+            "queue_mix": json.dumps(charts.queue_mix(q).spec),
+            "queue_map": json.dumps(charts.queue_map(q).spec),
+            "leaderboard": json.dumps(charts.leaderboard(answers["board"]).spec),
+            "market_quadrant": json.dumps(charts.market_quadrant(answers["scores"]).spec),
+        }
+
+    def widths(spec: str) -> list[int]:
+        return [int(w) for w in re.findall(r'"width": (\d+)', spec)]
+
+    wide = made()
+    assert max(widths(wide["queue_map"])) > 500  # each chart's own width
+    monkeypatch.setattr(charts, "width", 500)
+    for name, spec in made().items():
+        assert widths(spec) and max(widths(spec)) <= 500, (name, widths(spec))
+        assert '"orient": "right"' not in spec, name  # no legend beside a narrow chart
+    assert '"orient": "bottom"' in made()["queue_mix"]
+    monkeypatch.setattr(charts, "width", 50)
+    with pytest.raises(ValueError, match="charts.width"):
+        charts.queue_mix(q)

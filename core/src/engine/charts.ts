@@ -32,16 +32,18 @@ export function chartDataOf(v: unknown): ChartData {
   };
 }
 
-/** Chart options in the host's names (`max_ttp_months`, `top`, `objectives`). */
+/** Chart options in the host's names (`max_ttp_months`, `top`, `objectives`, the layout's `width`). */
 export function chartOptionsOf(v: unknown): ChartOptions {
   if (!isRecord(v)) return {};
   const objectives = isRecord(v.objectives)
     ? Object.fromEntries(Object.entries(v.objectives).filter(([, w]) => num(w) !== undefined))
     : undefined;
+  const width = num(v.width); // the host's layout: legends below under 640 px
   return {
     ...(num(v.max_ttp_months) !== undefined ? { maxTtpMonths: num(v.max_ttp_months) } : {}),
     ...(num(v.top) !== undefined ? { top: num(v.top) } : {}),
     ...(objectives ? { objectives: objectives as Record<string, number> } : {}),
+    ...(width !== undefined && width >= 200 ? { width } : {}),
   };
 }
 

@@ -35,7 +35,7 @@ export const briefsPlugin = sectionPlugin(
     addPanelCommand(app, dchub, palette, CommandIDs.refreshBriefs, 'briefs', {
       label: 'Refresh market briefs',
       caption: 'Load the market briefs, or merge the ones recomputed since the last refresh',
-      describedBy: { args: { type: 'object', properties: {} } },
+      args: {},
       run: () => briefs.refresh()
     });
   }

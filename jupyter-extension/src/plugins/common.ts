@@ -1,5 +1,6 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
+import type { ReadonlyJSONObject } from '@lumino/coreutils';
 import type { SectionActions } from '../dom';
 import type { SectionOptions } from '../section';
 import { CATEGORY, CommandIDs, IDchub, IDchubCharts } from '../tokens';
@@ -66,17 +67,17 @@ export function addPanelCommand(
   id: string,
   section: string,
   options: Pick<CommandOptions, 'label' | 'caption'> & {
-    /** The arguments the command takes (JSON Schema), for the command palette and for agents. */
-    describedBy: NonNullable<CommandOptions['describedBy']>;
+    /** The arguments the command takes (JSON Schema properties), for the command palette and for agents. */
+    args: ReadonlyJSONObject;
     fill?: (args: CommandArgs) => void | Promise<void>;
     run: (args: CommandArgs) => Promise<unknown>;
   }
 ): void {
-  const { label, caption, describedBy, fill, run } = options;
+  const { label, caption, args, fill, run } = options;
   app.commands.addCommand(id, {
     label,
     caption,
-    describedBy,
+    describedBy: { args: { type: 'object', properties: args } },
     execute: async (args) => {
       await dchub.settingsLoaded;
       await fill?.(args);

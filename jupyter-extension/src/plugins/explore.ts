@@ -38,18 +38,13 @@ export const explorePlugin = sectionPlugin(
     addPanelCommand(app, dchub, palette, CommandIDs.openResource, 'explore', {
       label: 'Open DC Hub data',
       caption: 'Open a DC Hub resource in the main area (arguments: resource, and values to fill its form)',
-      describedBy: {
-        args: {
-          type: 'object',
-          properties: {
-            resource: {
-              type: 'string',
-              description:
-                'grid-regions, dcpi-leaderboard, dcpi-scores, dcpi-market, receipts, parcel, markets, market, facilities, news, deals, pipeline, fuel-mix, prices'
-            },
-            values: { type: 'object' }
-          }
-        }
+      args: {
+        resource: {
+          type: 'string',
+          description:
+            'grid-regions, dcpi-leaderboard, dcpi-scores, dcpi-market, receipts, parcel, markets, market, facilities, news, deals, pipeline, fuel-mix, prices'
+        },
+        values: { type: 'object' }
       },
       fill: (args) => {
         const resource = args['resource'];

@@ -20,26 +20,21 @@ export const queuePlugin = sectionPlugin(
     addPanelCommand(app, dchub, palette, CommandIDs.searchQueue, 'queue', {
       label: 'Search interconnection queue',
       caption: 'Run the DC Hub queue search with the panel form (arguments fill the form first)',
-      describedBy: {
-        // One argument per predicate of core's queue filters, described as core describes it.
-        args: {
-          type: 'object',
-          properties: Object.fromEntries(
-            QUEUE_PREDICATES.map((p) => {
-              const kind = QUEUE_CONTROLS[p].kind;
-              const type =
-                kind === 'isos'
-                  ? ['string', 'array']
-                  : kind === 'check'
-                    ? 'boolean'
-                    : kind === 'number'
-                      ? ['string', 'number']
-                      : 'string';
-              return [p, { type, description: QueueFilters.shape[p].description ?? QUEUE_CONTROLS[p].label }];
-            })
-          )
-        }
-      },
+      // One argument per predicate of core's queue filters, described as core describes it.
+      args: Object.fromEntries(
+        QUEUE_PREDICATES.map((p) => {
+          const kind = QUEUE_CONTROLS[p].kind;
+          const type =
+            kind === 'isos'
+              ? ['string', 'array']
+              : kind === 'check'
+                ? 'boolean'
+                : kind === 'number'
+                  ? ['string', 'number']
+                  : 'string';
+          return [p, { type, description: QueueFilters.shape[p].description ?? QUEUE_CONTROLS[p].label }];
+        })
+      ),
       fill: (args) => {
         const q: Record<string, unknown> = {};
         for (const p of QUEUE_PREDICATES) {

@@ -29,7 +29,7 @@ export const rankingPlugin = sectionPlugin(
     addPanelCommand(app, dchub, palette, CommandIDs.rankSites, 'ranking', {
       label: 'Rank candidate sites',
       caption: 'Rank the candidates handed over from the queue selection with the objectives in the Rank tab',
-      describedBy: { args: { type: 'object', properties: {} } },
+      args: {},
       run: () => rank.rank()
     });
   }

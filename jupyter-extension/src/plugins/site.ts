@@ -14,16 +14,11 @@ export const sitePlugin = sectionPlugin('site', 'DC Hub site scoring.', ({ app, 
     label: 'Score a site',
     caption:
       'Score the location in the Site score form (arguments lat, lon, capacity_mw fill it first; label names where it came from)',
-    describedBy: {
-      args: {
-        type: 'object',
-        properties: {
-          lat: { type: ['string', 'number'] },
-          lon: { type: ['string', 'number'] },
-          capacity_mw: { type: ['string', 'number'] },
-          label: { type: 'string' }
-        }
-      }
+    args: {
+      lat: { type: ['string', 'number'] },
+      lon: { type: ['string', 'number'] },
+      capacity_mw: { type: ['string', 'number'] },
+      label: { type: 'string' }
     },
     fill: (args) => {
       const lat = args['lat'];

@@ -15,14 +15,9 @@ export const toolsPlugin = sectionPlugin('tools', 'DC Hub MCP tools.', ({ app, c
   addPanelCommand(app, dchub, palette, CommandIDs.callTool, 'mcp', {
     label: 'Call a DC Hub MCP tool',
     caption: 'Call the tool chosen in the Tools tab (arguments: tool, and args to fill its form first)',
-    describedBy: {
-      args: {
-        type: 'object',
-        properties: {
-          tool: { type: 'string' },
-          args: { type: 'object', description: 'Form values by argument name' }
-        }
-      }
+    args: {
+      tool: { type: 'string' },
+      args: { type: 'object', description: 'Form values by argument name' }
     },
     fill: async (args) => {
       const tool = args['tool'];

@@ -9,7 +9,8 @@ awaitable DataFrame.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from .caller import Progress
 
@@ -26,20 +27,8 @@ __all__ = ["Calls", "Progress", "Record", "Table", "TableOrData"]
 class Calls(Generic[Table, Record, TableOrData]):
     """The three shapes of an answer; a caller class (Caller, AsyncCaller) gives them."""
 
-    def _table(
-        self,
-        name: str,
-        args: dict[str, Any],
-        *,
-        refresh: bool = False,
-        progress: Progress | bool = False,
-    ) -> Table:
-        raise NotImplementedError
-
-    def _record(self, name: str, args: dict[str, Any], *, refresh: bool = False) -> Record:
-        raise NotImplementedError
-
-    def _table_or_data(
-        self, name: str, args: dict[str, Any], *, refresh: bool = False
-    ) -> TableOrData:
-        raise NotImplementedError
+    # (name, args, *, refresh=False[, progress=False]): an answer core shapes as a table, a record,
+    # or a table or plain data (the MCP tools).
+    _table: Callable[..., Table]
+    _record: Callable[..., Record]
+    _table_or_data: Callable[..., TableOrData]

@@ -96,36 +96,45 @@ export const corePlugin: JupyterFrontEndPlugin<IDchub> = {
       updateQuota: () => sidebar.updateQuota()
     };
 
-    commands.addCommand(CommandIDs.openPanel, {
-      label: (args) => (args['isLauncher'] ? 'DC Hub' : 'Open DC Hub panel'),
-      caption: 'Show the DC Hub sidebar (from the launcher: and the market briefs)',
-      describedBy: {
-        args: { type: 'object', properties: { section: { type: 'string' }, isLauncher: { type: 'boolean' } } }
-      },
-      icon: dchubIcon,
-      execute: async (args) => {
-        showSection(typeof args['section'] === 'string' ? args['section'] : undefined);
-        // The launcher card opens a view straight away: the briefs of your tier.
-        if (args['isLauncher'] && commands.hasCommand(CommandIDs.refreshBriefs))
-          await commands.execute(CommandIDs.refreshBriefs);
-      }
-    });
-    commands.addCommand(CommandIDs.forgetKey, {
-      label: 'Forget DC Hub API key in this browser',
-      caption: 'Remove the key kept in browser storage for direct calls',
-      describedBy: { args: { type: 'object', properties: {} } },
-      isEnabled: () => connection.hasStoredKey,
-      execute: () => connection.setApiKey('')
-    });
-    commands.addCommand(CommandIDs.focusResults, {
-      label: 'Go to DC Hub results',
-      caption: 'Move the keyboard focus to the DC Hub result view in front: its grid, chart or map',
-      describedBy: { args: { type: 'object', properties: {} } },
-      execute: () => focusResults()
-    });
+    addCoreCommands(commands, connection, showSection);
     for (const command of [CommandIDs.openPanel, CommandIDs.focusResults, CommandIDs.forgetKey])
       palette?.addItem({ command, category: CATEGORY });
     launcher?.add({ command: CommandIDs.openPanel, category: 'Other', rank: 1, args: { isLauncher: true } });
     return dchub;
   }
 };
+
+/** The panel's own commands: open it (from the launcher too), forget the browser's key, go to the results. */
+function addCoreCommands(
+  commands: JupyterFrontEnd['commands'],
+  connection: Connection,
+  showSection: (section?: string) => void
+): void {
+  commands.addCommand(CommandIDs.openPanel, {
+    label: (args) => (args['isLauncher'] ? 'DC Hub' : 'Open DC Hub panel'),
+    caption: 'Show the DC Hub sidebar (from the launcher: and the market briefs)',
+    describedBy: {
+      args: { type: 'object', properties: { section: { type: 'string' }, isLauncher: { type: 'boolean' } } }
+    },
+    icon: dchubIcon,
+    execute: async (args) => {
+      showSection(typeof args['section'] === 'string' ? args['section'] : undefined);
+      // The launcher card opens a view straight away: the briefs of your tier.
+      if (args['isLauncher'] && commands.hasCommand(CommandIDs.refreshBriefs))
+        await commands.execute(CommandIDs.refreshBriefs);
+    }
+  });
+  commands.addCommand(CommandIDs.forgetKey, {
+    label: 'Forget DC Hub API key in this browser',
+    caption: 'Remove the key kept in browser storage for direct calls',
+    describedBy: { args: { type: 'object', properties: {} } },
+    isEnabled: () => connection.hasStoredKey,
+    execute: () => connection.setApiKey('')
+  });
+  commands.addCommand(CommandIDs.focusResults, {
+    label: 'Go to DC Hub results',
+    caption: 'Move the keyboard focus to the DC Hub result view in front: its grid, chart or map',
+    describedBy: { args: { type: 'object', properties: {} } },
+    execute: () => focusResults()
+  });
+}

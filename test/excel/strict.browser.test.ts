@@ -176,11 +176,15 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
     });
 
     it('one row', async () => {
+      // One project, then (the call's limit cut the answer) a closing row saying of how many, as BRIEFS says its count.
       const q = (await call(h, 'QUEUE', ['SPP', null, null, null, null, null, null, null, 1, null])).value as any[][];
-      expect(q).toHaveLength(2);
+      expect(q).toHaveLength(3);
+      expect(q[2][0]).toMatch(/^1 of [\d,]+ matching projects \(the call's limit\)$/);
+      expect(q[2].slice(1).every((v) => v === '')).toBe(true);
       const q0 = (await call(h, 'QUEUE', ['SPP', null, null, null, null, null, null, null, 1, 0])).value as any[][];
-      expect(q0).toHaveLength(1);
+      expect(q0).toHaveLength(2);
       expect(q0[0]).toEqual(q[1]);
+      expect(q0[1]).toEqual(q[2]);
       const f = (await call(h, 'FACILITIES', ['dallas', null, 1])).value as any[][];
       expect(f.slice(1).filter((row) => row.slice(1).some((v) => v !== ''))).toHaveLength(1);
       const r = (await call(h, 'RANK', [candidates, 'score:1', null, null, 1, 0])).value as any[][];
@@ -202,7 +206,10 @@ describe.each(PROFILES)('every formula under the strict model (%s profile)', (pr
     it('the largest spills: 1,000 queue projects, 1,000 ranked candidates', async () => {
       const q = (await call(h, 'QUEUE', [null, null, null, null, 'all', null, null, null, 1000, null]))
         .value as any[][];
-      expect(q.length).toBe(1001);
+      // 1,000 projects under the header; more match, so a closing row says how many of how many.
+      const notes = q.slice(1).filter((row) => row.slice(1).every((v) => v === ''));
+      expect(q.length - 1 - notes.length).toBe(1000);
+      expect(notes.map((row) => row[0])).toEqual([expect.stringMatching(/^1,000 of [\d,]+ matching projects/)]);
       const rows = [
         ['id', 'lat', 'lon', 'score'],
         ...Array.from({ length: 1000 }, (_, i) => [`s${i}`, 30 + i / 100, -100, i % 97]),

@@ -1,4 +1,5 @@
-import type { VegaLiteSpec } from './spec.js';
+/** A Vega-Lite object, as spec.ts's VegaLiteSpec (not imported: spec.ts imports this module). */
+type VegaLiteSpec = Record<string, unknown>;
 
 /**
  * How a host lays a chart out: the width it gives (the whole chart: axes, legends and footer

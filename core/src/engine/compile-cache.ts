@@ -23,7 +23,8 @@ interface CompileCacheApi {
 }
 
 /**
- * Turns the compile cache on, in `$DCHUB_CACHE_DIR/node-compile-cache` or the user's cache directory's. Never throws
+ * Turns the compile cache on, in the user's cache directory (`~/.cache/dchub/node-compile-cache`): never in
+ * `$DCHUB_CACHE_DIR`, which holds answers (and may be a directory a team shares), not compiled code. Never throws
  * and never writes to stdout: a directory that cannot be made or written (read-only, full, not ours) leaves the
  * process as it was, compiling as usual. `DCHUB_COMPILE_CACHE=0` (or Node's own `NODE_DISABLE_COMPILE_CACHE=1`)
  * turns it off. The cache is written when the process ends; `flush` writes it now (after the first answer, so that
@@ -33,8 +34,7 @@ export function useCompileCache(env: Record<string, string | undefined> = proces
   const api = nodeModule as CompileCacheApi;
   if (typeof api.enableCompileCache !== 'function') return { state: 'off', why: 'this Node has no compile cache' };
   if (env.DCHUB_COMPILE_CACHE === '0') return { state: 'off', why: 'DCHUB_COMPILE_CACHE=0' };
-  const base = env.DCHUB_CACHE_DIR?.trim() ? env.DCHUB_CACHE_DIR : defaultCacheDir(env);
-  const wanted = path.join(base, COMPILE_CACHE_DIR);
+  const wanted = path.join(defaultCacheDir(env), COMPILE_CACHE_DIR);
   try {
     const { status, message, directory } = api.enableCompileCache(wanted);
     const codes = api.constants?.compileCacheStatus ?? {};

@@ -33,6 +33,14 @@ rows.push({
   goal: '<20',
   met: sandbox.queue.p99_ms < 20,
 });
+rows.push({
+  benchmark: 'sandbox: a 60,000-vertex parcel refused (median ms)',
+  value: sandbox.refusal.refused_ms,
+  baseline: `${sandbox.refusal.answered_ms} (a 5-vertex parcel answered)`,
+  ratio: sandbox.refusal.ratio,
+  goal: '<100 ms',
+  met: sandbox.refusal.met,
+});
 
 const gateway = await benchGateway();
 results.gateway = gateway;

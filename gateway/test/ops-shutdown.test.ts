@@ -82,9 +82,8 @@ describe('SIGTERM', () => {
       () => 'cut',
     );
     await upstreamAsked('/api/v1/markets?limit=14');
-    const started = Date.now();
     expect(await replica.stop()).toBe(0);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // cut, not answered: the stop did not wait for the 5 s call (no wall-clock bound: CI machines are loaded)
     expect(await pending).toBe('cut');
     expect(logLines(replica.output()).find((l) => l.msg === 'stopped')).toMatchObject({ drained: false });
     sb.ctx.faults.clear();

@@ -18,6 +18,8 @@ describe.each(PROFILES)('%s profile', (profile) => {
   });
   afterAll(() => sb?.close());
 
+  // A hang guard, not a speed goal: npm run bench measures how fast hostile bodies are refused.
+  const HANG_MS = 10_000;
   const post = async (body: unknown, key: string | null = 'p1') => {
     const res = await fetch(`${sb.url}/api/v1/analyze-parcel`, {
       method: 'POST',
@@ -279,25 +281,25 @@ describe.each(PROFILES)('%s profile', (profile) => {
       ));
     it('invalid JSON', () => refused('{"geometry":', /^body: must be valid JSON/));
 
-    it('an absurd vertex count is refused fast', async () => {
+    it('an absurd vertex count is refused (its speed: npm run bench)', async () => {
       const ring: number[][] = [];
       for (let i = 0; i < 60_000; i++) ring.push([(i % 360) - 180 + i * 1e-6, ((i * 7) % 170) - 85]);
       const body = JSON.stringify({ geometry: { type: 'Polygon', coordinates: [ring] } });
       expect(Buffer.byteLength(body)).toBeLessThan(1_000_000);
       const t0 = performance.now();
       const e = await refused(body, /^geometry\.coordinates: has more than 10000 vertices/);
-      expect(performance.now() - t0).toBeLessThan(500);
+      expect(performance.now() - t0).toBeLessThan(HANG_MS);
       expect(e.param).toBe('geometry.coordinates');
     });
 
-    it('more than 100 members is refused fast', async () => {
+    it('more than 100 members is refused (its speed: npm run bench)', async () => {
       const members = Array.from({ length: 150 }, (_, i) => [square(i * 0.01, 0, 0.001)]);
       const t0 = performance.now();
       await refused(
         { geometry: { type: 'MultiPolygon', coordinates: members } },
         /^geometry\.coordinates: has 150 member polygons; at most 100/,
       );
-      expect(performance.now() - t0).toBeLessThan(500);
+      expect(performance.now() - t0).toBeLessThan(HANG_MS);
     });
 
     it('a body over 1 MB is 413', async () => {

@@ -124,6 +124,11 @@ async function measure(api, url) {
     if ([...fresh, ...cold].some((f) => f.sent !== 0))
       throw new Error('a fresh interpreter sent a request for a cached answer');
     const many = api.engine ? await run(api, url, cacheDir, 0, { many: MANY }) : undefined;
+    // A first call that goes to the service (an empty cache): it loads Node's fetch, which a cached answer never does.
+    const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'dchub-bench-python-empty-'));
+    const network = api.engine
+      ? await run(api, url, emptyDir, 0).finally(() => rmSync(emptyDir, { recursive: true }))
+      : undefined;
     const mid = (runs, k) => (runs.length ? r1(median(runs.map((f) => f[k]))) : null);
     return {
       rows: primed.rows,
@@ -136,6 +141,7 @@ async function measure(api, url) {
         fresh.filter((f) => f.engine_rss_first_mb != null),
         'engine_rss_first_mb',
       ),
+      engine_rss_first_network_call_mb: network?.engine_rss_first_mb != null ? r1(network.engine_rss_first_mb) : null,
       engine_rss_after_1000_calls_mb: many?.engine_rss_many_mb != null ? r1(many.engine_rss_many_mb) : null,
     };
   } finally {

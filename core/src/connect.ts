@@ -19,6 +19,8 @@ export interface CallerClientOptions extends Omit<ClientOptions, 'cache' | 'ledg
   cache?: boolean;
   /** Names the caller's ledger; default `callerLedgerId(baseUrl, apiKey)`. */
   ledgerId?: string;
+  /** Characters of answers kept parsed in memory besides the store (ResponseCache's maxParsedChars). */
+  parsedChars?: number;
 }
 
 export interface CallerClient {
@@ -39,7 +41,7 @@ export function callerLedgerId(baseUrl: string | undefined, apiKey: string | und
  * is assumed (Free) until the service's first answer tells it, unless `tier` states it.
  */
 export function createCallerClient(opts: CallerClientOptions = {}): CallerClient {
-  const { store = new MemoryStore(), cache, ledgerId: givenId, ...clientOpts } = opts;
+  const { store = new MemoryStore(), cache, ledgerId: givenId, parsedChars, ...clientOpts } = opts;
   const ledgerId = givenId ?? callerLedgerId(opts.baseUrl, opts.apiKey);
   const ledger = new QuotaLedger(store, ledgerId, {
     tier: opts.tier ?? defaultTier(opts.apiKey),
@@ -48,6 +50,10 @@ export function createCallerClient(opts: CallerClientOptions = {}): CallerClient
     confirmed: opts.tier !== undefined,
     now: opts.now,
   });
-  const client = new DchubClient({ ...clientOpts, ledger, cache: cache === false ? false : new ResponseCache(store) });
+  const client = new DchubClient({
+    ...clientOpts,
+    ledger,
+    cache: cache === false ? false : new ResponseCache(store, undefined, parsedChars),
+  });
   return { client, ledger, store, ledgerId };
 }

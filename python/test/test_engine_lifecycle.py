@@ -163,6 +163,38 @@ def test_an_interrupted_kernel_keeps_its_engine(sandbox, cache_dir):
         km.shutdown_kernel(now=True)
 
 
+LINUX_PROC = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="Linux /proc")
+
+
+@LINUX_PROC
+@pytest.mark.parametrize("given", [None, "4"])
+def test_the_engine_runs_small_unless_the_user_says_otherwise(sandbox, cache_dir, given):
+    """ENGINE_FLAGS on its command line; one malloc arena, unless MALLOC_ARENA_MAX is set."""
+    from dchub.api.engine import ENGINE_FLAGS
+
+    env = python_env(sandbox, cache_dir)
+    env.pop("MALLOC_ARENA_MAX", None)
+    if given is not None:
+        env["MALLOC_ARENA_MAX"] = given
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CALLER],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        engine = json.loads(proc.stdout.readline())["engine"]
+        args = Path(f"/proc/{engine}/cmdline").read_bytes().split(b"\0")
+        environ = Path(f"/proc/{engine}/environ").read_bytes().split(b"\0")
+    finally:
+        proc.communicate("\n", timeout=30)
+    assert [a.decode() for a in args[1 : 1 + len(ENGINE_FLAGS)]] == list(ENGINE_FLAGS)
+    assert f"MALLOC_ARENA_MAX={given or 1}".encode() in environ
+    assert not any(v.startswith(b"DCHUB_API_KEY=") for v in environ)  # the key travels in `open`
+
+
 @POSIX_SIGNALS
 def test_a_killed_engine_is_started_again_for_the_next_call(sandbox, hub):
     from dchub.api.engine import ENGINE

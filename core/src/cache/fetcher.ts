@@ -1,5 +1,6 @@
 import type { CallOptions, Fetched } from '../call.js';
 import { DchubError, NetworkError, NotCachedError, QuotaSpentError, RateLimitError } from '../errors.js';
+import { StoredHeaders } from '../http/stored-headers.js';
 import type { RawResponse, SendInit } from '../http/transport.js';
 import type { Decoded, ReadContext } from '../read/decode.js';
 import { deliver, type Delivery } from './delivery.js';
@@ -134,7 +135,7 @@ export class CachedFetcher {
     if (mem && mem.answer === stored)
       return { value: mem.value as T, warnings: mem.notes?.warnings ?? [], preview: mem.notes?.preview };
     try {
-      const d = decode({ status: 200, headers: new Headers(stored.headers ?? {}), text: stored.text }, this.#ctx(call));
+      const d = decode({ status: 200, headers: new StoredHeaders(stored.headers), text: stored.text }, this.#ctx(call));
       cache.remember(key, stored, d.value, d);
       return d;
     } catch {

@@ -35,24 +35,45 @@ export interface CacheStats {
  */
 export class ResponseCache {
   readonly #parsed = new Map<string, { answer: StoredAnswer; value: unknown; notes?: ReadNotes }>();
+  /** The characters of the answers' texts the parsed layer holds (their parsed values weigh about as much again). */
+  #parsedChars = 0;
   readonly stats: CacheStats = { hits: 0, misses: 0, staleServed: 0, revalidated: 0, stored: 0, entries: 0 };
 
+  /**
+   * `maxParsed` answers and `maxParsedChars` characters of their texts stay parsed in memory, the oldest used
+   * dropped first; an answer larger than the whole budget is read again from the store when next asked.
+   */
   constructor(
     readonly store: KeyValueStore = new MemoryStore(),
     readonly maxParsed = 1000,
+    readonly maxParsedChars = 64_000_000,
   ) {}
 
   /** The parsed value kept in memory for `key`, if any (no I/O); the store hears that it was used. */
   peek(key: string): { answer: StoredAnswer; value: unknown; notes?: ReadNotes } | undefined {
     const hit = this.#parsed.get(key);
-    if (hit) this.store.touch?.(key);
+    if (!hit) return undefined;
+    this.#parsed.delete(key); // the most recently used is dropped last
+    this.#parsed.set(key, hit);
+    this.store.touch?.(key);
     return hit;
   }
 
   remember(key: string, answer: StoredAnswer, value: unknown, notes?: ReadNotes): void {
-    this.#parsed.delete(key);
+    this.#forget(key);
+    if (answer.text.length > this.maxParsedChars) return;
     this.#parsed.set(key, { answer, value, ...(notes ? { notes } : {}) });
-    if (this.#parsed.size > this.maxParsed) this.#parsed.delete(this.#parsed.keys().next().value!);
+    this.#parsedChars += answer.text.length;
+    while (this.#parsed.size > this.maxParsed || this.#parsedChars > this.maxParsedChars) {
+      this.#forget(this.#parsed.keys().next().value!);
+    }
+  }
+
+  #forget(key: string): void {
+    const had = this.#parsed.get(key);
+    if (!had) return;
+    this.#parsed.delete(key);
+    this.#parsedChars -= had.answer.text.length;
   }
 
   async load(key: string): Promise<StoredAnswer | undefined> {
@@ -75,6 +96,7 @@ export class ResponseCache {
   /** Drops every cached answer (the quota ledger is kept). */
   async clear(prefix = 'dchub:c:'): Promise<number> {
     this.#parsed.clear();
+    this.#parsedChars = 0;
     await this.store.sweepTemp?.();
     const keys = await this.store.keys(prefix);
     await Promise.all(keys.map((k) => this.store.delete(k)));

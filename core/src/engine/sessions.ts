@@ -32,6 +32,13 @@ export interface OpenParams {
 
 export type LogLine = (level: 'debug' | 'info' | 'warning', message: string) => void;
 
+/**
+ * What one engine keeps parsed in memory beside the cache directory: about 2 MB of answer text (five 400-row queue
+ * answers). A notebook asks the same few questions again; reading an older one from disk costs milliseconds, and a
+ * long-lived engine stays small (the parsed value weighs several times its text).
+ */
+const ENGINE_PARSED_CHARS = 2_000_000;
+
 const given = (v: string | null | undefined): string | undefined => (v === null || v === undefined ? undefined : v);
 
 /** One caller: its client, ledger and store, and the clock a host may set for a call (tests move time). */
@@ -88,6 +95,7 @@ export class Session {
         },
       }),
       cache: p.cache !== false,
+      parsedChars: ENGINE_PARSED_CHARS,
       derive,
       tier: given(p.tier),
       timeoutMs: timeout * 1000,

@@ -1,4 +1,4 @@
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import {
   DchubError,
   MAX_RETRY_WAIT_SECONDS,
@@ -33,6 +33,15 @@ export interface TransportOptions {
   onSend?: () => void;
 }
 
+type Ky = typeof import('ky');
+let kyModule: Promise<Ky> | undefined;
+/**
+ * ky, loaded by the first request: its module tries fetch's Request when it loads, and in Node that loads all of
+ * Node's fetch (undici, about 17 MB resident), which an answer read from the cache never needs. (A bundler for the
+ * browser keeps it in the same file.)
+ */
+const loadKy = (): Promise<Ky> => (kyModule ??= import(/* webpackMode: "eager" */ 'ky'));
+
 const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text);
@@ -47,40 +56,20 @@ const parseJson = (text: string): unknown => {
  * stays on the configured origin, and every failure mapped to a typed error.
  */
 export class Transport {
-  readonly #http: KyInstance;
+  #http: Promise<KyInstance> | undefined;
   readonly #timeoutMs: number;
   readonly #baseUrl: string;
+  readonly #opts: TransportOptions; // #private: the key in it is never a property anything can print
 
   constructor(opts: TransportOptions) {
+    this.#opts = opts;
     this.#baseUrl = opts.baseUrl;
     this.#timeoutMs = opts.timeoutMs;
-    const base = opts.baseUrl;
-    const key = opts.apiKey;
-    this.#http = ky.create({
-      prefixUrl: base,
-      timeout: opts.timeoutMs,
-      fetch: redirectSafeFetch(opts.fetch),
-      retry: {
-        limit: opts.retries,
-        methods: ['get', 'head', 'options'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        afterStatusCodes: [413, 429, 503],
-        maxRetryAfter: MAX_RETRY_WAIT_SECONDS * 1000,
-        backoffLimit: 4_000,
-        // 80-120% of the exponential delay, so many clients do not retry in step.
-        jitter: (delay: number) => delay * (0.8 + Math.random() * 0.4),
-        shouldRetry: async ({ error }) => ((await isLongWait(error)) ? false : undefined),
-      },
-      hooks: {
-        beforeRequest: [
-          (request) => {
-            // The first hop always goes to the configured service; redirectSafeFetch guards the rest.
-            if (key && request.url.startsWith(base)) request.headers.set('X-API-Key', key);
-            opts.onSend?.();
-          },
-        ],
-      },
-    });
+  }
+
+  async #create(): Promise<KyInstance> {
+    const { default: ky } = await loadKy();
+    return ky.create(kyOptions(this.#opts));
   }
 
   /** Sends one request; answers (2xx and 304) come back raw, failures as typed errors. */
@@ -89,8 +78,10 @@ export class Transport {
     const deadline = AbortSignal.timeout(this.#timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     let response: Response;
+    const { HTTPError, TimeoutError } = await loadKy();
     try {
-      response = await this.#http(path.replace(/^\/+/, ''), {
+      const http = await (this.#http ??= this.#create());
+      response = await http(path.replace(/^\/+/, ''), {
         method,
         searchParams: init.searchParams,
         json: init.json,
@@ -134,6 +125,36 @@ export class Transport {
   }
 }
 
+function kyOptions(opts: TransportOptions): KyOptions {
+  const base = opts.baseUrl;
+  const key = opts.apiKey;
+  return {
+    prefixUrl: base,
+    timeout: opts.timeoutMs,
+    fetch: redirectSafeFetch(opts.fetch),
+    retry: {
+      limit: opts.retries,
+      methods: ['get', 'head', 'options'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      afterStatusCodes: [413, 429, 503],
+      maxRetryAfter: MAX_RETRY_WAIT_SECONDS * 1000,
+      backoffLimit: 4_000,
+      // 80-120% of the exponential delay, so many clients do not retry in step.
+      jitter: (delay: number) => delay * (0.8 + Math.random() * 0.4),
+      shouldRetry: async ({ error }) => ((await isLongWait(error)) ? false : undefined),
+    },
+    hooks: {
+      beforeRequest: [
+        (request) => {
+          // The first hop always goes to the configured service; redirectSafeFetch guards the rest.
+          if (key && request.url.startsWith(base)) request.headers.set('X-API-Key', key);
+          opts.onSend?.();
+        },
+      ],
+    },
+  };
+}
+
 /** A connection the service closed part way through its answer (undici's socket error, a reset, a termination). */
 function droppedMidAnswer(err: unknown): boolean {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
@@ -144,6 +165,7 @@ function droppedMidAnswer(err: unknown): boolean {
 
 /** A 429/503 that asks for a long wait or says the day is spent: fail now, retrying would only hang. */
 async function isLongWait(error: Error): Promise<boolean> {
+  const { HTTPError } = await loadKy();
   if (!(error instanceof HTTPError) || (error.response.status !== 429 && error.response.status !== 503)) return false;
   const wait = retryAfterSeconds(error.response.headers.get('retry-after'));
   if (wait !== undefined && wait > MAX_RETRY_WAIT_SECONDS) return true;

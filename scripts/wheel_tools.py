@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -97,27 +94,11 @@ def pip_install(python: Path, wanted: list[str], release: Path) -> None:
 
 
 def start_sandbox() -> tuple[subprocess.Popen[str], str]:
-    """The DC Hub sandbox on a free port, on this machine's node."""
-    node = shutil.which("node")
-    if node is None:
-        raise RuntimeError("the sandbox needs node on this machine's PATH")
-    env = {**os.environ, "PORT": "0", "DCHUB_SEED": "wheel-check",
-           "DCHUB_SANDBOX_KEYS": f"pro={KEY}"}
-    proc = subprocess.Popen([node, str(ROOT / "sandbox" / "dist" / "main.js")], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = re.search(r"listening on (http://\S+)", line)
-        if m:
-            # Keep reading its output so it never blocks on a full pipe.
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
-            return proc, m.group(1).rstrip("/")
-    proc.kill()
-    raise RuntimeError("the sandbox did not start")
+    """The DC Hub sandbox on a free port, on this machine's node (sandbox_process.py)."""
+    sys.path.insert(0, str(ROOT / "python" / "test"))
+    from sandbox_process import start_sandbox as start
+
+    return start({"DCHUB_SEED": "wheel-check", "DCHUB_SANDBOX_KEYS": f"pro={KEY}"})
 
 
 def user_env(venv: Path, home: Path) -> dict[str, str]:

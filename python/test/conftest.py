@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from sandbox_process import start_sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Both Python packages as checked out: ``dchub`` (python/) and ``dchub_jupyterlab``, the relay.
@@ -61,36 +59,16 @@ class Sandbox:
 
 @pytest.fixture(scope="session")
 def sandbox():
-    main = ROOT / "sandbox" / "dist" / "main.js"
-    if not main.exists():
-        pytest.fail("the sandbox is not built: run npm run build:ts")
-    env = {
-        **os.environ,
-        "PORT": "0",
+    settings = {
         "DCHUB_SANDBOX_CONTROLS": "1",
         "DCHUB_SEED": "pytest",
         "DCHUB_SANDBOX_PROFILE": PROFILE,
         "DCHUB_SANDBOX_KEYS": ",".join(f"{t}={k}" for t, k in KEYS.items()),
     }
-    proc = subprocess.Popen(
-        ["node", str(main)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    url = None
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = re.search(r"listening on (http://\S+)", line)
-        if m:
-            url = m.group(1).rstrip("/")
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail("the sandbox did not start")
-    threading.Thread(
-        target=lambda: [None for _ in proc.stdout], daemon=True
-    ).start()  # keep draining its output
+    try:
+        proc, url = start_sandbox(settings)
+    except RuntimeError as e:
+        pytest.fail(str(e))
     yield Sandbox(url, proc)
     proc.terminate()
     try:
